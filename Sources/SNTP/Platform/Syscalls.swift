@@ -1,0 +1,242 @@
+// The one place where NetworkClock calls the C library. Everything platform-specific lives here so
+// that a port to Darwin only has to fill in the `#elseif canImport(Darwin)` branches.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("NetworkClock's SNTP module supports Linux (Glibc) and Darwin only")
+#endif
+
+/// Thin, typed wrappers over the C library, each retrying on `EINTR` where that is meaningful.
+enum Syscalls {
+    /// The kernel clocks NetworkClock reads.
+    enum ClockID {
+        /// `CLOCK_BOOTTIME`: monotonic, counts suspend, cannot be set.
+        case bootTime
+        /// `CLOCK_MONOTONIC`: monotonic, stops during suspend.
+        case monotonic
+        /// `CLOCK_REALTIME`: the settable wall clock.
+        case realTime
+
+        var raw: clockid_t {
+            switch self {
+            #if canImport(Glibc)
+            case .bootTime: return CLOCK_BOOTTIME
+            #else
+            case .bootTime: return CLOCK_MONOTONIC
+            #endif
+            case .monotonic: return CLOCK_MONOTONIC
+            case .realTime: return CLOCK_REALTIME
+            }
+        }
+    }
+
+    /// Reads a kernel clock. `clock_gettime` cannot fail for these clock IDs on supported kernels;
+    /// if it ever did, the zero reading is returned rather than trapping.
+    @inline(__always)
+    static func clockTime(_ id: ClockID) -> Duration {
+        var ts = timespec()
+        _ = clock_gettime(id.raw, &ts)
+        return .seconds(Int64(ts.tv_sec)) + .nanoseconds(Int64(ts.tv_nsec))
+    }
+
+    /// The calling thread's `errno`.
+    static var errno: Int32 {
+        #if canImport(Glibc)
+        return Glibc.errno
+        #else
+        return Darwin.errno
+        #endif
+    }
+
+    /// Runs `body` until it succeeds or fails with something other than `EINTR`.
+    @inline(__always)
+    static func retryingOnInterrupt<T: BinaryInteger>(_ body: () -> T) -> (T, Int32) {
+        while true {
+            let result = body()
+            if result >= 0 { return (result, 0) }
+            let code = errno
+            if code != EINTR { return (result, code) }
+        }
+    }
+
+    /// Sleeps for `duration` on a relative timer, resuming after signals until it has elapsed.
+    static func sleep(_ duration: Duration) {
+        guard duration > .zero else { return }
+        let (s, atto) = duration.components
+        var request = timespec(tv_sec: Int(s), tv_nsec: Int(atto / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR {
+            request = remaining
+        }
+    }
+
+    // MARK: Sockets
+
+    static func socket(family: Int32, type: Int32) -> (Int32, Int32) {
+        #if canImport(Glibc)
+        let flags = Int32(SOCK_CLOEXEC.rawValue)
+        return retryingOnInterrupt { Glibc.socket(family, type | flags, 0) }
+        #else
+        return retryingOnInterrupt { Darwin.socket(family, type, 0) }
+        #endif
+    }
+
+    static var datagramType: Int32 {
+        #if canImport(Glibc)
+        return Int32(SOCK_DGRAM.rawValue)
+        #else
+        return SOCK_DGRAM
+        #endif
+    }
+
+    static var streamType: Int32 {
+        #if canImport(Glibc)
+        return Int32(SOCK_STREAM.rawValue)
+        #else
+        return SOCK_STREAM
+        #endif
+    }
+
+    static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        let (result, code) = retryingOnInterrupt {
+            #if canImport(Glibc)
+            Glibc.connect(fd, address, length)
+            #else
+            Darwin.connect(fd, address, length)
+            #endif
+        }
+        return result < 0 ? code : 0
+    }
+
+    static func bind(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        #if canImport(Glibc)
+        let result = Glibc.bind(fd, address, length)
+        #else
+        let result = Darwin.bind(fd, address, length)
+        #endif
+        return result < 0 ? errno : 0
+    }
+
+    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> (Int, Int32) {
+        retryingOnInterrupt {
+            #if canImport(Glibc)
+            Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+            #else
+            Darwin.send(fd, bytes.baseAddress, bytes.count, 0)
+            #endif
+        }
+    }
+
+    static func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> (Int, Int32) {
+        retryingOnInterrupt {
+            #if canImport(Glibc)
+            Glibc.recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+            #else
+            Darwin.recv(fd, buffer.baseAddress, buffer.count, MSG_DONTWAIT)
+            #endif
+        }
+    }
+
+    /// Waits until `fd` is readable or `milliseconds` pass. Returns 1 when readable, 0 on timeout,
+    /// and a negated errno on failure. `EINTR` is reported as 0 so the caller recomputes its deadline.
+    static func pollReadable(_ fd: Int32, milliseconds: Int32) -> Int32 {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let result = poll(&entry, 1, milliseconds)
+        if result < 0 {
+            let code = errno
+            return code == EINTR ? 0 : -code
+        }
+        if result > 0 && entry.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 { return 1 }
+        return 0
+    }
+
+    static func close(_ fd: Int32) {
+        // Never retry close on EINTR: on Linux the descriptor is already released.
+        #if canImport(Glibc)
+        _ = Glibc.close(fd)
+        #else
+        _ = Darwin.close(fd)
+        #endif
+    }
+
+    static func localAddress(_ fd: Int32) -> SocketAddress? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return result == 0 ? SocketAddress(storage: storage, length: length) : nil
+    }
+
+    /// A readable description of an errno value.
+    static func describe(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "errno \(code)" }
+        return String(cString: text)
+    }
+
+    // MARK: Name resolution
+
+    /// Resolves `host` to socket addresses with `getaddrinfo`, for datagram sockets.
+    /// Returns the addresses, or the `EAI_*` code and its description.
+    static func resolve(host: String, port: UInt16, family: Int32)
+        -> Result<[SocketAddress], ResolutionFailure>
+    {
+        var hints = addrinfo()
+        hints.ai_family = family
+        hints.ai_socktype = datagramType
+        #if canImport(Glibc)
+        hints.ai_protocol = Int32(IPPROTO_UDP)
+        #else
+        hints.ai_protocol = IPPROTO_UDP
+        #endif
+        hints.ai_flags = AI_NUMERICSERV
+        var list: UnsafeMutablePointer<addrinfo>?
+        let code = getaddrinfo(host, String(port), &hints, &list)
+        guard code == 0 else {
+            let message = gai_strerror(code).map { String(cString: $0) } ?? "code \(code)"
+            let systemCode = code == EAI_SYSTEM ? errno : 0
+            return .failure(ResolutionFailure(code: code, systemErrno: systemCode, message: message))
+        }
+        defer { freeaddrinfo(list) }
+        var addresses: [SocketAddress] = []
+        var cursor = list
+        while let entry = cursor {
+            if let raw = entry.pointee.ai_addr,
+                let address = SocketAddress(raw: raw, length: entry.pointee.ai_addrlen),
+                !addresses.contains(address)
+            {
+                addresses.append(address)
+            }
+            cursor = entry.pointee.ai_next
+        }
+        return .success(addresses)
+    }
+
+    struct ResolutionFailure: Error {
+        var code: Int32
+        var systemErrno: Int32
+        var message: String
+        /// Whether the failure is "no such name" rather than a temporary problem.
+        var isNoSuchName: Bool {
+            code == EAI_NONAME || code == EAI_NODATA_VALUE || code == EAI_ADDRFAMILY_VALUE
+        }
+    }
+
+    static var addressFamilyUnspecified: Int32 { AF_UNSPEC }
+    static var addressFamilyIPv4: Int32 { AF_INET }
+    static var addressFamilyIPv6: Int32 { AF_INET6 }
+    static var connectionRefused: Int32 { ECONNREFUSED }
+    static var wouldBlock: Int32 { EAGAIN }
+}
+
+#if canImport(Glibc)
+// GNU extensions that the Glibc module does not export.
+private let EAI_NODATA_VALUE: Int32 = -5
+private let EAI_ADDRFAMILY_VALUE: Int32 = -9
+#else
+private let EAI_NODATA_VALUE: Int32 = EAI_NODATA
+private let EAI_ADDRFAMILY_VALUE: Int32 = EAI_ADDRFAMILY
+#endif

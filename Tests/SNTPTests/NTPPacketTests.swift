@@ -1,0 +1,103 @@
+import Testing
+
+@testable import SNTP
+
+/// Encoding and decoding of the 48-byte header, including packets captured from real chronyd and
+/// ntpdig (../shared/vectors/real-peers.json, copied here so the tests are self-contained).
+struct NTPPacketTests {
+    static func bytes(_ hex: String) -> [UInt8] {
+        var result: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            result.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+            index = next
+        }
+        return result
+    }
+
+    static let chronyReply =
+        "240800e700000000000000007f7f0101eeb759b9da61d8bc0123456789abcdefeeb759bb577da8afeeb759bb5781a1d8"
+
+    @Test func decodesARealChronydReply() throws {
+        let packet = try NTPPacket(decoding: Self.bytes(Self.chronyReply))
+        #expect(packet.leap == .noWarning)
+        #expect(packet.version == 4)
+        #expect(packet.mode == .server)
+        #expect(packet.stratum.rawValue == 8)
+        #expect(packet.poll.rawValue == 0)
+        #expect(packet.precision.rawValue == -25)
+        #expect(packet.rootDelay == .zero)
+        #expect(packet.rootDispersion == .zero)
+        #expect(packet.referenceID.rawValue == 0x7F7F_0101)
+        #expect(packet.referenceID.display(stratum: packet.stratum) == "127.127.1.1")
+        #expect(packet.originTimestamp.rawValue == 0x0123_4567_89AB_CDEF)
+        #expect(packet.kissCode == nil)
+        // T2 is within 0.1 ms of the client's send time recorded in the capture (1796004667.3417408).
+        let t2 = packet.receiveTimestamp.unixTime
+        #expect(abs(t2.secondsDouble - 1_796_004_667.3417408) < 1e-4)
+        #expect(packet.encoded() == Self.bytes(Self.chronyReply))
+    }
+
+    @Test func realClientRequests() throws {
+        let ntpdig = try NTPPacket(
+            decoding: Self.bytes("e3000000000000000000000000000000000000000000000000000000000000000000000000000000eeb759bff9e61000"))
+        #expect(ntpdig.leap == .alarm)
+        #expect(ntpdig.mode == .client)
+        #expect(ntpdig.version == 4)
+        let chrony = try NTPPacket(
+            decoding: Self.bytes("23000620000000000000000000000000000000000000000000000000000000000000000000000000d8d584238dd841b2"))
+        #expect(chrony.poll.rawValue == 6)
+        #expect(chrony.precision.rawValue == 0x20)
+        #expect(chrony.transmitTimestamp.rawValue == 0xD8D5_8423_8DD8_41B2)
+    }
+
+    @Test func ourRequestIsAllZeroButTheNonce() {
+        let nonce = NTPTimestamp(rawValue: 0x0123_4567_89AB_CDEF)
+        let bytes = NTPPacket.clientRequest(nonce: nonce).encoded()
+        #expect(bytes.count == 48)
+        #expect(bytes[0] == 0x23)  // LI 0, VN 4, mode 3: what chronyd sends
+        #expect(bytes[1..<40].allSatisfy { $0 == 0 })
+        #expect(Array(bytes[40...]) == [0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF])
+    }
+
+    @Test(arguments: [0, 1, 47])
+    func shortInputIsATypedError(length: Int) {
+        #expect(throws: NTPDecodingError.tooShort(length: length)) {
+            try NTPPacket(decoding: [UInt8](repeating: 0xFF, count: length))
+        }
+    }
+
+    @Test func extensionFieldsAreIgnoredAndEveryBitPatternRoundTrips() throws {
+        var generator = SplitMix(seed: 42)
+        for _ in 0..<500 {
+            let bytes = (0..<48).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            let packet = try NTPPacket(decoding: bytes + [1, 2, 3, 4])
+            #expect(packet.encoded() == bytes)
+        }
+    }
+
+    @Test func kissCodesAndReferenceIDs() {
+        let kod = NTPPacket(mode: .server, stratum: .kissOfDeath, referenceID: ReferenceID(ascii: "RATE"))
+        #expect(kod.kissCode == .rate)
+        #expect(KissCode(ReferenceID(ascii: "DENY")).isTerminal)
+        #expect(KissCode(ReferenceID(ascii: "RSTR")).isTerminal)
+        #expect(!KissCode(ReferenceID(ascii: "XXXX")).isTerminal)
+        #expect(ReferenceID(ascii: "GPS").display(stratum: .primary) == "GPS")
+        #expect(ReferenceID(rawValue: 0x0A00_0001).display(stratum: Stratum(rawValue: 3)) == "10.0.0.1")
+        #expect(ReferenceID(rawValue: 0x0102_0304).display(stratum: .primary) == "0x01020304")
+    }
+}
+
+/// A small deterministic generator for tests.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
