@@ -20,8 +20,11 @@ let package = Package(
         .target(
             name: "NetworkClock", dependencies: ["SNTP"], path: "Sources/NetworkClock",
             swiftSettings: strict),
+        .target(
+            name: "NetclockCLI", dependencies: ["NetworkClock"], path: "Sources/NetclockCLI",
+            swiftSettings: strict),
         .executableTarget(
-            name: "netclock", dependencies: ["NetworkClock"], path: "Sources/netclock",
+            name: "netclock", dependencies: ["NetclockCLI"], path: "Sources/netclock",
             swiftSettings: strict),
         .target(
             name: "LoopbackServers", dependencies: ["SNTP"], path: "Tools/LoopbackServers",
@@ -39,7 +42,7 @@ let package = Package(
             name: "NetworkClockTests", dependencies: ["NetworkClock", "LoopbackServers"],
             path: "Tests/NetworkClockTests", swiftSettings: strict),
         .testTarget(
-            name: "netclockTests", dependencies: ["NetworkClock", "LoopbackServers"],
+            name: "netclockTests", dependencies: ["NetclockCLI", "NetworkClock", "LoopbackServers"],
             path: "Tests/netclockTests", swiftSettings: strict),
     ]
 )

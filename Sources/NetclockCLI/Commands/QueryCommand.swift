@@ -1,0 +1,23 @@
+import NetworkClock
+
+/// `netclock query`: ask the servers, print what each said and the combined result.
+struct QueryCommand {
+    var options: QueryCommandOptions
+    var console: Console
+
+    func run() async -> ExitStatus {
+        switch await TimeQuery(options: options).run() {
+        case .success(let report):
+            console.out(options.json ? ReportJSON.report(report).serialized() : ReportText.report(report))
+            return .success
+        case .failure(let error):
+            if options.json {
+                console.out(ReportJSON.failure(error).serialized())
+            } else {
+                for source in error.sources { console.out(ReportText.source(source)) }
+            }
+            console.err("netclock: \(error.description)")
+            return .noTime
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import NetworkClock
+
+/// `netclock sync`: query like `query`, then persist the result as an anchor for `now`.
+///
+/// An anchor already on file (same boot) is loaded first, so a worse new result never replaces a
+/// better stored one and the drift history keeps growing across runs.
+struct SyncCommand {
+    var options: QueryCommandOptions
+    var console: Console
+
+    func run() async -> ExitStatus {
+        let store: AnchorStore
+        switch AnchorFileLocation.store(for: options) {
+        case .success(let found): store = found
+        case .failure(let error):
+            console.err("netclock: cannot store the anchor: \(error.reason)")
+            return .noTime
+        }
+        let report: SyncReport
+        switch await TimeQuery(options: options).run() {
+        case .success(let result): report = result
+        case .failure(let error):
+            if options.json { console.out(ReportJSON.failure(error).serialized()) }
+            console.err("netclock: \(error.description)")
+            return .noTime
+        }
+        let clock = AnchoredClock()
+        _ = clock.restore(from: store)
+        let replaced = clock.update(report.anchor)
+        do {
+            try clock.save(to: store)
+        } catch {
+            if options.json { console.out(ReportJSON.report(report).serialized()) }
+            console.err("netclock: synced, but the anchor could not be saved: \(error.description)")
+            return .noTime
+        }
+        if options.json {
+            guard case .object(var members) = ReportJSON.report(report) else { return .success }
+            members.append(("state", .string(store.path)))
+            members.append(("anchor_replaced", .bool(replaced)))
+            console.out(JSONValue.object(members).serialized())
+        } else {
+            console.out(ReportText.report(report))
+            let kept = replaced ? "saved" : "kept the stored anchor (tighter bound than this sync); saved"
+            console.out("\(kept) to \(store.path)")
+        }
+        return .success
+    }
+}

@@ -1,0 +1,40 @@
+import NetworkClock
+
+/// `netclock watch`: query every `--every` seconds and print one line per round until interrupted
+/// or `--count` rounds have run.
+struct WatchCommand {
+    var options: QueryCommandOptions
+    var console: Console
+
+    func run() async -> ExitStatus {
+        let query = TimeQuery(options: options)
+        var round = 0
+        var anySuccess = false
+        while options.count.map({ round < $0 }) ?? true {
+            if round > 0 {
+                try? await Task.sleep(for: options.every)
+                if Task.isCancelled { break }
+            }
+            round += 1
+            switch await query.run() {
+            case .success(let report):
+                anySuccess = true
+                console.out(options.json ? ReportJSON.report(report).serialized() : line(report))
+            case .failure(let error):
+                if options.json {
+                    console.out(ReportJSON.failure(error).serialized())
+                } else {
+                    console.out("\(ISO8601.format(query.engine.client.wall.now(), fractionDigits: 3))  no time: \(error)")
+                }
+            }
+        }
+        return anySuccess ? .success : .noTime
+    }
+
+    private func line(_ report: SyncReport) -> String {
+        let total = report.sources.filter { $0.query != nil }.count
+        return "\(ISO8601.format(report.trueTime, fractionDigits: 3))  offset \(ReportText.signed(report.offset))"
+            + "  delay \(report.delay.formattedSeconds)  ±\(report.errorBound.formattedSeconds)"
+            + "  agree \(report.agreeingSources)/\(total)  \(report.source)"
+    }
+}

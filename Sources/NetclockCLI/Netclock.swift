@@ -1,0 +1,45 @@
+import NetworkClock
+
+/// The `netclock` command line: parses arguments, runs a command, returns the exit status.
+public enum Netclock {
+    /// Runs the CLI with `arguments` (without the program name).
+    public static func run(_ arguments: [String], console: Console = .standard) async -> ExitStatus {
+        guard let command = arguments.first else {
+            console.err(HelpText.usage)
+            return .usage
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") || command == "--help" || command == "-h"
+            || command == "help"
+        {
+            console.out(HelpText.full)
+            return .success
+        }
+        if command == "--version" {
+            console.out(HelpText.version)
+            return .success
+        }
+        do throws(UsageError) {
+            switch command {
+            case "query":
+                let options = try QueryCommandOptions.parse(rest, accepting: [.query])
+                return await QueryCommand(options: options, console: console).run()
+            case "sync":
+                let options = try QueryCommandOptions.parse(rest, accepting: [.query, .state])
+                return await SyncCommand(options: options, console: console).run()
+            case "now":
+                let options = try QueryCommandOptions.parse(rest, accepting: [.state])
+                return NowCommand(options: options, console: console).run()
+            case "watch":
+                let options = try QueryCommandOptions.parse(rest, accepting: [.query, .watch])
+                return await WatchCommand(options: options, console: console).run()
+            default:
+                throw UsageError("unknown command '\(command)'")
+            }
+        } catch {
+            console.err("netclock: \(error.message)")
+            console.err(HelpText.usage)
+            return .usage
+        }
+    }
+}

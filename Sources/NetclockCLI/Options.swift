@@ -1,0 +1,155 @@
+import NetworkClock
+
+/// Options shared by `query`, `sync` and `watch`, parsed by hand in the shape of
+/// swift-argument-parser (which this package may not depend on).
+public struct QueryCommandOptions: Hashable, Sendable {
+    /// Servers as given (`host`, `host:port`, `[v6]:port`); empty means the defaults.
+    public var servers: [ServerName] = []
+    /// Port for servers given without one.
+    public var port: UInt16 = 123
+    /// Requests per server address.
+    public var samples: Int = 4
+    /// Seconds between requests to one address.
+    public var interval: Duration = QueryOptions.publicServerInterval
+    /// Seconds to wait for each reply.
+    public var timeout: Duration = .seconds(2)
+    /// HTTP(S) URLs to use as fallback time sources.
+    public var httpURLs: [String] = []
+    /// Skip NTP and use only the HTTP URLs.
+    public var httpOnly = false
+    /// Address family restriction.
+    public var family: AddressFamilyPreference = .any
+    /// Print one JSON object instead of text.
+    public var json = false
+    /// `sync`/`now`: the anchor file (default: the XDG cache location).
+    public var statePath: String?
+    /// `watch`: rounds to run (nil: until interrupted).
+    public var count: Int?
+    /// `watch`: seconds between rounds.
+    public var every: Duration = .seconds(64)
+    /// Header carrying a server timestamp in HTTP responses.
+    public var httpTimestampHeader: String?
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// Which flags a command accepts beyond the query options.
+    public struct Extras: OptionSet, Sendable {
+        /// The raw bits.
+        public var rawValue: Int
+        /// Creates a set from raw bits.
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// `--state FILE`.
+        public static let state = Extras(rawValue: 1)
+        /// `--count N` and `--every SEC`.
+        public static let watch = Extras(rawValue: 2)
+        /// Servers and the query flags.
+        public static let query = Extras(rawValue: 4)
+    }
+
+    /// Parses the arguments after the subcommand name.
+    public static func parse(_ arguments: [String], accepting extras: Extras) throws(UsageError) -> Self {
+        var options = Self()
+        var index = 0
+        func value(_ flag: String) throws(UsageError) -> String {
+            index += 1
+            guard index < arguments.count else { throw UsageError("\(flag) needs a value") }
+            return arguments[index]
+        }
+        func queryFlag(_ flag: String) throws(UsageError) {
+            guard extras.contains(.query) else { throw UsageError("unknown option \(flag)") }
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--port":
+                try queryFlag(argument)
+                let text = try value(argument)
+                guard let port = UInt16(text), port > 0 else { throw UsageError("invalid --port \(text)") }
+                options.port = port
+            case "--samples":
+                try queryFlag(argument)
+                let text = try value(argument)
+                guard let samples = Int(text), (1...QueryOptions.maximumBurst).contains(samples) else {
+                    throw UsageError("--samples must be 1-\(QueryOptions.maximumBurst), got \(text)")
+                }
+                options.samples = samples
+            case "--interval":
+                try queryFlag(argument)
+                options.interval = try seconds(try value(argument), flag: argument, allowZero: true)
+            case "--timeout":
+                try queryFlag(argument)
+                options.timeout = try seconds(try value(argument), flag: argument, allowZero: false)
+            case "--http":
+                try queryFlag(argument)
+                let url = try value(argument)
+                guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                    throw UsageError("--http needs an http:// or https:// URL, got \(url)")
+                }
+                options.httpURLs.append(url)
+            case "--http-only":
+                try queryFlag(argument)
+                options.httpOnly = true
+            case "--http-header":
+                try queryFlag(argument)
+                options.httpTimestampHeader = try value(argument)
+            case "-4":
+                try queryFlag(argument)
+                guard options.family != .ipv6Only else { throw UsageError("-4 and -6 exclude each other") }
+                options.family = .ipv4Only
+            case "-6":
+                try queryFlag(argument)
+                guard options.family != .ipv4Only else { throw UsageError("-4 and -6 exclude each other") }
+                options.family = .ipv6Only
+            case "--json":
+                options.json = true
+            case "--state":
+                guard extras.contains(.state) else { throw UsageError("unknown option \(argument)") }
+                options.statePath = try value(argument)
+            case "--count":
+                guard extras.contains(.watch) else { throw UsageError("unknown option \(argument)") }
+                let text = try value(argument)
+                guard let count = Int(text), count > 0 else { throw UsageError("invalid --count \(text)") }
+                options.count = count
+            case "--every":
+                guard extras.contains(.watch) else { throw UsageError("unknown option \(argument)") }
+                options.every = try seconds(try value(argument), flag: argument, allowZero: false)
+            default:
+                if argument.hasPrefix("-") && argument.count > 1 {
+                    throw UsageError("unknown option \(argument)")
+                }
+                guard extras.contains(.query) else { throw UsageError("unexpected argument \(argument)") }
+                do {
+                    options.servers.append(try ServerName(parsing: argument))
+                } catch {
+                    throw UsageError(error.description)
+                }
+            }
+            index += 1
+        }
+        if options.httpOnly && options.httpURLs.isEmpty {
+            throw UsageError("--http-only needs at least one --http URL")
+        }
+        return options
+    }
+
+    private static func seconds(_ text: String, flag: String, allowZero: Bool) throws(UsageError) -> Duration {
+        guard let value = Double(text), value.isFinite, value >= 0, value <= 86_400,
+            allowZero || value > 0, let duration = Duration(secondsDouble: value)
+        else {
+            throw UsageError("invalid \(flag) \(text) (seconds, \(allowZero ? "0" : ">0")-86400)")
+        }
+        return duration
+    }
+
+    /// The servers to query: the given ones, or the defaults.
+    public var effectiveServers: [ServerName] {
+        servers.isEmpty ? DefaultServers.names : servers
+    }
+
+    /// The sync policy these options describe.
+    public var syncPolicy: SyncPolicy {
+        let query = QueryOptions(samples: samples, interval: interval, timeout: timeout)
+        return SyncPolicy(servers: httpOnly ? [] : effectiveServers, defaultPort: port, family: family, query: query)
+    }
+}

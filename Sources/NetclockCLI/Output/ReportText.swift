@@ -1,0 +1,36 @@
+import NetworkClock
+
+/// The human-readable output of `query`, `sync` and `watch`.
+enum ReportText {
+    /// One line per source, then the result.
+    static func report(_ report: SyncReport) -> String {
+        var lines = report.sources.map(source)
+        lines.append(
+            "time \(ISO8601.format(report.trueTime, fractionDigits: 6))  offset \(signed(report.offset))"
+                + " ± \(report.errorBound.formattedSeconds)  (\(report.source), \(report.server))")
+        return lines.joined(separator: "\n")
+    }
+
+    static func source(_ report: SourceReport) -> String {
+        let place = report.address?.description ?? report.server.description
+        guard let best = report.best, let query = report.query else {
+            return "\(place)  \(report.status)  \(report.reason ?? "")"
+        }
+        let jitter = query.jitter.map { ", jitter \($0.formattedSeconds)" } ?? ""
+        var line = "\(place)  offset \(signed(best.offset))  delay \(best.delay.formattedSeconds)"
+        line += "  ±\(best.errorBound.formattedSeconds)  stratum \(best.reply.stratum.rawValue)"
+        line += "  refid \(best.reply.referenceID.display(stratum: best.reply.stratum))"
+        line += "  leap \(best.reply.leap.name)  (\(query.samples.count)/\(query.exchanges.count) samples\(jitter))"
+        line += "  \(report.status)"
+        if let reason = report.reason, report.status != .selected, report.status != .survivor {
+            line += " (\(reason))"
+        }
+        return line
+    }
+
+    /// A duration with an explicit sign: `+1.500000s`, `-0.250ms`.
+    static func signed(_ duration: Duration) -> String {
+        let text = duration.formattedSeconds
+        return duration < .zero ? text : "+" + text
+    }
+}

@@ -1,0 +1,186 @@
+import Dispatch
+
+/// Queries every address of every configured server in parallel, rejects falsetickers, and
+/// combines the rest into one result.
+///
+/// Etiquette is enforced per address through a ``SourceRegistry`` shared across syncs: a burst
+/// never starts before the spacing since the previous one has passed; a RATE kiss backs the
+/// address off; DENY and RSTR drop it for the registry's lifetime.
+public struct NTPSyncEngine: Sendable {
+    /// What to query and how.
+    public var policy: SyncPolicy
+    /// The client that sends the bursts (and its clocks and nonce source).
+    public var client: SNTPClient
+    /// Etiquette state shared across syncs.
+    public var registry: SourceRegistry
+    /// How long a RATE kiss silences an address.
+    public var rateBackoff: Duration
+
+    /// Creates an engine.
+    public init(
+        policy: SyncPolicy, client: SNTPClient = SNTPClient(), registry: SourceRegistry = SourceRegistry(),
+        rateBackoff: Duration = .seconds(64)
+    ) {
+        self.policy = policy
+        self.client = client
+        self.registry = registry
+        self.rateBackoff = rateBackoff
+    }
+
+    /// One source to query: a configured server and one of its addresses.
+    struct Target: Sendable {
+        var server: ServerName
+        var address: SocketAddress
+    }
+
+    /// Runs one sync.
+    /// - Throws: ``SyncError`` when no usable, agreeing source answered by the deadline.
+    public func sync() async throws(SyncError) -> SyncReport {
+        guard !policy.servers.isEmpty else { throw .noServers }
+        let monotonic = client.monotonic
+        let start = monotonic.now()
+        let deadline = start + policy.deadline
+        var reports: [SourceReport] = []
+        var targets: [(report: Int, target: Target)] = []
+        let resolved = await resolveAll()
+        for (server, outcome) in resolved {
+            switch outcome {
+            case .failure(let error):
+                reports.append(SourceReport(server: server, address: nil, status: .error, reason: error.description))
+            case .success(let addresses):
+                for address in addresses {
+                    let entry = registry.entry(for: address)
+                    if let code = entry.dropped {
+                        reports.append(
+                            SourceReport(
+                                server: server, address: address, status: .skipped,
+                                reason: "dropped after Kiss-o'-Death \(code)"))
+                        continue
+                    }
+                    if let notBefore = entry.notBefore, notBefore > start {
+                        reports.append(
+                            SourceReport(
+                                server: server, address: address, status: .skipped,
+                                reason: "backing off for \((notBefore - start).formattedSeconds)"))
+                        continue
+                    }
+                    reports.append(SourceReport(server: server, address: address, status: .timeout))
+                    targets.append((reports.count - 1, Target(server: server, address: address)))
+                }
+            }
+        }
+        let results = await queryAll(targets.map(\.target), deadline: deadline)
+        for (position, item) in targets.enumerated() {
+            guard let result = results[position] else {
+                reports[item.report].reason = "no sample before enough other sources answered"
+                continue
+            }
+            reports[item.report].query = result
+            if let failure = result.failure {
+                reports[item.report].status = Self.status(of: failure)
+                reports[item.report].reason = failure.description
+            } else {
+                reports[item.report].status = .survivor
+            }
+        }
+        return try select(reports, start: start)
+    }
+
+    private static func status(of failure: QueryFailure) -> SourceStatus {
+        switch failure {
+        case .timedOut: return .timeout
+        case .refused: return .refused
+        case .kissOfDeath: return .kissOfDeath
+        case .allRejected: return .rejected
+        case .transport: return .error
+        }
+    }
+
+    private func resolveAll() async -> [(ServerName, Result<[SocketAddress], TransportError>)] {
+        let policy = self.policy
+        return await BlockingWork.run {
+            policy.servers.map { server in
+                let outcome = Result<[SocketAddress], TransportError> { () throws(TransportError) in
+                    try Resolver.resolve(
+                        server.host, port: server.port ?? policy.defaultPort, family: policy.family,
+                        limit: policy.addressesPerHost)
+                }
+                return (server, outcome)
+            }
+        }
+    }
+
+    private func queryAll(_ targets: [Target], deadline: MonotonicInstant) async -> [Int: ServerQueryResult] {
+        guard !targets.isEmpty else { return [:] }
+        let enough = policy.minimumSources.map { min(max(1, $0), targets.count) } ?? targets.count
+        let collector = CompletionCollector<ServerQueryResult>(expected: targets.count, enough: enough) {
+            $0.best != nil
+        }
+        for (index, target) in targets.enumerated() {
+            let engine = self
+            DispatchQueue.global(qos: .userInitiated).async {
+                collector.deliver(engine.burst(to: target.address, deadline: deadline), index: index)
+            }
+        }
+        return await collector.wait()
+    }
+
+    /// One burst to one address, honouring and updating its etiquette state. Blocks.
+    func burst(to address: SocketAddress, deadline: MonotonicInstant) -> ServerQueryResult {
+        let monotonic = client.monotonic
+        if let last = registry.entry(for: address).lastSend {
+            let wait = policy.query.interval - (monotonic.now() - last)
+            if wait > .zero && monotonic.now() + wait < deadline {
+                SleepBlocking.sleep(wait)
+            }
+        }
+        let result = client.query(address, options: policy.query, deadline: deadline)
+        let now = monotonic.now()
+        let backoff = rateBackoff
+        registry.update(address) { entry in
+            entry.lastSend = now
+            switch result.kissCode {
+            case .some(let code) where code.isTerminal:
+                entry.dropped = code
+            case .some(.rate):
+                entry.notBefore = now + backoff
+            default:
+                break
+            }
+            entry.consecutiveFailures = result.best == nil ? entry.consecutiveFailures + 1 : 0
+        }
+        return result
+    }
+
+    private func select(_ reports: [SourceReport], start: MonotonicInstant) throws(SyncError) -> SyncReport {
+        var reports = reports
+        let candidates = reports.enumerated().compactMap { index, report in
+            report.best.map { Candidate(index: index, sample: $0) }
+        }
+        guard !candidates.isEmpty else { throw .noUsableSource(reports) }
+        let combiner = SourceCombiner(method: policy.combine, tolerance: policy.frequencyTolerance)
+        let outcome: SourceCombiner.Outcome
+        do {
+            outcome = try combiner.combine(candidates)
+        } catch {
+            throw .noMajority(error, reports)
+        }
+        for index in outcome.falsetickers {
+            reports[index].status = .falseticker
+            reports[index].reason = "outside the interval the majority of sources agree on"
+        }
+        reports[outcome.selected].status = .selected
+        guard let selected = reports[outcome.selected].query, let sample = selected.best else {
+            throw .noUsableSource(reports)
+        }
+        let trueTime = UnixTime(sinceEpoch: outcome.bootEpoch + outcome.instant.sinceOrigin)
+        let localWall = selected.mapping.wallTime(at: outcome.instant)
+        let name = reports[outcome.selected].server.description
+        let server = reports[outcome.selected].address.map { $0.description == name ? name : "\(name) (\($0))" }
+        return SyncReport(
+            trueTime: trueTime, monotonic: outcome.instant, errorBound: outcome.bound,
+            offset: trueTime - localWall, delay: sample.delay, source: .ntp,
+            server: server ?? reports[outcome.selected].server.description, sources: reports,
+            elapsed: client.monotonic.now() - start)
+    }
+}

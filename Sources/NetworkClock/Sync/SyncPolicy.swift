@@ -1,0 +1,56 @@
+/// How the sync engine combines the surviving sources into one result.
+public enum CombineMethod: String, Hashable, Sendable, CaseIterable {
+    /// The intersection of the survivors' correctness intervals: its midpoint and half-width.
+    /// Sound whenever every survivor is honest, and the tightest sound bound.
+    case intersection
+    /// The survivors' offsets weighted by 1/ε², with the bound of the best survivor widened by its
+    /// distance from the mean.
+    case weightedMean
+    /// The survivor with the smallest error bound, alone.
+    case best
+}
+
+/// What to query and how: servers, per-address burst options, parallelism and deadlines.
+public struct SyncPolicy: Hashable, Sendable {
+    /// The servers to query; each name is resolved to all its addresses.
+    public var servers: [ServerName]
+    /// The port used for servers given without one.
+    public var defaultPort: UInt16
+    /// Which address families to use.
+    public var family: AddressFamilyPreference
+    /// At most this many addresses are used per configured host.
+    public var addressesPerHost: Int
+    /// The burst sent to each address.
+    public var query: QueryOptions
+    /// The sync returns as soon as this many sources produced a sample (nil: wait for all, up to
+    /// the deadline).
+    public var minimumSources: Int?
+    /// The whole sync ends by this long after it starts, whatever the sources do.
+    public var deadline: Duration
+    /// How survivors are combined.
+    public var combine: CombineMethod
+    /// Frequency tolerance used to age samples taken at different instants to a common one.
+    public var frequencyTolerance: Double
+
+    /// Creates a policy. The default deadline covers a full burst plus one timeout.
+    public init(
+        servers: [ServerName], defaultPort: UInt16 = 123, family: AddressFamilyPreference = .any,
+        addressesPerHost: Int = 4, query: QueryOptions = QueryOptions(), minimumSources: Int? = nil,
+        deadline: Duration? = nil, combine: CombineMethod = .intersection, frequencyTolerance: Double = 15e-6
+    ) {
+        self.servers = servers
+        self.defaultPort = defaultPort
+        self.family = family
+        self.addressesPerHost = max(1, addressesPerHost)
+        self.query = query
+        self.minimumSources = minimumSources
+        self.deadline = deadline ?? Self.burstDuration(query) + query.timeout
+        self.combine = combine
+        self.frequencyTolerance = frequencyTolerance
+    }
+
+    /// The longest one burst can take: every request timing out, spaced by the interval.
+    public static func burstDuration(_ query: QueryOptions) -> Duration {
+        query.timeout * query.samples + query.interval * max(0, query.samples - 1)
+    }
+}

@@ -1,0 +1,69 @@
+/// The outcome of a successful sync: the estimated true time with its bound, and every source's
+/// part in it.
+public struct SyncReport: Hashable, Sendable {
+    /// True time at `monotonic`.
+    public var trueTime: UnixTime
+    /// The monotonic instant at which `trueTime` holds: the anchor point.
+    public var monotonic: MonotonicInstant
+    /// The error bound of `trueTime` at `monotonic`.
+    public var errorBound: Duration
+    /// True time minus the local wall clock (NTP sign: positive when the local clock is behind).
+    public var offset: Duration
+    /// The round-trip delay of the selected source's sample.
+    public var delay: Duration
+    /// Which kind of source produced the result.
+    public var source: TimeSource
+    /// The selected source's server (as configured) and address.
+    public var server: String
+    /// Every source, with its status.
+    public var sources: [SourceReport]
+    /// How long the sync took.
+    public var elapsed: Duration
+
+    /// The anchor this result gives a clock.
+    public var anchor: Anchor {
+        Anchor(trueTime: trueTime, monotonic: monotonic, errorBound: errorBound, source: source, server: server)
+    }
+
+    /// Requests sent in all.
+    public var packetsSent: Int { sources.reduce(0) { $0 + $1.packetsSent } }
+
+    /// The sources that agreed (selected and survivors).
+    public var agreeingSources: Int {
+        sources.filter { $0.status == .selected || $0.status == .survivor }.count
+    }
+}
+
+/// Why a sync produced no time.
+public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No servers (and no HTTP URLs) were configured.
+    case noServers
+    /// No source gave a usable sample; each one's report says why.
+    case noUsableSource([SourceReport])
+    /// Sources answered but no majority agreed on the time.
+    case noMajority(Intersection.Failure, [SourceReport])
+
+    /// Every source's report.
+    public var sources: [SourceReport] {
+        switch self {
+        case .noServers: return []
+        case .noUsableSource(let sources), .noMajority(_, let sources): return sources
+        }
+    }
+
+    /// A readable explanation, naming each source's reason.
+    public var description: String {
+        switch self {
+        case .noServers:
+            return "no servers configured"
+        case .noUsableSource(let sources):
+            let reasons = sources.map { report in
+                let place = report.address.map { "\(report.server) (\($0))" } ?? "\(report.server)"
+                return "\(place): \(report.reason ?? report.status.rawValue)"
+            }
+            return "no usable time source: " + reasons.joined(separator: "; ")
+        case .noMajority(let failure, _):
+            return failure.description
+        }
+    }
+}

@@ -1,0 +1,113 @@
+/// A source's claim about the true offset: the correctness interval [offset − bound, offset + bound]
+/// which contains the truth if the source is honest.
+public struct OffsetInterval: Hashable, Sendable {
+    /// The estimated offset (true time − local time).
+    public var offset: Duration
+    /// The error bound: half the interval's width.
+    public var bound: Duration
+
+    /// Creates an interval centred on `offset`.
+    public init(offset: Duration, bound: Duration) {
+        self.offset = offset
+        self.bound = max(bound, .zero)
+    }
+
+    /// The lower end.
+    public var lower: Duration { offset - bound }
+    /// The upper end.
+    public var upper: Duration { offset + bound }
+
+    /// Whether the two intervals share at least one point.
+    public func overlaps(_ other: OffsetInterval) -> Bool {
+        lower <= other.upper && other.lower <= upper
+    }
+}
+
+/// The intersection (Marzullo) algorithm of RFC 5905 §11.2.1: find the smallest number of
+/// falsetickers `f < n/2` such that some offset lies in the intervals of at least `n − f` sources.
+public enum Intersection {
+    /// The outcome of the intersection algorithm.
+    public struct Result: Hashable, Sendable {
+        /// The range of offsets that at least `n − falsetickerCount` intervals agree on.
+        public var agreement: OffsetInterval
+        /// Indices (into the input) of the sources whose intervals meet the agreement range.
+        public var truechimers: [Int]
+        /// Indices of the sources whose intervals do not: they cannot be right if the majority is.
+        public var falsetickers: [Int]
+    }
+
+    /// Why no majority could be found.
+    public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        /// There were no sources.
+        case noSources
+        /// No offset is covered by a strict majority of the sources.
+        case noMajority(sources: Int, largestAgreement: Int)
+
+        /// A readable explanation.
+        public var description: String {
+            switch self {
+            case .noSources:
+                return "no sources to select from"
+            case .noMajority(let sources, let largest):
+                return "no majority agreement: at most \(largest) of \(sources) sources agree on the time"
+            }
+        }
+    }
+
+    /// Runs the intersection algorithm.
+    ///
+    /// With one source, it is trusted (nothing can contradict it). With two, both must agree
+    /// (their intervals must overlap), since one against one has no majority.
+    public static func select(_ intervals: [OffsetInterval]) throws(Failure) -> Result {
+        let n = intervals.count
+        guard n > 0 else { throw .noSources }
+        // Endpoints sorted by value; at equal values lower ends come first so touching intervals
+        // count as overlapping.
+        var endpoints: [(value: Duration, kind: Int)] = []
+        endpoints.reserveCapacity(2 * n)
+        for interval in intervals {
+            endpoints.append((interval.lower, -1))
+            endpoints.append((interval.upper, +1))
+        }
+        endpoints.sort { $0.value < $1.value || ($0.value == $1.value && $0.kind < $1.kind) }
+        var largest = 0
+        var falsetickers = 0
+        while 2 * falsetickers < n {
+            let needed = n - falsetickers
+            var count = 0
+            var low: Duration?
+            for endpoint in endpoints {
+                count -= endpoint.kind
+                largest = max(largest, count)
+                if count >= needed {
+                    low = endpoint.value
+                    break
+                }
+            }
+            count = 0
+            var high: Duration?
+            for endpoint in endpoints.reversed() {
+                count += endpoint.kind
+                if count >= needed {
+                    high = endpoint.value
+                    break
+                }
+            }
+            if let low, let high, low <= high {
+                let agreement = OffsetInterval(offset: (low + high) / 2, bound: (high - low) / 2)
+                var truechimers: [Int] = []
+                var liars: [Int] = []
+                for (index, interval) in intervals.enumerated() {
+                    if interval.overlaps(agreement) {
+                        truechimers.append(index)
+                    } else {
+                        liars.append(index)
+                    }
+                }
+                return Result(agreement: agreement, truechimers: truechimers, falsetickers: liars)
+            }
+            falsetickers += 1
+        }
+        throw .noMajority(sources: n, largestAgreement: largest)
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import LoopbackServers
+import Testing
+
+@testable import NetworkClock
+
+/// The multi-source sync engine against several loopback fake servers.
+///
+/// Tolerance: every server shares this machine's clock, so the truth is the configured offset; on
+/// loopback each sample's error is below half its round trip (< 1 ms), so 2 ms separates a correct
+/// combination from one that let a liar pull the result (a liar here is seconds away).
+@Suite(.serialized)
+struct SyncEngineTests {
+    static let fast = QueryOptions(samples: 2, interval: .zero, timeout: .milliseconds(500))
+
+    static func servers(_ offsets: [Duration], host: String = "127.0.0.1") throws -> [FakeNTPServer] {
+        try offsets.map { try FakeNTPServer(configuration: FakeNTPServer.Configuration(host: host, offset: $0)) }
+    }
+
+    static func policy(_ servers: [FakeNTPServer], query: QueryOptions = fast, deadline: Duration? = nil) -> SyncPolicy {
+        SyncPolicy(
+            servers: servers.map { ServerName(host: $0.host, port: $0.port) }, query: query, deadline: deadline)
+    }
+
+    @Test func threeHonestServersOutvoteALiar() async throws {
+        let truth = Duration.milliseconds(420)
+        let servers = try Self.servers([truth, truth, truth, truth + .seconds(5)])
+        defer { servers.forEach { $0.stop() } }
+        let report = try await NTPSyncEngine(policy: Self.policy(servers)).sync()
+        #expect(abs(report.offset - truth) < .milliseconds(2), "offset \(report.offset)")
+        #expect(report.sources.map(\.status).filter { $0 == .falseticker }.count == 1)
+        #expect(report.sources[3].status == .falseticker)
+        #expect(report.sources[3].reason?.contains("majority") == true)
+        #expect(report.agreeingSources == 3)
+        #expect(abs(report.offset - truth) <= report.errorBound + .microseconds(50))
+        #expect(report.source == .ntp)
+    }
+
+    @Test func twoAgainstTwoIsNoMajority() async throws {
+        let servers = try Self.servers([.zero, .zero, .seconds(3), .seconds(3)])
+        defer { servers.forEach { $0.stop() } }
+        await #expect(throws: SyncError.self) { try await NTPSyncEngine(policy: Self.policy(servers)).sync() }
+        do {
+            _ = try await NTPSyncEngine(policy: Self.policy(servers)).sync()
+        } catch {
+            guard case .noMajority(let failure, let sources) = error else {
+                Issue.record("expected no majority, got \(error)")
+                return
+            }
+            #expect(failure == .noMajority(sources: 4, largestAgreement: 2))
+            #expect(sources.count == 4)
+            #expect(error.description.contains("no majority"))
+        }
+    }
+
+    @Test func aDeadServerDoesNotDelayTheResultPastTheDeadline() async throws {
+        let servers = try Self.servers([.seconds(1), .seconds(1), .seconds(1)])
+        servers[2].update { $0.behaviour = .noReply }
+        defer { servers.forEach { $0.stop() } }
+        let clock = BootTimeClock()
+        let start = clock.now()
+        let query = QueryOptions(samples: 2, interval: .zero, timeout: .milliseconds(300))
+        let report = try await NTPSyncEngine(policy: Self.policy(servers, query: query, deadline: .milliseconds(800))).sync()
+        #expect(clock.now() - start < .milliseconds(1500))
+        #expect(report.sources[2].status == .timeout)
+        #expect(abs(report.offset - .seconds(1)) < .milliseconds(2))
+    }
+
+    @Test func enoughSourcesReturnEarly() async throws {
+        let servers = try Self.servers([.zero, .zero, .zero])
+        servers[2].update { $0.behaviour = .noReply }
+        defer { servers.forEach { $0.stop() } }
+        var policy = Self.policy(servers, query: QueryOptions(samples: 1, interval: .zero, timeout: .seconds(3)))
+        policy.minimumSources = 2
+        let clock = BootTimeClock()
+        let start = clock.now()
+        let report = try await NTPSyncEngine(policy: policy).sync()
+        #expect(clock.now() - start < .seconds(1), "did not wait for the silent server's 3 s timeout")
+        #expect(report.sources[2].status == .timeout)
+        #expect(report.agreeingSources == 2)
+    }
+
+    /// Debian's standard /etc/hosts maps `localhost` to 127.0.0.1 and ::1; some minimal images drop
+    /// the IPv6 line (`.ci/run` restores it). Without it this test cannot run.
+    static var localhostHasBothFamilies: Bool {
+        let families = (try? Resolver.resolve("localhost", port: 123)).map { Set($0.map(\.family)) }
+        return families == [.ipv4, .ipv6] || ProcessInfo.processInfo.environment["NETCLOCK_REQUIRE_PEERS"] == "1"
+    }
+
+    @Test(.enabled(if: localhostHasBothFamilies, "localhost does not resolve to ::1 here (see /etc/hosts)"))
+    func localhostResolvesToBothFamilies() async throws {
+        let v4 = try FakeNTPServer(configuration: FakeNTPServer.Configuration(host: "127.0.0.1", offset: .seconds(2)))
+        defer { v4.stop() }
+        // Bind ::1 on the same port number so `localhost:PORT` reaches both.
+        let v6 = try FakeNTPServer(configuration: FakeNTPServer.Configuration(host: "::1", port: v4.port, offset: .seconds(2)))
+        defer { v6.stop() }
+        let addresses = try Resolver.resolve("localhost", port: v4.port)
+        #expect(Set(addresses.map(\.family)) == [.ipv4, .ipv6])
+        let policy = SyncPolicy(servers: [ServerName(host: "localhost", port: v4.port)], query: Self.fast)
+        let report = try await NTPSyncEngine(policy: policy).sync()
+        #expect(report.sources.count == 2)
+        #expect(Set(report.sources.compactMap { $0.address?.family }) == [.ipv4, .ipv6])
+        #expect(report.agreeingSources == 2)
+        #expect(v4.requestCount == 2 && v6.requestCount == 2)
+    }
+
+    @Test func denyDropsTheSourceForTheEngineLifetime() async throws {
+        let servers = try Self.servers([.zero, .zero, .zero])
+        servers[0].update { $0.behaviour = .kissOfDeath(code: "DENY") }
+        defer { servers.forEach { $0.stop() } }
+        let engine = NTPSyncEngine(policy: Self.policy(servers, query: QueryOptions(samples: 4, interval: .zero, timeout: .milliseconds(300))))
+        let first = try await engine.sync()
+        #expect(first.sources[0].status == .kissOfDeath)
+        #expect(servers[0].requestCount == 1, "the burst stopped after DENY")
+        let second = try await engine.sync()
+        #expect(second.sources[0].status == .skipped)
+        #expect(servers[0].requestCount == 1, "no packet after DENY")
+        #expect(servers[1].requestCount == 8)
+    }
+
+    @Test func rateBacksOffAndSpacingIsKept() async throws {
+        let servers = try Self.servers([.zero, .zero])
+        servers[0].update { $0.behaviour = .kissOfDeath(code: "RATE") }
+        defer { servers.forEach { $0.stop() } }
+        let query = QueryOptions(samples: 3, interval: .milliseconds(100), timeout: .milliseconds(300))
+        let engine = NTPSyncEngine(policy: Self.policy(servers, query: query), rateBackoff: .seconds(30))
+        let first = try await engine.sync()
+        #expect(first.sources[0].status == .kissOfDeath)
+        let second = try await engine.sync()
+        #expect(second.sources[0].status == .skipped)
+        #expect(second.sources[0].reason?.contains("backing off") == true)
+        #expect(servers[0].requestCount == 1)
+        // The honest server saw two bursts of three, each packet at least 100 ms after the previous.
+        let times = servers[1].requests.map(\.receivedAtMonotonic)
+        #expect(times.count == 6)
+        for (earlier, later) in zip(times, times.dropFirst()) {
+            #expect(later - earlier >= .milliseconds(95), "spacing \(later - earlier)")
+        }
+    }
+
+    @Test(arguments: CombineMethod.allCases)
+    func everyCombineMethodContainsTheTruth(method: CombineMethod) async throws {
+        let truth = Duration.milliseconds(-250)
+        var servers: [FakeNTPServer] = []
+        for seed in 1...4 {
+            var configuration = FakeNTPServer.Configuration(offset: truth)
+            configuration.seed = UInt64(seed)
+            configuration.outboundDelay = .exponential(mean: .milliseconds(4))
+            configuration.returnDelay = .uniform(.zero, .milliseconds(2))
+            servers.append(try FakeNTPServer(configuration: configuration))
+        }
+        defer { servers.forEach { $0.stop() } }
+        var policy = Self.policy(servers, query: QueryOptions(samples: 3, interval: .zero, timeout: .seconds(1)))
+        policy.combine = method
+        let report = try await NTPSyncEngine(policy: policy).sync()
+        #expect(abs(report.offset - truth) <= report.errorBound + .microseconds(50))
+        #expect(abs(report.offset - truth) < .milliseconds(10))
+    }
+}
+
+private func abs(_ duration: Duration) -> Duration { duration < .zero ? .zero - duration : duration }

@@ -1,0 +1,120 @@
+import LoopbackServers
+import Testing
+
+@testable import SNTP
+
+/// Every hostile reply is rejected with its own reason and never becomes a sample.
+@Suite(.serialized)
+struct HostileServerTests {
+    static let options = QueryOptions(samples: 1, interval: .zero, timeout: .milliseconds(300))
+
+    static func query(
+        _ behaviour: FakeNTPServer.Behaviour, samples: Int = 1, first: [FakeNTPServer.Behaviour] = []
+    ) throws -> ServerQueryResult {
+        var configuration = FakeNTPServer.Configuration()
+        configuration.behaviour = behaviour
+        configuration.nextBehaviours = first
+        let server = try FakeNTPServer(configuration: configuration)
+        defer { server.stop() }
+        let address = try #require(SocketAddress(numericHost: server.host, port: server.port))
+        var options = Self.options
+        options.samples = samples
+        return SNTPClient().query(address, options: options)
+    }
+
+    /// Behaviours whose reply is read and rejected while the client keeps waiting for a valid one.
+    @Test(arguments: [
+        (FakeNTPServer.Behaviour.truncated(length: 47), "too_short"),
+        (.truncated(length: 0), "too_short"),
+        (.garbage(length: 20), "too_short"),
+        (.garbage(length: 48), "origin_mismatch"),
+        (.wrongOrigin, "origin_mismatch"),
+        (.zeroOrigin, "origin_mismatch"),
+        (.wrongMode(3), "wrong_mode"),
+        (.wrongMode(5), "wrong_mode"),
+        (.wrongVersion(0), "unsupported_version"),
+        (.wrongVersion(5), "unsupported_version"),
+        (.wrongVersion(7), "unsupported_version"),
+        (.unsynchronized, "unsynchronized"),
+        (.stratum(16), "stratum_too_high"),
+        (.stratum(255), "stratum_too_high"),
+        (.zeroTransmit, "zero_transmit_timestamp"),
+        (.zeroReceive, "zero_receive_timestamp"),
+        (.receiveAfterTransmit, "receive_after_transmit"),
+        (.rootDistance(delay: .seconds(2), dispersion: .milliseconds(1)), "root_distance_too_large"),
+        (.rootDistance(delay: .zero, dispersion: .seconds(20)), "root_distance_too_large"),
+        (.negativeDelay, "negative_delay"),
+    ])
+    func rejectedWithItsReason(behaviour: FakeNTPServer.Behaviour, code: String) throws {
+        let result = try Self.query(behaviour)
+        #expect(result.samples.isEmpty)
+        #expect(result.best == nil)
+        let failure = try #require(result.failure)
+        guard case .allRejected(let reasons) = failure else {
+            Issue.record("expected rejection \(code), got \(failure)")
+            return
+        }
+        #expect(reasons.map(\.code) == [code])
+    }
+
+    @Test(arguments: ["RATE", "DENY", "RSTR", "XXXX"])
+    func kissOfDeathIsReportedWithItsCode(code: String) throws {
+        let result = try Self.query(.kissOfDeath(code: code), samples: 3)
+        #expect(result.samples.isEmpty)
+        #expect(result.failure == .kissOfDeath(KissCode(rawValue: code)))
+        // RATE, DENY and RSTR stop the burst; an unknown code is reported and the burst goes on.
+        #expect(result.exchanges.count == (code == "XXXX" ? 3 : 1))
+    }
+
+    @Test(arguments: [
+        FakeNTPServer.Behaviour.noReply, .lateReply(.seconds(1)), .fromOtherPort,
+    ])
+    func silenceIsATimeoutWithNoSample(behaviour: FakeNTPServer.Behaviour) throws {
+        let clock = BootTimeClock()
+        let start = clock.now()
+        let result = try Self.query(behaviour)
+        #expect(result.samples.isEmpty)
+        #expect(result.failure == .timedOut)
+        #expect(result.exchanges.first?.rejected.isEmpty == true)
+        // Bounded: one 300 ms timeout, plus scheduling slack.
+        #expect(clock.now() - start < .milliseconds(900))
+    }
+
+    @Test func aBadReplyDoesNotStopTheWaitForTheRightOne() throws {
+        let result = try Self.query(.badReplyFirst(.wrongOrigin))
+        #expect(result.samples.count == 1)
+        #expect(result.exchanges[0].rejected.map(\.reason) == [.originMismatch])
+    }
+
+    @Test func aDuplicateReplyIsRejected() throws {
+        let result = try Self.query(.duplicateReply, samples: 2)
+        #expect(result.samples.count == 2)
+        #expect(result.exchanges[1].rejected.map(\.reason) == [.duplicateReply])
+    }
+
+    @Test func aLateReplyToATimedOutRequestIsStale() throws {
+        let result = try Self.query(.normal, samples: 2, first: [.noReply, .staleReplyFirst])
+        #expect(result.exchanges[0].outcome == .timedOut)
+        #expect(result.exchanges[1].rejected.map(\.reason) == [.staleReply])
+        #expect(result.samples.count == 1)
+    }
+
+    @Test func answeringOnlySomeRequests() throws {
+        let result = try Self.query(.answerOnly(every: 2), samples: 4)
+        #expect(result.exchanges.map { $0.sample != nil } == [false, true, false, true])
+        #expect(result.failure == nil)
+    }
+
+    @Test func anOffsetCeilingRejectsLargeOffsets() throws {
+        var configuration = FakeNTPServer.Configuration()
+        configuration.offset = .seconds(100)
+        let server = try FakeNTPServer(configuration: configuration)
+        defer { server.stop() }
+        let address = try #require(SocketAddress(numericHost: server.host, port: server.port))
+        var options = Self.options
+        options.validation.maximumOffset = .seconds(60)
+        let result = SNTPClient().query(address, options: options)
+        #expect(result.samples.isEmpty)
+        #expect(result.failure.map { "\($0)" }?.contains("ceiling") == true)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// Runs the built `netclock` binary (or another product of this package) and captures its output.
+struct CLIRunner {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var elapsed: Duration
+
+        /// Standard output parsed as one JSON object.
+        func json() throws -> [String: Any] {
+            let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+            guard let dictionary = object as? [String: Any] else {
+                throw CocoaError(.coderReadCorrupt)
+            }
+            return dictionary
+        }
+    }
+
+    /// The directory holding the package's built products: the test bundle sits beside them.
+    static var productsDirectory: URL {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+        var directory = bundle.deletingLastPathComponent()
+        // swift-testing may run from inside the .xctest bundle on some layouts.
+        if directory.lastPathComponent.hasSuffix(".xctest") { directory.deleteLastPathComponent() }
+        return directory
+    }
+
+    static func url(of product: String) -> URL {
+        productsDirectory.appendingPathComponent(product)
+    }
+
+    /// Runs `product` with `arguments`; `prefix` (e.g. `["faketime", "-f", "+3600s"]`) runs it
+    /// through another program. Environment variables in `environment` are added.
+    static func run(
+        _ arguments: [String], product: String = "netclock", prefix: [String] = [],
+        environment: [String: String] = [:], timeout: TimeInterval = 60
+    ) throws -> Output {
+        let process = Process()
+        let binary = url(of: product).path
+        if prefix.isEmpty {
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = prefix + [binary] + arguments
+        }
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let clock = ContinuousClock()
+        let start = clock.now
+        try process.run()
+        // Read both pipes concurrently so a chatty child never blocks on a full pipe.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data()
+        nonisolated(unsafe) var errData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            outData = out.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        if group.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            group.wait()
+        }
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self), elapsed: clock.now - start)
+    }
+
+    /// Whether `tool` is on the PATH.
+    static func hasTool(_ tool: String) -> Bool {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return paths.contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+    }
+
+    /// Whether CI asked for every real peer to be present (a missing tool then fails the test).
+    static var peersRequired: Bool {
+        ProcessInfo.processInfo.environment["NETCLOCK_REQUIRE_PEERS"] == "1"
+    }
+}

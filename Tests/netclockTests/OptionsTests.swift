@@ -1,0 +1,65 @@
+import Testing
+
+@testable import NetclockCLI
+
+/// The hand-written argument parser, table-driven like swift-argument-parser's own tests.
+struct OptionsTests {
+    @Test func defaults() throws {
+        let options = try QueryCommandOptions.parse([], accepting: [.query])
+        #expect(options.servers.isEmpty)
+        #expect(options.effectiveServers.map(\.host) == ["pool.ntp.org"])
+        #expect(options.samples == 4 && options.port == 123)
+        #expect(options.interval == .seconds(2) && options.timeout == .seconds(2))
+        #expect(!options.json && options.family == .any)
+    }
+
+    @Test func everyQueryOption() throws {
+        let options = try QueryCommandOptions.parse(
+            [
+                "127.0.0.1:11123", "[::1]:5", "example.org", "--port", "1123", "--samples", "8",
+                "--interval", "0", "--timeout", "0.25", "-6", "--json", "--http", "http://127.0.0.1:8080/",
+            ], accepting: [.query])
+        #expect(options.servers.map(\.description) == ["127.0.0.1:11123", "[::1]:5", "example.org"])
+        #expect(options.port == 1123 && options.samples == 8)
+        #expect(options.interval == .zero && options.timeout == .milliseconds(250))
+        #expect(options.family == .ipv6Only && options.json)
+        #expect(options.httpURLs == ["http://127.0.0.1:8080/"])
+        #expect(options.syncPolicy.query.samples == 8)
+        #expect(options.syncPolicy.defaultPort == 1123)
+    }
+
+    @Test(arguments: [
+        (["--samples", "0"], "--samples must be 1-8, got 0"),
+        (["--samples", "9"], "--samples must be 1-8, got 9"),
+        (["--port", "0"], "invalid --port 0"),
+        (["--port"], "--port needs a value"),
+        (["--timeout", "0"], "invalid --timeout 0 (seconds, >0-86400)"),
+        (["--interval", "-1"], "invalid --interval -1 (seconds, 0-86400)"),
+        (["--interval", "nan"], "invalid --interval nan (seconds, 0-86400)"),
+        (["--bogus"], "unknown option --bogus"),
+        (["-4", "-6"], "-4 and -6 exclude each other"),
+        (["host:99999"], "invalid port in 'host:99999' (expected 1-65535)"),
+        (["--http", "ftp://x"], "--http needs an http:// or https:// URL, got ftp://x"),
+        (["--http-only"], "--http-only needs at least one --http URL"),
+        (["--state", "x"], "unknown option --state"),
+    ])
+    func usageErrors(arguments: [String], message: String) {
+        #expect(throws: UsageError(message)) { try QueryCommandOptions.parse(arguments, accepting: [.query]) }
+    }
+
+    @Test func nowTakesNoServers() {
+        #expect(throws: UsageError("unexpected argument 127.0.0.1")) {
+            try QueryCommandOptions.parse(["127.0.0.1"], accepting: [.state])
+        }
+        #expect(throws: UsageError("unknown option --samples")) {
+            try QueryCommandOptions.parse(["--samples", "2"], accepting: [.state])
+        }
+    }
+
+    @Test func stateAndWatchOptions() throws {
+        let sync = try QueryCommandOptions.parse(["--state", "/tmp/a.json"], accepting: [.query, .state])
+        #expect(sync.statePath == "/tmp/a.json")
+        let watch = try QueryCommandOptions.parse(["--count", "3", "--every", "0.5"], accepting: [.query, .watch])
+        #expect(watch.count == 3 && watch.every == .milliseconds(500))
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import LoopbackServers
+import NetworkClock
+import Testing
+
+@testable import NetclockCLI
+
+/// `netclock query` end to end: the built binary against loopback fake servers.
+@Suite(.serialized)
+struct QueryCLITests {
+    static func server(
+        offset: Duration = .zero, host: String = "127.0.0.1",
+        _ configure: (inout FakeNTPServer.Configuration) -> Void = { _ in }
+    ) throws -> FakeNTPServer {
+        var configuration = FakeNTPServer.Configuration(host: host, offset: offset)
+        configure(&configuration)
+        return try FakeNTPServer(configuration: configuration)
+    }
+
+    @Test func textOutput() throws {
+        let server = try Self.server(offset: .milliseconds(1500))
+        defer { server.stop() }
+        let output = try CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "4"])
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let lines = output.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].hasPrefix("127.0.0.1:\(server.port)  offset +1.50"))
+        #expect(lines[0].contains("stratum 2") && lines[0].contains("leap none") && lines[0].contains("selected"))
+        #expect(lines[0].contains("(4/4 samples"))
+        #expect(lines[1].hasPrefix("time ") && lines[1].contains("offset +1.50"))
+        #expect(output.stderr.isEmpty)
+    }
+
+    @Test func jsonOutputHasEveryField() throws {
+        let server = try Self.server(offset: .seconds(-2)) { $0.stratum = Stratum(rawValue: 3) }
+        defer { server.stop() }
+        let output = try CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "8", "--json"])
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let json = try output.json()
+        let offset = try #require(json["offset"] as? Double)
+        #expect(abs(offset + 2) < 0.002)
+        #expect((json["delay"] as? Double).map { $0 >= 0 && $0 < 0.05 } == true)
+        #expect((json["error_bound"] as? Double).map { $0 > 0 && $0 < 0.05 } == true)
+        #expect(json["source"] as? String == "ntp")
+        let time = try #require(json["time"] as? String)
+        #expect(time.hasSuffix("Z") && time.contains("T") && time.contains("."))
+        let servers = try #require(json["servers"] as? [[String: Any]])
+        #expect(servers.count == 1)
+        let entry = servers[0]
+        #expect(entry["host"] as? String == "127.0.0.1:\(server.port)")
+        #expect(entry["address"] as? String == "127.0.0.1:\(server.port)")
+        #expect(entry["status"] as? String == "selected")
+        #expect(entry["stratum"] as? Int == 3)
+        #expect(entry["leap"] as? String == "none")
+        #expect(entry["refid"] as? String != nil)
+        let samples = try #require(entry["samples"] as? [[String: Any]])
+        #expect(samples.count == 8)
+        for sample in samples {
+            #expect(sample["accepted"] as? Bool == true)
+            for key in ["t1", "t2", "t3", "t4", "offset", "delay"] {
+                #expect(sample[key] as? Double != nil, "missing \(key)")
+            }
+            let t1 = sample["t1"] as? Double ?? 0
+            let t2 = sample["t2"] as? Double ?? 0
+            #expect(abs((t2 - t1) + 2) < 0.01, "T2 is on the server's clock, 2 s behind")
+        }
+    }
+
+    @Test func timeoutExitsOneWithTheReason() throws {
+        let server = try Self.server { $0.behaviour = .noReply }
+        defer { server.stop() }
+        let output = try CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "2", "--timeout", "0.2"])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("no reply (timed out)"), "stderr: \(output.stderr)")
+        #expect(output.elapsed < .seconds(5))
+    }
+
+    @Test func rejectedRepliesExitOneWithTheReason() throws {
+        let server = try Self.server { $0.behaviour = .kissOfDeath(code: "DENY") }
+        defer { server.stop() }
+        let output = try CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--json"])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("Kiss-o'-Death DENY"))
+        let json = try output.json()
+        let servers = try #require(json["servers"] as? [[String: Any]])
+        #expect(servers.first?["status"] as? String == "kod")
+        #expect(servers.first?["kiss_code"] as? String == "DENY")
+        let samples = try #require(servers.first?["samples"] as? [[String: Any]])
+        #expect(samples.count == 1, "DENY stops the burst")
+        #expect(samples.first?["reason"] as? String == "kiss_of_death")
+    }
+
+    @Test func spoofedRepliesAreListedWithTheirReason() throws {
+        let server = try Self.server { $0.behaviour = .wrongOrigin }
+        defer { server.stop() }
+        let output = try CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "1", "--timeout", "0.2", "--json"])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("origin timestamp does not match"))
+        let json = try output.json()
+        let servers = try #require(json["servers"] as? [[String: Any]])
+        #expect(servers.first?["status"] as? String == "rejected")
+        let reasons = (servers.first?["samples"] as? [[String: Any]])?.compactMap { $0["reason"] as? String }
+        #expect(reasons == ["origin_mismatch", "timeout"])
+    }
+
+    @Test func refusedExitsOne() throws {
+        let probe = try Self.server()
+        let port = probe.port
+        probe.stop()
+        let output = try CLIRunner.run(["query", "127.0.0.1:\(port)", "--interval", "0"])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("connection refused"))
+        #expect(output.elapsed < .seconds(5))
+    }
+
+    @Test func ipv6AndTheFamilyFlags() throws {
+        let server = try Self.server(offset: .seconds(1), host: "::1")
+        defer { server.stop() }
+        let v6 = try CLIRunner.run(["query", "[::1]:\(server.port)", "--interval", "0", "--samples", "1", "-6"])
+        #expect(v6.status == 0, "stderr: \(v6.stderr)")
+        #expect(v6.stdout.hasPrefix("[::1]:\(server.port)  offset +1.0") || v6.stdout.hasPrefix("[::1]:\(server.port)  offset +0.99"))
+        let v4 = try CLIRunner.run(["query", "::1", "--port", "\(server.port)", "--interval", "0", "-4"])
+        #expect(v4.status == 1)
+        #expect(v4.stderr.contains("no address of the requested family"))
+    }
+
+    @Test(arguments: [
+        ["query", "--samples", "9"], ["query", "--bogus"], ["frobnicate"], [], ["query", "host:0"],
+        ["now", "127.0.0.1"],
+    ])
+    func usageErrorsExitTwo(arguments: [String]) throws {
+        let output = try CLIRunner.run(arguments)
+        #expect(output.status == 2)
+        #expect(output.stderr.contains("usage: netclock query"))
+        #expect(output.stdout.isEmpty)
+    }
+
+    @Test func helpAndVersion() throws {
+        let help = try CLIRunner.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout == HelpText.full + "\n")
+        let queryHelp = try CLIRunner.run(["query", "--help"])
+        #expect(queryHelp.status == 0 && queryHelp.stdout == help.stdout)
+        let version = try CLIRunner.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout == "netclock 0.1.0\n")
+    }
+
+    @Test func helpTextIsPinned() {
+        // Scripts and the README rely on these lines; change them deliberately.
+        #expect(HelpText.usage.contains("netclock query [SERVER ...] [--port N] [--samples N] [--interval SEC] [--timeout SEC]"))
+        #expect(HelpText.full.contains("Exit status: 0 success, 1 no usable time source, 2 usage error."))
+    }
+}
