@@ -15,6 +15,7 @@ struct QueryCommand {
                 console.out(ReportJSON.failure(error).serialized())
             } else {
                 for source in error.sources { console.out(ReportText.source(source)) }
+                for source in error.httpSources { console.out(ReportText.http(source)) }
             }
             console.err("netclock: \(error.description)")
             return .noTime

@@ -1,13 +1,21 @@
+import Foundation
 import NetworkClock
 
-/// The query that `query`, `sync` and `watch` share: NTP through the sync engine.
+/// The query that `query`, `sync` and `watch` share: NTP through the sync engine, with the HTTP
+/// fallback when URLs are given.
 struct TimeQuery {
     var options: QueryCommandOptions
-    var engine: NTPSyncEngine
+    var engine: TimeSyncEngine
 
     init(options: QueryCommandOptions, registry: SourceRegistry = SourceRegistry()) {
         self.options = options
-        self.engine = NTPSyncEngine(policy: options.syncPolicy, registry: registry)
+        let ntp = NTPSyncEngine(policy: options.syncPolicy, registry: registry)
+        var http = HTTPTimeSource.Configuration()
+        if let header = options.httpTimestampHeader {
+            http.timestampHeader = HTTPTimestampHeader(name: header)
+        }
+        let urls = options.httpURLs.compactMap { URL(string: $0) }
+        self.engine = TimeSyncEngine(ntp: ntp, httpURLs: urls, http: HTTPTimeSource(configuration: http))
     }
 
     func run() async -> Result<SyncReport, SyncError> {

@@ -24,7 +24,7 @@ struct WatchCommand {
                 if options.json {
                     console.out(ReportJSON.failure(error).serialized())
                 } else {
-                    console.out("\(ISO8601.format(query.engine.client.wall.now(), fractionDigits: 3))  no time: \(error)")
+                    console.out("\(ISO8601.format(query.engine.ntp.client.wall.now(), fractionDigits: 3))  no time: \(error)")
                 }
             }
         }

@@ -16,6 +16,7 @@ enum ReportJSON {
             ("elapsed", .seconds(report.elapsed)),
             ("packets_sent", .int(Int64(report.packetsSent))),
             ("servers", .array(report.sources.map(source))),
+            ("http", .array(report.httpSources.map(http))),
         ])
     }
 
@@ -24,7 +25,44 @@ enum ReportJSON {
         .object([
             ("error", .string(error.description)),
             ("servers", .array(error.sources.map(source))),
+            ("http", .array(error.httpSources.map(http))),
         ])
+    }
+
+    /// One HTTP source: `url`, `status`, `reason`, `kind`, `offset`, `error_bound`, and every request
+    /// with its round trip and the offset interval it gave.
+    static func http(_ report: HTTPSourceReport) -> JSONValue {
+        let first = report.requests.first?.sent
+        return .object([
+            ("url", .string(report.url)),
+            ("status", .string(report.status.rawValue)),
+            ("reason", .optional(report.reason)),
+            ("error_code", .optional(report.errorCode)),
+            ("kind", .optional(report.kind)),
+            ("offset", report.offset.map { .seconds($0) } ?? .null),
+            ("error_bound", report.errorBound.map { .seconds($0) } ?? .null),
+            (
+                "requests",
+                .array(
+                    report.requests.map { request in
+                        .object([
+                            ("method", .string(request.method.rawValue)),
+                            ("status", request.statusCode.map { .int(Int64($0)) } ?? .null),
+                            ("sent", first.map { .seconds(request.sent - $0) } ?? .null),
+                            ("round_trip", .seconds(request.roundTrip)),
+                            ("header", .optional(request.headerName)),
+                            ("value", .optional(request.headerValue)),
+                            ("interval", interval(request.interval)),
+                            ("combined", interval(request.combined)),
+                        ])
+                    })
+            ),
+        ])
+    }
+
+    private static func interval(_ interval: HTTPOffsetInterval?) -> JSONValue {
+        guard let interval else { return .null }
+        return .array([.seconds(interval.lower), .seconds(interval.upper)])
     }
 
     static func source(_ report: SourceReport) -> JSONValue {

@@ -4,7 +4,7 @@ import NetworkClock
 enum ReportText {
     /// One line per source, then the result.
     static func report(_ report: SyncReport) -> String {
-        var lines = report.sources.map(source)
+        var lines = report.sources.map(source) + report.httpSources.map(http)
         lines.append(
             "time \(ISO8601.format(report.trueTime, fractionDigits: 6))  offset \(signed(report.offset))"
                 + " ± \(report.errorBound.formattedSeconds)  (\(report.source), \(report.server))")
@@ -26,6 +26,14 @@ enum ReportText {
             line += " (\(reason))"
         }
         return line
+    }
+
+    static func http(_ report: HTTPSourceReport) -> String {
+        guard let offset = report.offset, let bound = report.errorBound else {
+            return "\(report.url)  \(report.status)  \(report.reason ?? "")"
+        }
+        return "\(report.url)  offset \(signed(offset))  ±\(bound.formattedSeconds)  (\(report.kind ?? "http"),"
+            + " \(report.requests.count) requests)  \(report.status)"
     }
 
     /// A duration with an explicit sign: `+1.500000s`, `-0.250ms`.

@@ -15,8 +15,10 @@ public struct SyncReport: Hashable, Sendable {
     public var source: TimeSource
     /// The selected source's server (as configured) and address.
     public var server: String
-    /// Every source, with its status.
+    /// Every NTP source, with its status.
     public var sources: [SourceReport]
+    /// Every HTTP source tried (only when NTP gave no time, or NTP was skipped).
+    public var httpSources: [HTTPSourceReport] = []
     /// How long the sync took.
     public var elapsed: Duration
 
@@ -38,8 +40,8 @@ public struct SyncReport: Hashable, Sendable {
 public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No servers (and no HTTP URLs) were configured.
     case noServers
-    /// No source gave a usable sample; each one's report says why.
-    case noUsableSource([SourceReport])
+    /// No source gave a usable sample; each one's report (NTP, then HTTP) says why.
+    case noUsableSource([SourceReport], http: [HTTPSourceReport] = [])
     /// Sources answered but no majority agreed on the time.
     case noMajority(Intersection.Failure, [SourceReport])
 
@@ -47,8 +49,14 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     public var sources: [SourceReport] {
         switch self {
         case .noServers: return []
-        case .noUsableSource(let sources), .noMajority(_, let sources): return sources
+        case .noUsableSource(let sources, _), .noMajority(_, let sources): return sources
         }
+    }
+
+    /// Every HTTP source's report.
+    public var httpSources: [HTTPSourceReport] {
+        if case .noUsableSource(_, let http) = self { return http }
+        return []
     }
 
     /// A readable explanation, naming each source's reason.
@@ -56,11 +64,11 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .noServers:
             return "no servers configured"
-        case .noUsableSource(let sources):
+        case .noUsableSource(let sources, let http):
             let reasons = sources.map { report in
                 let place = report.address.map { "\(report.server) (\($0))" } ?? "\(report.server)"
                 return "\(place): \(report.reason ?? report.status.rawValue)"
-            }
+            } + http.map { "\($0.url): \($0.reason ?? $0.status.rawValue)" }
             return "no usable time source: " + reasons.joined(separator: "; ")
         case .noMajority(let failure, _):
             return failure.description

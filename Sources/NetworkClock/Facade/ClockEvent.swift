@@ -1,0 +1,21 @@
+/// Something that happened inside a ``NetworkClock``, for logging and metrics.
+public enum ClockEvent: Sendable {
+    /// A sync succeeded; `anchorReplaced` says whether it tightened the clock's bound.
+    case synced(SyncReport, anchorReplaced: Bool)
+    /// A sync produced no time.
+    case syncFailed(SyncError)
+    /// A source's replies were all rejected, or it timed out or refused.
+    case sourceRejected(SourceReport)
+    /// A source disagreed with the majority and was excluded.
+    case falseticker(SourceReport)
+    /// A source sent a Kiss-o'-Death.
+    case kissOfDeath(SourceReport, KissCode)
+    /// The next sync is delayed after failures.
+    case backoff(delay: Duration, consecutiveFailures: Int)
+    /// The anchor was restored from the store at start-up.
+    case restored(RestoredAnchor)
+    /// The stored anchor could not be used (another boot, corrupt file, …).
+    case restoreFailed(AnchorStoreError)
+    /// The anchor could not be saved; the in-memory clock keeps working.
+    case storeFailed(AnchorStoreError)
+}

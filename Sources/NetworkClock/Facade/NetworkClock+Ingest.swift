@@ -1,0 +1,73 @@
+/// Why ``NetworkClock/ingest(serverTime:requestSent:responseReceived:resolution:server:)`` refused
+/// its input.
+public enum IngestError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The response was received before the request was sent.
+    case responseBeforeRequest
+    /// The round trip is longer than the limit: the bound would be too loose to be worth anything.
+    case roundTripTooLong(Duration)
+    /// The resolution is negative or over a minute.
+    case invalidResolution(Duration)
+
+    /// A readable explanation.
+    public var description: String {
+        switch self {
+        case .responseBeforeRequest: return "the response was received before the request was sent"
+        case .roundTripTooLong(let rtt): return "round trip \(rtt.formattedSeconds) is longer than 60 s"
+        case .invalidResolution(let resolution): return "invalid resolution \(resolution.formattedSeconds)"
+        }
+    }
+}
+
+extension NetworkClock {
+    /// The monotonic instant now, on the clock that ``ingest(serverTime:requestSent:responseReceived:resolution:server:)``
+    /// expects: read it just before sending a request and just after its response arrives.
+    public func monotonicNow() -> MonotonicInstant {
+        clock.monotonic.now()
+    }
+
+    /// Feeds the server time carried by one of the app's own HTTP responses into the clock.
+    ///
+    /// The server read its clock somewhere between `requestSent` and `responseReceived`, and
+    /// reported it truncated to `resolution` (1 s for a `Date` header, 1 ms for a millisecond
+    /// timestamp header). So the true time at the round trip's midpoint is within
+    /// RTT/2 + resolution/2 of `serverTime + resolution/2`. The anchor is replaced only when that
+    /// bound is tighter than the current anchor's bound aged to now.
+    ///
+    /// From a `URLSession` completion handler:
+    ///
+    /// ```swift
+    /// let sent = clock.monotonicNow()
+    /// let (_, response) = try await session.data(for: request)
+    /// let received = clock.monotonicNow()
+    /// if let http = response as? HTTPURLResponse,
+    ///    let value = http.value(forHTTPHeaderField: "X-Server-Time-Ms"), let ms = Int64(value) {
+    ///     try clock.ingest(serverTime: UnixTime(seconds: ms / 1000, nanoseconds: (ms % 1000) * 1_000_000),
+    ///                      requestSent: sent, responseReceived: received, resolution: .milliseconds(1))
+    /// }
+    /// ```
+    ///
+    /// - Returns: whether the clock's anchor was replaced.
+    /// - Throws: ``IngestError`` for inconsistent input; nothing changes then.
+    @discardableResult
+    public func ingest(
+        serverTime: UnixTime, requestSent: MonotonicInstant, responseReceived: MonotonicInstant,
+        resolution: Duration = .milliseconds(1), server: String? = nil
+    ) throws(IngestError) -> Bool {
+        let roundTrip = responseReceived - requestSent
+        guard roundTrip >= .zero else { throw .responseBeforeRequest }
+        guard roundTrip <= .seconds(60) else { throw .roundTripTooLong(roundTrip) }
+        guard resolution >= .zero, resolution <= .seconds(60) else { throw .invalidResolution(resolution) }
+        let anchor = Anchor(
+            trueTime: serverTime + resolution / 2, monotonic: requestSent + roundTrip / 2,
+            errorBound: roundTrip / 2 + resolution / 2, source: .http, server: server)
+        let replaced = clock.update(anchor)
+        if replaced, let store = configuration.store {
+            do {
+                try clock.save(to: store)
+            } catch {
+                emit(.storeFailed(error))
+            }
+        }
+        return replaced
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Synchronization
+
+/// A clock you can trust when the machine's clock is wrong: syncs with NTP servers (HTTP(S) when
+/// UDP is blocked), anchors the result to the boot-time clock, and answers ``now()`` from the
+/// anchor, so a user changing the system time changes nothing.
+///
+/// ```swift
+/// let clock = NetworkClock(configuration: .init(servers: [ServerName(host: "time.example.com")],
+///                                               store: try? AnchorStore()))
+/// try await clock.sync()
+/// if let now = clock.now() { print(now.time, "±", now.errorBound) }
+/// clock.start()   // refresh in the background, jittered, with backoff on failure
+/// ```
+public final class NetworkClock: Sendable {
+    /// The configuration the clock was created with.
+    public let configuration: Configuration
+    /// The anchored clock behind ``now()``; share it with code that only reads time.
+    public let clock: AnchoredClock
+    /// What became of the stored anchor at start-up (nil when no store is configured).
+    public let restoreResult: Result<RestoredAnchor, AnchorStoreError>?
+
+    private let engine: TimeSyncEngine
+    private let monotonic: any MonotonicClockSource
+    private let broadcaster = EventBroadcaster()
+    private let refresh = Mutex<(task: Task<Void, Never>?, schedule: RefreshSchedule)>((nil, RefreshSchedule(policy: RefreshPolicy())))
+
+    /// Creates a clock and restores its anchor from the store, if one is configured and valid for
+    /// this boot. The clocks and nonce source are injectable for tests.
+    public init(
+        configuration: Configuration = Configuration(),
+        monotonic: some MonotonicClockSource = BootTimeClock(),
+        wall: some WallClockSource = SystemWallClock(),
+        nonces: some NonceSource = SystemNonceSource()
+    ) {
+        self.configuration = configuration
+        self.monotonic = monotonic
+        let clock = AnchoredClock(monotonic: monotonic, wall: wall, policy: configuration.clock)
+        self.clock = clock
+        let client = SNTPClient(monotonic: monotonic, wall: wall, nonces: nonces)
+        let ntp = NTPSyncEngine(policy: configuration.syncPolicy, client: client, registry: SourceRegistry())
+        let http = HTTPTimeSource(configuration: configuration.http, monotonicClock: monotonic, wallClock: wall)
+        self.engine = TimeSyncEngine(ntp: ntp, httpURLs: configuration.httpURLs, http: http, deadline: configuration.deadline)
+        self.restoreResult = configuration.store.map { clock.restore(from: $0) }
+        refresh.withLock { $0.schedule = RefreshSchedule(policy: configuration.refresh) }
+    }
+
+    /// One background round: sync, then the delay before the next; nil once the clock is gone.
+    private static func syncOnce(_ owner: WeakReference, using generator: inout SystemRandomNumberGenerator) async
+        -> Duration?
+    {
+        guard let clock = owner.value else { return nil }
+        let succeeded: Bool
+        do {
+            _ = try await clock.sync()
+            succeeded = true
+        } catch {
+            succeeded = false
+        }
+        let (next, failures) = clock.refresh.withLock { state in
+            (state.schedule.nextDelay(afterSuccess: succeeded, using: &generator), state.schedule.consecutiveFailures)
+        }
+        if !succeeded { clock.broadcaster.emit(.backoff(delay: next, consecutiveFailures: failures)) }
+        return next
+    }
+
+    deinit {
+        refresh.withLock { $0.task?.cancel() }
+        broadcaster.finish()
+    }
+
+    // MARK: Reading
+
+    /// The true time now with its error bound; nil until the first sync (or a restored anchor).
+    /// Lock-free and allocation-free.
+    @inline(__always)
+    public func now() -> TimeEstimate? {
+        clock.now()
+    }
+
+    /// The time left until a true-time deadline (negative once passed), from the anchor; nil until
+    /// synchronised. Unaffected by wall-clock changes.
+    public func timeRemaining(until deadline: UnixTime) -> Duration? {
+        clock.now()?.timeRemaining(until: deadline)
+    }
+
+    /// A stream of everything that happens from now on: syncs, rejected sources, falsetickers,
+    /// Kiss-o'-Death, backoff, store problems. Each call returns a new independent stream.
+    public func events() -> AsyncStream<ClockEvent> {
+        broadcaster.subscribe()
+    }
+
+    // MARK: Syncing
+
+    /// Syncs once: NTP, then HTTP if NTP gave nothing. The result becomes the anchor only if its
+    /// bound is tighter than the current anchor's aged bound; it is then persisted.
+    /// - Throws: ``SyncError`` when no source gave a usable, agreeing time.
+    @discardableResult
+    public func sync() async throws(SyncError) -> SyncReport {
+        let report: SyncReport
+        do {
+            report = try await engine.sync()
+        } catch {
+            for source in error.sources { emitStatus(of: source) }
+            broadcaster.emit(.syncFailed(error))
+            throw error
+        }
+        let replaced = clock.update(report.anchor)
+        for source in report.sources { emitStatus(of: source) }
+        if replaced, let store = configuration.store {
+            do {
+                try clock.save(to: store)
+            } catch {
+                broadcaster.emit(.storeFailed(error))
+            }
+        }
+        broadcaster.emit(.synced(report, anchorReplaced: replaced))
+        return report
+    }
+
+    func emit(_ event: ClockEvent) {
+        broadcaster.emit(event)
+    }
+
+    private func emitStatus(of source: SourceReport) {
+        switch source.status {
+        case .falseticker: broadcaster.emit(.falseticker(source))
+        case .kissOfDeath: broadcaster.emit(.kissOfDeath(source, source.query?.kissCode ?? KissCode(rawValue: "????")))
+        case .rejected, .timeout, .refused, .error: broadcaster.emit(.sourceRejected(source))
+        default: break
+        }
+    }
+
+    /// Starts syncing in the background: at once when there is no anchor (or only a restored one),
+    /// then every ``RefreshPolicy/interval`` (jittered), backing off exponentially after failures.
+    /// Calling it again while running does nothing.
+    public func start() {
+        if case .success(let restored) = restoreResult { broadcaster.emit(.restored(restored)) }
+        if case .failure(let error) = restoreResult, error.code != .missing { broadcaster.emit(.restoreFailed(error)) }
+        refresh.withLock { state in
+            guard state.task == nil else { return }
+            let initialDelay = Self.initialDelay(for: clock.now(), policy: configuration.refresh)
+            let owner = WeakReference(self)
+            state.task = Task {
+                await Self.refreshLoop(owner, initialDelay: initialDelay)
+            }
+        }
+    }
+
+    /// Stops background syncing. A sync in progress finishes but its successor never starts.
+    public func stop() {
+        refresh.withLock { state in
+            state.task?.cancel()
+            state.task = nil
+        }
+    }
+
+    /// Whether background syncing is running.
+    public var isRunning: Bool { refresh.withLock { $0.task != nil } }
+
+    static func initialDelay(for estimate: TimeEstimate?, policy: RefreshPolicy) -> Duration {
+        guard let estimate, estimate.source != .restored else { return .zero }
+        return max(.zero, policy.interval - estimate.age)
+    }
+
+    /// A reference that does not keep the clock alive, so an abandoned clock's loop ends.
+    struct WeakReference: Sendable {
+        weak var value: NetworkClock?
+        init(_ value: NetworkClock) { self.value = value }
+    }
+
+    private static func refreshLoop(_ owner: WeakReference, initialDelay: Duration) async {
+        var generator = SystemRandomNumberGenerator()
+        var delay = initialDelay
+        while !Task.isCancelled {
+            if delay > .zero {
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    return
+                }
+            }
+            // Hold the clock only while syncing, so an abandoned clock can be released.
+            guard let next = await syncOnce(owner, using: &generator) else { return }
+            delay = next
+        }
+    }
+}

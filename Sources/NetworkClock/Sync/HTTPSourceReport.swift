@@ -1,0 +1,43 @@
+import Foundation
+
+/// One HTTP(S) URL's part in a sync: what it measured, or why it could not.
+public struct HTTPSourceReport: Hashable, Sendable {
+    /// The URL.
+    public var url: String
+    /// `selected`, `survivor` (measured but another URL's bound was tighter) or `error`.
+    public var status: SourceStatus
+    /// Why, when it failed.
+    public var reason: String?
+    /// The stable error code, when it failed.
+    public var errorCode: String?
+    /// `date` or the timestamp header's name, when measured.
+    public var kind: String?
+    /// The measured offset (true − local wall clock), when measured.
+    public var offset: Duration?
+    /// The measured bound, when measured.
+    public var errorBound: Duration?
+    /// Every request made, with the interval each gave.
+    public var requests: [HTTPRequestRecord]
+
+    /// A report for a completed measurement.
+    public init(_ measurement: HTTPTimeMeasurement, status: SourceStatus) {
+        self.url = measurement.url.absoluteString
+        self.status = status
+        switch measurement.kind {
+        case .dateHeader: self.kind = "date"
+        case .timestampHeader(let name): self.kind = name
+        }
+        self.offset = measurement.offset
+        self.errorBound = measurement.errorBound
+        self.requests = measurement.requests
+    }
+
+    /// A report for a failed measurement.
+    public init(url: URL, error: HTTPTimeError) {
+        self.url = url.absoluteString
+        self.status = .error
+        self.reason = error.description
+        self.errorCode = error.code.rawValue
+        self.requests = error.requests
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// NTP first; when NTP cannot give a time (every source timed out, was refused or rejected, or no
+/// NTP servers are configured), HTTP(S) — all within one overall deadline.
+///
+/// A `noMajority` outcome does not fall back: servers that answered but disagree are evidence of a
+/// fault or an attack, and a weaker HTTP source must not paper over it.
+public struct TimeSyncEngine: Sendable {
+    /// The NTP engine; its policy's servers may be empty (HTTP only).
+    public var ntp: NTPSyncEngine
+    /// HTTP(S) URLs to fall back on.
+    public var httpURLs: [URL]
+    /// How HTTP measurements are made.
+    public var http: HTTPTimeSource
+    /// The whole sync, NTP and fallback together, ends by this long after it starts.
+    public var deadline: Duration
+
+    /// Creates an engine. When HTTP URLs are given, NTP gets at most half of `deadline` (or its own
+    /// policy deadline, if shorter) so the fallback always has time left.
+    public init(
+        ntp: NTPSyncEngine, httpURLs: [URL] = [], http: HTTPTimeSource = HTTPTimeSource(),
+        deadline: Duration? = nil
+    ) {
+        self.httpURLs = httpURLs
+        self.http = http
+        let total = deadline ?? (ntp.policy.deadline + (httpURLs.isEmpty ? .zero : http.configuration.deadline))
+        self.deadline = total
+        var ntp = ntp
+        if !httpURLs.isEmpty && !ntp.policy.servers.isEmpty {
+            ntp.policy.deadline = min(ntp.policy.deadline, total / 2)
+        }
+        self.ntp = ntp
+    }
+
+    /// Runs one sync: NTP, then the HTTP fallback if needed.
+    /// - Throws: ``SyncError`` naming every source's failure.
+    public func sync() async throws(SyncError) -> SyncReport {
+        let clock = ntp.client.monotonic
+        let start = clock.now()
+        var ntpReports: [SourceReport] = []
+        var ntpFailure: SyncError?
+        if !ntp.policy.servers.isEmpty {
+            do {
+                return try await ntp.sync()
+            } catch {
+                switch error {
+                case .noMajority: throw error
+                case .noUsableSource(let reports, _): ntpReports = reports
+                case .noServers: break
+                }
+                ntpFailure = error
+            }
+        }
+        guard !httpURLs.isEmpty else { throw ntpFailure ?? .noServers }
+        let remaining = deadline - (clock.now() - start)
+        guard remaining > .milliseconds(1) else {
+            throw .noUsableSource(ntpReports, http: httpURLs.map { Self.skipped($0) })
+        }
+        var source = http
+        var configuration = source.configuration
+        configuration.deadline = min(configuration.deadline, remaining)
+        configuration.requestTimeout = min(configuration.requestTimeout, remaining)
+        source = HTTPTimeSource(configuration: configuration, monotonicClock: clock, wallClock: ntp.client.wall)
+        let outcomes = await Self.measureAll(httpURLs, with: source)
+        var reports: [HTTPSourceReport] = []
+        var best: (index: Int, measurement: HTTPTimeMeasurement)?
+        for (index, outcome) in outcomes.enumerated() {
+            switch outcome {
+            case .success(let measurement):
+                reports.append(HTTPSourceReport(measurement, status: .survivor))
+                if best.map({ measurement.errorBound < $0.measurement.errorBound }) ?? true {
+                    best = (index, measurement)
+                }
+            case .failure(let error):
+                reports.append(HTTPSourceReport(url: httpURLs[index], error: error))
+            }
+        }
+        guard let best else { throw .noUsableSource(ntpReports, http: reports) }
+        reports[best.index].status = .selected
+        let measurement = best.measurement
+        var report = SyncReport(
+            trueTime: measurement.trueTime, monotonic: measurement.monotonic, errorBound: measurement.errorBound,
+            offset: measurement.offset, delay: measurement.roundTripDelay, source: .http,
+            server: measurement.url.absoluteString, sources: ntpReports, elapsed: clock.now() - start)
+        report.httpSources = reports
+        return report
+    }
+
+    private static func skipped(_ url: URL) -> HTTPSourceReport {
+        HTTPSourceReport(url: url, error: HTTPTimeError(.timeout, "no time left before the sync deadline"))
+    }
+
+    private static func measureAll(_ urls: [URL], with source: HTTPTimeSource) async
+        -> [Result<HTTPTimeMeasurement, HTTPTimeError>]
+    {
+        await withTaskGroup(of: (Int, Result<HTTPTimeMeasurement, HTTPTimeError>).self) { group in
+            for (index, url) in urls.enumerated() {
+                group.addTask {
+                    do throws(HTTPTimeError) {
+                        return (index, .success(try await source.measure(url)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            var results: [Result<HTTPTimeMeasurement, HTTPTimeError>?] = Array(repeating: nil, count: urls.count)
+            for await (index, result) in group { results[index] = result }
+            return results.compactMap { $0 }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import LoopbackServers
+import Testing
+
+@testable import NetworkClock
+
+/// The public facade: fallback to HTTP, `ingest`, events, refresh scheduling.
+@Suite(.serialized)
+struct NetworkClockFacadeTests {
+    static func ntpServer(offset: Duration, _ behaviour: FakeNTPServer.Behaviour = .normal) throws -> FakeNTPServer {
+        var configuration = FakeNTPServer.Configuration(offset: offset)
+        configuration.behaviour = behaviour
+        return try FakeNTPServer(configuration: configuration)
+    }
+
+    static func configuration(_ servers: [FakeNTPServer], http: [URL] = []) -> NetworkClock.Configuration {
+        NetworkClock.Configuration(
+            servers: servers.map { ServerName(host: $0.host, port: $0.port) }, httpURLs: http,
+            query: QueryOptions(samples: 2, interval: .zero, timeout: .milliseconds(500)))
+    }
+
+    @Test func silentNTPFallsBackToHTTPWithinTheDeadline() async throws {
+        let ntp = try Self.ntpServer(offset: .seconds(5), .noReply)
+        defer { ntp.stop() }
+        let http = try HTTPTimeServer(
+            configuration: HTTPTimeServer.Configuration(offset: .milliseconds(2300), timestampHeaderName: "X-Server-Time-Ms"))
+        defer { http.stop() }
+        var configuration = Self.configuration([ntp], http: [try #require(URL(string: http.urlString))])
+        configuration.http.timestampHeader = HTTPTimestampHeader(name: "X-Server-Time-Ms")
+        configuration.deadline = .seconds(4)
+        let clock = NetworkClock(configuration: configuration)
+        let started = BootTimeClock().now()
+        let report = try await clock.sync()
+        #expect(BootTimeClock().now() - started < .seconds(4))
+        #expect(report.source == .http)
+        #expect(report.sources.first?.status == .timeout)
+        #expect(report.httpSources.first?.status == .selected)
+        // Millisecond header on loopback: bound = RTT/2 + 1 ms resolution.
+        #expect(abs(report.offset - .milliseconds(2300)) < .milliseconds(5))
+        let estimate = try #require(clock.now())
+        #expect(estimate.source == .http)
+    }
+
+    @Test func noMajorityDoesNotFallBack() async throws {
+        let servers = try [Self.ntpServer(offset: .zero), Self.ntpServer(offset: .seconds(9))]
+        defer { servers.forEach { $0.stop() } }
+        let http = try HTTPTimeServer()
+        defer { http.stop() }
+        let clock = NetworkClock(configuration: Self.configuration(servers, http: [try #require(URL(string: http.urlString))]))
+        await #expect(throws: SyncError.self) { try await clock.sync() }
+        #expect(http.requests.isEmpty, "disagreeing NTP servers must not be papered over by HTTP")
+        #expect(clock.now() == nil)
+    }
+
+    @Test func ingestKeepsTheBetterAnchor() throws {
+        let clock = NetworkClock(configuration: NetworkClock.Configuration(servers: []))
+        let base = clock.monotonicNow()
+        let serverTime = UnixTime(seconds: 1_900_000_000)
+        // 10 ms round trip, 1 ms resolution: bound 5.5 ms.
+        #expect(try clock.ingest(serverTime: serverTime, requestSent: base, responseReceived: base + .milliseconds(10)))
+        let first = try #require(clock.clock.anchor)
+        #expect(first.errorBound == .microseconds(5500))
+        #expect(first.trueTime == serverTime + .microseconds(500))
+        #expect(first.monotonic == base + .milliseconds(5))
+        // A 300 ms round trip is worse: ignored.
+        #expect(try !clock.ingest(serverTime: serverTime, requestSent: base, responseReceived: base + .milliseconds(300)))
+        #expect(clock.clock.anchor == first)
+        // A 2 ms round trip is better: taken.
+        #expect(try clock.ingest(serverTime: serverTime + .seconds(1), requestSent: base, responseReceived: base + .milliseconds(2)))
+        #expect(clock.clock.anchor?.errorBound == .microseconds(1500))
+        #expect(throws: IngestError.responseBeforeRequest) {
+            try clock.ingest(serverTime: serverTime, requestSent: base, responseReceived: base - .milliseconds(1))
+        }
+        #expect(throws: IngestError.invalidResolution(.zero - .seconds(1))) {
+            try clock.ingest(serverTime: serverTime, requestSent: base, responseReceived: base, resolution: .zero - .seconds(1))
+        }
+    }
+
+    @Test func eventsReportFalsetickersAndSyncs() async throws {
+        let servers = try [
+            Self.ntpServer(offset: .milliseconds(100)), Self.ntpServer(offset: .milliseconds(100)),
+            Self.ntpServer(offset: .milliseconds(100)), Self.ntpServer(offset: .seconds(7)),
+        ]
+        defer { servers.forEach { $0.stop() } }
+        let clock = NetworkClock(configuration: Self.configuration(servers))
+        let events = clock.events()
+        try await clock.sync()
+        var sawFalseticker = false
+        var sawSync = false
+        for await event in events {
+            switch event {
+            case .falseticker(let source): sawFalseticker = source.address?.port == servers[3].port
+            case .synced(_, let replaced):
+                sawSync = replaced
+            default: break
+            }
+            if sawSync { break }
+        }
+        #expect(sawFalseticker && sawSync)
+    }
+
+    @Test func startSyncsInTheBackgroundAndStopEndsIt() async throws {
+        let server = try Self.ntpServer(offset: .seconds(-3))
+        defer { server.stop() }
+        var configuration = Self.configuration([server])
+        configuration.refresh = RefreshPolicy(interval: .milliseconds(200), jitter: 0, minimumInterval: .milliseconds(200))
+        let clock = NetworkClock(configuration: configuration)
+        let events = clock.events()
+        clock.start()
+        #expect(clock.isRunning)
+        var syncs = 0
+        for await event in events {
+            if case .synced = event { syncs += 1 }
+            if syncs == 2 { break }
+        }
+        clock.stop()
+        #expect(!clock.isRunning)
+        let estimate = try #require(clock.now())
+        #expect(abs(estimate.offset(from: SystemWallClock().now()) + .seconds(3)) < .milliseconds(5))
+        let count = server.requestCount
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(server.requestCount == count, "no traffic after stop()")
+    }
+
+    @Test func refreshScheduleIsJitteredAndBacksOff() {
+        var generator = FixedSequence(values: [0, UInt64.max, 1 << 63])
+        var schedule = RefreshSchedule(policy: RefreshPolicy())
+        // Successes: 1024 s ± 25%.
+        for _ in 0..<20 {
+            let delay = schedule.nextDelay(afterSuccess: true, using: &generator)
+            #expect(delay >= .seconds(768) && delay <= .seconds(1280))
+        }
+        // Failures: 64, 128, 256, … s capped at 3600 s, each between half and all of it.
+        var expectedBase: Int64 = 64
+        for failure in 1...10 {
+            let delay = schedule.nextDelay(afterSuccess: false, using: &generator)
+            #expect(schedule.consecutiveFailures == failure)
+            #expect(delay >= .seconds(expectedBase) / 2 && delay <= .seconds(expectedBase), "failure \(failure): \(delay)")
+            #expect(delay >= .seconds(64), "never below the 64 s floor")
+            expectedBase = min(expectedBase * 2, 3600)
+        }
+        _ = schedule.nextDelay(afterSuccess: true, using: &generator)
+        #expect(schedule.consecutiveFailures == 0)
+    }
+
+    @Test func aFleetSpreadsOut() {
+        // 1000 clients started together: their next syncs spread over the whole jitter window.
+        var generator = SystemRandomNumberGenerator()
+        let delays = (0..<1000).map { _ in
+            var schedule = RefreshSchedule(policy: RefreshPolicy())
+            return schedule.nextDelay(afterSuccess: true, using: &generator).secondsDouble
+        }
+        let sameSecond = Dictionary(grouping: delays, by: { Int($0) }).values.map(\.count).max() ?? 0
+        #expect(sameSecond < 20, "at most a few clients share any one second")
+        #expect((delays.max() ?? 0) - (delays.min() ?? 0) > 400)
+    }
+}
+
+/// A generator cycling through fixed values, for exact schedules.
+struct FixedSequence: RandomNumberGenerator {
+    var values: [UInt64]
+    var index = 0
+    mutating func next() -> UInt64 {
+        defer { index = (index + 1) % values.count }
+        return values[index]
+    }
+}
+
+private func abs(_ duration: Duration) -> Duration { duration < .zero ? .zero - duration : duration }
