@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import SNTP
+import Synchronization
+
+/// An SNTP server on a loopback address, run in-process on its own thread, whose clock, paths and
+/// manners are all configurable: the counterpart tests and benchmarks need for a client.
+///
+/// ```swift
+/// let server = try FakeNTPServer(configuration: .init(offset: .seconds(2)))
+/// defer { server.stop() }
+/// // query 127.0.0.1:server.port; a correct client measures an offset of +2 s
+/// server.update { $0.behaviour = .kissOfDeath(code: "RATE") }
+/// ```
+///
+/// Each request goes through three scheduled stages, so delayed replies never hold up other
+/// requests: after the outbound delay T2 is stamped, after the processing delay T3 is stamped, and
+/// after the return delay the reply is sent. Stamps are taken at the instant they happen (this
+/// machine's `CLOCK_REALTIME` plus the configured offset), so scheduling latency — typically well
+/// under 0.2 ms — can lengthen a simulated path but never makes a timestamp wrong.
+///
+/// The server only binds loopback addresses and only ever answers the address a request came from.
+public final class FakeNTPServer: Sendable {
+    /// The address and port the server listens on.
+    public let address: SocketAddress
+    private let core: Core
+    private let thread: Mutex<pthread_t?>
+
+    /// Binds the configured loopback address and starts serving on a new thread.
+    ///
+    /// - Throws: ``StartError`` when the host is not a numeric loopback address, or the socket cannot
+    ///   be bound (e.g. the port is taken, or below 1024 without privileges).
+    public init(configuration: Configuration) throws(StartError) {
+        guard let requested = SocketAddress(numericHost: configuration.host, port: configuration.port) else {
+            throw StartError(.invalidHost, "not a numeric IPv4 or IPv6 address: \(configuration.host)")
+        }
+        guard requested.isLoopback else {
+            throw StartError(.notLoopback, "not a loopback address: \(configuration.host)")
+        }
+        // Each of these closes its descriptors in deinit if a later step throws.
+        let socket = try DatagramSocket(binding: requested)
+        let otherSocket = try DatagramSocket(binding: requested.withPort(0))
+        let wake = try WakeChannel()
+        let core = Core(socket: socket, otherSocket: otherSocket, wake: wake, configuration: configuration)
+        let thread = try Self.startThread(core)
+        self.core = core
+        self.address = socket.localAddress
+        self.thread = Mutex(thread)
+    }
+
+    deinit { stop() }
+
+    /// The address the server listens on, e.g. `127.0.0.1` or `::1`.
+    public var host: String { address.host }
+
+    /// The port the server listens on.
+    public var port: UInt16 { address.port }
+
+    /// The port of the second socket, from which ``Behaviour/fromOtherPort`` replies come.
+    public var otherPort: UInt16 { core.otherSocket.localAddress.port }
+
+    /// Whether the server is still serving (``stop()`` has not been called).
+    public var isRunning: Bool { thread.withLock { $0 != nil } }
+
+    /// The current configuration.
+    public var configuration: Configuration { core.configuration.withLock { $0 } }
+
+    /// Changes the configuration; the change applies from the next request on. `host` and `port`
+    /// cannot change while the server runs and are ignored.
+    public func update(_ body: (inout Configuration) -> Void) {
+        core.configuration.withLock { configuration in
+            let (host, port) = (configuration.host, configuration.port)
+            body(&configuration)
+            (configuration.host, configuration.port) = (host, port)
+        }
+    }
+
+    /// Every request logged so far (or since ``clearRequests()``), oldest first.
+    public var requests: [LoggedRequest] { core.log.entries }
+
+    /// The logged requests from the `offset`-th on (0 is the oldest still in the log).
+    public func requests(from offset: Int) -> [LoggedRequest] { core.log.entries(from: offset) }
+
+    /// The number of logged requests.
+    public var requestCount: Int { core.log.count }
+
+    /// Forgets the logged requests. Requests keep their numbers, which count every datagram ever
+    /// received.
+    public func clearRequests() { core.log.removeAll() }
+
+    /// Waits until at least `count` requests are logged (and, when `completed` is true, finished
+    /// with: replied to in full or dropped). Blocks the calling thread, polling every millisecond.
+    ///
+    /// - Returns: whether that happened within `timeout`.
+    public func waitForRequests(count: Int, timeout: Duration, completed: Bool = false) -> Bool {
+        let clock = BootTimeClock()
+        let deadline = clock.now() + timeout
+        while true {
+            let done = completed ? core.log.completedCount : core.log.count
+            if done >= count { return true }
+            if clock.now() >= deadline { return false }
+            var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+            _ = nanosleep(&pause, nil)
+        }
+    }
+
+    /// Stops serving, waits for the thread to finish (a few microseconds) and closes every socket,
+    /// freeing the port. Replies not yet sent are dropped. Calling it again does nothing.
+    public func stop() {
+        let running = thread.withLock { thread in
+            defer { thread = nil }
+            return thread
+        }
+        guard let running else { return }
+        core.requestStop()
+        pthread_join(running, nil)
+        core.close()
+    }
+
+    private static func startThread(_ core: Core) throws(StartError) -> pthread_t {
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(core).toOpaque()
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                guard let context else { return nil }
+                let core = Unmanaged<Core>.fromOpaque(context).takeRetainedValue()
+                var loop = EventLoop(core: core)
+                loop.run()
+                return nil
+            }, context)
+        guard result == 0 else {
+            Unmanaged<Core>.fromOpaque(context).release()
+            throw StartError(.systemCallFailed, "pthread_create: error \(result)", systemError: result)
+        }
+        return thread
+    }
+}

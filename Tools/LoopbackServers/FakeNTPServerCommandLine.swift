@@ -1,0 +1,195 @@
+import SNTP
+
+extension FakeNTPServer {
+    /// A command-line mistake: the message for stderr; the command exits with status 2.
+    public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// What was wrong, e.g. `--port: not a port number: 70000`.
+        public var message: String
+
+        /// Creates an error with a message.
+        public init(_ message: String) {
+            self.message = message
+        }
+
+        /// The message.
+        public var description: String { message }
+    }
+
+    /// The options of the `fake-ntp-server` command, parsed by hand in the shape of
+    /// swift-argument-parser: defaults in the properties, one `parse` that throws ``UsageError``.
+    public struct CommandLineOptions: Hashable, Sendable {
+        /// What the command was asked to do.
+        public enum Action: Hashable, Sendable {
+            /// Serve until SIGINT or SIGTERM, or until ``CommandLineOptions/count`` requests are done.
+            case serve
+            /// Print ``CommandLineOptions/help`` and exit 0.
+            case showHelp
+            /// Print ``CommandLineOptions/version`` and exit 0.
+            case showVersion
+        }
+
+        /// What to do.
+        public var action: Action = .serve
+        /// The server to run.
+        public var configuration = Configuration()
+        /// Exit after this many requests have been served (replied to or dropped); nil: never.
+        public var count: Int?
+        /// Whether to print a line to stderr for each request.
+        public var verbose = false
+
+        /// Creates the default options.
+        public init() {}
+
+        /// The command's version.
+        public static let version = "fake-ntp-server 0.1.0"
+
+        /// The `--help` text.
+        public static let help = """
+            USAGE: fake-ntp-server [options]
+
+            A fake SNTP server on a loopback address, for tests and demos. Prints one line,
+            `listening on HOST:PORT` (`[::1]:PORT` for IPv6), then serves until SIGINT or SIGTERM.
+
+            OPTIONS:
+              --host ADDRESS            Loopback address to bind: 127.0.0.1 (default), ::1 or any
+                                        127.x.y.z (e.g. 127.0.0.123 with --port 123 for ntpdig).
+                                        Other addresses are refused.
+              --port N                  UDP port; 0 (default) picks a free one.
+              --offset SEC              The server's clock minus this machine's, in seconds
+                                        (1.5, -2, 31536000) or with a unit (250ms).
+              --out-delay SPEC          Client-to-server path delay, applied before stamping T2.
+              --processing-delay SPEC   Delay between stamping T2 and T3.
+              --return-delay SPEC       Server-to-client path delay, applied after stamping T3.
+                                        SPEC: none, 5ms, uniform:5ms:50ms, exp:40ms, or
+                                        spikes:PROBABILITY:LOW:HIGH:BASE (e.g. spikes:0.05:100ms:1s:exp:2ms).
+                                        Units: ns, us, ms, s.
+              --seed N                  Seed of the delay and garbage generator (default \(Configuration().seed)).
+              --stratum N               Stratum of replies, 0-255 (default 2).
+              --leap N                  Leap indicator of replies, 0-3 (default 0).
+              --refid TEXT              Reference ID: a dotted quad or up to 4 ASCII characters
+                                        (default LOCL for stratum 1, 127.127.1.1 otherwise).
+              --precision N             log2 seconds, -128 to 127 (default -20).
+              --root-delay DURATION     Root delay of replies (default 0).
+              --root-dispersion DURATION
+                                        Root dispersion of replies (default 100us).
+              --behaviour NAME[:ARG]    Misbehave on every request. NAME is one of: normal,
+                                        truncated:LENGTH, wrong-mode:N, wrong-version:N,
+                                        wrong-origin, zero-origin, stale-origin, unsynchronized,
+                                        kiss:CODE, stratum:N, zero-transmit, zero-receive,
+                                        receive-after-transmit, root-distance:DELAY:DISPERSION,
+                                        negative-delay, garbage:LENGTH, no-reply, late:DURATION,
+                                        duplicate, other-port, answer-every:N, stale-first,
+                                        bad-first:BEHAVIOUR.
+              --count N                 Exit 0 after serving N requests.
+              -v, --verbose             Print a line to stderr for each request.
+              -h, --help                Show this help and exit.
+              --version                 Show the version and exit.
+
+            EXIT STATUS: 0 stopped by a signal or --count; 1 cannot bind; 2 usage error.
+            """
+
+        /// Parses the arguments (without the program name).
+        public static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
+            var options = CommandLineOptions()
+            var remaining = arguments[...]
+            while let argument = remaining.popFirst() {
+                var name = argument
+                var inlineValue: String?
+                if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                    name = String(argument[..<equals])
+                    inlineValue = String(argument[argument.index(after: equals)...])
+                }
+                func value() throws(UsageError) -> String {
+                    if let inlineValue { return inlineValue }
+                    guard let next = remaining.popFirst() else { throw UsageError("\(name): missing value") }
+                    return next
+                }
+                switch name {
+                case "-h", "--help": options.action = .showHelp
+                case "--version": options.action = .showVersion
+                case "-v", "--verbose": options.verbose = true
+                case "--host":
+                    let host = try value()
+                    guard let address = SocketAddress(numericHost: host, port: 0) else {
+                        throw UsageError("--host: not a numeric IPv4 or IPv6 address: \(host)")
+                    }
+                    guard address.isLoopback else {
+                        throw UsageError("--host: refusing a non-loopback address: \(host)")
+                    }
+                    options.configuration.host = host
+                case "--port": options.configuration.port = try integer(try value(), name)
+                case "--offset":
+                    options.configuration.offset = try duration(try value(), name, allowNegative: true)
+                case "--out-delay": options.configuration.outboundDelay = try delay(try value(), name)
+                case "--processing-delay":
+                    options.configuration.processingDelay = try delay(try value(), name)
+                case "--return-delay": options.configuration.returnDelay = try delay(try value(), name)
+                case "--seed": options.configuration.seed = try integer(try value(), name)
+                case "--stratum":
+                    options.configuration.stratum = Stratum(rawValue: try integer(try value(), name))
+                case "--leap":
+                    let leap: UInt8 = try integer(try value(), name)
+                    guard leap <= 3 else { throw UsageError("--leap: must be 0-3: \(leap)") }
+                    options.configuration.leap = LeapIndicator(rawValue: leap)
+                case "--refid": options.configuration.referenceID = try referenceID(try value())
+                case "--precision":
+                    options.configuration.precision = Log2Seconds(rawValue: try integer(try value(), name))
+                case "--root-delay": options.configuration.rootDelay = try duration(try value(), name)
+                case "--root-dispersion":
+                    options.configuration.rootDispersion = try duration(try value(), name)
+                case "--behaviour", "--behavior":
+                    let text = try value()
+                    do {
+                        options.configuration.behaviour = try Behaviour(spec: text)
+                    } catch {
+                        throw UsageError("\(name): \(error.message)")
+                    }
+                case "--count":
+                    let count: Int = try integer(try value(), name)
+                    guard count > 0 else { throw UsageError("--count: must be positive: \(count)") }
+                    options.count = count
+                default:
+                    throw UsageError("unknown option: \(argument)")
+                }
+            }
+            return options
+        }
+
+        private static func integer<T: FixedWidthInteger>(_ text: String, _ name: String) throws(UsageError)
+            -> T
+        {
+            guard let value = T(text) else { throw UsageError("\(name): not an integer in range: \(text)") }
+            return value
+        }
+
+        private static func duration(_ text: String, _ name: String, allowNegative: Bool = false)
+            throws(UsageError) -> Duration
+        {
+            guard let value = FakeNTPServer.parseDuration(text), allowNegative || value >= .zero else {
+                throw UsageError("\(name): not a \(allowNegative ? "" : "non-negative ")duration: \(text)")
+            }
+            return value
+        }
+
+        private static func delay(_ text: String, _ name: String) throws(UsageError) -> DelayDistribution {
+            do {
+                return try DelayDistribution(spec: text)
+            } catch {
+                throw UsageError("\(name): \(error.message)")
+            }
+        }
+
+        private static func referenceID(_ text: String) throws(UsageError) -> ReferenceID {
+            let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+            if parts.count == 4, parts.allSatisfy({ UInt8($0) != nil }) {
+                let value = parts.reduce(UInt32(0)) { $0 << 8 | UInt32(UInt8($1) ?? 0) }
+                return ReferenceID(rawValue: value)
+            }
+            guard (1...4).contains(text.utf8.count), text.utf8.allSatisfy({ (0x20...0x7E).contains($0) })
+            else {
+                throw UsageError("--refid: not a dotted quad or 1-4 ASCII characters: \(text)")
+            }
+            return ReferenceID(ascii: text)
+        }
+    }
+}

@@ -1,0 +1,224 @@
+// The fake server's only contact with the C library's socket API. SNTP's own conversions are internal
+// to that module, so the few the server needs are repeated here.
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import SNTP
+import Synchronization
+
+extension FakeNTPServer {
+    /// A non-blocking UDP socket bound to a local address. It owns its descriptor: ``close()`` (or
+    /// `deinit`) releases it exactly once.
+    final class DatagramSocket: Sendable {
+        /// The descriptor; valid until ``close()``.
+        let descriptor: Int32
+        /// The address the socket is bound to, with the actual port.
+        let localAddress: SocketAddress
+        private let isClosed = Atomic<Bool>(false)
+
+        /// The outcome of one non-blocking receive.
+        enum Received {
+            /// A datagram of `count` bytes (at most the buffer's size) from `sender`.
+            case datagram(count: Int, sender: SocketAddress)
+            /// Nothing waiting.
+            case empty
+            /// A datagram or error that is not worth reporting (e.g. an ICMP error); try again.
+            case ignored
+        }
+
+        /// Opens a UDP socket and binds it to `address`.
+        init(binding address: SocketAddress) throws(StartError) {
+            let family = address.family == .ipv4 ? AF_INET : AF_INET6
+            #if canImport(Glibc)
+                let type =
+                    Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+            #else
+                let type = SOCK_DGRAM
+            #endif
+            let fd = socket(family, type, 0)
+            guard fd >= 0 else {
+                let code = errno
+                throw StartError(.systemCallFailed, "socket: \(describe(code))", systemError: code)
+            }
+            let bound = withSockAddr(address) { bind(fd, $0, $1) }
+            guard bound == 0 else {
+                let code = errno
+                closeDescriptor(fd)
+                throw StartError(
+                    .systemCallFailed, "bind \(address): \(describe(code))", systemError: code)
+            }
+            guard let local = Self.localAddress(of: fd) else {
+                let code = errno
+                closeDescriptor(fd)
+                throw StartError(.systemCallFailed, "getsockname: \(describe(code))", systemError: code)
+            }
+            self.descriptor = fd
+            self.localAddress = local
+        }
+
+        deinit { close() }
+
+        /// Releases the descriptor; later calls do nothing.
+        func close() {
+            guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            closeDescriptor(descriptor)
+        }
+
+        /// Reads one waiting datagram into `buffer`, without blocking.
+        func receive(into buffer: inout [UInt8]) -> Received {
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                withUnsafeMutablePointer(to: &storage) { pointer in
+                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        recvfrom(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT), $0, &length)
+                    }
+                }
+            }
+            if count < 0 {
+                let code = errno
+                return code == EAGAIN || code == EWOULDBLOCK ? .empty : .ignored
+            }
+            guard let sender = decode(storage, length: length) else { return .ignored }
+            return .datagram(count: count, sender: sender)
+        }
+
+        /// Sends `bytes` to `destination`; returns 0 or the errno of the failure.
+        func send(_ bytes: [UInt8], to destination: SocketAddress) -> Int32 {
+            while true {
+                let sent = bytes.withUnsafeBytes { raw in
+                    withSockAddr(destination) {
+                        sendto(descriptor, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), $0, $1)
+                    }
+                }
+                if sent >= 0 { return 0 }
+                let code = errno
+                if code != EINTR { return code }
+            }
+        }
+
+        private static func localAddress(of fd: Int32) -> SocketAddress? {
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let result = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            return result == 0 ? decode(storage, length: length) : nil
+        }
+    }
+
+    /// A pair of connected datagram sockets that wakes the server thread out of `poll` when another
+    /// thread asks it to stop.
+    final class WakeChannel: Sendable {
+        /// The end the server thread polls.
+        let readDescriptor: Int32
+        private let writeDescriptor: Int32
+        private let isClosed = Atomic<Bool>(false)
+
+        init() throws(StartError) {
+            var pair: [Int32] = [-1, -1]
+            #if canImport(Glibc)
+                let type =
+                    Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+            #else
+                let type = SOCK_DGRAM
+            #endif
+            guard socketpair(AF_UNIX, type, 0, &pair) == 0 else {
+                let code = errno
+                throw StartError(.systemCallFailed, "socketpair: \(describe(code))", systemError: code)
+            }
+            self.readDescriptor = pair[0]
+            self.writeDescriptor = pair[1]
+        }
+
+        deinit { close() }
+
+        /// Makes the read end readable.
+        func wake() {
+            var byte: UInt8 = 1
+            _ = send(writeDescriptor, &byte, 1, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+        }
+
+        /// Empties the read end.
+        func drain() {
+            var buffer = [UInt8](repeating: 0, count: 16)
+            while buffer.withUnsafeMutableBytes({
+                recv(readDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+            }) > 0 {}
+        }
+
+        /// Releases both descriptors; later calls do nothing.
+        func close() {
+            guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            closeDescriptor(readDescriptor)
+            closeDescriptor(writeDescriptor)
+        }
+    }
+}
+
+/// Calls `body` with `address` as a C `sockaddr` and its length.
+private func withSockAddr<R>(_ address: SocketAddress, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R
+{
+    switch address.family {
+    case .ipv4:
+        var v4 = sockaddr_in()
+        v4.sin_family = sa_family_t(AF_INET)
+        v4.sin_port = address.port.bigEndian
+        withUnsafeMutableBytes(of: &v4.sin_addr) { $0.copyBytes(from: address.addressBytes.prefix(4)) }
+        return withUnsafePointer(to: &v4) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+    case .ipv6:
+        var v6 = sockaddr_in6()
+        v6.sin6_family = sa_family_t(AF_INET6)
+        v6.sin6_port = address.port.bigEndian
+        v6.sin6_scope_id = address.scopeID
+        withUnsafeMutableBytes(of: &v6.sin6_addr) { $0.copyBytes(from: address.addressBytes.prefix(16)) }
+        return withUnsafePointer(to: &v6) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                body($0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            }
+        }
+    }
+}
+
+/// Reads a C socket address as a ``SocketAddress`` (nil for families other than IPv4 and IPv6).
+private func decode(_ storage: sockaddr_storage, length: socklen_t) -> SocketAddress? {
+    var storage = storage
+    let family = Int32(storage.ss_family)
+    if family == AF_INET, Int(length) >= MemoryLayout<sockaddr_in>.size {
+        let v4 = withUnsafeBytes(of: &storage) { $0.loadUnaligned(as: sockaddr_in.self) }
+        let b = withUnsafeBytes(of: v4.sin_addr) { Array($0) }
+        return SocketAddress(ipv4: (b[0], b[1], b[2], b[3]), port: UInt16(bigEndian: v4.sin_port))
+    }
+    if family == AF_INET6, Int(length) >= MemoryLayout<sockaddr_in6>.size {
+        var v6 = withUnsafeBytes(of: &storage) { $0.loadUnaligned(as: sockaddr_in6.self) }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        let count = socklen_t(text.count)
+        guard inet_ntop(AF_INET6, &v6.sin6_addr, &text, count) != nil else { return nil }
+        let end = text.firstIndex(of: 0) ?? text.endIndex
+        let host = String(decoding: text[..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return SocketAddress(numericHost: host, port: UInt16(bigEndian: v6.sin6_port))
+    }
+    return nil
+}
+
+/// A readable description of an errno value.
+private func describe(_ code: Int32) -> String {
+    guard let text = strerror(code) else { return "errno \(code)" }
+    return String(cString: text)
+}
+
+/// Closes a descriptor. Never retried on `EINTR`: on Linux the descriptor is released regardless.
+private func closeDescriptor(_ fd: Int32) {
+    #if canImport(Glibc)
+        _ = Glibc.close(fd)
+    #else
+        _ = Darwin.close(fd)
+    #endif
+}

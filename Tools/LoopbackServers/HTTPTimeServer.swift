@@ -1,0 +1,76 @@
+import SNTP
+
+/// An in-process HTTP/1.1 time server on a loopback address and an ephemeral port, for tests and
+/// benchmarks of HTTP time sources.
+///
+/// Its clock is `CLOCK_REALTIME` plus a configurable ``Configuration/offset``; each request is
+/// handled on its own thread: read the request head, wait the "processing" delay, read the clock,
+/// build the `Date` (and optionally a millisecond timestamp) header from that reading, optionally
+/// wait again, then write the response and close the connection (`Connection: close`). Every
+/// request is logged. ``stop()`` (or releasing the server) closes every socket and joins every
+/// thread.
+public final class HTTPTimeServer: Sendable {
+    /// The loopback address listened on: `127.0.0.1` or `::1`.
+    public let host: String
+    /// The ephemeral port listened on.
+    public let port: UInt16
+    private let core: HTTPTimeServerCore
+
+    /// Starts a server.
+    ///
+    /// - Parameters:
+    ///   - configuration: the clock offset, delays, headers and misbehaviour.
+    ///   - ipv6: listen on `::1` instead of `127.0.0.1`.
+    ///   - seed: the seed of the delay generator, so runs repeat.
+    public init(configuration: Configuration = Configuration(), ipv6: Bool = false, seed: UInt64 = 0x5EED)
+        throws(HTTPTimeServerError)
+    {
+        let listener = try HTTPServerSystem.listenOnLoopback(ipv6: ipv6).get()
+        let stopPipe: (read: Int32, write: Int32)
+        switch HTTPServerSystem.makeStopPipe() {
+        case .success(let pipe): stopPipe = pipe
+        case .failure(let error):
+            HTTPServerSystem.closeDescriptor(listener.fd)
+            throw error
+        }
+        host = ipv6 ? "::1" : "127.0.0.1"
+        port = listener.port
+        core = HTTPTimeServerCore(
+            listenFD: listener.fd, stopRead: stopPipe.read, stopWrite: stopPipe.write,
+            configuration: configuration, seed: seed)
+        guard core.startAccepting() else {
+            core.stop()
+            throw HTTPTimeServerError(operation: "pthread_create", errno: 0)
+        }
+    }
+
+    deinit { core.stop() }
+
+    /// The server's base URL, e.g. `http://127.0.0.1:49152/` or `http://[::1]:49152/`.
+    public var urlString: String {
+        host.contains(":") ? "http://[\(host)]:\(port)/" : "http://\(host):\(port)/"
+    }
+
+    /// The current configuration; setting it affects requests that arrive afterwards.
+    public var configuration: Configuration {
+        get { core.configuration }
+        set { core.configuration = newValue }
+    }
+
+    /// Changes the configuration in place.
+    public func update(_ change: (inout Configuration) -> Void) {
+        var configuration = core.configuration
+        change(&configuration)
+        core.configuration = configuration
+    }
+
+    /// Every request answered (or begun to be answered) so far, in order.
+    public var requests: [HTTPTimeServerRequest] { core.log }
+
+    /// Forgets the logged requests.
+    public func clearLog() { core.clearLog() }
+
+    /// Stops listening, ends every connection, joins every thread and closes every descriptor.
+    /// Safe to call more than once.
+    public func stop() { core.stop() }
+}

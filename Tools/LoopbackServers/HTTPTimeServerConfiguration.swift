@@ -1,0 +1,75 @@
+import SNTP
+
+/// A random delay: how long the loopback HTTP server "processes" a request.
+public enum HTTPDelayDistribution: Hashable, Sendable {
+    /// No delay.
+    case none
+    /// Always the same delay.
+    case constant(Duration)
+    /// Uniformly distributed between the two bounds (inclusive, in either order).
+    case uniform(Duration, Duration)
+    /// Exponentially distributed with the given mean, capped at `maximum`.
+    case exponential(mean: Duration, maximum: Duration)
+}
+
+/// A way the loopback HTTP server can misbehave, to test clients' error handling.
+public enum HTTPTimeServerMisbehaviour: Hashable, Sendable {
+    /// Sends this text as the `Date` header instead of a real date.
+    case malformedDate(String)
+    /// Answers `500 Internal Server Error`.
+    case internalServerError
+    /// Writes the response head one byte at a time with this pause after each byte.
+    case slowHeaders(pause: Duration)
+    /// Writes the first `afterBytes` bytes of the response head (0: nothing at all), then closes the
+    /// connection.
+    ///
+    /// Caution: with swift-corelibs-foundation as shipped in Swift 6.3 on Linux, closing after the
+    /// complete status line (17 bytes or more of `HTTP/1.1 200 OK\r\n…`) makes URLSession stop the
+    /// whole process ("Transfer completed, but there's no response.", swift-corelibs-foundation
+    /// issue 5285, fixed upstream by pull request 5286). Fewer bytes give a clean transport error.
+    case closeBeforeHeadersEnd(afterBytes: Int)
+    /// Adds `Age: seconds`, as a cache would.
+    case cachedAge(seconds: Int)
+    /// Answers `HEAD` with `405 Method Not Allowed` (and `Allow: GET`); `GET` works.
+    case headNotAllowed
+}
+
+extension HTTPTimeServer {
+    /// What the server's clock says and how it answers. Every field can change while it runs; each
+    /// request uses the configuration current when it arrived.
+    public struct Configuration: Hashable, Sendable {
+        /// The server's clock minus `CLOCK_REALTIME`: the true offset a client should measure.
+        public var offset: Duration
+        /// The delay between reading a request and reading the clock for the response.
+        public var delayBeforeStamp: HTTPDelayDistribution
+        /// The delay between reading the clock and sending the response.
+        public var delayAfterStamp: HTTPDelayDistribution
+        /// Whether a `Date` header is sent.
+        public var sendsDate: Bool
+        /// The form of the `Date` header.
+        public var dateStyle: HTTPTimeServerDateStyle
+        /// The name of an epoch-millisecond timestamp header to send (e.g. `X-Server-Time-Ms`), if any.
+        public var timestampHeaderName: String?
+        /// A deliberate misbehaviour, if any.
+        public var misbehaviour: HTTPTimeServerMisbehaviour?
+
+        /// Creates a configuration: by default an exact clock, no delay, and an IMF-fixdate `Date`.
+        public init(
+            offset: Duration = .zero,
+            delayBeforeStamp: HTTPDelayDistribution = .none,
+            delayAfterStamp: HTTPDelayDistribution = .none,
+            sendsDate: Bool = true,
+            dateStyle: HTTPTimeServerDateStyle = .imfFixdate,
+            timestampHeaderName: String? = nil,
+            misbehaviour: HTTPTimeServerMisbehaviour? = nil
+        ) {
+            self.offset = offset
+            self.delayBeforeStamp = delayBeforeStamp
+            self.delayAfterStamp = delayAfterStamp
+            self.sendsDate = sendsDate
+            self.dateStyle = dateStyle
+            self.timestampHeaderName = timestampHeaderName
+            self.misbehaviour = misbehaviour
+        }
+    }
+}

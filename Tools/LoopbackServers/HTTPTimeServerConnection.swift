@@ -1,0 +1,69 @@
+import SNTP
+
+/// One connection to the loopback HTTP time server, served on its own thread: read the request
+/// head, wait, stamp, wait, answer (or misbehave), and let the core close the socket.
+struct HTTPTimeServerConnection {
+    let fd: Int32
+    let core: HTTPTimeServerCore
+
+    /// The longest request head accepted, and how long a client may take to send it.
+    private static let maximumHead = 16 * 1024
+    private static let readTimeoutMilliseconds: Int32 = 5_000
+
+    func serve() {
+        guard let head = readHead() else { return }
+        let wall = SystemWallClock()
+        guard var request = HTTPTimeServerRequest.parse(head: head, receivedAt: wall.now()) else { return }
+        let (configuration, delayBefore, delayAfter) = core.snapshotForRequest()
+        guard HTTPServerSystem.pause(delayBefore, stopFD: core.stopRead) else { return }
+        let serverTime = wall.now() + configuration.offset
+        let response = HTTPTimeServerResponse(
+            method: request.method, configuration: configuration, serverTime: serverTime)
+        request.statusCode = response.statusCode
+        core.append(request)
+        guard HTTPServerSystem.pause(delayAfter, stopFD: core.stopRead) else { return }
+        switch configuration.misbehaviour {
+        case .slowHeaders(let pause):
+            for index in response.head.indices {
+                guard HTTPServerSystem.sendAll(fd, response.head[index...index]),
+                    HTTPServerSystem.pause(pause, stopFD: core.stopRead)
+                else { return }
+            }
+            _ = HTTPServerSystem.sendAll(fd, response.body[...])
+        case .closeBeforeHeadersEnd(let count):
+            let partial = response.head.prefix(max(0, min(count, response.head.count - 4)))
+            if !partial.isEmpty { _ = HTTPServerSystem.sendAll(fd, partial) }
+        default:
+            _ = HTTPServerSystem.sendAll(fd, (response.head + response.body)[...])
+        }
+    }
+
+    /// Reads until the blank line that ends the request head; nil if the client goes away, sends
+    /// too much, is too slow, or the server stops.
+    private func readHead() -> [UInt8]? {
+        var bytes: [UInt8] = []
+        let terminator: [UInt8] = [13, 10, 13, 10]
+        while bytes.count < Self.maximumHead {
+            let waited = HTTPServerSystem.waitReadable(
+                fd, stopFD: core.stopRead, milliseconds: Self.readTimeoutMilliseconds)
+            guard waited == .readable, let chunk = HTTPServerSystem.receive(fd, maximum: 4096) else {
+                return nil
+            }
+            let searchFrom = max(0, bytes.count - 3)
+            bytes += chunk
+            if let end = Self.find(terminator, in: bytes, from: searchFrom) {
+                return Array(bytes[..<end])
+            }
+        }
+        return nil
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
+        for index in start...(haystack.count - needle.count)
+        where haystack[index..<(index + needle.count)].elementsEqual(needle) {
+            return index
+        }
+        return nil
+    }
+}

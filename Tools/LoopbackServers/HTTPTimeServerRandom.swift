@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// SplitMix64 (Steele, Lea, Flood 2014): a small, fast, seedable generator so that a server's
+/// delays repeat from run to run. Not for anything secret.
+struct HTTPSplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension HTTPDelayDistribution {
+    /// Draws one delay (never negative) using `generator`.
+    func sample(using generator: inout HTTPSplitMix64) -> Duration {
+        switch self {
+        case .none:
+            return .zero
+        case .constant(let delay):
+            return max(.zero, delay)
+        case .uniform(let a, let b):
+            let low = max(.zero, min(a, b))
+            let high = max(.zero, max(a, b))
+            let (seconds, attoseconds) = (high - low).components
+            let wholeSeconds = UInt64(clamping: min(seconds, 1_000_000_000))
+            let spanNanoseconds = wholeSeconds * 1_000_000_000 + UInt64(clamping: attoseconds / 1_000_000_000)
+            guard spanNanoseconds > 0 else { return low }
+            return low + .nanoseconds(Int64(clamping: generator.next() % (spanNanoseconds + 1)))
+        case .exponential(let mean, let maximum):
+            // 53 random bits give u in [0, 1); −ln(1 − u) is exponential with mean 1.
+            let u = Double(generator.next() >> 11) / Double(UInt64(1) << 53)
+            let meanSeconds = Double(mean.components.seconds) + Double(mean.components.attoseconds) / 1e18
+            let nanoseconds = -meanSeconds * log(1 - u) * 1e9
+            let cap = max(.zero, maximum)
+            guard nanoseconds.isFinite, nanoseconds < 9e18 else { return cap }
+            return max(.zero, min(.nanoseconds(Int64(nanoseconds.rounded())), cap))
+        }
+    }
+}
