@@ -1,0 +1,52 @@
+/// Why an HTTP-date (RFC 9110 §5.6.7) could not be parsed.
+///
+/// Compare ``code`` in code and tests; ``reason`` is for people and may change wording.
+public struct HTTPDateError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A stable identifier for the kind of problem.
+    public enum Code: String, Hashable, Sendable, CaseIterable {
+        /// The value is empty or only whitespace.
+        case empty = "empty"
+        /// The value ended before the date was complete.
+        case truncated = "truncated"
+        /// A character that the grammar does not allow at that position.
+        case unexpectedCharacter = "unexpected-character"
+        /// The day name is not one of `Mon`…`Sun` / `Monday`…`Sunday`.
+        case invalidDayName = "invalid-day-name"
+        /// The month name is not one of `Jan`…`Dec`.
+        case invalidMonth = "invalid-month"
+        /// The day of the month is 0 or past the end of that month.
+        case invalidDay = "invalid-day"
+        /// The year is not a valid number of the required digits.
+        case invalidYear = "invalid-year"
+        /// The hour is above 23.
+        case invalidHour = "invalid-hour"
+        /// The minute is above 59.
+        case invalidMinute = "invalid-minute"
+        /// The second is above 59, or 60 anywhere but 23:59 (where leap seconds occur).
+        case invalidSecond = "invalid-second"
+        /// The zone is not `GMT`.
+        case invalidTimeZone = "invalid-time-zone"
+        /// Characters follow a complete date.
+        case trailingCharacters = "trailing-characters"
+    }
+
+    /// The kind of problem.
+    public let code: Code
+    /// A readable explanation naming the offending part.
+    public let reason: String
+    /// The byte offset in the (whitespace-trimmed) value where the problem was found, when known.
+    public let position: Int?
+
+    /// Creates an error with a code, a reason and optionally the byte offset of the problem.
+    public init(_ code: Code, _ reason: String, position: Int? = nil) {
+        self.code = code
+        self.reason = reason
+        self.position = position
+    }
+
+    /// `code: reason`, with the position when known.
+    public var description: String {
+        let at = position.map { " (at byte \($0))" } ?? ""
+        return "\(code.rawValue): \(reason)\(at)"
+    }
+}

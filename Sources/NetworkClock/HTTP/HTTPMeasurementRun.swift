@@ -1,0 +1,154 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The state of one ``HTTPTimeSource`` measurement: the request loop, its timing and its records.
+struct HTTPMeasurementRun {
+    let url: URL
+    let configuration: HTTPTimeSource.Configuration
+    let session: URLSession
+    let clock: any MonotonicClockSource
+    let mapping: HTTPWallMapping
+    let deadline: MonotonicInstant
+
+    private var refiner: HTTPDateRefiner
+    private var records: [HTTPRequestRecord] = []
+    private var method = HTTPRequestRecord.Method.head
+    private var samples = 0
+
+    init(
+        url: URL, configuration: HTTPTimeSource.Configuration, session: URLSession,
+        clock: any MonotonicClockSource, mapping: HTTPWallMapping, deadline: MonotonicInstant
+    ) {
+        self.url = url
+        self.configuration = configuration
+        self.session = session
+        self.clock = clock
+        self.mapping = mapping
+        self.deadline = deadline
+        self.refiner = HTTPDateRefiner(
+            frequencyTolerancePPM: configuration.frequencyTolerancePPM,
+            targetHalfWidth: configuration.targetErrorBound)
+    }
+
+    mutating func execute() async throws(HTTPTimeError) -> HTTPTimeMeasurement {
+        while records.count < max(1, configuration.maximumRequests) && samples < configuration.sampleLimit {
+            if samples > 0 {
+                let isPrecise = configuration.timestampHeader == nil && refiner.isPrecise
+                guard !isPrecise, let sendAt = nextSendInstant() else { break }
+                let wait = sendAt - clock.now()
+                if wait > .zero {
+                    do { try await Task.sleep(for: wait) } catch {
+                        throw failure(.cancelled, "the measurement was cancelled")
+                    }
+                }
+            }
+            let timeout = min(configuration.requestTimeout, deadline - clock.now())
+            guard timeout > .zero else {
+                if samples > 0 { break }
+                throw failure(.timeout, "the deadline passed before any response")
+            }
+            let outcome = await HTTPExchange.perform(
+                request(), session: session, timeout: timeout, clock: clock)
+            try handle(outcome)
+        }
+        guard let interval = refiner.interval, let asOf = refiner.asOf else {
+            throw failure(
+                .httpStatus, "the server refused HEAD and the request budget left no room for GET",
+                statusCode: records.last?.statusCode)
+        }
+        let roundTrip = records.filter { $0.interval != nil }.map(\.roundTrip).min() ?? .zero
+        let kind: HTTPTimeMeasurement.Kind =
+            configuration.timestampHeader.map { .timestampHeader($0.name) } ?? .dateHeader
+        return HTTPTimeMeasurement(
+            url: url, kind: kind, interval: interval, monotonic: asOf, localTime: mapping.wall(at: asOf),
+            roundTripDelay: roundTrip, requests: records)
+    }
+
+    /// When to send the next request, or nil when it would not complete before the deadline.
+    private func nextSendInstant() -> MonotonicInstant? {
+        var earliest = clock.now()
+        if let last = records.last { earliest = max(earliest, last.received + configuration.minimumSpacing) }
+        let sendAt =
+            configuration.timestampHeader == nil
+            ? (refiner.nextSendInstant(after: earliest, mapping: mapping) ?? earliest) : earliest
+        let expectedEnd = sendAt + refiner.expectedRoundTrip * 2 + .milliseconds(20)
+        return expectedEnd <= deadline ? sendAt : nil
+    }
+
+    private func request() -> URLRequest {
+        var request = URLRequest(
+            url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
+            timeoutInterval: HTTPTimeSource.foundationTimeout(configuration.requestTimeout))
+        request.httpMethod = method.rawValue
+        request.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
+        request.setValue("no-cache", forHTTPHeaderField: "Pragma")
+        return request
+    }
+
+    private mutating func handle(_ outcome: HTTPExchangeOutcome) throws(HTTPTimeError) {
+        var record = HTTPRequestRecord(
+            method: method, statusCode: nil, sent: outcome.sent, received: outcome.received,
+            headerName: nil, headerValue: nil, interval: nil, combined: nil)
+        let response: HTTPURLResponse
+        switch outcome.result {
+        case .response(let http):
+            response = http
+        case .timedOut:
+            records.append(record)
+            throw failure(.timeout, "no response from \(url.absoluteString) in time")
+        case .failed(let code, let description):
+            records.append(record)
+            let kind: HTTPTimeError.Code = code == NSURLErrorTimedOut ? .timeout : .transport
+            throw failure(kind, "\(description) (URLError \(code))", urlErrorCode: code)
+        case .cancelled:
+            records.append(record)
+            throw failure(.cancelled, "the measurement was cancelled")
+        }
+        let status = response.statusCode
+        record.statusCode = status
+        if method == .head && (status == 405 || status == 501) {
+            records.append(record)
+            method = .get
+            return
+        }
+        guard (200..<400).contains(status) else {
+            records.append(record)
+            throw failure(.httpStatus, "\(method.rawValue) answered HTTP \(status)", statusCode: status)
+        }
+        let evidence: HTTPResponseEvidence
+        do {
+            evidence = try HTTPResponseEvidence.read(
+                field: { response.value(forHTTPHeaderField: $0) },
+                timestampHeader: configuration.timestampHeader, sent: mapping.wall(at: outcome.sent),
+                received: mapping.wall(at: outcome.received),
+                referenceYear: HTTPResponseEvidence.year(of: mapping.wall))
+        } catch {
+            records.append(record)
+            throw failure(error.code, error.reason)
+        }
+        record.headerName = evidence.headerName
+        record.headerValue = evidence.headerValue
+        record.interval = evidence.interval
+        let previous = refiner.interval
+        guard let combined = refiner.add(evidence.interval, sent: outcome.sent, received: outcome.received)
+        else {
+            records.append(record)
+            let earlier = previous.map { "\($0)" } ?? "the earlier ones"
+            throw failure(
+                .inconsistentIntervals,
+                "request \(records.count) gave offsets \(evidence.interval), disjoint from \(earlier)")
+        }
+        record.combined = combined
+        records.append(record)
+        samples += 1
+    }
+
+    private func failure(
+        _ code: HTTPTimeError.Code, _ reason: String, statusCode: Int? = nil, urlErrorCode: Int? = nil
+    ) -> HTTPTimeError {
+        HTTPTimeError(code, reason, statusCode: statusCode, urlErrorCode: urlErrorCode, requests: records)
+    }
+}

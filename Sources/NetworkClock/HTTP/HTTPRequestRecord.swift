@@ -1,0 +1,46 @@
+/// One HTTP request made while measuring, with what it showed: for reports and the CLI's JSON.
+public struct HTTPRequestRecord: Hashable, Sendable {
+    /// The request method used.
+    public enum Method: String, Hashable, Sendable {
+        /// `HEAD`, tried first.
+        case head = "HEAD"
+        /// `GET`, used when the server refuses `HEAD` with 405 or 501.
+        case get = "GET"
+    }
+
+    /// The method used.
+    public var method: Method
+    /// The HTTP status code, or nil when no response arrived.
+    public var statusCode: Int?
+    /// The monotonic instant just before the request was handed to the transport.
+    public var sent: MonotonicInstant
+    /// The monotonic instant the response (or failure) was delivered.
+    public var received: MonotonicInstant
+    /// The name of the header the time was read from (`Date` or the timestamp header), if any.
+    public var headerName: String?
+    /// That header's raw value, when present.
+    public var headerValue: String?
+    /// The offset interval this response alone gave, when it gave one.
+    public var interval: HTTPOffsetInterval?
+    /// The intersection of all intervals up to and including this one, when there is one.
+    public var combined: HTTPOffsetInterval?
+
+    /// Creates a record.
+    public init(
+        method: Method, statusCode: Int?, sent: MonotonicInstant, received: MonotonicInstant,
+        headerName: String?, headerValue: String?, interval: HTTPOffsetInterval?,
+        combined: HTTPOffsetInterval?
+    ) {
+        self.method = method
+        self.statusCode = statusCode
+        self.sent = sent
+        self.received = received
+        self.headerName = headerName
+        self.headerValue = headerValue
+        self.interval = interval
+        self.combined = combined
+    }
+
+    /// The round-trip time: from sending the request to receiving the response.
+    public var roundTrip: Duration { received - sent }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What one HTTP response says about the offset: the header it was read from and the interval.
+struct HTTPResponseEvidence: Sendable {
+    var headerName: String
+    var headerValue: String
+    var interval: HTTPOffsetInterval
+
+    /// Reads the server's time from a response's headers (looked up case-insensitively by `field`)
+    /// and turns it into an offset interval, given the local wall times of sending and receiving.
+    /// Refuses cached responses (`Age` present and not 0).
+    static func read(
+        field: (String) -> String?, timestampHeader: HTTPTimestampHeader?, sent: UnixTime,
+        received: UnixTime, referenceYear: Int64
+    ) throws(HTTPTimeError) -> HTTPResponseEvidence {
+        if let age = field("Age")?.trimmingCharacters(in: .whitespaces), age != "0" {
+            throw HTTPTimeError(
+                .cachedResponse, "the response came from a cache (Age: \(age)), so its time is stale")
+        }
+        if let header = timestampHeader {
+            guard let value = field(header.name) else {
+                throw HTTPTimeError(.missingTimestampHeader, "the response has no \(header.name) header")
+            }
+            let reading: HTTPTimestampHeader.Reading
+            do {
+                reading = try header.parse(value)
+            } catch {
+                throw HTTPTimeError(.malformedTimestampHeader, "\(header.name): \(error.reason)")
+            }
+            let interval = HTTPOffsetInterval.timestamp(
+                reading.time, resolution: reading.resolution, sent: sent, received: received)
+            return HTTPResponseEvidence(headerName: header.name, headerValue: value, interval: interval)
+        }
+        guard let value = field("Date") else {
+            throw HTTPTimeError(.missingDateHeader, "the response has no Date header")
+        }
+        let date: HTTPDate
+        do {
+            date = try HTTPDate(parsing: value, referenceYear: referenceYear)
+        } catch {
+            throw HTTPTimeError(.malformedDateHeader, "Date '\(value)' is not an HTTP-date: \(error.reason)")
+        }
+        let interval = HTTPOffsetInterval.dateHeader(date.time, sent: sent, received: received)
+        return HTTPResponseEvidence(headerName: "Date", headerValue: value, interval: interval)
+    }
+
+    /// The calendar year of `time`, the reference for RFC 850 two-digit years.
+    static func year(of time: UnixTime) -> Int64 {
+        let seconds = time.seconds
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        return CivilDate.fromDays(days).year
+    }
+}

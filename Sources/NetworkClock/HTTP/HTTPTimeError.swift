@@ -1,0 +1,54 @@
+/// Why an ``HTTPTimeSource`` measurement produced no time. Compare ``code``; ``reason`` is for people.
+public struct HTTPTimeError: Error, Sendable, CustomStringConvertible {
+    /// A stable identifier for the kind of failure (the raw value appears in JSON output).
+    public enum Code: String, Hashable, Sendable, CaseIterable {
+        /// The URL's scheme is not `http` or `https`.
+        case unsupportedScheme = "unsupported-scheme"
+        /// The response has no `Date` header.
+        case missingDateHeader = "missing-date-header"
+        /// The `Date` header is not a valid HTTP-date.
+        case malformedDateHeader = "malformed-date-header"
+        /// The configured timestamp header is absent.
+        case missingTimestampHeader = "missing-timestamp-header"
+        /// The configured timestamp header is not a valid number.
+        case malformedTimestampHeader = "malformed-timestamp-header"
+        /// The response came from a cache (`Age` > 0), so its time is stale.
+        case cachedResponse = "cached-response"
+        /// The status was not 2xx or 3xx (after falling back from `HEAD` to `GET`).
+        case httpStatus = "http-status"
+        /// No response within the per-request timeout or the overall deadline.
+        case timeout = "timeout"
+        /// The connection failed (refused, reset, closed early, TLS, …); see ``urlErrorCode``.
+        case transport = "transport"
+        /// The responses' intervals do not overlap: the server's clock jumped or is inconsistent.
+        case inconsistentIntervals = "inconsistent-intervals"
+        /// The measurement's task was cancelled.
+        case cancelled = "cancelled"
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// A readable explanation.
+    public let reason: String
+    /// The HTTP status code, for ``Code/httpStatus``.
+    public let statusCode: Int?
+    /// The `URLError` code, for ``Code/transport`` and ``Code/timeout`` when one was reported.
+    public let urlErrorCode: Int?
+    /// The requests made before the failure, for reports.
+    public internal(set) var requests: [HTTPRequestRecord]
+
+    /// Creates an error.
+    public init(
+        _ code: Code, _ reason: String, statusCode: Int? = nil, urlErrorCode: Int? = nil,
+        requests: [HTTPRequestRecord] = []
+    ) {
+        self.code = code
+        self.reason = reason
+        self.statusCode = statusCode
+        self.urlErrorCode = urlErrorCode
+        self.requests = requests
+    }
+
+    /// `code: reason`.
+    public var description: String { "\(code.rawValue): \(reason)" }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Measures the local clock's offset from an HTTP(S) server's clock, for networks where NTP's UDP
+/// port 123 is blocked.
+///
+/// Each measurement sends `HEAD` (falling back to `GET` when the server answers 405 or 501) with
+/// `Cache-Control: no-cache` through a fresh ephemeral `URLSession` with no cache, and reads the
+/// server's time from either
+/// - a configured timestamp header (milliseconds or finer): the offset comes from the round-trip
+///   midpoint, and a few samples are intersected; or
+/// - the standard `Date` header (1-second resolution): the first response gives a 1-second-wide
+///   interval, and further requests are timed to reach the server just as its clock crosses a whole
+///   second (as htpdate does), each halving the interval, until it is narrow enough or the request
+///   budget or deadline is spent.
+///
+/// Send and receive instants come from the monotonic clock, mapped to wall time through one
+/// (wall, monotonic) pair read per measurement. A response served from a cache (`Age` > 0) is
+/// refused. The result's bound is sound: the true offset lies inside it if the server's clock is
+/// right.
+public struct HTTPTimeSource: Sendable {
+    /// How measurements are made.
+    public let configuration: Configuration
+    private let monotonicClock: any MonotonicClockSource
+    private let wallClock: any WallClockSource
+
+    /// Creates a source; the clocks are injectable for tests.
+    public init(
+        configuration: Configuration = Configuration(),
+        monotonicClock: any MonotonicClockSource = BootTimeClock(),
+        wallClock: any WallClockSource = SystemWallClock()
+    ) {
+        self.configuration = configuration
+        self.monotonicClock = monotonicClock
+        self.wallClock = wallClock
+    }
+
+    /// Measures the offset against `url` (`http` or `https`).
+    ///
+    /// - Throws: ``HTTPTimeError`` naming the failure; no partial measurement is returned, except
+    ///   that running into the deadline while *refining* ends the measurement with what it has.
+    public func measure(_ url: URL) async throws(HTTPTimeError) -> HTTPTimeMeasurement {
+        let scheme = url.scheme?.lowercased() ?? ""
+        guard scheme == "http" || scheme == "https" else {
+            let shown = scheme.isEmpty ? "no scheme" : "scheme '\(scheme)'"
+            throw HTTPTimeError(.unsupportedScheme, "\(url.absoluteString) has \(shown); use http or https")
+        }
+        let session = URLSession(configuration: Self.sessionConfiguration(configuration))
+        defer { session.invalidateAndCancel() }
+        let start = monotonicClock.now()
+        let mapping = HTTPWallMapping(wall: wallClock.now(), monotonic: start)
+        var run = HTTPMeasurementRun(
+            url: url, configuration: configuration, session: session, clock: monotonicClock,
+            mapping: mapping, deadline: start + configuration.deadline)
+        return try await run.execute()
+    }
+
+    /// An ephemeral configuration with no cache, no cookies and the configured timeouts.
+    static func sessionConfiguration(_ configuration: Configuration) -> URLSessionConfiguration {
+        let session = URLSessionConfiguration.ephemeral
+        session.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+        session.urlCache = nil
+        session.httpCookieStorage = nil
+        session.httpShouldSetCookies = false
+        session.timeoutIntervalForRequest = foundationTimeout(configuration.requestTimeout)
+        session.timeoutIntervalForResource = foundationTimeout(configuration.deadline)
+        return session
+    }
+
+    /// A timeout for URLSession: whole seconds, rounded up, plus one, at least 2 s. Our own timer
+    /// enforces the exact timeout; URLSession's is only a backstop, because swift-corelibs-foundation
+    /// truncates sub-second timeouts to zero and then reports `NSURLErrorTimedOut` at once.
+    static func foundationTimeout(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        let wholeSeconds = seconds + (attoseconds > 0 ? 1 : 0)
+        return TimeInterval(max(2, min(wholeSeconds, 86_400) + 1))
+    }
+}

@@ -1,0 +1,52 @@
+extension HTTPTimeSource {
+    /// How an ``HTTPTimeSource`` measures: which header to read, how many requests it may make and
+    /// how long it may take.
+    public struct Configuration: Hashable, Sendable {
+        /// A timestamp header to read instead of `Date` (nil: use the `Date` header and refine it by
+        /// timing requests around the server's second boundary).
+        public var timestampHeader: HTTPTimestampHeader?
+        /// The most requests one measurement may make, a refused `HEAD` included (at least 1).
+        public var maximumRequests: Int
+        /// With a timestamp header: how many samples to take and intersect (within
+        /// ``maximumRequests``). They are cheap (no waits), and the sample that met the least delay
+        /// before the server read its clock sets the bound, so all of them are taken.
+        public var timestampSamples: Int
+        /// With the `Date` header: refining stops once the error bound is at most this.
+        public var targetErrorBound: Duration
+        /// How long one request may take before it counts as timed out.
+        public var requestTimeout: Duration
+        /// How long the whole measurement may take, waits between requests included. When a further
+        /// refining request would not fit, the measurement ends with what it has.
+        public var deadline: Duration
+        /// The least time between the end of one request and the start of the next.
+        public var minimumSpacing: Duration
+        /// How fast the local monotonic clock may drift from true time, in parts per million; evidence
+        /// from earlier requests is widened by this much per elapsed second so it stays sound.
+        public var frequencyTolerancePPM: Int
+
+        /// Creates a configuration; the defaults read `Date` with at most 8 requests in 10 seconds.
+        public init(
+            timestampHeader: HTTPTimestampHeader? = nil,
+            maximumRequests: Int = 8,
+            timestampSamples: Int = 8,
+            targetErrorBound: Duration = .milliseconds(15),
+            requestTimeout: Duration = .seconds(3),
+            deadline: Duration = .seconds(10),
+            minimumSpacing: Duration = .milliseconds(20),
+            frequencyTolerancePPM: Int = 15
+        ) {
+            self.timestampHeader = timestampHeader
+            self.maximumRequests = maximumRequests
+            self.timestampSamples = timestampSamples
+            self.targetErrorBound = targetErrorBound
+            self.requestTimeout = requestTimeout
+            self.deadline = deadline
+            self.minimumSpacing = minimumSpacing
+            self.frequencyTolerancePPM = frequencyTolerancePPM
+        }
+
+        /// The most responses with a time to use: ``timestampSamples`` with a timestamp header,
+        /// unlimited (within ``maximumRequests``) for `Date`.
+        var sampleLimit: Int { timestampHeader == nil ? Int.max : max(1, timestampSamples) }
+    }
+}
