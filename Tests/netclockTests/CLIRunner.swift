@@ -72,7 +72,9 @@ struct CLIRunner {
             group.leave()
         }
         if group.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
+            // SIGKILL: children inherit the test runner's blocked-signal mask, so SIGTERM may be
+            // ignored, and a hung child must not hang the suite.
+            kill(process.processIdentifier, SIGKILL)
             group.wait()
         }
         process.waitUntilExit()

@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Foundation
+import NetworkClock
+
+/// A real chronyd serving its local clock over NTP on loopback, for one test.
+///
+/// Everything chronyd writes lives in a fresh mode-0700 temporary directory (config, pid file, command
+/// socket, log); chronyd runs in the foreground (`-d`), never touches the system clock (`-x`), and
+/// listens on an unprivileged port. ``stop()`` ends it by its pid (SIGTERM, then SIGKILL) and deletes
+/// the directory; `deinit` and ``with(chronyd:stratum:ipv6:_:)`` make sure that happens on every path.
+final class ChronyServer {
+    /// The `local stratum` chronyd serves.
+    let stratum: UInt8
+    /// The NTP port on 127.0.0.1 (and ::1 when started with `ipv6`).
+    let port: UInt16
+    /// The directory holding `chrony.conf`, `chronyd.pid`, `chronyd.sock` and `chronyd.log`.
+    let directory: String
+    private let process: SpawnedProcess
+    private var stopped = false
+
+    /// chronyd's process id.
+    var pid: Int32 { process.pid }
+    /// Whether chronyd is still running.
+    var isRunning: Bool { process.isRunning }
+    /// The command socket, for `chronyc -h`.
+    var socketPath: String { directory + "/chronyd.sock" }
+    /// The pid chronyd wrote to its pid file.
+    var pidFromFile: Int32? {
+        (try? String(contentsOfFile: directory + "/chronyd.pid", encoding: .utf8))
+            .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+    /// What chronyd logged so far.
+    var log: String { (try? String(contentsOfFile: directory + "/chronyd.log", encoding: .utf8)) ?? "" }
+
+    /// Starts a chronyd server, runs `body` with it and stops it, whatever `body` does.
+    static func with<T>(
+        chronyd: String, stratum: UInt8 = 8, ipv6: Bool = false, _ body: (ChronyServer) throws -> T
+    ) throws -> T {
+        let server = try start(chronyd: chronyd, stratum: stratum, ipv6: ipv6)
+        defer { server.stop() }
+        return try body(server)
+    }
+
+    /// Starts chronyd and waits (at most 5 s) until it answers an SNTP query on every address it
+    /// serves. A port taken between the probe and chronyd's bind gets a second and third try.
+    static func start(chronyd: String, stratum: UInt8 = 8, ipv6: Bool = false) throws -> ChronyServer {
+        var lastError: any Error = InteropTool.Failure("chronyd never started")
+        for _ in 0..<3 {
+            let server = try ChronyServer(chronyd: chronyd, stratum: stratum, ipv6: ipv6)
+            do {
+                try server.waitUntilServing(hosts: ipv6 ? ["127.0.0.1", "::1"] : ["127.0.0.1"])
+                return server
+            } catch {
+                lastError = error
+                server.stop()
+            }
+        }
+        throw lastError
+    }
+
+    private init(chronyd: String, stratum: UInt8, ipv6: Bool) throws {
+        let directory = try InteropTool.makePrivateTemporaryDirectory(prefix: "netclock-chronyd")
+        do {
+            let hosts = ipv6 ? ["127.0.0.1", "::1"] : ["127.0.0.1"]
+            let port = try InteropTool.freeUDPPort(on: hosts)
+            var lines = [
+                "port \(port)",
+                "bindaddress 127.0.0.1",
+                "allow 127.0.0.0/8",
+            ]
+            if ipv6 { lines += ["bindaddress ::1", "allow ::1"] }
+            lines += [
+                "local stratum \(stratum)",
+                "cmdport 0",
+                "bindcmdaddress \(directory)/chronyd.sock",
+                "pidfile \(directory)/chronyd.pid",
+            ]
+            let config = directory + "/chrony.conf"
+            try (lines.joined(separator: "\n") + "\n").write(
+                toFile: config, atomically: true, encoding: .utf8)
+            let logPath = directory + "/chronyd.log"
+            // -t 60: a safety net; should this test process die without stopping it, chronyd exits on
+            // its own within a minute instead of lingering.
+            self.process = try SpawnedProcess(
+                chronyd, ["-u", "root", "-x", "-d", "-t", "60", "-f", config], stdout: logPath,
+                stderr: logPath)
+            self.port = port
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+        self.directory = directory
+        self.stratum = stratum
+    }
+
+    deinit { stop() }
+
+    /// Polls with one-packet SNTP queries until each host gets an accepted reply.
+    private func waitUntilServing(hosts: [String]) throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(5)
+        let client = SNTPClient()
+        let options = QueryOptions(samples: 1, interval: .zero, timeout: .milliseconds(200))
+        for host in hosts {
+            guard let address = SocketAddress(numericHost: host, port: port) else {
+                throw InteropTool.Failure("bad address \(host)")
+            }
+            while true {
+                guard isRunning else {
+                    throw InteropTool.Failure("chronyd exited (status \(process.exitStatus ?? -1)):\n\(log)")
+                }
+                let result = client.query(address, options: options)
+                if result.best != nil { break }
+                guard clock.now < deadline else {
+                    let reason = result.failure.map { "\($0)" } ?? "no sample"
+                    throw InteropTool.Failure(
+                        "chronyd did not answer on \(address) within 5 s (\(reason)):\n\(log)")
+                }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+        // chronyd keeps running when it cannot bind its NTP socket; whatever answered was not it then.
+        if log.contains("Could not") {
+            throw InteropTool.Failure("chronyd could not open a socket:\n\(log)")
+        }
+    }
+
+    /// Stops chronyd by its pid (SIGTERM, SIGKILL after 3 s) and deletes its directory. Idempotent.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        process.terminate()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
