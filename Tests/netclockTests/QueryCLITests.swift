@@ -135,6 +135,20 @@ struct QueryCLITests {
         #expect(output.stdout.isEmpty)
     }
 
+    @Test func watchPrintsOneLinePerRound() throws {
+        let server = try Self.server(offset: .milliseconds(-40))
+        defer { server.stop() }
+        let output = try CLIRunner.run(["watch", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "2", "--count", "3", "--every", "0.1"])
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let lines = output.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        for line in lines {
+            #expect(line.contains("offset -40.") || line.contains("offset -39.") , "\(line)")
+            #expect(line.contains("agree 1/1"))
+        }
+        #expect(server.requestCount == 6)
+    }
+
     @Test func helpAndVersion() throws {
         let help = try CLIRunner.run(["--help"])
         #expect(help.status == 0)

@@ -1,0 +1,65 @@
+import Foundation
+import LoopbackServers
+import NetworkClock
+import Testing
+
+/// `--http`, `--http-only` and the HTTP part of the JSON report, end to end.
+@Suite(.serialized)
+struct HTTPCLITests {
+    @Test func httpOnlyWithAMillisecondHeader() throws {
+        let server = try HTTPTimeServer(
+            configuration: HTTPTimeServer.Configuration(offset: .milliseconds(2300), timestampHeaderName: "X-Server-Time-Ms"))
+        defer { server.stop() }
+        let output = try CLIRunner.run([
+            "query", "--http", server.urlString, "--http-only", "--http-header", "X-Server-Time-Ms", "--json",
+        ])
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let json = try output.json()
+        #expect(json["source"] as? String == "http")
+        // Loopback round trips are sub-millisecond; the header's 1 ms resolution dominates.
+        let offset = try #require(json["offset"] as? Double)
+        #expect(abs(offset - 2.3) < 0.005)
+        #expect((json["servers"] as? [Any])?.isEmpty == true, "--http-only sends no NTP")
+        let http = try #require((json["http"] as? [[String: Any]])?.first)
+        #expect(http["status"] as? String == "selected")
+        #expect(http["kind"] as? String == "X-Server-Time-Ms")
+        let requests = try #require(http["requests"] as? [[String: Any]])
+        #expect(requests.count >= 1 && requests.count <= 8)
+        for request in requests {
+            let interval = try #require(request["interval"] as? [Double])
+            #expect(interval.count == 2 && interval[0] <= 2.3 + 0.001 && interval[1] >= 2.3 - 0.001)
+            #expect(request["method"] as? String == "HEAD")
+        }
+        #expect(server.requests.count == requests.count)
+    }
+
+    @Test func silentNTPFallsBackToTheDateHeader() throws {
+        var configuration = FakeNTPServer.Configuration()
+        configuration.behaviour = .noReply
+        let ntp = try FakeNTPServer(configuration: configuration)
+        defer { ntp.stop() }
+        let server = try HTTPTimeServer(configuration: HTTPTimeServer.Configuration(offset: .milliseconds(-1700)))
+        defer { server.stop() }
+        let output = try CLIRunner.run([
+            "query", "127.0.0.1:\(ntp.port)", "--interval", "0", "--samples", "1", "--timeout", "0.3",
+            "--http", server.urlString,
+        ])
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let lines = output.stdout.split(separator: "\n")
+        #expect(lines.first?.contains("timeout") == true)
+        #expect(lines.contains { $0.hasPrefix(server.urlString) && $0.contains("selected") })
+        #expect(lines.last?.contains("(http, \(server.urlString))") == true)
+    }
+
+    @Test func aBrokenHTTPServerExitsOneWithItsReason() throws {
+        let server = try HTTPTimeServer(configuration: HTTPTimeServer.Configuration(sendsDate: false))
+        defer { server.stop() }
+        let output = try CLIRunner.run(["query", "--http", server.urlString, "--http-only", "--json"])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("missing-date-header"))
+        let json = try output.json()
+        let http = try #require((json["http"] as? [[String: Any]])?.first)
+        #expect(http["status"] as? String == "error")
+        #expect(http["error_code"] as? String == "missing-date-header")
+    }
+}
