@@ -19,7 +19,7 @@ guard known.contains(selection), arguments.count <= 1 else {
     exit(2)
 }
 do {
-    //NOW
+    if selection == "all" || selection == "now" { runNowBenchmark(); print() }
     if selection == "all" || selection == "query" { try runQueryBenchmark(); print() }
     if selection == "all" || selection == "accuracy" { try runAccuracyBenchmark(); print() }
     if selection == "all" || selection == "sync" { try await runSyncBenchmark(); print() }

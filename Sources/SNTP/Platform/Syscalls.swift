@@ -37,9 +37,16 @@ enum Syscalls {
     /// if it ever did, the zero reading is returned rather than trapping.
     @inline(__always)
     static func clockTime(_ id: ClockID) -> Duration {
+        .nanoseconds(clockNanoseconds(id))
+    }
+
+    /// Reads a kernel clock as whole nanoseconds (wraps only beyond ±292 years): one multiply-add,
+    /// the cheapest form for hot paths.
+    @inline(__always)
+    static func clockNanoseconds(_ id: ClockID) -> Int64 {
         var ts = timespec()
         _ = clock_gettime(id.raw, &ts)
-        return .seconds(Int64(ts.tv_sec)) + .nanoseconds(Int64(ts.tv_nsec))
+        return Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec)
     }
 
     /// The calling thread's `errno`.
@@ -240,3 +247,4 @@ private let EAI_ADDRFAMILY_VALUE: Int32 = -9
 private let EAI_NODATA_VALUE: Int32 = EAI_NODATA
 private let EAI_ADDRFAMILY_VALUE: Int32 = EAI_ADDRFAMILY
 #endif
+

@@ -22,7 +22,12 @@ public struct BootTimeClock: MonotonicClockSource {
     /// The current reading of `CLOCK_BOOTTIME`.
     @inline(__always)
     public func now() -> MonotonicInstant {
-        MonotonicInstant(sinceOrigin: Syscalls.clockTime(.bootTime))
+        MonotonicInstant(sinceOrigin: .nanoseconds(Syscalls.clockNanoseconds(.bootTime)))
+    }
+
+    /// The current reading of `CLOCK_BOOTTIME` in whole nanoseconds, for hot paths in this package.
+    package static func nanoseconds() -> Int64 {
+        Syscalls.clockNanoseconds(.bootTime)
     }
 }
 

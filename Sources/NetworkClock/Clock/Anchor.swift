@@ -1,0 +1,48 @@
+/// A point where true time is known against the monotonic clock: "at `monotonic`, the true time was
+/// `trueTime`, give or take `errorBound`".
+///
+/// An ``AnchoredClock`` extrapolates from its anchor with elapsed monotonic time, which users cannot
+/// set and which keeps counting through suspend, so changes to the wall clock never move it.
+public struct Anchor: Sendable, Hashable {
+    /// The true (server) time at the anchor instant.
+    public var trueTime: UnixTime
+    /// The monotonic clock's reading at the anchor instant.
+    public var monotonic: MonotonicInstant
+    /// The maximum error of `trueTime` at the anchor instant; never negative.
+    public var errorBound: Duration
+    /// Where the time came from.
+    public var source: TimeSource
+    /// The server that provided the time (`host`, `host:port` or a URL), if known.
+    public var server: String?
+
+    /// Creates an anchor: the true time `trueTime`, known within `errorBound`, at monotonic instant
+    /// `monotonic`.
+    public init(
+        trueTime: UnixTime, monotonic: MonotonicInstant, errorBound: Duration, source: TimeSource,
+        server: String? = nil
+    ) {
+        self.trueTime = trueTime
+        self.monotonic = monotonic
+        self.errorBound = errorBound
+        self.source = source
+        self.server = server
+    }
+
+    /// The bound on this anchor's error at monotonic instant `instant`, when the monotonic clock's
+    /// rate is known within `rateUncertainty` (a fraction: 15 ppm is `15e-6`).
+    public func errorBound(at instant: MonotonicInstant, rateUncertainty: Double) -> Duration {
+        let elapsed = instant - monotonic
+        let magnitude = elapsed < .zero ? .zero - elapsed : elapsed
+        return errorBound + magnitude * rateUncertainty
+    }
+
+    /// Whether the anchor's values are within the ranges ``AnchoredClock`` computes with exactly:
+    /// a bound that is not negative and under a year, a monotonic reading within ±146 years, and a
+    /// true time within ±34,000 years of the epoch.
+    var isWithinSupportedRange: Bool {
+        let year = Duration.seconds(366 * 86_400)
+        return errorBound >= .zero && errorBound < year
+            && monotonic.sinceOrigin.attoseconds.magnitude < UInt128(1) << 62 * 1_000_000_000
+            && trueTime.sinceEpoch.attoseconds.magnitude < UInt128(1) << 40 * 1_000_000_000_000_000_000
+    }
+}

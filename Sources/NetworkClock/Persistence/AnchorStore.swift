@@ -1,0 +1,247 @@
+import Foundation
+
+/// Persists an anchor across process restarts within one boot, in a small versioned JSON file.
+///
+/// The file records the boot identity (`/proc/sys/kernel/random/boot_id`); after a reboot the
+/// monotonic clock restarted, so an anchor from another boot is refused with
+/// ``AnchorStoreError/Code/differentBoot``. Writes are atomic (temporary file, `fsync`, `rename`),
+/// with mode 0600 in a directory created with mode 0700, so concurrent writers and readers never
+/// see a torn file. Loading never traps on any file content: every problem is a typed
+/// ``AnchorStoreError``.
+public struct AnchorStore: Sendable {
+    /// The file format version this library writes and reads.
+    public static let formatVersion = 1
+    /// Files larger than this are refused as corrupt without being parsed.
+    public static let maximumFileSize = 256 * 1024
+    /// Where the kernel publishes the current boot's identity on Linux.
+    public static let bootIDPath = "/proc/sys/kernel/random/boot_id"
+
+    /// The anchor file's path.
+    public let path: String
+    private let bootID: @Sendable () -> String?
+    private let monotonic: any MonotonicClockSource
+    private let wall: any WallClockSource
+
+    /// Creates a store for the file at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: The anchor file; its directory is created on the first save.
+    ///   - bootID: Reads the current boot identity; tests inject a fixed one.
+    ///   - monotonic: The monotonic clock anchors are measured against; must be the clock of the
+    ///     ``AnchoredClock`` whose anchors are stored.
+    ///   - wall: The wall clock, only to stamp the file's informational `written_at`.
+    public init(
+        path: String,
+        bootID: @escaping @Sendable () -> String? = AnchorStore.systemBootID,
+        monotonic: some MonotonicClockSource = BootTimeClock(),
+        wall: some WallClockSource = SystemWallClock()
+    ) {
+        self.path = path
+        self.bootID = bootID
+        self.monotonic = monotonic
+        self.wall = wall
+    }
+
+    /// Creates a store at the default location, ``defaultPath(environment:)``.
+    /// - Throws: ``AnchorStoreError/Code/noDefaultLocation`` when the environment gives none.
+    public init(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        bootID: @escaping @Sendable () -> String? = AnchorStore.systemBootID,
+        monotonic: some MonotonicClockSource = BootTimeClock(),
+        wall: some WallClockSource = SystemWallClock()
+    ) throws(AnchorStoreError) {
+        guard let path = Self.defaultPath(environment: environment) else {
+            throw AnchorStoreError(
+                code: .noDefaultLocation,
+                reason: "neither XDG_CACHE_HOME nor HOME is set to an absolute path",
+                path: "")
+        }
+        self.init(path: path, bootID: bootID, monotonic: monotonic, wall: wall)
+    }
+
+    /// The default file: `$XDG_CACHE_HOME/netclock/anchor.json` when `XDG_CACHE_HOME` is an
+    /// absolute path (the XDG specification says to ignore relative ones), else
+    /// `$HOME/.cache/netclock/anchor.json`; `nil` when neither is usable.
+    public static func defaultPath(environment: [String: String]) -> String? {
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            return join(cache, "netclock/anchor.json")
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return join(home, ".cache/netclock/anchor.json")
+        }
+        return nil
+    }
+
+    /// The current boot identity from ``bootIDPath``, or `nil` where it cannot be read.
+    public static func systemBootID() -> String? {
+        guard case .success(let bytes) = FileSystem.readFile(atPath: bootIDPath, limit: 256) else {
+            return nil
+        }
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
+    }
+
+    // MARK: Saving
+
+    /// Writes `anchor` and the drift history atomically, replacing any previous file.
+    ///
+    /// - Throws: ``AnchorStoreError`` with code ``AnchorStoreError/Code/writeFailed`` when the
+    ///   directory or file cannot be written, ``AnchorStoreError/Code/bootIDUnavailable`` when the
+    ///   boot identity cannot be read, ``AnchorStoreError/Code/invalidAnchor`` for an anchor outside
+    ///   the supported range. An ``AnchoredClock`` keeps working regardless.
+    public func save(_ anchor: Anchor, drift: DriftEstimator? = nil) throws(AnchorStoreError) {
+        guard anchor.isWithinSupportedRange else {
+            throw error(.invalidAnchor, "the anchor's values are outside the supported range")
+        }
+        guard let bootID = bootID() else {
+            throw error(.bootIDUnavailable, "cannot read the boot identity from \(Self.bootIDPath)")
+        }
+        let file = AnchorFile(
+            anchor: anchor, drift: drift, bootID: bootID, writtenAt: wall.now(),
+            writtenAtMonotonic: monotonic.now())
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data: Data
+        do {
+            data = try encoder.encode(file)
+        } catch {
+            throw self.error(.writeFailed, "cannot encode the anchor: \(error)")
+        }
+        if let failure = FileSystem.createDirectories(atPath: FileSystem.directoryName(of: path), mode: 0o700)
+        {
+            throw error(.writeFailed, failure.reason)
+        }
+        if let failure = FileSystem.writeAtomically(Array(data) + [0x0A], toPath: path, mode: 0o600) {
+            throw error(.writeFailed, failure.reason)
+        }
+    }
+
+    // MARK: Loading
+
+    /// Reads the file back: the anchor (with source ``TimeSource/restored``) and drift history, or
+    /// the reason it cannot be used. Never traps, whatever the file holds.
+    public func load() -> Result<RestoredAnchor, AnchorStoreError> {
+        let bytes: [UInt8]
+        switch FileSystem.readFile(atPath: path, limit: Self.maximumFileSize) {
+        case .success(let content):
+            bytes = content
+        case .failure(let failure) where failure.code == FileSystem.noSuchFile:
+            return .failure(error(.missing, "no anchor has been saved"))
+        case .failure(let failure):
+            return .failure(
+                error(failure.code == FileSystem.fileTooLarge ? .corrupt : .unreadable, failure.reason))
+        }
+        let trimmed = bytes.drop { Self.isWhitespace($0) }.reversed().drop { Self.isWhitespace($0) }
+        guard !trimmed.isEmpty else { return .failure(error(.empty, "the anchor file is empty")) }
+        let data = Data(bytes)
+        let decoder = JSONDecoder()
+        let version: Int?
+        do {
+            version = try decoder.decode(AnchorFile.VersionProbe.self, from: data).version
+        } catch {
+            // Invalid JSON that ends inside a string or with objects or arrays still open was cut
+            // short, e.g. by a full disk or a writer that does not rename.
+            let code: AnchorStoreError.Code = Self.endsInsideJSON(bytes) ? .truncated : .corrupt
+            return .failure(
+                self.error(
+                    code,
+                    code == .truncated ? "the anchor file is truncated" : "the anchor file is not valid JSON")
+            )
+        }
+        guard let version else { return .failure(error(.corrupt, "the anchor file has no version")) }
+        guard version == Self.formatVersion else {
+            return .failure(
+                error(
+                    .unsupportedVersion,
+                    "the anchor file has format version \(version); this build reads \(Self.formatVersion)"))
+        }
+        let file: AnchorFile
+        do {
+            file = try decoder.decode(AnchorFile.self, from: data)
+        } catch {
+            return .failure(
+                self.error(.corrupt, "the anchor file lacks a field or has one of the wrong type"))
+        }
+        return restore(file)
+    }
+
+    private func restore(_ file: AnchorFile) -> Result<RestoredAnchor, AnchorStoreError> {
+        let values:
+            (
+                anchor: Anchor, points: [DriftEstimator.SyncPoint], writtenAt: UnixTime,
+                writtenAtMonotonic: MonotonicInstant
+            )
+        switch file.validated() {
+        case .success(let valid): values = valid
+        case .failure(let failure):
+            return .failure(error(.corrupt, "the anchor file is invalid: \(failure.reason)"))
+        }
+        guard let current = bootID() else {
+            return .failure(
+                error(.bootIDUnavailable, "cannot read the boot identity from \(Self.bootIDPath)"))
+        }
+        guard file.bootID == current else {
+            return .failure(
+                error(
+                    .differentBoot,
+                    "the anchor was saved before a reboot (boot \(file.bootID.prefix(64)), now \(current))"))
+        }
+        let now = monotonic.now()
+        guard values.writtenAtMonotonic <= now, values.anchor.monotonic <= now,
+            values.points.allSatisfy({ $0.monotonic <= now })
+        else {
+            return .failure(error(.futureDated, "the anchor file refers to monotonic instants after now"))
+        }
+        guard values.anchor.monotonic <= values.writtenAtMonotonic else {
+            return .failure(error(.futureDated, "the anchor is dated after the file was written"))
+        }
+        var anchor = values.anchor
+        anchor.source = .restored
+        return .success(
+            RestoredAnchor(
+                anchor: anchor, originalSource: values.anchor.source, driftHistory: values.points,
+                bootID: file.bootID,
+                writtenAt: values.writtenAt, writtenAtMonotonic: values.writtenAtMonotonic))
+    }
+
+    private func error(_ code: AnchorStoreError.Code, _ reason: String) -> AnchorStoreError {
+        AnchorStoreError(code: code, reason: reason, path: path)
+    }
+
+    /// Whether `bytes` begin like JSON (`{` or `[`) and end with a string or a container still open.
+    static func endsInsideJSON(_ bytes: [UInt8]) -> Bool {
+        guard let first = bytes.first(where: { !isWhitespace($0) }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        else { return false }
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in bytes {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            default: break
+            }
+        }
+        return inString || depth > 0
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    private static func join(_ directory: String, _ relative: String) -> String {
+        directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
+    }
+}

@@ -1,0 +1,40 @@
+extension AnchoredClock {
+    /// Loads the store's anchor and drift history into the clock.
+    ///
+    /// The restored anchor competes like any other (it replaces the current anchor only if its aged
+    /// bound is tighter); its drift history is merged into drift estimation.
+    /// - Returns: the restored anchor, or why none could be restored.
+    @discardableResult
+    public func restore(from store: AnchorStore) -> Result<RestoredAnchor, AnchorStoreError> {
+        let result = store.load()
+        if case .success(let restored) = result {
+            restoreDriftHistory(restored.driftHistory)
+            update(restored.anchor)
+        }
+        return result
+    }
+
+    /// Saves the clock's anchor and drift history to `store`.
+    /// - Throws: ``AnchorStoreError``; ``AnchorStoreError/Code/invalidAnchor`` when the clock has
+    ///   no anchor. The clock keeps working either way.
+    public func save(to store: AnchorStore) throws(AnchorStoreError) {
+        let (anchor, drift) = snapshot()
+        guard let anchor else {
+            throw AnchorStoreError(
+                code: .invalidAnchor, reason: "the clock has no anchor to save", path: store.path)
+        }
+        try store.save(anchor, drift: drift)
+    }
+
+    /// Offers `anchor` as ``update(_:)`` does, then saves the clock's anchor to `store`.
+    ///
+    /// The in-memory update has happened even when this throws, so the clock keeps working when the
+    /// store cannot be written; the returned flag is then only visible through ``anchor``.
+    /// - Returns: whether the anchor became the clock's anchor.
+    @discardableResult
+    public func update(_ anchor: Anchor, persistingTo store: AnchorStore) throws(AnchorStoreError) -> Bool {
+        let accepted = update(anchor)
+        try save(to: store)
+        return accepted
+    }
+}

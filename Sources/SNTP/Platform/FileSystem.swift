@@ -1,0 +1,136 @@
+// File-system calls for the anchor store (in module NetworkClock), kept beside the other libc calls
+// so that a Darwin port touches one folder. `package` access: visible inside this package only.
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#else
+#endif
+
+/// Small, typed wrappers over POSIX file calls for ``AnchorStore``.
+package enum FileSystem {
+    /// A failed file operation: which call, on which path, and the `errno` it set.
+    package struct Failure: Error, Sendable, Equatable {
+        /// The operation that failed, e.g. `open`.
+        package var operation: String
+        /// The path it was applied to.
+        package var path: String
+        /// The `errno` value.
+        package var code: Int32
+
+        /// A sentence for people, e.g. `cannot open /x/y: Permission denied`.
+        package var reason: String { "cannot \(operation) \(path): \(FileSystem.describe(code))" }
+    }
+
+    /// `ENOENT`, for callers that treat a missing file specially.
+    package static let noSuchFile = ENOENT
+
+    /// `EFBIG`, which ``readFile(atPath:limit:)`` reports for a file over its limit.
+    package static let fileTooLarge = EFBIG
+
+    /// Reads a whole file of at most `limit` bytes; larger files fail with `EFBIG`.
+    package static func readFile(atPath path: String, limit: Int) -> Result<[UInt8], Failure> {
+        let fd = retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { return .failure(Failure(operation: "open", path: path, code: errno)) }
+        defer { _ = close(fd) }
+        var bytes = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                retrying { read(fd, buffer.baseAddress, buffer.count) }
+            }
+            if count < 0 { return .failure(Failure(operation: "read", path: path, code: errno)) }
+            if count == 0 { return .success(bytes) }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > limit { return .failure(Failure(operation: "read", path: path, code: EFBIG)) }
+        }
+    }
+
+    /// Creates `path` and any missing parents with `mode`; existing directories are left as they are.
+    package static func createDirectories(atPath path: String, mode: UInt32) -> Failure? {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += prefix.isEmpty || prefix.hasSuffix("/") ? String(component) : "/" + component
+            if mkdir(prefix, mode_t(mode)) == 0 { continue }
+            let code = errno
+            guard code == EEXIST else {
+                return Failure(operation: "create directory", path: prefix, code: code)
+            }
+            var info = stat()
+            guard stat(prefix, &info) == 0 else {
+                return Failure(operation: "inspect", path: prefix, code: errno)
+            }
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                return Failure(operation: "create directory", path: prefix, code: ENOTDIR)
+            }
+        }
+        return nil
+    }
+
+    /// Replaces the file at `path` with `bytes` atomically: writes a uniquely named temporary file
+    /// in the same directory (so the rename stays on one file system), sets `mode`, flushes it to
+    /// disk, renames it over `path`, then flushes the directory. Readers see the old file or the new
+    /// one, never a mixture, however many writers race.
+    package static func writeAtomically(_ bytes: [UInt8], toPath path: String, mode: UInt32) -> Failure? {
+        let directory = directoryName(of: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let nonce = String(UInt64.random(in: .min ... .max), radix: 16)
+        let temporary = "\(directory)/.\(name).\(getpid()).\(nonce).tmp"
+        let fd = retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode)) }
+        guard fd >= 0 else { return Failure(operation: "create", path: temporary, code: errno) }
+        var failure: Failure?
+        if fchmod(fd, mode_t(mode)) != 0 {
+            failure = Failure(operation: "set permissions of", path: temporary, code: errno)
+        }
+        var offset = 0
+        while failure == nil && offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                retrying { write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset) }
+            }
+            if written < 0 {
+                failure = Failure(operation: "write", path: temporary, code: errno)
+            } else {
+                offset += written
+            }
+        }
+        if failure == nil && retrying({ fsync(fd) }) != 0 {
+            failure = Failure(operation: "flush", path: temporary, code: errno)
+        }
+        if close(fd) != 0 && failure == nil {
+            failure = Failure(operation: "close", path: temporary, code: errno)
+        }
+        if failure == nil && rename(temporary, path) != 0 {
+            failure = Failure(operation: "rename into place", path: path, code: errno)
+        }
+        if let failure {
+            _ = unlink(temporary)
+            return failure
+        }
+        // Make the rename itself durable. The new file is already complete and in place, so a
+        // failure here cannot tear it and is not reported.
+        let directoryFD = open(directory, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
+        if directoryFD >= 0 {
+            _ = fsync(directoryFD)
+            _ = close(directoryFD)
+        }
+        return nil
+    }
+
+    /// The directory part of `path`: everything before the last `/`, `/` for a file in the root,
+    /// `.` for a bare name.
+    package static func directoryName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let directory = String(path[..<slash])
+        return directory.isEmpty ? "/" : directory
+    }
+
+    /// A readable description of an errno value.
+    package static func describe(_ code: Int32) -> String {
+        Syscalls.describe(code)
+    }
+
+    private static func retrying<T: BinaryInteger>(_ body: () -> T) -> T {
+        Syscalls.retryingOnInterrupt(body).0
+    }
+}

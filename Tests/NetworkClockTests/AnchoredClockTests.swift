@@ -1,0 +1,246 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import NetworkClock
+
+@Suite("AnchoredClock")
+struct AnchoredClockTests {
+    private func makeClock(
+        _ timeline: SimulatedTimeline, policy: ClockPolicy = ClockPolicy()
+    ) -> AnchoredClock {
+        AnchoredClock(monotonic: timeline.monotonicClock, wall: timeline.wallClock, policy: policy)
+    }
+
+    @Test("never synced: now() is nil")
+    func unsynchronized() {
+        let timeline = SimulatedTimeline()
+        let clock = makeClock(timeline)
+        #expect(clock.now() == nil)
+        #expect(!clock.isSynchronized)
+        #expect(clock.anchor == nil)
+        #expect(clock.timeRemaining(until: timeline.trueTime) == nil)
+        #expect(clock.wallClockOffset() == nil)
+    }
+
+    // The simulated monotonic clock has no drift and the clock computes in whole nanoseconds, so the
+    // only error is truncating the monotonic reading to a nanosecond; 1 µs (the figure)
+    // leaves room for that while an implementation that consulted the wall clock would be off by
+    // the full step.
+    @Test(
+        "wall clock steps after sync do not move now()",
+        arguments: [Duration.seconds(3600), .seconds(-3600), .seconds(365 * 86_400)])
+    func wallClockSteps(step: Duration) throws {
+        let timeline = SimulatedTimeline()
+        let clock = makeClock(timeline)
+        #expect(clock.update(timeline.anchor(bound: .milliseconds(10))))
+        timeline.advance(by: .seconds(10))
+        let before = try #require(clock.now())
+        timeline.stepWallClock(by: step)
+        let after = try #require(clock.now())
+        #expect(after == before)
+        #expect((after.time - timeline.trueTime).magnitude <= .microseconds(1))
+        #expect(timeline.wallReading - timeline.trueTime == step)
+        // The offset reported against the stepped wall clock is minus the step.
+        let offset = try #require(clock.wallClockOffset())
+        #expect((offset + step).magnitude <= .microseconds(1))
+
+        timeline.advance(by: .seconds(50))
+        let later = try #require(clock.now())
+        #expect((later.time - timeline.trueTime).magnitude <= .microseconds(1))
+        #expect(later.age == .seconds(60))
+    }
+
+    @Test("the estimate reports time, bound, interval, age, source and server")
+    func estimateFields() throws {
+        let timeline = SimulatedTimeline()
+        let clock = makeClock(timeline)
+        let anchor = timeline.anchor(
+            bound: .milliseconds(8), source: .http, server: "https://time.example.org/")
+        clock.update(anchor)
+        timeline.advance(by: .seconds(2))
+        let estimate = try #require(clock.now())
+        #expect(estimate.time == anchor.trueTime + .seconds(2))
+        #expect(estimate.age == .seconds(2))
+        #expect(estimate.source == .http)
+        #expect(estimate.server == "https://time.example.org/")
+        #expect(!estimate.isDriftCorrected)
+        #expect(estimate.earliest == estimate.time - estimate.errorBound)
+        #expect(estimate.latest == estimate.time + estimate.errorBound)
+        #expect(estimate.contains(timeline.trueTime))
+        #expect(!estimate.contains(estimate.latest + .nanoseconds(1)))
+        #expect(abs(estimate.date.timeIntervalSince1970 - estimate.time.secondsDouble) < 1e-6)
+        #expect(clock.anchor == anchor)
+    }
+
+    // 3600 s × 15 ppm = 54 ms exactly; the clock rounds the growth up to a whole nanosecond so the
+    // bound stays sound, and 15e-6 is not exact in binary, so the result may exceed 54 ms by 1 ns.
+    @Test("the bound grows by 15 ppm of elapsed monotonic time: +54 ms after one hour")
+    func boundGrowth() throws {
+        let timeline = SimulatedTimeline()
+        let clock = makeClock(timeline)
+        let bound0 = Duration.milliseconds(10)
+        clock.update(timeline.anchor(bound: bound0))
+        #expect(try #require(clock.now()).errorBound == bound0)
+        timeline.advance(by: .seconds(3600))
+        let bound = try #require(clock.now()).errorBound
+        #expect(bound >= bound0 + .milliseconds(54))
+        #expect(bound <= bound0 + .milliseconds(54) + .nanoseconds(1))
+        #expect(abs(clock.boundGrowthRate - 15e-6) < 1e-15)
+    }
+
+    @Test("a custom tolerance changes the growth rate")
+    func customTolerance() throws {
+        let timeline = SimulatedTimeline()
+        let clock = makeClock(timeline, policy: ClockPolicy(frequencyTolerancePPM: 100))
+        clock.update(timeline.anchor(bound: .zero))
+        timeline.advance(by: .seconds(100))
+        let bound = try #require(clock.now()).errorBound
+        #expect(bound >= .milliseconds(10) && bound <= .milliseconds(10) + .nanoseconds(1))
+    }
+
+    @Test("a worse sample never overrides a better one; a better one does")
+    func replacementRule() throws {
+        let timeline = SimulatedTimeline()
+        let clock = makeClock(timeline)
+        let good = timeline.anchor(bound: .milliseconds(5), server: "good")
+        #expect(clock.update(good))
+        let worse = timeline.anchor(bound: .milliseconds(6), server: "worse")
+        #expect(!clock.update(worse))
+        #expect(clock.anchor == good)
+        #expect(try #require(clock.now()).server == "good")
+
+        // An hour later the good anchor has aged to 5 + 54 = 59 ms: a fresh 60 ms sample is still
+        // worse, a fresh 58 ms sample is better.
+        timeline.advance(by: .seconds(3600))
+        #expect(!clock.update(timeline.anchor(bound: .milliseconds(60), server: "sixty")))
+        #expect(clock.anchor?.server == "good")
+        let better = timeline.anchor(bound: .milliseconds(58), server: "better")
+        #expect(clock.update(better))
+        #expect(clock.anchor == better)
+        #expect(try #require(clock.now()).server == "better")
+
+        // A sample offered late is aged from its own instant: 1 ms an hour ago is 1 + 54 = 55 ms
+        // now, tighter than the 58 ms anchor, so it wins.
+        let lateButTight = Anchor(
+            trueTime: good.trueTime, monotonic: good.monotonic, errorBound: .milliseconds(1), source: .ntp,
+            server: "late")
+        #expect(clock.update(lateButTight))
+        #expect(clock.anchor?.server == "late")
+    }
+
+    @Test("an old anchor is aged from its own instant when compared")
+    func staleAnchorAgedFromItsInstant() {
+        let timeline = SimulatedTimeline()
+        let clock = makeClock(timeline)
+        let early = timeline.anchor(bound: .milliseconds(1), server: "early")
+        timeline.advance(by: .seconds(3600))
+        #expect(clock.update(timeline.anchor(bound: .milliseconds(40), server: "fresh")))
+        // Aged to now, the early anchor is 1 + 54 = 55 ms: worse than 40 ms.
+        #expect(!clock.update(early))
+        #expect(clock.anchor?.server == "fresh")
+        let earlyTight = Anchor(
+            trueTime: early.trueTime, monotonic: early.monotonic, errorBound: .microseconds(100),
+            source: .ntp,
+            server: "early-tight")
+        // 0.1 + 54 = 54.1 ms: still worse than 40 ms.
+        #expect(!clock.update(earlyTight))
+    }
+
+    @Test("invalid anchors are refused and every non-restored sample feeds drift estimation")
+    func invalidAnchorsAndDriftFeeding() {
+        let timeline = SimulatedTimeline()
+        let clock = makeClock(timeline)
+        #expect(!clock.update(timeline.anchor(bound: .milliseconds(-1))))
+        #expect(clock.anchor == nil)
+        #expect(clock.update(timeline.anchor(bound: .milliseconds(2))))
+        timeline.advance(by: .seconds(60))
+        #expect(!clock.update(timeline.anchor(bound: .milliseconds(500))))  // rejected, still fed
+        #expect(clock.driftEstimator.points.count == 2)
+        timeline.advance(by: .seconds(60))
+        clock.update(timeline.anchor(bound: .milliseconds(1), source: .restored))
+        #expect(clock.driftEstimator.points.count == 2)
+    }
+
+    // Syncs every 5 minutes for 20 minutes against a monotonic clock running 50 ppm fast, each
+    // with a 1 ms bound and up to 0.3 ms of error. Without correction the clock would be 180 ms off
+    // an hour later, outside its 15 ppm bound; with it, the error stays within a millisecond or two
+    // and the bound grows at 3σ + 2 ppm ≈ 3.8 ppm instead of 15.
+    @Test("a +50 ppm monotonic clock is measured within ±2 ppm and corrected; the bound tightens")
+    func driftCorrection() throws {
+        let timeline = SimulatedTimeline(monotonicDriftPPM: 50)
+        let clock = makeClock(timeline)
+        let errors: [Duration] = [
+            .microseconds(120), .microseconds(-300), .microseconds(270), .microseconds(-90), .zero,
+        ]
+        for (i, error) in errors.enumerated() {
+            if i > 0 { timeline.advance(by: .seconds(300)) }
+            var anchor = timeline.anchor(bound: .milliseconds(1))
+            anchor.trueTime = anchor.trueTime + error
+            clock.update(anchor)
+        }
+        let drift = try #require(clock.driftEstimate)
+        #expect(abs(drift.frequencyErrorPPM - 50) < 2)
+        #expect(drift.sampleCount == 5)
+
+        timeline.advance(by: .seconds(3600))
+        let estimate = try #require(clock.now())
+        #expect(estimate.isDriftCorrected)
+        #expect(estimate.contains(timeline.trueTime))
+        #expect((estimate.time - timeline.trueTime).magnitude < .milliseconds(2))
+        let fixedToleranceBound = Duration.milliseconds(1) + .milliseconds(54)
+        #expect(estimate.errorBound < fixedToleranceBound)
+        #expect(estimate.errorBound < .milliseconds(20))
+
+        // The same syncs with drift estimation disabled (a span it can never reach): the bound
+        // grows at 15 ppm and the truth falls outside it.
+        let uncorrectedTimeline = SimulatedTimeline(monotonicDriftPPM: 50)
+        let uncorrected = makeClock(
+            uncorrectedTimeline, policy: ClockPolicy(driftMinimumSpan: .seconds(86_400 * 365)))
+        for i in 0..<5 {
+            if i > 0 { uncorrectedTimeline.advance(by: .seconds(300)) }
+            uncorrected.update(uncorrectedTimeline.anchor(bound: .milliseconds(1)))
+        }
+        uncorrectedTimeline.advance(by: .seconds(3600))
+        let naive = try #require(uncorrected.now())
+        #expect(!naive.isDriftCorrected)
+        #expect(!naive.contains(uncorrectedTimeline.trueTime))
+    }
+
+    @Test("four threads read consistently while another thread updates")
+    func concurrentReaders() throws {
+        let timeline = SimulatedTimeline()
+        let clock = makeClock(timeline)
+        clock.update(timeline.anchor(bound: .milliseconds(1)))
+        let truth = timeline.trueTime
+        let base = timeline.monotonicReading
+        let failures = Mutex(0)
+        let finished = Atomic<Bool>(false)
+        let updater: @Sendable () -> Void = {
+            for i in 0..<10_000 {
+                // Anchors at different instants on the same line through the truth, so that the
+                // fields of two anchors mixed by a torn read would give a different time.
+                let shift = Duration.microseconds(Int64(i % 1000))
+                clock.update(
+                    Anchor(
+                        trueTime: truth + shift, monotonic: base + shift,
+                        errorBound: .microseconds(Int64(1_000 - i % 900)), source: .ntp, server: "s\(i % 7)"))
+            }
+            finished.store(true, ordering: .releasing)
+        }
+        let reader: @Sendable () -> Void = {
+            var bad = 0
+            while !finished.load(ordering: .acquiring) {
+                guard let estimate = clock.now(), estimate.time == truth,
+                    estimate.errorBound <= .milliseconds(1)
+                else {
+                    bad += 1
+                    continue
+                }
+            }
+            failures.withLock { $0 += bad }
+        }
+        runOnThreads([updater, reader, reader, reader, reader])
+        #expect(failures.withLock { $0 } == 0)
+    }
+}

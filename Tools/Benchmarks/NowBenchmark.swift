@@ -1,0 +1,183 @@
+import Foundation
+import NetworkClock
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// `netclock-bench now`: the cost of reading the trusted clock, against `Date()` and a raw
+// `clock_gettime(CLOCK_REALTIME)` measured in the same run, single-threaded and with four reader
+// threads while a fifth thread keeps replacing the anchor.
+
+/// Consumes a value so the optimiser cannot delete the work that produced it.
+@inline(never)
+private func blackhole(_ value: TimeEstimate?) {
+    if let value, value.errorBound < .zero { print(value) }
+}
+
+@inline(never)
+private func blackhole(_ value: Date) {
+    if value.timeIntervalSince1970.isNaN { print(value) }
+}
+
+@inline(never)
+private func blackhole(_ value: timespec) {
+    if value.tv_nsec < 0 { print(value) }
+}
+
+/// The operations compared.
+private enum ReadOperation: CaseIterable {
+    case anchoredNow, foundationDate, clockGetTime
+
+    var label: String {
+        switch self {
+        case .anchoredNow: return "AnchoredClock.now()"
+        case .foundationDate: return "Date()"
+        case .clockGetTime: return "clock_gettime(REALTIME)"
+        }
+    }
+
+    /// Runs the operation `iterations` times.
+    func run(_ iterations: Int, clock: AnchoredClock) {
+        switch self {
+        case .anchoredNow:
+            for _ in 0..<iterations { blackhole(clock.now()) }
+        case .foundationDate:
+            for _ in 0..<iterations { blackhole(Date()) }
+        case .clockGetTime:
+            for _ in 0..<iterations {
+                var time = timespec()
+                _ = clock_gettime(CLOCK_REALTIME, &time)
+                blackhole(time)
+            }
+        }
+    }
+}
+
+/// Nanoseconds of CPU time used by the calling thread.
+private func threadCPUNanoseconds() -> Double {
+    var time = timespec()
+    _ = clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
+}
+
+/// A synchronized clock whose anchor a sync thread can keep replacing.
+private func makeSynchronizedClock() -> AnchoredClock {
+    let clock = AnchoredClock()
+    clock.update(freshAnchor(bound: .milliseconds(5), server: "bench.example.org:123"))
+    return clock
+}
+
+private func freshAnchor(bound: Duration, server: String) -> Anchor {
+    Anchor(
+        trueTime: SystemWallClock().now(), monotonic: BootTimeClock().now(), errorBound: bound, source: .ntp,
+        server: server)
+}
+
+/// Single-threaded ns per call: the median over rounds that interleave the operations, so that
+/// frequency scaling and noisy neighbours hit all of them alike.
+private func singleThreaded(clock: AnchoredClock, rounds: Int, iterations: Int) -> [ReadOperation: Double] {
+    var samples = [ReadOperation: [Double]]()
+    for operation in ReadOperation.allCases { operation.run(iterations / 10, clock: clock) }  // warm up
+    for _ in 0..<rounds {
+        for operation in ReadOperation.allCases {
+            let start = threadCPUNanoseconds()
+            operation.run(iterations, clock: clock)
+            samples[operation, default: []].append((threadCPUNanoseconds() - start) / Double(iterations))
+        }
+    }
+    return samples.mapValues(median)
+}
+
+/// With `readers` threads running `operation` while one more thread replaces the anchor as fast as
+/// it can: the mean CPU ns per call across readers, and the number of anchor updates made.
+private func contended(
+    _ operation: ReadOperation, clock: AnchoredClock, readers: Int, iterations: Int
+) -> (nanoseconds: Double, updates: Int) {
+    let done = Atomic<Int>(0)
+    let perCall = Mutex([Double]())
+    let updates = Atomic<Int>(0)
+    let group = DispatchGroup()
+    group.enter()
+    Thread.detachNewThread {
+        var count = 0
+        while done.load(ordering: .acquiring) < readers {
+            // Alternate tight and loose bounds so that about half the updates are accepted and
+            // published, and every one takes the writer's lock.
+            let bound = Duration.microseconds(count % 2 == 0 ? 500 : 50_000)
+            clock.update(
+                freshAnchor(bound: bound, server: count % 2 == 0 ? "a.example.org" : "b.example.org"))
+            count += 1
+        }
+        updates.store(count, ordering: .relaxed)
+        group.leave()
+    }
+    for _ in 0..<readers {
+        group.enter()
+        Thread.detachNewThread {
+            let start = threadCPUNanoseconds()
+            operation.run(iterations, clock: clock)
+            let elapsed = (threadCPUNanoseconds() - start) / Double(iterations)
+            perCall.withLock { $0.append(elapsed) }
+            done.add(1, ordering: .releasing)
+            group.leave()
+        }
+    }
+    group.wait()
+    let values = perCall.withLock { $0 }
+    return (values.reduce(0, +) / Double(max(1, values.count)), updates.load(ordering: .relaxed))
+}
+
+private func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+private func format(_ value: Double) -> String { String(format: "%.1f", value) }
+
+/// Measures `AnchoredClock.now()` against `Date()` and `clock_gettime(CLOCK_REALTIME)` and prints
+/// ns per call and the ratio `now()/Date()`, which the issue requires to be at most 1.5.
+func runNowBenchmark() {
+    let clock = makeSynchronizedClock()
+    let iterations = 2_000_000
+    print("now(): CPU ns per call (median of 9 interleaved rounds of \(iterations) calls)")
+    let single = singleThreaded(clock: clock, rounds: 9, iterations: iterations)
+    let dateCost = single[.foundationDate] ?? .nan
+    for operation in ReadOperation.allCases {
+        let cost = single[operation] ?? .nan
+        print(
+            "  1 thread   \(operation.label.padding(toLength: 24, withPad: " ", startingAt: 0))"
+                + " \(format(cost).leftPadded(7)) ns   ×\(String(format: "%.2f", cost / dateCost)) of Date()")
+    }
+    let readers = 4
+    var contendedCosts = [ReadOperation: Double]()
+    var updateCount = 0
+    for operation in ReadOperation.allCases {
+        let result = contended(operation, clock: clock, readers: readers, iterations: iterations / 2)
+        contendedCosts[operation] = result.nanoseconds
+        if operation == .anchoredNow { updateCount = result.updates }
+    }
+    let contendedDate = contendedCosts[.foundationDate] ?? .nan
+    for operation in ReadOperation.allCases {
+        let cost = contendedCosts[operation] ?? .nan
+        print(
+            "  \(readers) threads  \(operation.label.padding(toLength: 24, withPad: " ", startingAt: 0))"
+                + " \(format(cost).leftPadded(7)) ns   ×\(String(format: "%.2f", cost / contendedDate)) of Date()"
+        )
+    }
+    print("  (\(readers) readers ran beside a thread that updated the anchor \(updateCount) times)")
+    let worst = max(
+        (single[.anchoredNow] ?? .nan) / dateCost, (contendedCosts[.anchoredNow] ?? .nan) / contendedDate)
+    print("  ratio now()/Date(): \(String(format: "%.2f", worst)) worst case; target ≤ 1.50")
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
