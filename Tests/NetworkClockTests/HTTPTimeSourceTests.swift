@@ -114,10 +114,15 @@ import Testing
         (.init(misbehaviour: .malformedDate("yesterday")), .malformedDateHeader),
         (.init(misbehaviour: .internalServerError), .httpStatus),
         (.init(misbehaviour: .slowHeaders(pause: .milliseconds(20))), .timeout),
-        // Closing after the status line crashes FoundationNetworking on this toolchain (see the note
-        // on `HTTPTimeServerMisbehaviour.closeBeforeHeadersEnd`), so only closes inside it are tested.
+        // Closing after the status line used to crash FoundationNetworking (swift-corelibs-foundation
+        // issue 5285); `http://` now goes through NetworkClock's own client, so every size is tested.
         (.init(misbehaviour: .closeBeforeHeadersEnd(afterBytes: 0)), .transport),
         (.init(misbehaviour: .closeBeforeHeadersEnd(afterBytes: 9)), .transport),
+        (.init(misbehaviour: .closeBeforeHeadersEnd(afterBytes: 17)), .transport),
+        (.init(misbehaviour: .closeBeforeHeadersEnd(afterBytes: 20)), .transport),
+        (.init(misbehaviour: .closeBeforeHeadersEnd(afterBytes: 10_000)), .transport),
+        (.init(misbehaviour: .oversizedHeaders(bytes: 100 * 1024)), .headersTooLarge),
+        (.init(misbehaviour: .statusLine("HTTP/1.1 2OO OK")), .malformedResponse),
         (.init(misbehaviour: .cachedAge(seconds: 300)), .cachedResponse),
     ])
     func badBehaviourGivesItsErrorAndNoMeasurement(
@@ -170,12 +175,14 @@ import Testing
         }
         defer { server.stop() }
         #expect(server.urlString == "http://[::1]:\(server.port)/")
-        // URLSession on Linux rejects IPv6-literal URLs (NSURLErrorBadURL); curl resolves `localhost`
-        // to ::1 as well, and the server listens on ::1 only.
-        let url = try #require(URL(string: "http://localhost:\(server.port)/"))
-        let measurement = try await HTTPTimeSource(configuration: .init(maximumRequests: 1)).measure(url)
-        #expect(measurement.interval.contains(Self.truth))
-        #expect(server.requests.count == 1)
+        // The IPv6 literal (which URLSession on Linux rejects with NSURLErrorBadURL) and `localhost`,
+        // which resolves to ::1 as well as 127.0.0.1; the server listens on ::1 only.
+        for text in [server.urlString, "http://localhost:\(server.port)/"] {
+            let url = try #require(URL(string: text))
+            let measurement = try await HTTPTimeSource(configuration: .init(maximumRequests: 1)).measure(url)
+            #expect(measurement.interval.contains(Self.truth))
+        }
+        #expect(server.requests.count == 2)
     }
 
     /// The refining logic alone, against a simulated server: sound in every trial, and eight

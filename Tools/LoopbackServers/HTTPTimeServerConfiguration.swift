@@ -27,11 +27,25 @@ public enum HTTPTimeServerMisbehaviour: Hashable, Sendable {
     /// complete status line (17 bytes or more of `HTTP/1.1 200 OK\r\n…`) makes URLSession stop the
     /// whole process ("Transfer completed, but there's no response.", swift-corelibs-foundation
     /// issue 5285, fixed upstream by pull request 5286). Fewer bytes give a clean transport error.
+    /// NetworkClock's own client for `http://` URLs handles every size.
     case closeBeforeHeadersEnd(afterBytes: Int)
     /// Adds `Age: seconds`, as a cache would.
     case cachedAge(seconds: Int)
     /// Answers `HEAD` with `405 Method Not Allowed` (and `Allow: GET`); `GET` works.
     case headNotAllowed
+    /// Like ``headNotAllowed``, but `GET` is answered with a body of `bytes` bytes (announced in
+    /// `Content-Length`) written 1 KiB at a time with `pause` after each KiB: a client that reads
+    /// the body takes about `bytes / 1024 × pause`.
+    case headNotAllowedTricklingBody(bytes: Int, pause: Duration)
+    /// Adds filler header fields (`X-Filler-N: xxx…`, lines of up to 1,000 bytes) until the response
+    /// head is about `bytes` bytes longer.
+    case oversizedHeaders(bytes: Int)
+    /// Sends an informational `103 Early Hints` head (with a `Link` field) before the real one.
+    case earlyHints
+    /// Sends this text instead of the status line.
+    case statusLine(String)
+    /// Answers every request with `301 Moved Permanently` and this `Location` (and the usual `Date`).
+    case redirect(location: String)
 }
 
 extension HTTPTimeServer {

@@ -30,6 +30,16 @@ struct HTTPTimeServerConnection {
                 else { return }
             }
             _ = HTTPServerSystem.sendAll(fd, response.body[...])
+        case .headNotAllowedTricklingBody(_, let pause):
+            guard HTTPServerSystem.sendAll(fd, response.head[...]) else { return }
+            var offset = 0
+            while offset < response.body.count {
+                let end = min(response.body.count, offset + 1024)
+                guard HTTPServerSystem.sendAll(fd, response.body[offset..<end]),
+                    HTTPServerSystem.pause(pause, stopFD: core.stopRead)
+                else { return }
+                offset = end
+            }
         case .closeBeforeHeadersEnd(let count):
             let partial = response.head.prefix(max(0, min(count, response.head.count - 4)))
             if !partial.isEmpty { _ = HTTPServerSystem.sendAll(fd, partial) }

@@ -10,17 +10,24 @@ struct HTTPTimeServerResponse {
     init(method: String, configuration: HTTPTimeServer.Configuration, serverTime: UnixTime) {
         let misbehaviour = configuration.misbehaviour
         let isHead = method == "HEAD"
+        let refusesHead = misbehaviour == .headNotAllowed || misbehaviour?.isTricklingBody == true
         if misbehaviour == .internalServerError {
             statusCode = 500
-        } else if isHead && misbehaviour == .headNotAllowed {
+        } else if case .redirect = misbehaviour {
+            statusCode = 301
+        } else if isHead && refusesHead {
             statusCode = 405
         } else if method != "HEAD" && method != "GET" {
             statusCode = 405
         } else {
             statusCode = 200
         }
-        let content = Array((ISO8601.format(serverTime, fractionDigits: 3) + "\n").utf8)
+        var content = Array((ISO8601.format(serverTime, fractionDigits: 3) + "\n").utf8)
+        if case .headNotAllowedTricklingBody(let bytes, _) = misbehaviour {
+            content = [UInt8](repeating: UInt8(ascii: "x"), count: max(0, bytes))
+        }
         var lines = ["HTTP/1.1 \(statusCode) \(Self.reasonPhrase(statusCode))"]
+        if case .statusLine(let text) = misbehaviour { lines = [text] }
         if case .malformedDate(let text) = misbehaviour {
             lines.append("Date: \(text)")
         } else if configuration.sendsDate {
@@ -30,26 +37,53 @@ struct HTTPTimeServerResponse {
             let milliseconds = serverTime.seconds * 1000 + serverTime.nanoseconds / 1_000_000
             lines.append("\(name): \(milliseconds)")
         }
+        if case .redirect(let location) = misbehaviour {
+            lines.append("Location: \(location)")
+        }
         if case .cachedAge(let seconds) = misbehaviour {
             lines.append("Age: \(seconds)")
         }
         if statusCode == 405 {
-            lines.append(misbehaviour == .headNotAllowed ? "Allow: GET" : "Allow: GET, HEAD")
+            lines.append(refusesHead ? "Allow: GET" : "Allow: GET, HEAD")
+        }
+        if case .oversizedHeaders(let bytes) = misbehaviour {
+            var added = 0
+            var index = 0
+            while added < bytes {
+                let name = "X-Filler-\(index): "
+                let filler = String(repeating: "x", count: max(1, min(1_000, bytes - added) - name.count - 2))
+                lines.append(name + filler)
+                added += name.count + filler.count + 2
+                index += 1
+            }
         }
         lines.append("Content-Type: text/plain; charset=utf-8")
         lines.append("Content-Length: \(content.count)")
         lines.append("Cache-Control: no-store")
         lines.append("Connection: close")
         head = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+        if misbehaviour == .earlyHints {
+            head = Array("HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n".utf8) + head
+        }
         body = isHead ? [] : content
     }
 
     private static func reasonPhrase(_ status: Int) -> String {
         switch status {
+        case 103: return "Early Hints"
         case 200: return "OK"
+        case 301: return "Moved Permanently"
         case 405: return "Method Not Allowed"
         case 500: return "Internal Server Error"
         default: return "Status"
         }
+    }
+}
+
+extension HTTPTimeServerMisbehaviour {
+    /// Whether this is ``headNotAllowedTricklingBody(bytes:pause:)``.
+    var isTricklingBody: Bool {
+        if case .headNotAllowedTricklingBody = self { return true }
+        return false
     }
 }

@@ -1,62 +1,35 @@
-import Foundation
 import Synchronization
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// What one request produced: a response, or why there was none.
-struct HTTPExchangeOutcome: Sendable {
-    enum Result: Sendable {
-        /// A response arrived (headers complete; for `GET` also the body).
-        case response(HTTPURLResponse)
-        /// No response within the timeout (our own timer; URLSession's own timeout arrives as
-        /// ``failed(code:description:)`` with `NSURLErrorTimedOut`).
-        case timedOut
-        /// The transport failed with this `NSURLErrorDomain` (or other) code and description.
-        case failed(code: Int, description: String)
-        /// The surrounding task was cancelled.
-        case cancelled
-    }
-
-    /// The monotonic instant just before the request was handed to URLSession.
-    let sent: MonotonicInstant
-    /// The monotonic instant the completion was delivered (or the timeout fired).
-    let received: MonotonicInstant
-    let result: Result
-}
-
-/// Runs one URLSession data task with a hard timeout and task cancellation, taking the send and
-/// receive instants from a monotonic clock as close to the transport as URLSession allows.
+/// Runs one HTTP request on some transport (the plain client or URLSession) with a hard timeout
+/// and task cancellation: whichever of the transport's own finish, the timeout or the cancellation
+/// comes first decides the outcome, and the transport is told to abort when it lost.
 enum HTTPExchange {
-    static func perform(
-        _ request: URLRequest, session: URLSession, timeout: Duration, clock: any MonotonicClockSource
+    /// Starts a request and waits for its outcome.
+    ///
+    /// - Parameters:
+    ///   - timeout: how long the transport may take before the outcome is a timeout.
+    ///   - timeoutReason: the reason given when the timeout decides.
+    ///   - start: starts the request, returning the action that aborts it. The transport calls
+    ///     `finish` with its outcome, from any thread; only the first outcome of all counts.
+    static func run(
+        timeout: Duration, timeoutReason: String, clock: any MonotonicClockSource,
+        start: (_ finish: @escaping @Sendable (HTTPExchangeOutcome) -> Void) -> @Sendable () -> Void
     ) async -> HTTPExchangeOutcome {
-        let pending = PendingExchange()
+        let pending = PendingExchange(clock: clock)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<HTTPExchangeOutcome, Never>) in
-                let sent = clock.now()
-                let task = session.dataTask(with: request) { _, response, error in
-                    let received = clock.now()
-                    let result: HTTPExchangeOutcome.Result
-                    if let error {
-                        let nsError = error as NSError
-                        result = .failed(code: nsError.code, description: nsError.localizedDescription)
-                    } else if let http = response as? HTTPURLResponse {
-                        result = .response(http)
-                    } else {
-                        result = .failed(
-                            code: NSURLErrorBadServerResponse, description: "not an HTTP response")
-                    }
-                    pending.finish(HTTPExchangeOutcome(sent: sent, received: received, result: result))
-                }
-                pending.start(continuation: continuation, task: task, sent: sent, clock: clock)
-                task.resume()
+                let started = clock.now()
+                guard pending.begin(continuation, started: started) else { return }
+                let abort = start { outcome in pending.finish(outcome, fromTransport: true) }
+                pending.setAbort(abort)
                 pending.setTimer(
                     Task {
                         do { try await Task.sleep(for: timeout) } catch { return }
                         pending.finish(
-                            HTTPExchangeOutcome(sent: sent, received: clock.now(), result: .timedOut))
+                            HTTPExchangeOutcome(
+                                sent: started, received: clock.now(),
+                                result: .failed(.timeout, timeoutReason, urlErrorCode: nil)),
+                            fromTransport: false)
                     })
             }
         } onCancel: {
@@ -65,36 +38,55 @@ enum HTTPExchange {
     }
 }
 
-/// The shared state of one exchange: whichever of completion, timeout or cancellation comes first
-/// resumes the continuation; the others find it gone. The data task is cancelled when it lost.
+/// The shared state of one exchange: whichever of the transport, the timer or cancellation comes
+/// first resumes the continuation; the others find it gone. The transport is aborted when it lost.
 private final class PendingExchange: Sendable {
     private struct State {
         var continuation: CheckedContinuation<HTTPExchangeOutcome, Never>?
-        var task: URLSessionDataTask?
-        var sent: MonotonicInstant?
-        var clock: (any MonotonicClockSource)?
+        var started: MonotonicInstant?
+        var abort: (@Sendable () -> Void)?
         var timer: Task<Void, Never>?
         var isFinished = false
+        var transportLost = false
         var wasCancelledEarly = false
     }
 
+    private let clock: any MonotonicClockSource
     private let state = Mutex(State())
 
-    func start(
-        continuation: CheckedContinuation<HTTPExchangeOutcome, Never>, task: URLSessionDataTask,
-        sent: MonotonicInstant, clock: any MonotonicClockSource
-    ) {
+    init(clock: any MonotonicClockSource) { self.clock = clock }
+
+    /// Registers the continuation; false (having resumed it with `.cancelled`) when the task was
+    /// cancelled before the exchange began, in which case nothing is started.
+    func begin(_ continuation: CheckedContinuation<HTTPExchangeOutcome, Never>, started: MonotonicInstant)
+        -> Bool
+    {
         let cancelledEarly = state.withLock { state in
+            if state.wasCancelledEarly {
+                state.isFinished = true
+                return true
+            }
             state.continuation = continuation
-            state.task = task
-            state.sent = sent
-            state.clock = clock
-            return state.wasCancelledEarly
+            state.started = started
+            return false
         }
-        if cancelledEarly { cancel() }
+        if cancelledEarly {
+            continuation.resume(
+                returning: HTTPExchangeOutcome(sent: started, received: clock.now(), result: .cancelled))
+        }
+        return !cancelledEarly
     }
 
-    /// Keeps the timeout's work item so that it can be cancelled as soon as the exchange ends.
+    /// Keeps the transport's abort action, running it at once when the transport already lost.
+    func setAbort(_ abort: @escaping @Sendable () -> Void) {
+        let lost = state.withLock { state in
+            state.abort = abort
+            return state.transportLost
+        }
+        if lost { abort() }
+    }
+
+    /// Keeps the timeout's task so that it can be cancelled as soon as the exchange ends.
     func setTimer(_ timer: Task<Void, Never>) {
         let isFinished = state.withLock { state in
             state.timer = timer
@@ -103,38 +95,42 @@ private final class PendingExchange: Sendable {
         if isFinished { timer.cancel() }
     }
 
-    func finish(_ outcome: HTTPExchangeOutcome) {
+    func finish(_ outcome: HTTPExchangeOutcome, fromTransport: Bool) {
         let claimed = state.withLock { state -> Claimed? in
             guard !state.isFinished, let continuation = state.continuation else { return nil }
             state.isFinished = true
+            state.transportLost = !fromTransport
             defer {
                 state.continuation = nil
-                state.task = nil
                 state.timer = nil
+                state.abort = nil
             }
-            return Claimed(continuation: continuation, task: state.task, timer: state.timer)
+            return Claimed(
+                continuation: continuation, abort: fromTransport ? nil : state.abort, timer: state.timer)
         }
         guard let claimed else { return }
         claimed.timer?.cancel()
-        if case .response = outcome.result {} else { claimed.task?.cancel() }
+        claimed.abort?()
         claimed.continuation.resume(returning: outcome)
     }
 
     private struct Claimed {
         var continuation: CheckedContinuation<HTTPExchangeOutcome, Never>
-        var task: URLSessionDataTask?
+        var abort: (@Sendable () -> Void)?
         var timer: Task<Void, Never>?
     }
 
     func cancel() {
-        let snapshot = state.withLock { state -> (MonotonicInstant, any MonotonicClockSource)? in
-            guard let sent = state.sent, let clock = state.clock else {
+        let started = state.withLock { state -> MonotonicInstant? in
+            guard let started = state.started else {
                 state.wasCancelledEarly = true
                 return nil
             }
-            return (sent, clock)
+            return started
         }
-        guard let (sent, clock) = snapshot else { return }
-        finish(HTTPExchangeOutcome(sent: sent, received: clock.now(), result: .cancelled))
+        guard let started else { return }
+        finish(
+            HTTPExchangeOutcome(sent: started, received: clock.now(), result: .cancelled),
+            fromTransport: false)
     }
 }

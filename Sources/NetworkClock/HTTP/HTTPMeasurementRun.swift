@@ -1,14 +1,10 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The state of one ``HTTPTimeSource`` measurement: the request loop, its timing and its records.
 struct HTTPMeasurementRun {
     let url: URL
     let configuration: HTTPTimeSource.Configuration
-    let session: URLSession
+    let transport: HTTPTransport
     let clock: any MonotonicClockSource
     let mapping: HTTPWallMapping
     let deadline: MonotonicInstant
@@ -19,12 +15,12 @@ struct HTTPMeasurementRun {
     private var samples = 0
 
     init(
-        url: URL, configuration: HTTPTimeSource.Configuration, session: URLSession,
+        url: URL, configuration: HTTPTimeSource.Configuration, transport: HTTPTransport,
         clock: any MonotonicClockSource, mapping: HTTPWallMapping, deadline: MonotonicInstant
     ) {
         self.url = url
         self.configuration = configuration
-        self.session = session
+        self.transport = transport
         self.clock = clock
         self.mapping = mapping
         self.deadline = deadline
@@ -35,23 +31,20 @@ struct HTTPMeasurementRun {
 
     mutating func execute() async throws(HTTPTimeError) -> HTTPTimeMeasurement {
         while records.count < max(1, configuration.maximumRequests) && samples < configuration.sampleLimit {
+            var sendAt: MonotonicInstant?
             if samples > 0 {
                 let isPrecise = configuration.timestampHeader == nil && refiner.isPrecise
-                guard !isPrecise, let sendAt = nextSendInstant() else { break }
-                let wait = sendAt - clock.now()
-                if wait > .zero {
-                    do { try await Task.sleep(for: wait) } catch {
-                        throw failure(.cancelled, "the measurement was cancelled")
-                    }
-                }
+                guard !isPrecise, let next = nextSendInstant() else { break }
+                sendAt = next
             }
-            let timeout = min(configuration.requestTimeout, deadline - clock.now())
+            let now = clock.now()
+            let timeout = min(configuration.requestTimeout, deadline - max(now, sendAt ?? now))
             guard timeout > .zero else {
                 if samples > 0 { break }
                 throw failure(.timeout, "the deadline passed before any response")
             }
-            let outcome = await HTTPExchange.perform(
-                request(), session: session, timeout: timeout, clock: clock)
+            let outcome = await transport.perform(
+                method: method, sendAt: sendAt, timeout: timeout, configuration: configuration, clock: clock)
             try handle(outcome)
         }
         guard let interval = refiner.interval, let asOf = refiner.asOf else {
@@ -78,31 +71,17 @@ struct HTTPMeasurementRun {
         return expectedEnd <= deadline ? sendAt : nil
     }
 
-    private func request() -> URLRequest {
-        var request = URLRequest(
-            url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
-            timeoutInterval: HTTPTimeSource.foundationTimeout(configuration.requestTimeout))
-        request.httpMethod = method.rawValue
-        request.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
-        request.setValue("no-cache", forHTTPHeaderField: "Pragma")
-        return request
-    }
-
     private mutating func handle(_ outcome: HTTPExchangeOutcome) throws(HTTPTimeError) {
         var record = HTTPRequestRecord(
             method: method, statusCode: nil, sent: outcome.sent, received: outcome.received,
             headerName: nil, headerValue: nil, interval: nil, combined: nil)
-        let response: HTTPURLResponse
+        let response: HTTPResponseHead
         switch outcome.result {
-        case .response(let http):
-            response = http
-        case .timedOut:
+        case .response(let head):
+            response = head
+        case .failed(let code, let reason, let urlErrorCode):
             records.append(record)
-            throw failure(.timeout, "no response from \(url.absoluteString) in time")
-        case .failed(let code, let description):
-            records.append(record)
-            let kind: HTTPTimeError.Code = code == NSURLErrorTimedOut ? .timeout : .transport
-            throw failure(kind, "\(description) (URLError \(code))", urlErrorCode: code)
+            throw failure(code, reason, urlErrorCode: urlErrorCode)
         case .cancelled:
             records.append(record)
             throw failure(.cancelled, "the measurement was cancelled")
@@ -121,7 +100,7 @@ struct HTTPMeasurementRun {
         let evidence: HTTPResponseEvidence
         do {
             evidence = try HTTPResponseEvidence.read(
-                field: { response.value(forHTTPHeaderField: $0) },
+                field: { response.value(forField: $0) },
                 timestampHeader: configuration.timestampHeader, sent: mapping.wall(at: outcome.sent),
                 received: mapping.wall(at: outcome.received),
                 referenceYear: HTTPResponseEvidence.year(of: mapping.wall))

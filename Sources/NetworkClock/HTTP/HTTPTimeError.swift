@@ -22,6 +22,12 @@ public struct HTTPTimeError: Error, Sendable, CustomStringConvertible {
         case transport = "transport"
         /// The responses' intervals do not overlap: the server's clock jumped or is inconsistent.
         case inconsistentIntervals = "inconsistent-intervals"
+        /// The response head (status line and header fields) is longer than
+        /// ``HTTPTimeSource/Configuration/maximumResponseHeadBytes``.
+        case headersTooLarge = "headers-too-large"
+        /// The response is not valid HTTP/1.x: a malformed status line or header field, or an
+        /// unrequested protocol switch. ``reason`` says what.
+        case malformedResponse = "malformed-response"
         /// The measurement's task was cancelled.
         case cancelled = "cancelled"
     }
@@ -32,7 +38,10 @@ public struct HTTPTimeError: Error, Sendable, CustomStringConvertible {
     public let reason: String
     /// The HTTP status code, for ``Code/httpStatus``.
     public let statusCode: Int?
-    /// The `URLError` code, for ``Code/transport`` and ``Code/timeout`` when one was reported.
+    /// The `URLError` code, for ``Code/transport`` and ``Code/timeout`` when URLSession reported one;
+    /// for `http://` URLs (NetworkClock's own client) the code URLSession uses for the same failure:
+    /// `NSURLErrorCannotFindHost`, `NSURLErrorCannotConnectToHost`,
+    /// `NSURLErrorNetworkConnectionLost` or `NSURLErrorBadURL`.
     public let urlErrorCode: Int?
     /// The requests made before the failure, for reports.
     public internal(set) var requests: [HTTPRequestRecord]

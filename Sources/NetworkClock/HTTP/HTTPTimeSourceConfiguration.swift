@@ -23,6 +23,10 @@ extension HTTPTimeSource {
         /// How fast the local monotonic clock may drift from true time, in parts per million; evidence
         /// from earlier requests is widened by this much per elapsed second so it stays sound.
         public var frequencyTolerancePPM: Int
+        /// The most bytes the head of an `http://` response may have (status line, header fields
+        /// and the empty line; at least 64); a longer head fails with
+        /// ``HTTPTimeError/Code/headersTooLarge``. URLSession (`https://`) applies its own limit.
+        public var maximumResponseHeadBytes: Int
 
         /// Creates a configuration; the defaults read `Date` with at most 8 requests in 10 seconds.
         public init(
@@ -33,7 +37,8 @@ extension HTTPTimeSource {
             requestTimeout: Duration = .seconds(3),
             deadline: Duration = .seconds(10),
             minimumSpacing: Duration = .milliseconds(20),
-            frequencyTolerancePPM: Int = 15
+            frequencyTolerancePPM: Int = 15,
+            maximumResponseHeadBytes: Int = 16_384
         ) {
             self.timestampHeader = timestampHeader
             self.maximumRequests = maximumRequests
@@ -43,6 +48,7 @@ extension HTTPTimeSource {
             self.deadline = deadline
             self.minimumSpacing = minimumSpacing
             self.frequencyTolerancePPM = frequencyTolerancePPM
+            self.maximumResponseHeadBytes = maximumResponseHeadBytes
         }
 
         /// The most responses with a time to use: ``timestampSamples`` with a timestamp header,

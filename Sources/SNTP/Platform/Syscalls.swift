@@ -248,3 +248,96 @@ private let EAI_NODATA_VALUE: Int32 = EAI_NODATA
 private let EAI_ADDRFAMILY_VALUE: Int32 = EAI_ADDRFAMILY
 #endif
 
+// MARK: - Non-blocking stream sockets
+
+extension Syscalls {
+    /// Prepares a freshly created stream socket for ``TCPConnection``: non-blocking, and (on Darwin,
+    /// where `MSG_NOSIGNAL` does not exist) without `SIGPIPE`. Returns 0 or the errno.
+    static func prepareStreamSocket(_ fd: Int32) -> Int32 {
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) >= 0 else { return errno }
+        #if canImport(Darwin)
+        var yes: Int32 = 1
+        guard setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size)) == 0
+        else { return errno }
+        #endif
+        return 0
+    }
+
+    /// Starts connecting a non-blocking socket. Returns 0 when connected at once, `EINPROGRESS` when
+    /// the connection goes on in the background (finish it with ``pollWritable(_:milliseconds:)`` and
+    /// ``pendingSocketError(_:)``), or the errno of the failure. Not retried: after `EINTR` the
+    /// kernel keeps connecting asynchronously, so `EINTR` is reported as `EINPROGRESS`.
+    static func startConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        #if canImport(Glibc)
+        let result = Glibc.connect(fd, address, length)
+        #else
+        let result = Darwin.connect(fd, address, length)
+        #endif
+        guard result < 0 else { return 0 }
+        let code = errno
+        return code == EINTR ? EINPROGRESS : code
+    }
+
+    /// Waits until `fd` is writable (a pending connect has finished, successfully or not, or there is
+    /// room to send) or `milliseconds` pass. Returns 1 when ready, 0 on timeout, and a negated errno
+    /// on failure. `EINTR` is reported as 0 so the caller recomputes its deadline.
+    static func pollWritable(_ fd: Int32, milliseconds: Int32) -> Int32 {
+        var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        let result = poll(&entry, 1, milliseconds)
+        if result < 0 {
+            let code = errno
+            return code == EINTR ? 0 : -code
+        }
+        if result > 0 && entry.revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0 { return 1 }
+        return 0
+    }
+
+    /// Reads and clears the socket's pending error (`SO_ERROR`): 0 when there is none, such as after
+    /// a non-blocking connect that succeeded.
+    static func pendingSocketError(_ fd: Int32) -> Int32 {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        let result = getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length)
+        return result < 0 ? errno : value
+    }
+
+    /// Resolves `host` with `getaddrinfo` for stream (TCP) sockets, the counterpart of
+    /// ``resolve(host:port:family:)`` (which asks for datagram sockets).
+    static func resolveStream(host: String, port: UInt16, family: Int32)
+        -> Result<[SocketAddress], ResolutionFailure>
+    {
+        var hints = addrinfo()
+        hints.ai_family = family
+        hints.ai_socktype = streamType
+        #if canImport(Glibc)
+        hints.ai_protocol = Int32(IPPROTO_TCP)
+        #else
+        hints.ai_protocol = IPPROTO_TCP
+        #endif
+        hints.ai_flags = AI_NUMERICSERV
+        var list: UnsafeMutablePointer<addrinfo>?
+        let code = getaddrinfo(host, String(port), &hints, &list)
+        guard code == 0 else {
+            let message = gai_strerror(code).map { String(cString: $0) } ?? "code \(code)"
+            let systemCode = code == EAI_SYSTEM ? errno : 0
+            return .failure(ResolutionFailure(code: code, systemErrno: systemCode, message: message))
+        }
+        defer { freeaddrinfo(list) }
+        var addresses: [SocketAddress] = []
+        var cursor = list
+        while let entry = cursor {
+            if let raw = entry.pointee.ai_addr,
+                let address = SocketAddress(raw: raw, length: entry.pointee.ai_addrlen),
+                !addresses.contains(address)
+            {
+                addresses.append(address)
+            }
+            cursor = entry.pointee.ai_next
+        }
+        return .success(addresses)
+    }
+
+    static var connectInProgress: Int32 { EINPROGRESS }
+    static var notConnected: Int32 { ENOTCONN }
+}

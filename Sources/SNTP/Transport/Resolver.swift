@@ -38,3 +38,53 @@ public enum Resolver {
         }
     }
 }
+
+extension Resolver {
+    /// The kind of socket the resolved addresses are for.
+    public enum SocketKind: Hashable, Sendable {
+        /// Datagram (UDP) sockets, as for NTP.
+        case datagram
+        /// Stream (TCP) sockets, as for HTTP.
+        case stream
+    }
+
+    /// Returns every distinct address of `host` for sockets of `kind`, in the order the system
+    /// resolver gives, at most `limit` of them.
+    ///
+    /// `host` is a name, an IPv4 literal, or an IPv6 literal with or without the brackets URLs put
+    /// around it (`[::1]` and `::1` both work; a zone ID such as `fe80::1%eth0` is passed on). For
+    /// ``SocketKind/datagram`` this is ``resolve(_:port:family:limit:)`` after removing brackets.
+    /// - Throws: ``TransportError/resolutionFailed(host:reason:)`` or
+    ///   ``TransportError/noAddresses(host:)``.
+    public static func resolve(
+        _ host: String, port: UInt16, family: AddressFamilyPreference = .any, limit: Int = .max,
+        socketKind: SocketKind
+    ) throws(TransportError) -> [SocketAddress] {
+        var name = host
+        if name.hasPrefix("["), name.hasSuffix("]"), name.count >= 2 {
+            name = String(name.dropFirst().dropLast())
+        }
+        if socketKind == .datagram {
+            return try resolve(name, port: port, family: family, limit: limit)
+        }
+        guard !name.isEmpty, !name.utf8.contains(0) else {
+            throw .resolutionFailed(host: host, reason: "empty or invalid host name")
+        }
+        let familyConstant: Int32
+        switch family {
+        case .any: familyConstant = Syscalls.addressFamilyUnspecified
+        case .ipv4Only: familyConstant = Syscalls.addressFamilyIPv4
+        case .ipv6Only: familyConstant = Syscalls.addressFamilyIPv6
+        }
+        switch Syscalls.resolveStream(host: name, port: port, family: familyConstant) {
+        case .success(let addresses):
+            guard !addresses.isEmpty else { throw .noAddresses(host: host) }
+            return Array(addresses.prefix(max(1, limit)))
+        case .failure(let failure):
+            if failure.isNoSuchName && family != .any {
+                throw .noAddresses(host: host)
+            }
+            throw .resolutionFailed(host: host, reason: failure.message)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Where an `http://` URL points and what the plain HTTP client sends there: the host to resolve,
+/// the port, and the request head (origin-form target, `Host`, no-cache headers, `Connection:
+/// close`).
+struct PlainHTTPRequest: Hashable, Sendable {
+    /// The host to resolve: a name or an IP literal, without brackets, percent-decoded (so an IPv6
+    /// zone ID reads `fe80::1%eth0`).
+    let host: String
+    /// The TCP port: the URL's, or 80.
+    let port: UInt16
+    /// The `Host` header value: the host as written in the URL (IPv6 literals in brackets), with the
+    /// port when the URL gives one.
+    let hostHeader: String
+    /// The request target: the percent-encoded path (`/` when empty) and query.
+    let target: String
+
+    /// Reads an `http` URL.
+    /// - Throws: ``HTTPTimeError/Code/transport`` with `NSURLErrorBadURL` when the URL has no host,
+    ///   a port outside 1…65535, or characters that cannot appear in a request head.
+    init(url: URL) throws(HTTPTimeError) {
+        let shown = url.absoluteString
+        guard let encodedHost = url.host(percentEncoded: true), !encodedHost.isEmpty,
+            let host = url.host(percentEncoded: false), !host.isEmpty
+        else {
+            throw Self.badURL("\(shown) has no host")
+        }
+        let port = url.port ?? 80
+        guard (1...65_535).contains(port) else {
+            throw Self.badURL("\(shown) has port \(port), outside 1…65535")
+        }
+        let bracketed = encodedHost.contains(":") ? "[\(encodedHost)]" : encodedHost
+        let hostHeader = url.port.map { "\(bracketed):\($0)" } ?? bracketed
+        var target = url.path(percentEncoded: true)
+        if target.isEmpty { target = "/" }
+        if let query = url.query(percentEncoded: true) { target += "?" + query }
+        guard target.hasPrefix("/"), Self.isVisibleASCII(target), Self.isVisibleASCII(hostHeader),
+            !host.utf8.contains(0)
+        else {
+            throw Self.badURL("\(shown) has characters that cannot be sent in a request")
+        }
+        self.host = host
+        self.port = UInt16(port)
+        self.hostHeader = hostHeader
+        self.target = target
+    }
+
+    /// The request head for `method`, ending with the empty line; there is never a body.
+    func head(method: HTTPRequestRecord.Method) -> [UInt8] {
+        let lines = [
+            "\(method.rawValue) \(target) HTTP/1.1",
+            "Host: \(hostHeader)",
+            "Cache-Control: no-cache",
+            "Pragma: no-cache",
+            "User-Agent: NetworkClock",
+            "Connection: close",
+        ]
+        return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+    }
+
+    /// Whether every character is printable ASCII other than space (0x21…0x7E): nothing that could
+    /// end a header line or the request line early.
+    private static func isVisibleASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x21 && $0 <= 0x7E }
+    }
+
+    private static func badURL(_ reason: String) -> HTTPTimeError {
+        HTTPTimeError(.transport, reason, urlErrorCode: NSURLErrorBadURL)
+    }
+}

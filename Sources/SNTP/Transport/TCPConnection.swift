@@ -1,0 +1,163 @@
+/// A TCP connection on a non-blocking socket, for small request/response protocols such as
+/// NetworkClock's plain HTTP client.
+///
+/// Nothing ever blocks without a bound: every wait is one `poll(2)` with a *relative* timeout that
+/// the caller passes to each call, so the type needs no clock (and keeps working when the wall clock
+/// is faked or stepped). Callers that must stop early (a task was cancelled) make their calls with
+/// short timeouts and check between them.
+///
+/// The connection owns its descriptor and closes it in `deinit`, so no path can leak it; `close()`
+/// may be called earlier and is idempotent. It is meant for one thread at a time.
+public final class TCPConnection {
+    /// What one ``receive(maximum:timeout:)`` call produced.
+    public enum Received: Hashable, Sendable {
+        /// Between 1 and `maximum` bytes.
+        case bytes([UInt8])
+        /// The peer closed its side of the connection (orderly shutdown); nothing more will arrive.
+        case endOfStream
+        /// Nothing arrived within the timeout (or the wait was interrupted by a signal).
+        case timedOut
+    }
+
+    private var descriptor: Int32
+    private var isConnected = false
+    /// The address the connection goes to.
+    public let remote: SocketAddress
+
+    /// Opens a non-blocking TCP socket and starts connecting it to `remote`; finish with
+    /// ``waitUntilConnected(timeout:)`` before sending.
+    /// - Throws: ``TransportError/connectionRefused(address:)`` when the peer refuses at once, or
+    ///   ``TransportError/systemCall(operation:errno:reason:)`` when the socket cannot be created or
+    ///   the connection fails at once.
+    public init(startingConnectionTo remote: SocketAddress) throws(TransportError) {
+        let (fd, code) = Syscalls.socket(family: remote.familyConstant, type: Syscalls.streamType)
+        guard fd >= 0 else {
+            throw .systemCall(operation: "socket", errno: code, reason: Syscalls.describe(code))
+        }
+        let prepared = Syscalls.prepareStreamSocket(fd)
+        guard prepared == 0 else {
+            Syscalls.close(fd)
+            throw .systemCall(operation: "fcntl", errno: prepared, reason: Syscalls.describe(prepared))
+        }
+        let started = remote.withSockAddr { Syscalls.startConnect(fd, $0, $1) }
+        guard started == 0 || started == Syscalls.connectInProgress else {
+            Syscalls.close(fd)
+            throw Self.connectError(started, remote: remote)
+        }
+        self.descriptor = fd
+        self.remote = remote
+        self.isConnected = started == 0
+    }
+
+    deinit {
+        if descriptor >= 0 { Syscalls.close(descriptor) }
+    }
+
+    /// Closes the descriptor now; later calls do nothing, and later sends and receives throw.
+    public func close() {
+        if descriptor >= 0 {
+            Syscalls.close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    /// The local address the kernel chose for this connection.
+    public var localAddress: SocketAddress? {
+        descriptor >= 0 ? Syscalls.localAddress(descriptor) : nil
+    }
+
+    /// Waits up to `timeout` for the connection to be established.
+    /// - Returns: true once connected (immediately on later calls), false when the time ran out
+    ///   first; call again to go on waiting.
+    /// - Throws: ``TransportError/connectionRefused(address:)`` (nothing listens there) or
+    ///   ``TransportError/systemCall(operation:errno:reason:)`` (unreachable, reset, closed, …).
+    public func waitUntilConnected(timeout: Duration) throws(TransportError) -> Bool {
+        if isConnected { return true }
+        let fd = try openDescriptor("connect")
+        let ready = Syscalls.pollWritable(fd, milliseconds: Self.milliseconds(timeout))
+        if ready < 0 {
+            throw .systemCall(operation: "poll", errno: -ready, reason: Syscalls.describe(-ready))
+        }
+        guard ready > 0 else { return false }
+        let code = Syscalls.pendingSocketError(fd)
+        guard code == 0 else { throw Self.connectError(code, remote: remote) }
+        isConnected = true
+        return true
+    }
+
+    /// Sends as much of `bytes` as the connection accepts within `timeout` and returns how many
+    /// bytes were sent (0 when there was no room in time).
+    /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` when the connection is not
+    ///   established, is closed, or failed (for example reset by the peer).
+    public func send(_ bytes: ArraySlice<UInt8>, timeout: Duration) throws(TransportError) -> Int {
+        let fd = try openDescriptor("send")
+        guard isConnected else {
+            throw .systemCall(
+                operation: "send to \(remote)", errno: Syscalls.notConnected, reason: "not connected yet")
+        }
+        guard !bytes.isEmpty else { return 0 }
+        var total = 0
+        var waited = false
+        while total < bytes.count {
+            let (count, code) = bytes[(bytes.startIndex + total)...].withUnsafeBytes { Syscalls.send(fd, $0) }
+            if count > 0 {
+                total += count
+                continue
+            }
+            if count < 0 && code != Syscalls.wouldBlock {
+                throw .systemCall(
+                    operation: "send to \(remote)", errno: code, reason: Syscalls.describe(code))
+            }
+            // No room: wait once per call, so that the call stays within `timeout`.
+            if waited { break }
+            waited = true
+            let ready = Syscalls.pollWritable(fd, milliseconds: Self.milliseconds(timeout))
+            if ready < 0 {
+                throw .systemCall(operation: "poll", errno: -ready, reason: Syscalls.describe(-ready))
+            }
+            if ready == 0 { break }
+        }
+        return total
+    }
+
+    /// Waits up to `timeout` for data and reads at most `maximum` (at least 1) bytes of it.
+    /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` when the connection is not
+    ///   established, is closed, or failed (for example reset by the peer).
+    public func receive(maximum: Int, timeout: Duration) throws(TransportError) -> Received {
+        let fd = try openDescriptor("receive")
+        guard isConnected else {
+            throw .systemCall(
+                operation: "receive from \(remote)", errno: Syscalls.notConnected, reason: "not connected yet"
+            )
+        }
+        let ready = Syscalls.pollReadable(fd, milliseconds: Self.milliseconds(timeout))
+        if ready < 0 {
+            throw .systemCall(operation: "poll", errno: -ready, reason: Syscalls.describe(-ready))
+        }
+        guard ready > 0 else { return .timedOut }
+        var buffer = [UInt8](repeating: 0, count: max(1, maximum))
+        let (count, code) = buffer.withUnsafeMutableBytes { Syscalls.receive(fd, $0) }
+        if count > 0 { return .bytes(Array(buffer.prefix(count))) }
+        if count == 0 { return .endOfStream }
+        if code == Syscalls.wouldBlock { return .timedOut }
+        throw .systemCall(operation: "receive from \(remote)", errno: code, reason: Syscalls.describe(code))
+    }
+
+    private func openDescriptor(_ operation: String) throws(TransportError) -> Int32 {
+        guard descriptor >= 0 else {
+            throw .systemCall(operation: operation, errno: 9, reason: "connection is closed")
+        }
+        return descriptor
+    }
+
+    private static func connectError(_ code: Int32, remote: SocketAddress) -> TransportError {
+        if code == Syscalls.connectionRefused { return .connectionRefused(address: remote) }
+        return .systemCall(operation: "connect to \(remote)", errno: code, reason: Syscalls.describe(code))
+    }
+
+    /// A timeout for `poll`: 0 for a non-positive duration (just look), otherwise whole milliseconds
+    /// rounded up, capped at one hour.
+    static func milliseconds(_ duration: Duration) -> Int32 {
+        duration <= .zero ? 0 : UDPSocket.milliseconds(duration)
+    }
+}
