@@ -33,9 +33,28 @@ struct CLIRunner {
 
     /// Runs `product` with `arguments`; `prefix` (e.g. `["faketime", "-f", "+3600s"]`) runs it
     /// through another program. Environment variables in `environment` are added.
+    ///
+    /// The wait happens on a Dispatch thread, never on one of Swift concurrency's cooperative
+    /// threads (only two on this machine): blocking those would stall every other test running
+    /// at the same time.
     static func run(
         _ arguments: [String], product: String = "netclock", prefix: [String] = [],
         environment: [String: String] = [:], timeout: TimeInterval = 60
+    ) async throws -> Output {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(
+                    with: Result {
+                        try runBlocking(
+                            arguments, product: product, prefix: prefix, environment: environment, timeout: timeout)
+                    })
+            }
+        }
+    }
+
+    private static func runBlocking(
+        _ arguments: [String], product: String, prefix: [String], environment: [String: String],
+        timeout: TimeInterval
     ) throws -> Output {
         let process = Process()
         let binary = url(of: product).path

@@ -45,6 +45,15 @@ final class ChronyServer {
         return try body(server)
     }
 
+    /// The same for a body that awaits (e.g. runs the CLI).
+    static func with<T>(
+        chronyd: String, stratum: UInt8 = 8, ipv6: Bool = false, _ body: (ChronyServer) async throws -> T
+    ) async throws -> T {
+        let server = try start(chronyd: chronyd, stratum: stratum, ipv6: ipv6)
+        defer { server.stop() }
+        return try await body(server)
+    }
+
     /// Starts chronyd and waits (at most 5 s) until it answers an SNTP query on every address it
     /// serves. A port taken between the probe and chronyd's bind gets a second and third try.
     static func start(chronyd: String, stratum: UInt8 = 8, ipv6: Bool = false) throws -> ChronyServer {

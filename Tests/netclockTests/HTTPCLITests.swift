@@ -6,11 +6,11 @@ import Testing
 /// `--http`, `--http-only` and the HTTP part of the JSON report, end to end.
 @Suite(.serialized)
 struct HTTPCLITests {
-    @Test func httpOnlyWithAMillisecondHeader() throws {
+    @Test func httpOnlyWithAMillisecondHeader() async throws {
         let server = try HTTPTimeServer(
             configuration: HTTPTimeServer.Configuration(offset: .milliseconds(2300), timestampHeaderName: "X-Server-Time-Ms"))
         defer { server.stop() }
-        let output = try CLIRunner.run([
+        let output = try await CLIRunner.run([
             "query", "--http", server.urlString, "--http-only", "--http-header", "X-Server-Time-Ms", "--json",
         ])
         #expect(output.status == 0, "stderr: \(output.stderr)")
@@ -33,14 +33,14 @@ struct HTTPCLITests {
         #expect(server.requests.count == requests.count)
     }
 
-    @Test func silentNTPFallsBackToTheDateHeader() throws {
+    @Test func silentNTPFallsBackToTheDateHeader() async throws {
         var configuration = FakeNTPServer.Configuration()
         configuration.behaviour = .noReply
         let ntp = try FakeNTPServer(configuration: configuration)
         defer { ntp.stop() }
         let server = try HTTPTimeServer(configuration: HTTPTimeServer.Configuration(offset: .milliseconds(-1700)))
         defer { server.stop() }
-        let output = try CLIRunner.run([
+        let output = try await CLIRunner.run([
             "query", "127.0.0.1:\(ntp.port)", "--interval", "0", "--samples", "1", "--timeout", "0.3",
             "--http", server.urlString,
         ])
@@ -51,10 +51,10 @@ struct HTTPCLITests {
         #expect(lines.last?.contains("(http, \(server.urlString))") == true)
     }
 
-    @Test func aBrokenHTTPServerExitsOneWithItsReason() throws {
+    @Test func aBrokenHTTPServerExitsOneWithItsReason() async throws {
         let server = try HTTPTimeServer(configuration: HTTPTimeServer.Configuration(sendsDate: false))
         defer { server.stop() }
-        let output = try CLIRunner.run(["query", "--http", server.urlString, "--http-only", "--json"])
+        let output = try await CLIRunner.run(["query", "--http", server.urlString, "--http-only", "--json"])
         #expect(output.status == 1)
         #expect(output.stderr.contains("missing-date-header"))
         let json = try output.json()

@@ -95,10 +95,10 @@ struct InteropTests {
     }
 
     @Test(.enabled(if: InteropTool.runnable("chronyd"), chronyMissing))
-    func netclockQueryCLIAgainstChronyd() throws {
+    func netclockQueryCLIAgainstChronyd() async throws {
         let chronyd = try InteropTool.require("chronyd", package: "chrony")
-        try ChronyServer.with(chronyd: chronyd, stratum: 8) { server in
-            let output = try CLIRunner.run(
+        try await ChronyServer.with(chronyd: chronyd, stratum: 8) { server in
+            let output = try await CLIRunner.run(
                 ["query", "127.0.0.1:\(server.port)", "--interval", "0", "--json"], timeout: 30)
             #expect(output.status == 0, "stderr: \(output.stderr)")
             let json = try output.json()
@@ -122,11 +122,11 @@ struct InteropTests {
     @Test(
         .enabled(if: InteropTool.runnable("chronyd"), chronyMissing),
         .enabled(if: InteropTool.canBindOrRequired(host: "::1", port: 0), noIPv6Loopback))
-    func sntpClientReadsChronydOverIPv6() throws {
+    func sntpClientReadsChronydOverIPv6() async throws {
         let chronyd = try InteropTool.require("chronyd", package: "chrony")
         let probe = InteropTool.bindProbe(host: "::1", port: 0)
         try #require(probe == 0, "cannot bind UDP on ::1 (errno \(probe)): no IPv6 loopback")
-        try ChronyServer.with(chronyd: chronyd, stratum: 8, ipv6: true) { server in
+        try await ChronyServer.with(chronyd: chronyd, stratum: 8, ipv6: true) { server in
             for host in ["::1", "127.0.0.1"] {
                 let address = try #require(SocketAddress(numericHost: host, port: server.port))
                 let result = SNTPClient().query(
@@ -141,7 +141,7 @@ struct InteropTests {
                 #expect(
                     best.reply.referenceID.display(stratum: best.reply.stratum) == "127.127.1.1", "\(host)")
             }
-            let output = try CLIRunner.run(
+            let output = try await CLIRunner.run(
                 ["query", "[::1]:\(server.port)", "--interval", "0", "--json"], timeout: 30)
             #expect(output.status == 0, "stderr: \(output.stderr)")
             let offset = try #require(try output.json()["offset"] as? Double, "stdout: \(output.stdout)")

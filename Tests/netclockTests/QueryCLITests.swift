@@ -17,10 +17,10 @@ struct QueryCLITests {
         return try FakeNTPServer(configuration: configuration)
     }
 
-    @Test func textOutput() throws {
+    @Test func textOutput() async throws {
         let server = try Self.server(offset: .milliseconds(1500))
         defer { server.stop() }
-        let output = try CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "4"])
+        let output = try await CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "4"])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let lines = output.stdout.split(separator: "\n")
         #expect(lines.count == 2)
@@ -31,10 +31,10 @@ struct QueryCLITests {
         #expect(output.stderr.isEmpty)
     }
 
-    @Test func jsonOutputHasEveryField() throws {
+    @Test func jsonOutputHasEveryField() async throws {
         let server = try Self.server(offset: .seconds(-2)) { $0.stratum = Stratum(rawValue: 3) }
         defer { server.stop() }
-        let output = try CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "8", "--json"])
+        let output = try await CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "8", "--json"])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let json = try output.json()
         let offset = try #require(json["offset"] as? Double)
@@ -66,19 +66,19 @@ struct QueryCLITests {
         }
     }
 
-    @Test func timeoutExitsOneWithTheReason() throws {
+    @Test func timeoutExitsOneWithTheReason() async throws {
         let server = try Self.server { $0.behaviour = .noReply }
         defer { server.stop() }
-        let output = try CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "2", "--timeout", "0.2"])
+        let output = try await CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "2", "--timeout", "0.2"])
         #expect(output.status == 1)
         #expect(output.stderr.contains("no reply (timed out)"), "stderr: \(output.stderr)")
         #expect(output.elapsed < .seconds(5))
     }
 
-    @Test func rejectedRepliesExitOneWithTheReason() throws {
+    @Test func rejectedRepliesExitOneWithTheReason() async throws {
         let server = try Self.server { $0.behaviour = .kissOfDeath(code: "DENY") }
         defer { server.stop() }
-        let output = try CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--json"])
+        let output = try await CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--json"])
         #expect(output.status == 1)
         #expect(output.stderr.contains("Kiss-o'-Death DENY"))
         let json = try output.json()
@@ -90,10 +90,10 @@ struct QueryCLITests {
         #expect(samples.first?["reason"] as? String == "kiss_of_death")
     }
 
-    @Test func spoofedRepliesAreListedWithTheirReason() throws {
+    @Test func spoofedRepliesAreListedWithTheirReason() async throws {
         let server = try Self.server { $0.behaviour = .wrongOrigin }
         defer { server.stop() }
-        let output = try CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "1", "--timeout", "0.2", "--json"])
+        let output = try await CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "1", "--timeout", "0.2", "--json"])
         #expect(output.status == 1)
         #expect(output.stderr.contains("origin timestamp does not match"))
         let json = try output.json()
@@ -103,23 +103,23 @@ struct QueryCLITests {
         #expect(reasons == ["origin_mismatch", "timeout"])
     }
 
-    @Test func refusedExitsOne() throws {
+    @Test func refusedExitsOne() async throws {
         let probe = try Self.server()
         let port = probe.port
         probe.stop()
-        let output = try CLIRunner.run(["query", "127.0.0.1:\(port)", "--interval", "0"])
+        let output = try await CLIRunner.run(["query", "127.0.0.1:\(port)", "--interval", "0"])
         #expect(output.status == 1)
         #expect(output.stderr.contains("connection refused"))
         #expect(output.elapsed < .seconds(5))
     }
 
-    @Test func ipv6AndTheFamilyFlags() throws {
+    @Test func ipv6AndTheFamilyFlags() async throws {
         let server = try Self.server(offset: .seconds(1), host: "::1")
         defer { server.stop() }
-        let v6 = try CLIRunner.run(["query", "[::1]:\(server.port)", "--interval", "0", "--samples", "1", "-6"])
+        let v6 = try await CLIRunner.run(["query", "[::1]:\(server.port)", "--interval", "0", "--samples", "1", "-6"])
         #expect(v6.status == 0, "stderr: \(v6.stderr)")
         #expect(v6.stdout.hasPrefix("[::1]:\(server.port)  offset +1.0") || v6.stdout.hasPrefix("[::1]:\(server.port)  offset +0.99"))
-        let v4 = try CLIRunner.run(["query", "::1", "--port", "\(server.port)", "--interval", "0", "-4"])
+        let v4 = try await CLIRunner.run(["query", "::1", "--port", "\(server.port)", "--interval", "0", "-4"])
         #expect(v4.status == 1)
         #expect(v4.stderr.contains("no address of the requested family"))
     }
@@ -128,17 +128,17 @@ struct QueryCLITests {
         ["query", "--samples", "9"], ["query", "--bogus"], ["frobnicate"], [], ["query", "host:0"],
         ["now", "127.0.0.1"],
     ])
-    func usageErrorsExitTwo(arguments: [String]) throws {
-        let output = try CLIRunner.run(arguments)
+    func usageErrorsExitTwo(arguments: [String]) async throws {
+        let output = try await CLIRunner.run(arguments)
         #expect(output.status == 2)
         #expect(output.stderr.contains("usage: netclock query"))
         #expect(output.stdout.isEmpty)
     }
 
-    @Test func watchPrintsOneLinePerRound() throws {
+    @Test func watchPrintsOneLinePerRound() async throws {
         let server = try Self.server(offset: .milliseconds(-40))
         defer { server.stop() }
-        let output = try CLIRunner.run(["watch", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "2", "--count", "3", "--every", "0.1"])
+        let output = try await CLIRunner.run(["watch", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "2", "--count", "3", "--every", "0.1"])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let lines = output.stdout.split(separator: "\n")
         #expect(lines.count == 3)
@@ -149,13 +149,13 @@ struct QueryCLITests {
         #expect(server.requestCount == 6)
     }
 
-    @Test func helpAndVersion() throws {
-        let help = try CLIRunner.run(["--help"])
+    @Test func helpAndVersion() async throws {
+        let help = try await CLIRunner.run(["--help"])
         #expect(help.status == 0)
         #expect(help.stdout == HelpText.full + "\n")
-        let queryHelp = try CLIRunner.run(["query", "--help"])
+        let queryHelp = try await CLIRunner.run(["query", "--help"])
         #expect(queryHelp.status == 0 && queryHelp.stdout == help.stdout)
-        let version = try CLIRunner.run(["--version"])
+        let version = try await CLIRunner.run(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout == "netclock 0.1.0\n")
     }

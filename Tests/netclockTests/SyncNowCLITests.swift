@@ -19,23 +19,23 @@ struct SyncNowCLITests {
     }
 
     /// Syncs against a fake server whose clock is `offset` ahead and returns the state file.
-    static func sync(offset: Duration, in directory: URL) throws -> (FakeNTPServer, String) {
+    static func sync(offset: Duration, in directory: URL) async throws -> (FakeNTPServer, String) {
         let server = try FakeNTPServer(configuration: FakeNTPServer.Configuration(offset: offset))
         let state = directory.appendingPathComponent("anchor.json").path
-        let output = try CLIRunner.run(["sync", "127.0.0.1:\(server.port)", "--interval", "0", "--state", state])
+        let output = try await CLIRunner.run(["sync", "127.0.0.1:\(server.port)", "--interval", "0", "--state", state])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(output.stdout.contains("saved to \(state)"))
         return (server, state)
     }
 
-    @Test func nowPrintsTheSyncedTimeWithoutNetwork() throws {
+    @Test func nowPrintsTheSyncedTimeWithoutNetwork() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (server, state) = try Self.sync(offset: .milliseconds(1500), in: directory)
+        let (server, state) = try await Self.sync(offset: .milliseconds(1500), in: directory)
         let requestsAfterSync = server.requestCount
         server.stop()
         let before = Date().timeIntervalSince1970
-        let output = try CLIRunner.run(["now", "--state", state, "--json"])
+        let output = try await CLIRunner.run(["now", "--state", state, "--json"])
         let after = Date().timeIntervalSince1970
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let json = try output.json()
@@ -49,19 +49,19 @@ struct SyncNowCLITests {
         #expect((json["age"] as? Double).map { $0 >= 0 && $0 < 30 } == true)
         #expect((json["time"] as? String)?.hasSuffix("Z") == true)
         #expect(server.requestCount == requestsAfterSync)
-        let text = try CLIRunner.run(["now", "--state", state])
+        let text = try await CLIRunner.run(["now", "--state", state])
         #expect(text.status == 0)
         #expect(text.stdout.contains(" ± ") && text.stdout.contains("restored"))
     }
 
     @Test(.enabled(if: hasFaketime, "faketime is not installed (apt-get install faketime)"))
-    func aWallClockShiftedAnHourAheadDoesNotMoveTrustedTime() throws {
+    func aWallClockShiftedAnHourAheadDoesNotMoveTrustedTime() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (server, state) = try Self.sync(offset: .milliseconds(250), in: directory)
+        let (server, state) = try await Self.sync(offset: .milliseconds(250), in: directory)
         server.stop()
         let before = Date().timeIntervalSince1970
-        let output = try CLIRunner.run(
+        let output = try await CLIRunner.run(
             ["now", "--state", state, "--json"],
             environment: [
                 "LD_PRELOAD": Self.libfaketime, "FAKETIME": "+3600s", "FAKETIME_DONT_FAKE_MONOTONIC": "1",
@@ -78,57 +78,57 @@ struct SyncNowCLITests {
         #expect(abs(offset - (-3600 + 0.25)) < 0.05, "offset \(offset): faketime did not shift the wall clock")
     }
 
-    @Test func afterARebootNowRefusesTheAnchor() throws {
+    @Test func afterARebootNowRefusesTheAnchor() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (server, state) = try Self.sync(offset: .zero, in: directory)
+        let (server, state) = try await Self.sync(offset: .zero, in: directory)
         server.stop()
         var text = try String(contentsOfFile: state, encoding: .utf8)
         let bootID = try #require(AnchorStore.systemBootID())
         #expect(text.contains(bootID))
         text = text.replacingOccurrences(of: bootID, with: "00000000-0000-0000-0000-000000000000")
         try text.write(toFile: state, atomically: true, encoding: .utf8)
-        let output = try CLIRunner.run(["now", "--state", state])
+        let output = try await CLIRunner.run(["now", "--state", state])
         #expect(output.status == 1)
         #expect(output.stderr.contains("no valid anchor"))
         #expect(output.stderr.lowercased().contains("boot"))
     }
 
-    @Test func nowWithoutAnyAnchorExitsOne() throws {
+    @Test func nowWithoutAnyAnchorExitsOne() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = try CLIRunner.run(["now", "--state", directory.appendingPathComponent("none.json").path])
+        let output = try await CLIRunner.run(["now", "--state", directory.appendingPathComponent("none.json").path])
         #expect(output.status == 1)
         #expect(output.stderr.contains("no valid anchor"))
         let corrupt = directory.appendingPathComponent("corrupt.json").path
         try "{\"version\": 1, \"boot".write(toFile: corrupt, atomically: true, encoding: .utf8)
-        let second = try CLIRunner.run(["now", "--state", corrupt, "--json"])
+        let second = try await CLIRunner.run(["now", "--state", corrupt, "--json"])
         #expect(second.status == 1)
         #expect(second.stdout.isEmpty)
     }
 
-    @Test func syncKeepsAStoredAnchorThatIsBetter() throws {
+    @Test func syncKeepsAStoredAnchorThatIsBetter() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (good, state) = try Self.sync(offset: .zero, in: directory)
+        let (good, state) = try await Self.sync(offset: .zero, in: directory)
         good.stop()
         // A second sync through a 40 ms path has a far looser bound: the stored anchor stays.
         var configuration = FakeNTPServer.Configuration()
         configuration.outboundDelay = .constant(.milliseconds(40))
         let slow = try FakeNTPServer(configuration: configuration)
         defer { slow.stop() }
-        let output = try CLIRunner.run(["sync", "127.0.0.1:\(slow.port)", "--interval", "0", "--samples", "1", "--state", state, "--json"])
+        let output = try await CLIRunner.run(["sync", "127.0.0.1:\(slow.port)", "--interval", "0", "--samples", "1", "--state", state, "--json"])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let json = try output.json()
         #expect(json["anchor_replaced"] as? Bool == false)
-        let now = try CLIRunner.run(["now", "--state", state, "--json"]).json()
+        let now = try await CLIRunner.run(["now", "--state", state, "--json"]).json()
         #expect(now["server"] as? String == "127.0.0.1:\(good.port)")
     }
 
-    @Test func syncReportsAnUnwritableStateFile() throws {
+    @Test func syncReportsAnUnwritableStateFile() async throws {
         let server = try FakeNTPServer(configuration: FakeNTPServer.Configuration())
         defer { server.stop() }
-        let output = try CLIRunner.run(["sync", "127.0.0.1:\(server.port)", "--interval", "0", "--state", "/proc/netclock/anchor.json"])
+        let output = try await CLIRunner.run(["sync", "127.0.0.1:\(server.port)", "--interval", "0", "--state", "/proc/netclock/anchor.json"])
         #expect(output.status == 1)
         #expect(output.stderr.contains("could not be saved"))
     }
