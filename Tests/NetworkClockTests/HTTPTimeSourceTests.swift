@@ -188,13 +188,13 @@ import Testing
     /// The refining logic alone, against a simulated server: sound in every trial, and eight
     /// requests narrow a 1-second `Date` to about the round-trip time.
     @Test func refinerIsSoundAndConvergesInSimulation() throws {
-        var generator = SplitMixForTests(seed: 99)
+        var generator = SplitMix64(seed: 99)
         var widths: [Duration] = []
         for _ in 0..<500 {
             let truth = Duration.nanoseconds(
                 Int64.random(in: -5_000_000_000...5_000_000_000, using: &generator))
             let phase = Duration.nanoseconds(Int64.random(in: 0..<1_000_000_000, using: &generator))
-            let mapping = HTTPWallMapping(
+            let mapping = TimeMapping(
                 wall: UnixTime(seconds: 1_800_000_000) + phase,
                 monotonic: MonotonicInstant(sinceOrigin: .seconds(50)))
             var refiner = HTTPDateRefiner(frequencyTolerancePPM: 15, targetHalfWidth: .zero)
@@ -204,10 +204,10 @@ import Testing
                 #expect(sent >= now && sent < now + .seconds(1))
                 let stamped = sent + .microseconds(Int64.random(in: 100...23_000, using: &generator))
                 let received = stamped + .microseconds(Int64.random(in: 100...3_000, using: &generator))
-                let serverTime = mapping.wall(at: stamped) + truth
+                let serverTime = mapping.wallTime(at: stamped) + truth
                 let sample = HTTPOffsetInterval.dateHeader(
-                    UnixTime(seconds: serverTime.seconds), sent: mapping.wall(at: sent),
-                    received: mapping.wall(at: received))
+                    UnixTime(seconds: serverTime.seconds), sent: mapping.wallTime(at: sent),
+                    received: mapping.wallTime(at: received))
                 let added = refiner.add(sample, sent: sent, received: received)
                 let combined = try #require(added)
                 #expect(combined.contains(truth), "\(combined) misses \(truth)")

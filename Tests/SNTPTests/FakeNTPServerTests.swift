@@ -607,7 +607,7 @@ struct FakeNTPServerTests {
     }
 
     @Test func splitMix64MatchesTheReferenceSequence() {
-        var generator = FakeNTPServer.SplitMix64(seed: 0)
+        var generator = SplitMix64(seed: 0)
         #expect(generator.next() == 0xE220_A839_7B1D_CDAF)
         #expect(generator.next() == 0x6E78_9E6A_A1B9_65F4)
         #expect(generator.next() == 0x06C4_5D18_8009_454F)
@@ -622,8 +622,8 @@ struct FakeNTPServerTests {
                 range: .milliseconds(100)...(.milliseconds(200))),
         ]
         for distribution in distributions {
-            var a = FakeNTPServer.SplitMix64(seed: 42)
-            var b = FakeNTPServer.SplitMix64(seed: 42)
+            var a = SplitMix64(seed: 42)
+            var b = SplitMix64(seed: 42)
             let first = (0..<10_000).map { _ in distribution.sample(using: &a) }
             let second = (0..<10_000).map { _ in distribution.sample(using: &b) }
             #expect(first == second, "\(distribution) is reproducible for a seed")

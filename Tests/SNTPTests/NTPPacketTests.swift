@@ -1,3 +1,4 @@
+import LoopbackServers
 import Testing
 
 @testable import SNTP
@@ -69,7 +70,7 @@ struct NTPPacketTests {
     }
 
     @Test func extensionFieldsAreIgnoredAndEveryBitPatternRoundTrips() throws {
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         for _ in 0..<500 {
             let bytes = (0..<48).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             let packet = try NTPPacket(decoding: bytes + [1, 2, 3, 4])
@@ -89,15 +90,3 @@ struct NTPPacketTests {
     }
 }
 
-/// A small deterministic generator for tests.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

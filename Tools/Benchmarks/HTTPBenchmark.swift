@@ -29,7 +29,7 @@ func runHTTPBenchmark() async {
 
     var naiveLow = HTTPBenchmarkRow(name: "naive Date: D − t_receive")
     var naiveHalf = HTTPBenchmarkRow(name: "naive Date: D + 0.5 s − t_receive")
-    var generator = HTTPBenchmarkPhases(seed: 2026)
+    var generator = SplitMix64(seed: 2026)
     let single = HTTPTimeSource(configuration: .init(maximumRequests: 1))
     for _ in 0..<trials {
         // A random phase relative to the server's second, so the naive reads sample it evenly.
@@ -118,18 +118,5 @@ struct HTTPBenchmarkRow {
 
     private static func pad(_ text: String, _ width: Int) -> String {
         text + String(repeating: " ", count: max(1, width - text.count))
-    }
-}
-
-/// A seeded generator for the naive reads' phases, so runs repeat.
-struct HTTPBenchmarkPhases: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

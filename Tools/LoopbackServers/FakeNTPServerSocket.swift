@@ -43,7 +43,7 @@ extension FakeNTPServer {
                 let code = errno
                 throw StartError(.systemCallFailed, "socket: \(describe(code))", systemError: code)
             }
-            let bound = withSockAddr(address) { bind(fd, $0, $1) }
+            let bound = address.withSockAddr { bind(fd, $0, $1) }
             guard bound == 0 else {
                 let code = errno
                 closeDescriptor(fd)
@@ -82,7 +82,7 @@ extension FakeNTPServer {
                 let code = errno
                 return code == EAGAIN || code == EWOULDBLOCK ? .empty : .ignored
             }
-            guard let sender = decode(storage, length: length) else { return .ignored }
+            guard let sender = SocketAddress(storage: storage, length: length) else { return .ignored }
             return .datagram(count: count, sender: sender)
         }
 
@@ -90,7 +90,7 @@ extension FakeNTPServer {
         func send(_ bytes: [UInt8], to destination: SocketAddress) -> Int32 {
             while true {
                 let sent = bytes.withUnsafeBytes { raw in
-                    withSockAddr(destination) {
+                    destination.withSockAddr {
                         sendto(descriptor, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), $0, $1)
                     }
                 }
@@ -106,7 +106,7 @@ extension FakeNTPServer {
             let result = withUnsafeMutablePointer(to: &storage) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
             }
-            return result == 0 ? decode(storage, length: length) : nil
+            return result == 0 ? SocketAddress(storage: storage, length: length) : nil
         }
     }
 
@@ -157,55 +157,6 @@ extension FakeNTPServer {
             closeDescriptor(writeDescriptor)
         }
     }
-}
-
-/// Calls `body` with `address` as a C `sockaddr` and its length.
-private func withSockAddr<R>(_ address: SocketAddress, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R
-{
-    switch address.family {
-    case .ipv4:
-        var v4 = sockaddr_in()
-        v4.sin_family = sa_family_t(AF_INET)
-        v4.sin_port = address.port.bigEndian
-        withUnsafeMutableBytes(of: &v4.sin_addr) { $0.copyBytes(from: address.addressBytes.prefix(4)) }
-        return withUnsafePointer(to: &v4) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-    case .ipv6:
-        var v6 = sockaddr_in6()
-        v6.sin6_family = sa_family_t(AF_INET6)
-        v6.sin6_port = address.port.bigEndian
-        v6.sin6_scope_id = address.scopeID
-        withUnsafeMutableBytes(of: &v6.sin6_addr) { $0.copyBytes(from: address.addressBytes.prefix(16)) }
-        return withUnsafePointer(to: &v6) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                body($0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-            }
-        }
-    }
-}
-
-/// Reads a C socket address as a ``SocketAddress`` (nil for families other than IPv4 and IPv6).
-private func decode(_ storage: sockaddr_storage, length: socklen_t) -> SocketAddress? {
-    var storage = storage
-    let family = Int32(storage.ss_family)
-    if family == AF_INET, Int(length) >= MemoryLayout<sockaddr_in>.size {
-        let v4 = withUnsafeBytes(of: &storage) { $0.loadUnaligned(as: sockaddr_in.self) }
-        let b = withUnsafeBytes(of: v4.sin_addr) { Array($0) }
-        return SocketAddress(ipv4: (b[0], b[1], b[2], b[3]), port: UInt16(bigEndian: v4.sin_port))
-    }
-    if family == AF_INET6, Int(length) >= MemoryLayout<sockaddr_in6>.size {
-        var v6 = withUnsafeBytes(of: &storage) { $0.loadUnaligned(as: sockaddr_in6.self) }
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        let count = socklen_t(text.count)
-        guard inet_ntop(AF_INET6, &v6.sin6_addr, &text, count) != nil else { return nil }
-        let end = text.firstIndex(of: 0) ?? text.endIndex
-        let host = String(decoding: text[..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return SocketAddress(numericHost: host, port: UInt16(bigEndian: v6.sin6_port))
-    }
-    return nil
 }
 
 /// A readable description of an errno value.

@@ -12,7 +12,7 @@ import Synchronization
 final class HTTPTimeServerCore: Sendable {
     private struct State {
         var configuration: HTTPTimeServer.Configuration
-        var generator: HTTPSplitMix64
+        var generator: SplitMix64
         var log: [HTTPTimeServerRequest] = []
         var acceptThread: pthread_t?
         var connectionThreads: Set<pthread_t> = []
@@ -33,7 +33,7 @@ final class HTTPTimeServerCore: Sendable {
         self.listenFD = listenFD
         self.stopRead = stopRead
         self.stopWrite = stopWrite
-        self.state = Mutex(State(configuration: configuration, generator: HTTPSplitMix64(seed: seed)))
+        self.state = Mutex(State(configuration: configuration, generator: SplitMix64(seed: seed)))
     }
 
     var configuration: HTTPTimeServer.Configuration {

@@ -4,25 +4,9 @@
     import Darwin
 #endif
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a small, fast, seedable generator so that a server's
-/// delays repeat from run to run. Not for anything secret.
-struct HTTPSplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 extension HTTPDelayDistribution {
     /// Draws one delay (never negative) using `generator`.
-    func sample(using generator: inout HTTPSplitMix64) -> Duration {
+    func sample(using generator: inout SplitMix64) -> Duration {
         switch self {
         case .none:
             return .zero

@@ -1,16 +1,3 @@
-/// One (wall, monotonic) reading pair that maps monotonic instants to local wall time for the
-/// length of one measurement, so that a wall-clock step in the middle cannot corrupt it.
-struct HTTPWallMapping: Sendable {
-    let wall: UnixTime
-    let monotonic: MonotonicInstant
-
-    /// The local wall time at `instant`, as the wall clock read then had it not been stepped.
-    func wall(at instant: MonotonicInstant) -> UnixTime { wall + (instant - monotonic) }
-
-    /// The monotonic instant at which the (unstepped) local wall clock reads `time`.
-    func monotonic(at time: UnixTime) -> MonotonicInstant { monotonic + (time - wall) }
-}
-
 /// The logic of refining a clock offset from server timestamps, without any I/O: it intersects the
 /// interval each response gives (aged by the local clock's frequency tolerance so that evidence from
 /// earlier requests stays sound) and says when to send the next request so that it reaches the
@@ -70,9 +57,9 @@ struct HTTPDateRefiner: Sendable {
     /// The instant, no earlier than `earliest`, at which to send the next request so that, per the
     /// current midpoint and the expected round trip, it reaches the server as the server's clock
     /// crosses a whole second. Nil before the first sample.
-    func nextSendInstant(after earliest: MonotonicInstant, mapping: HTTPWallMapping) -> MonotonicInstant? {
+    func nextSendInstant(after earliest: MonotonicInstant, mapping: TimeMapping) -> MonotonicInstant? {
         guard let interval else { return nil }
-        let serverTimeAtArrival = mapping.wall(at: earliest) + interval.midpoint + expectedRoundTrip / 2
+        let serverTimeAtArrival = mapping.wallTime(at: earliest) + interval.midpoint + expectedRoundTrip / 2
         let next = UnixTime(seconds: serverTimeAtArrival.seconds + 1)
         let wait = next - serverTimeAtArrival
         // `wait` is in (0, 1 s]; a whole second means the boundary is exactly now.

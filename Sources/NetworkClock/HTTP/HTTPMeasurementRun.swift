@@ -6,7 +6,7 @@ struct HTTPMeasurementRun {
     let configuration: HTTPTimeSource.Configuration
     let transport: HTTPTransport
     let clock: any MonotonicClockSource
-    let mapping: HTTPWallMapping
+    let mapping: TimeMapping
     let deadline: MonotonicInstant
 
     private var refiner: HTTPDateRefiner
@@ -16,7 +16,7 @@ struct HTTPMeasurementRun {
 
     init(
         url: URL, configuration: HTTPTimeSource.Configuration, transport: HTTPTransport,
-        clock: any MonotonicClockSource, mapping: HTTPWallMapping, deadline: MonotonicInstant
+        clock: any MonotonicClockSource, mapping: TimeMapping, deadline: MonotonicInstant
     ) {
         self.url = url
         self.configuration = configuration
@@ -56,7 +56,7 @@ struct HTTPMeasurementRun {
         let kind: HTTPTimeMeasurement.Kind =
             configuration.timestampHeader.map { .timestampHeader($0.name) } ?? .dateHeader
         return HTTPTimeMeasurement(
-            url: url, kind: kind, interval: interval, monotonic: asOf, localTime: mapping.wall(at: asOf),
+            url: url, kind: kind, interval: interval, monotonic: asOf, localTime: mapping.wallTime(at: asOf),
             roundTripDelay: roundTrip, requests: records)
     }
 
@@ -101,8 +101,8 @@ struct HTTPMeasurementRun {
         do {
             evidence = try HTTPResponseEvidence.read(
                 field: { response.value(forField: $0) },
-                timestampHeader: configuration.timestampHeader, sent: mapping.wall(at: outcome.sent),
-                received: mapping.wall(at: outcome.received),
+                timestampHeader: configuration.timestampHeader, sent: mapping.wallTime(at: outcome.sent),
+                received: mapping.wallTime(at: outcome.received),
                 referenceYear: HTTPResponseEvidence.year(of: mapping.wall))
         } catch {
             records.append(record)

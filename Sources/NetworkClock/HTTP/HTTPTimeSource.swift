@@ -80,7 +80,7 @@ public struct HTTPTimeSource: Sendable {
         }
         defer { transport.invalidate() }
         let start = monotonicClock.now()
-        let mapping = HTTPWallMapping(wall: wallClock.now(), monotonic: start)
+        let mapping = TimeMapping(wall: wallClock.now(), monotonic: start)
         var run = HTTPMeasurementRun(
             url: url, configuration: configuration, transport: transport, clock: monotonicClock,
             mapping: mapping, deadline: start + configuration.deadline)

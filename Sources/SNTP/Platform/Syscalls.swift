@@ -186,18 +186,18 @@ enum Syscalls {
 
     // MARK: Name resolution
 
-    /// Resolves `host` to socket addresses with `getaddrinfo`, for datagram sockets.
-    /// Returns the addresses, or the `EAI_*` code and its description.
-    static func resolve(host: String, port: UInt16, family: Int32)
+    /// Resolves `host` to socket addresses with `getaddrinfo`, for datagram (UDP) or stream (TCP)
+    /// sockets. Returns the addresses, or the `EAI_*` code and its description.
+    static func resolve(host: String, port: UInt16, family: Int32, stream: Bool = false)
         -> Result<[SocketAddress], ResolutionFailure>
     {
         var hints = addrinfo()
         hints.ai_family = family
-        hints.ai_socktype = datagramType
+        hints.ai_socktype = stream ? streamType : datagramType
         #if canImport(Glibc)
-        hints.ai_protocol = Int32(IPPROTO_UDP)
+        hints.ai_protocol = Int32(stream ? IPPROTO_TCP : IPPROTO_UDP)
         #else
-        hints.ai_protocol = IPPROTO_UDP
+        hints.ai_protocol = stream ? IPPROTO_TCP : IPPROTO_UDP
         #endif
         hints.ai_flags = AI_NUMERICSERV
         var list: UnsafeMutablePointer<addrinfo>?
@@ -300,42 +300,6 @@ extension Syscalls {
         var length = socklen_t(MemoryLayout<Int32>.size)
         let result = getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length)
         return result < 0 ? errno : value
-    }
-
-    /// Resolves `host` with `getaddrinfo` for stream (TCP) sockets, the counterpart of
-    /// ``resolve(host:port:family:)`` (which asks for datagram sockets).
-    static func resolveStream(host: String, port: UInt16, family: Int32)
-        -> Result<[SocketAddress], ResolutionFailure>
-    {
-        var hints = addrinfo()
-        hints.ai_family = family
-        hints.ai_socktype = streamType
-        #if canImport(Glibc)
-        hints.ai_protocol = Int32(IPPROTO_TCP)
-        #else
-        hints.ai_protocol = IPPROTO_TCP
-        #endif
-        hints.ai_flags = AI_NUMERICSERV
-        var list: UnsafeMutablePointer<addrinfo>?
-        let code = getaddrinfo(host, String(port), &hints, &list)
-        guard code == 0 else {
-            let message = gai_strerror(code).map { String(cString: $0) } ?? "code \(code)"
-            let systemCode = code == EAI_SYSTEM ? errno : 0
-            return .failure(ResolutionFailure(code: code, systemErrno: systemCode, message: message))
-        }
-        defer { freeaddrinfo(list) }
-        var addresses: [SocketAddress] = []
-        var cursor = list
-        while let entry = cursor {
-            if let raw = entry.pointee.ai_addr,
-                let address = SocketAddress(raw: raw, length: entry.pointee.ai_addrlen),
-                !addresses.contains(address)
-            {
-                addresses.append(address)
-            }
-            cursor = entry.pointee.ai_next
-        }
-        return .success(addresses)
     }
 
     static var connectInProgress: Int32 { EINPROGRESS }

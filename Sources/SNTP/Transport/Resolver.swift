@@ -10,36 +10,6 @@ public enum AddressFamilyPreference: Hashable, Sendable {
 
 /// Resolves host names to every A and AAAA address with `getaddrinfo`.
 public enum Resolver {
-    /// Returns every distinct address of `host` (a name, an IPv4 literal or an IPv6 literal without
-    /// brackets) in the order the system resolver gives, at most `limit` of them.
-    /// - Throws: ``TransportError/resolutionFailed(host:reason:)`` or
-    ///   ``TransportError/noAddresses(host:)``.
-    public static func resolve(
-        _ host: String, port: UInt16, family: AddressFamilyPreference = .any, limit: Int = .max
-    ) throws(TransportError) -> [SocketAddress] {
-        guard !host.isEmpty, !host.utf8.contains(0) else {
-            throw .resolutionFailed(host: host, reason: "empty or invalid host name")
-        }
-        let familyConstant: Int32
-        switch family {
-        case .any: familyConstant = Syscalls.addressFamilyUnspecified
-        case .ipv4Only: familyConstant = Syscalls.addressFamilyIPv4
-        case .ipv6Only: familyConstant = Syscalls.addressFamilyIPv6
-        }
-        switch Syscalls.resolve(host: host, port: port, family: familyConstant) {
-        case .success(let addresses):
-            guard !addresses.isEmpty else { throw .noAddresses(host: host) }
-            return Array(addresses.prefix(max(1, limit)))
-        case .failure(let failure):
-            if failure.isNoSuchName && family != .any {
-                throw .noAddresses(host: host)
-            }
-            throw .resolutionFailed(host: host, reason: failure.message)
-        }
-    }
-}
-
-extension Resolver {
     /// The kind of socket the resolved addresses are for.
     public enum SocketKind: Hashable, Sendable {
         /// Datagram (UDP) sockets, as for NTP.
@@ -48,24 +18,20 @@ extension Resolver {
         case stream
     }
 
-    /// Returns every distinct address of `host` for sockets of `kind`, in the order the system
+    /// Returns every distinct address of `host` for sockets of `socketKind`, in the order the system
     /// resolver gives, at most `limit` of them.
     ///
     /// `host` is a name, an IPv4 literal, or an IPv6 literal with or without the brackets URLs put
-    /// around it (`[::1]` and `::1` both work; a zone ID such as `fe80::1%eth0` is passed on). For
-    /// ``SocketKind/datagram`` this is ``resolve(_:port:family:limit:)`` after removing brackets.
+    /// around it (`[::1]` and `::1` both work; a zone ID such as `fe80::1%eth0` is passed on).
     /// - Throws: ``TransportError/resolutionFailed(host:reason:)`` or
     ///   ``TransportError/noAddresses(host:)``.
     public static func resolve(
         _ host: String, port: UInt16, family: AddressFamilyPreference = .any, limit: Int = .max,
-        socketKind: SocketKind
+        socketKind: SocketKind = .datagram
     ) throws(TransportError) -> [SocketAddress] {
         var name = host
         if name.hasPrefix("["), name.hasSuffix("]"), name.count >= 2 {
             name = String(name.dropFirst().dropLast())
-        }
-        if socketKind == .datagram {
-            return try resolve(name, port: port, family: family, limit: limit)
         }
         guard !name.isEmpty, !name.utf8.contains(0) else {
             throw .resolutionFailed(host: host, reason: "empty or invalid host name")
@@ -76,7 +42,7 @@ extension Resolver {
         case .ipv4Only: familyConstant = Syscalls.addressFamilyIPv4
         case .ipv6Only: familyConstant = Syscalls.addressFamilyIPv6
         }
-        switch Syscalls.resolveStream(host: name, port: port, family: familyConstant) {
+        switch Syscalls.resolve(host: name, port: port, family: familyConstant, stream: socketKind == .stream) {
         case .success(let addresses):
             guard !addresses.isEmpty else { throw .noAddresses(host: host) }
             return Array(addresses.prefix(max(1, limit)))
