@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Builds and runs the libFuzzer targets of NetworkClock.
+#
+#   Tools/fuzz.sh [SECONDS] [TARGET...]
+#
+#   SECONDS  how long to fuzz each target (default 30)
+#   TARGET   ntp       NTP packet decoding, re-encoding, reply and sample validation, selection
+#            httpdate  HTTP-date (RFC 9110) and epoch timestamp header parsing
+#            (default: both, one after the other)
+#
+# Each target is compiled with `swiftc -sanitize=fuzzer,address` from its harness in Tools/Fuzz and
+# a snapshot of the sources it needs, all in one module (so internal symbols are visible), into
+# ${FUZZ_BUILD_DIR:-/tmp/netclock-fuzz}/<target>. The seed corpus Tools/Fuzz/corpus/<target> is
+# copied to a fresh working corpus there; nothing in the repository is written.
+#
+# Exit status: 0 when no target crashed, 1 when libFuzzer found a crash (the artifact is kept in
+# the work directory; its path and hex are printed), 2 on a usage or build error.
+#
+# Environment: FUZZ_BUILD_DIR (scratch directory), SWIFTC (compiler; default: swiftc on PATH, else
+# /opt/swift/usr/bin/swiftc), FUZZ_ARGS (extra libFuzzer flags, e.g. "-jobs=2" or "-seed=1").
+set -euo pipefail
+
+usage() {
+    sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
+    exit 2
+}
+
+duration=30
+if [[ $# -gt 0 && $1 =~ ^[0-9]+$ ]]; then
+    duration=$1
+    shift
+elif [[ $# -gt 0 && ( $1 == -h || $1 == --help ) ]]; then
+    usage
+fi
+targets=("$@")
+[[ ${#targets[@]} -gt 0 ]] || targets=(ntp httpdate)
+for target in "${targets[@]}"; do
+    case $target in
+        ntp | httpdate) ;;
+        *) echo "fuzz.sh: unknown target '$target' (known: ntp, httpdate)" >&2; exit 2 ;;
+    esac
+done
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir=${FUZZ_BUILD_DIR:-/tmp/netclock-fuzz}
+swiftc=${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}
+[[ -x $swiftc ]] || { echo "fuzz.sh: no swiftc (set SWIFTC)" >&2; exit 2; }
+toolchain_bin=$(dirname "$(readlink -f "$swiftc")")
+
+# Sources of each target, relative to the repository root.
+sources_of() {
+    (
+        cd "$root"
+        find Sources/SNTP -name '*.swift' | LC_ALL=C sort
+        case $1 in
+            ntp)
+                echo Tools/Fuzz/FuzzNTPPacket.swift
+                ;;
+            httpdate)
+                for file in HTTPDate HTTPDateError HTTPDateScanner HTTPTimestampHeader HTTPOffsetInterval; do
+                    echo "Sources/NetworkClock/HTTP/$file.swift"
+                done
+                echo Tools/Fuzz/FuzzHTTPDate.swift
+                ;;
+        esac
+    )
+}
+
+module_of() { case $1 in ntp) echo FuzzNTP ;; httpdate) echo FuzzHTTPDate ;; esac }
+max_len_of() { case $1 in ntp) echo 256 ;; httpdate) echo 96 ;; esac }
+
+# Tokens of the HTTP-date grammar, so mutations can splice whole names in.
+write_httpdate_dict() {
+    {
+        for word in Sun Mon Tue Wed Thu Fri Sat Sunday Monday Tuesday Wednesday Thursday Friday \
+            Saturday Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec GMT; do
+            printf '"%s"\n' "$word"
+        done
+        printf '"%s"\n' ", " " GMT" "23:59:60" "29 Feb" "-Feb-" "  " "." "\\x09"
+    } >"$1"
+}
+
+# Compiles a target unless the snapshot of its sources and flags is unchanged since the last build.
+build() {
+    local target=$1 dir=$2
+    local flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -package-name NetworkClockFuzz
+        -module-name "$(module_of "$target")")
+    if [[ -x $toolchain_bin/ld.lld ]]; then
+        flags+=(-use-ld=lld)  # gold prints spurious "Cannot export local symbol __asan_*" warnings
+    fi
+    local files
+    mapfile -t files < <(sources_of "$target")
+    # Snapshot the sources first: other work in the checkout may edit them while we compile.
+    rm -rf "$dir/src"
+    mkdir -p "$dir/src"
+    (cd "$root" && cp --parents "${files[@]}" "$dir/src/")
+    local stamp
+    stamp=$( { "$swiftc" --version 2>&1; echo "${flags[*]}"; (cd "$dir/src" && cat "${files[@]}"); } \
+        | sha256sum | cut -d' ' -f1)
+    if [[ -x $dir/fuzz-$target && -f $dir/build.stamp && $(<"$dir/build.stamp") == "$stamp" ]]; then
+        echo "== $target: sources unchanged, reusing $dir/fuzz-$target"
+        return 0
+    fi
+    echo "== $target: building $dir/fuzz-$target (${#files[@]} files)"
+    rm -f "$dir/build.stamp"
+    local start=$SECONDS
+    if ! (cd "$dir/src" && "$swiftc" "${flags[@]}" "${files[@]}" -o "$dir/fuzz-$target") \
+        >"$dir/build.log" 2>&1; then
+        grep -v "Cannot export local symbol" "$dir/build.log" >&2 || true
+        echo "fuzz.sh: building $target failed (log: $dir/build.log)" >&2
+        return 1
+    fi
+    grep -v "Cannot export local symbol" "$dir/build.log" || true
+    echo "$stamp" >"$dir/build.stamp"
+    echo "   built in $((SECONDS - start)) s"
+}
+
+# Runs one target; returns 1 when libFuzzer reported a crash.
+run() {
+    local target=$1 dir=$2
+    local work=$dir/work
+    rm -rf "$work"
+    mkdir -p "$work/corpus" "$work/artifacts"
+    cp "$root/Tools/Fuzz/corpus/$target/"* "$work/corpus/"
+    local seeds
+    seeds=$(find "$work/corpus" -type f | wc -l)
+    local args=(-max_total_time="$duration" -print_final_stats=1 -max_len="$(max_len_of "$target")"
+        -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$work/artifacts/")
+    if [[ $target == httpdate ]]; then
+        write_httpdate_dict "$work/httpdate.dict"
+        args+=(-dict="$work/httpdate.dict")
+    fi
+    # shellcheck disable=SC2206
+    [[ -n ${FUZZ_ARGS:-} ]] && args+=($FUZZ_ARGS)
+    echo "== $target: fuzzing for $duration s from $seeds seeds (log: $work/fuzz.log)"
+    local status=0
+    # The Swift runtime's backtracer would fight ASan over the crash signal (and can hang); ASan
+    # and libFuzzer report the crash and the stack themselves.
+    SWIFT_BACKTRACE=enable=no \
+        ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:handle_abort=1:handle_sigill=1:symbolize=1} \
+        ASAN_SYMBOLIZER_PATH=${ASAN_SYMBOLIZER_PATH:-$toolchain_bin/llvm-symbolizer} \
+        "$dir/fuzz-$target" "${args[@]}" "$work/corpus" >"$work/fuzz.log" 2>&1 || status=$?
+
+    local log=$work/fuzz.log
+    local runs rate last cov ft corp
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    last=$(grep -E '^#[0-9]+.* cov: ' "$log" | tail -1 || true)
+    cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
+    ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
+    corp=$(sed -n 's/.* corp: \([^ ]*\).*/\1/p' <<<"$last")
+    echo "   runs: ${runs:-?}  exec/s: ${rate:-?}  cov: ${cov:-?}  ft: ${ft:-?}  corpus: ${corp:-?}" \
+        "($(find "$work/corpus" -type f | wc -l) files in $work/corpus)"
+
+    local artifacts
+    mapfile -t artifacts < <(find "$work/artifacts" -type f | LC_ALL=C sort)
+    if [[ $status -eq 0 && ${#artifacts[@]} -eq 0 ]]; then
+        echo "   no crash"
+        return 0
+    fi
+    echo "!! $target: libFuzzer exited with status $status" >&2
+    grep -E -m5 'Fatal error|invariant violated|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|SUMMARY' \
+        "$log" >&2 || true
+    grep -E -m20 '^ +#[0-9]+ 0x' "$log" >&2 || true
+    local artifact
+    for artifact in "${artifacts[@]}"; do
+        echo "!! artifact: $artifact" >&2
+        echo "!! hex: $(od -An -v -tx1 "$artifact" | tr -d ' \n')" >&2
+        echo "!! reproduce: SWIFT_BACKTRACE=enable=no $dir/fuzz-$target $artifact" >&2
+    done
+    return 1
+}
+
+mkdir -p "$build_dir"
+failed=0
+for target in "${targets[@]}"; do
+    dir=$build_dir/$target
+    mkdir -p "$dir"
+    build "$target" "$dir" || exit 2
+done
+for target in "${targets[@]}"; do
+    run "$target" "$build_dir/$target" || failed=1
+done
+exit $failed
