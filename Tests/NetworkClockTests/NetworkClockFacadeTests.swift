@@ -31,7 +31,8 @@ struct NetworkClockFacadeTests {
         let clock = NetworkClock(configuration: configuration)
         let started = BootTimeClock().now()
         let report = try await clock.sync()
-        #expect(BootTimeClock().now() - started < .seconds(4))
+        // The deadline bounds every wait; allow 0.5 s for thread scheduling on a loaded 2-core machine.
+        #expect(BootTimeClock().now() - started < .seconds(4) + .milliseconds(500))
         #expect(report.source == .http)
         #expect(report.sources.first?.status == .timeout)
         #expect(report.httpSources.first?.status == .selected)

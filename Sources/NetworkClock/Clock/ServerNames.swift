@@ -5,8 +5,15 @@ import Synchronization
 /// contend on one cache line) and without allocating.
 ///
 /// The table only grows, by one entry per distinct server name the process ever anchors to, which
-/// keeps every identifier valid for the life of the process.
+/// keeps every identifier valid for the life of the process. It is capped at ``capacity`` names so
+/// that a caller passing a new string each time (a URL with a request ID, say) cannot grow it
+/// without bound; later names share one identifier that reads as ``overflowName``.
 enum ServerNames {
+    /// The most distinct names kept.
+    static let capacity = 65_536
+    /// What every name past ``capacity`` reads as.
+    static let overflowName = "(server name not kept: more than 65536 distinct names)"
+
     private struct Table {
         var names: [String] = []
         var identifiers: [String: UInt32] = [:]
@@ -19,6 +26,13 @@ enum ServerNames {
         guard let name else { return 0 }
         return table.withLock { table in
             if let existing = table.identifiers[name] { return existing }
+            if table.names.count >= capacity {
+                if let overflow = table.identifiers[overflowName] { return overflow }
+                table.names.append(overflowName)
+                let identifier = UInt32(truncatingIfNeeded: table.names.count)
+                table.identifiers[overflowName] = identifier
+                return identifier
+            }
             table.names.append(name)
             let identifier = UInt32(truncatingIfNeeded: table.names.count)
             table.identifiers[name] = identifier

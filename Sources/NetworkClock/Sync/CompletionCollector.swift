@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Gathers results of work running on other threads and resumes one waiter as soon as enough of
@@ -37,8 +38,9 @@ final class CompletionCollector<Result: Sendable>: Sendable {
         if let (continuation, results) = resume { continuation.resume(returning: results) }
     }
 
-    /// Waits until enough results, or all, have arrived.
-    func wait() async -> [Int: Result] {
+    /// Waits until enough results, or all, have arrived, or `timeout` has passed (then it returns
+    /// what has arrived so far). The timeout is a backstop: the work itself is bounded too.
+    func wait(timeout: Duration) async -> [Int: Result] {
         await withCheckedContinuation { continuation in
             let ready: [Int: Result]? = state.withLock { state in
                 if state.results.count == expected || state.satisfied >= enough {
@@ -48,7 +50,26 @@ final class CompletionCollector<Result: Sendable>: Sendable {
                 state.continuation = continuation
                 return nil
             }
-            if let ready { continuation.resume(returning: ready) }
+            if let ready {
+                continuation.resume(returning: ready)
+                return
+            }
+            let (seconds, attoseconds) = max(timeout, .zero).components
+            let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+                finishNow()
+            }
         }
+    }
+
+    /// Resumes the waiter with what has arrived, if it is still waiting.
+    private func finishNow() {
+        let resume: (CheckedContinuation<[Int: Result], Never>, [Int: Result])? = state.withLock { state in
+            guard !state.finished, let continuation = state.continuation else { return nil }
+            state.finished = true
+            state.continuation = nil
+            return (continuation, state.results)
+        }
+        if let (continuation, results) = resume { continuation.resume(returning: results) }
     }
 }

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Queries every address of every configured server in parallel, rejects falsetickers, and
 /// combines the rest into one result.
 ///
@@ -42,7 +40,7 @@ public struct NTPSyncEngine: Sendable {
         let deadline = start + policy.deadline
         var reports: [SourceReport] = []
         var targets: [(report: Int, target: Target)] = []
-        let resolved = await resolveAll()
+        let resolved = await resolveAll(deadline: policy.deadline / 2)
         for (server, outcome) in resolved {
             switch outcome {
             case .failure(let error):
@@ -96,17 +94,28 @@ public struct NTPSyncEngine: Sendable {
         }
     }
 
-    private func resolveAll() async -> [(ServerName, Result<[SocketAddress], TransportError>)] {
+    /// Resolves every server on a thread of its own; a name still unresolved at `deadline` is
+    /// reported as failed (`getaddrinfo` cannot be cancelled, so its thread finishes on its own).
+    private func resolveAll(deadline: Duration) async -> [(ServerName, Result<[SocketAddress], TransportError>)] {
         let policy = self.policy
-        return await BlockingWork.run {
-            policy.servers.map { server in
+        let servers = policy.servers
+        let collector = CompletionCollector<Result<[SocketAddress], TransportError>>(
+            expected: servers.count, enough: servers.count, isSatisfying: { _ in true })
+        for (index, server) in servers.enumerated() {
+            BlockingWork.start {
                 let outcome = Result<[SocketAddress], TransportError> { () throws(TransportError) in
                     try Resolver.resolve(
                         server.host, port: server.port ?? policy.defaultPort, family: policy.family,
                         limit: policy.addressesPerHost)
                 }
-                return (server, outcome)
+                collector.deliver(outcome, index: index)
             }
+        }
+        let results = await collector.wait(timeout: deadline)
+        return servers.enumerated().map { index, server in
+            let timedOut = TransportError.resolutionFailed(
+                host: server.host, reason: "name resolution took longer than \(deadline.formattedSeconds)")
+            return (server, results[index] ?? .failure(timedOut))
         }
     }
 
@@ -118,11 +127,11 @@ public struct NTPSyncEngine: Sendable {
         }
         for (index, target) in targets.enumerated() {
             let engine = self
-            DispatchQueue.global(qos: .userInitiated).async {
+            BlockingWork.start {
                 collector.deliver(engine.burst(to: target.address, deadline: deadline), index: index)
             }
         }
-        return await collector.wait()
+        return await collector.wait(timeout: deadline - client.monotonic.now() + .milliseconds(100))
     }
 
     /// One burst to one address, honouring and updating its etiquette state. Blocks.
