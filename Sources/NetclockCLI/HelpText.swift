@@ -16,31 +16,32 @@ public enum HelpText {
         """
 
     /// The full help.
-    public static let full = usage + """
+    public static let full =
+        usage + """
 
 
-        Commands:
-          query   ask NTP servers (or HTTP URLs) for the time and show offsets, delays, bounds
-          sync    query, then store the result as an anchor for `now` (survives restarts, not reboots)
-          now     print the trusted time from the stored anchor, without any network traffic
-          watch   query repeatedly and print one line per round
+            Commands:
+              query   ask NTP servers (or HTTP URLs) for the time and show offsets, delays, bounds
+              sync    query, then store the result as an anchor for `now` (survives restarts, not reboots)
+              now     print the trusted time from the stored anchor, without any network traffic
+              watch   query repeatedly and print one line per round
 
-        SERVER is host, host:port or [v6addr]:port (default: pool.ntp.org, all its addresses).
+            SERVER is host, host:port or [v6addr]:port (default: pool.ntp.org, all its addresses).
 
-        Options:
-          --port N          port for servers given without one (default 123)
-          --samples N       requests per server address, 1-8 (default 4)
-          --interval SEC    seconds between requests to one address (default 2; 0 only for your own servers)
-          --timeout SEC     seconds to wait for each reply (default 2)
-          --http URL        HTTP(S) URL to take the time from when NTP fails (repeatable)
-          --http-only       skip NTP and use the --http URLs only
-          --http-header N   response header with a millisecond server timestamp (default: Date only)
-          -4, -6            use IPv4 or IPv6 addresses only
-          --json            print one JSON object
-          --state FILE      anchor file (default $XDG_CACHE_HOME/netclock/anchor.json)
-          --count N         watch: stop after N rounds
-          --every SEC       watch: seconds between rounds (default 64)
+            Options:
+              --port N          port for servers given without one (default 123)
+              --samples N       requests per server address, 1-8 (default 4)
+              --interval SEC    seconds between requests to one address (default 2; 0 only for your own servers)
+              --timeout SEC     seconds to wait for each reply (default 2)
+              --http URL        HTTP(S) URL to take the time from when NTP fails (repeatable)
+              --http-only       skip NTP and use the --http URLs only
+              --http-header N   response header with a millisecond server timestamp (default: Date only)
+              -4, -6            use IPv4 or IPv6 addresses only
+              --json            print one JSON object
+              --state FILE      anchor file (default $XDG_CACHE_HOME/netclock/anchor.json)
+              --count N         watch: stop after N rounds
+              --every SEC       watch: seconds between rounds (default 64)
 
-        Exit status: 0 success, 1 no usable time source, 2 usage error.
-        """
+            Exit status: 0 success, 1 no usable time source, 2 usage error.
+            """
 }

@@ -133,7 +133,8 @@ public struct QueryCommandOptions: Hashable, Sendable {
         return options
     }
 
-    private static func seconds(_ text: String, flag: String, allowZero: Bool) throws(UsageError) -> Duration {
+    private static func seconds(_ text: String, flag: String, allowZero: Bool) throws(UsageError) -> Duration
+    {
         guard let value = Double(text), value.isFinite, value >= 0, value <= 86_400,
             allowZero || value > 0, let duration = Duration(secondsDouble: value)
         else {
@@ -150,6 +151,7 @@ public struct QueryCommandOptions: Hashable, Sendable {
     /// The sync policy these options describe.
     public var syncPolicy: SyncPolicy {
         let query = QueryOptions(samples: samples, interval: interval, timeout: timeout)
-        return SyncPolicy(servers: httpOnly ? [] : effectiveServers, defaultPort: port, family: family, query: query)
+        return SyncPolicy(
+            servers: httpOnly ? [] : effectiveServers, defaultPort: port, family: family, query: query)
     }
 }

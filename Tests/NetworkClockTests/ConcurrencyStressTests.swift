@@ -104,7 +104,8 @@ struct ConcurrencyStressTests {
         torn.append(("server", tornServer))
         for (field, anchor) in torn {
             var stats = ReaderStats()
-            plan.check(anchor.estimate(atMonotonicNanoseconds: reader), before: reader, after: reader, stats: &stats)
+            plan.check(
+                anchor.estimate(atMonotonicNanoseconds: reader), before: reader, after: reader, stats: &stats)
             #expect(stats.failures == 1, "a reading with a torn \(field) passed")
         }
         // Going back in time is caught too.
@@ -155,7 +156,8 @@ struct ConcurrencyStressTests {
         #expect(accepted >= 10, "only \(accepted) anchors were accepted")
         #expect(rejected >= 10, "only \(rejected) anchors were rejected (republished)")
         #expect(anchorChanges >= 2, "readers saw the anchor change only \(anchorChanges) times")
-        #expect(corrected > 0 && corrected < totalReads, "\(corrected) of \(totalReads) readings drift-corrected")
+        #expect(
+            corrected > 0 && corrected < totalReads, "\(corrected) of \(totalReads) readings drift-corrected")
         print(
             "stress \(settings.duration): \(totalReads) readings by \(readers) threads, \(accepted) anchors accepted, "
                 + "\(rejected) rejected, \(anchorChanges) anchor changes seen, \(corrected) drift-corrected readings, "
@@ -230,7 +232,8 @@ struct ConcurrencyStressTests {
                     counters.record(
                         try gate.run { () throws(IngestError) in
                             try clock.ingest(
-                            serverTime: ingest.serverTime, requestSent: ingest.sent, responseReceived: ingest.received,
+                                serverTime: ingest.serverTime, requestSent: ingest.sent,
+                                responseReceived: ingest.received,
                                 resolution: ingest.resolution, server: plan.names[k])
                         })
                 } catch {
@@ -264,7 +267,8 @@ struct ConcurrencyStressTests {
         let finished = group.wait(timeout: .now() + 5) == .success
         let (accepted, rejected, errors) = counters.values
         return Outcome(
-            firstAnchorAccepted: firstAnchorAccepted, finished: finished, stats: results.values, accepted: accepted,
+            firstAnchorAccepted: firstAnchorAccepted, finished: finished, stats: results.values,
+            accepted: accepted,
             rejected: rejected, errors: errors)
     }
 }
@@ -319,7 +323,8 @@ struct StressPlan: Sendable {
         let identifiers = names.map { ServerNames.identifier(for: $0) }
         self.names = names
         self.serverIdentifiers = identifiers
-        self.anchorForIdentifier = Dictionary(identifiers.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        self.anchorForIdentifier = Dictionary(
+            identifiers.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     func syncIdentifier(_ index: Int) -> Int { index }
@@ -425,9 +430,11 @@ struct StressPlan: Sendable {
     /// after the thread's previous reading.
     func check(_ estimate: TimeEstimate, before: Int64, after: Int64, stats: inout ReaderStats) {
         stats.reads += 1
-        let (time, timeRest) = estimate.time.sinceEpoch.attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        let (time, timeRest) = estimate.time.sinceEpoch.attoseconds.quotientAndRemainder(
+            dividingBy: 1_000_000_000)
         let (age, ageRest) = estimate.age.attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
-        let (boundValue, boundRest) = estimate.errorBound.attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        let (boundValue, boundRest) = estimate.errorBound.attoseconds.quotientAndRemainder(
+            dividingBy: 1_000_000_000)
         defer {
             stats.previous = (Int64(truncatingIfNeeded: time), Int64(truncatingIfNeeded: boundValue))
         }
@@ -477,7 +484,8 @@ struct StressPlan: Sendable {
             let low = Self.growth(a, rate: Self.floorGrowthRate)
             let high = Self.growth(a, rate: Self.ceilingGrowthRate)
             guard low <= grown, grown <= high else {
-                stats.fail("anchor \(k): drift-corrected bound grew \(grown) ns in \(a) ns, not in \(low)...\(high)")
+                stats.fail(
+                    "anchor \(k): drift-corrected bound grew \(grown) ns in \(a) ns, not in \(low)...\(high)")
                 return
             }
         } else {

@@ -61,7 +61,8 @@ struct DescriptorLeakTests {
         // Each engine sync: 4 samples from `good`, 2 samples and 2 timeouts from `half`, 1 refusal.
         // (Three sources, at most 10 ms of waiting: each burst holds one of Dispatch's few threads
         // while it waits, and suites running in parallel need them too.)
-        let servers = [good, half].map { ServerName(host: $0.host, port: $0.port) }
+        let servers =
+            [good, half].map { ServerName(host: $0.host, port: $0.port) }
             + [ServerName(host: "127.0.0.1", port: closedPort)]
         // A 2 s deadline rather than the default 25 ms, so that the syncs succeed even when Dispatch's
         // threads are busy with other suites' syncs (see FaultInjectionTests); succeed or not, every
@@ -93,7 +94,8 @@ struct DescriptorLeakTests {
                 for ((target, samples, timeout, _), count) in zip(plan, counts) {
                     for _ in 0..<count {
                         let result = client.query(
-                            target, options: QueryOptions(samples: samples, interval: .zero, timeout: timeout))
+                            target, options: QueryOptions(samples: samples, interval: .zero, timeout: timeout)
+                        )
                         tally.add(result.exchanges)
                     }
                 }
@@ -123,7 +125,8 @@ struct DescriptorLeakTests {
                 + "(\(tally.samples) samples, \(tally.timeouts) timeouts, \(tally.refusals) refusals, "
                 + "\(tally.rejectedReplies) rejected replies; \(engines.exchanges) of them in 40 engine syncs, "
                 + "\(engines.engineFailures) failed) in \(elapsed)"
-                + (others.isEmpty ? "" : "; still open from suites running in parallel: \(others.map(\.description))"))
+                + (others.isEmpty
+                    ? "" : "; still open from suites running in parallel: \(others.map(\.description))"))
         #expect(ours.isEmpty, "leaked sockets to this test's servers: \(ours.map(\.description))")
         #expect(clients.isEmpty, "leaked client sockets: \(clients.map(\.description))")
 
@@ -145,7 +148,8 @@ struct DescriptorLeakTests {
         let server = try FakeNTPServer(configuration: .init())
         defer { server.stop() }
         let before = try DescriptorSnapshot.take()
-        let socket = try UDPSocket(connectingTo: try #require(SocketAddress(numericHost: "127.0.0.1", port: server.port)))
+        let socket = try UDPSocket(
+            connectingTo: try #require(SocketAddress(numericHost: "127.0.0.1", port: server.port)))
         let after = try DescriptorSnapshot.take()
         let added = after.added(since: before)
         #expect(added.contains { $0.isUDPSocket(connectedToOneOf: [server.port]) && $0.isConnectedUDPSocket })
@@ -238,12 +242,16 @@ struct DescriptorSnapshot {
 
     /// Snapshots until no connected UDP socket is added since `earlier`, or `limit` has passed
     /// (descriptors of tests running in parallel come and go); returns the last snapshot.
-    static func settled(against earlier: DescriptorSnapshot, within limit: Duration) throws -> DescriptorSnapshot {
+    static func settled(against earlier: DescriptorSnapshot, within limit: Duration) throws
+        -> DescriptorSnapshot
+    {
         let clock = BootTimeClock()
         let deadline = clock.now() + limit
         while true {
             let snapshot = try take()
-            if !snapshot.added(since: earlier).contains(where: \.isConnectedUDPSocket) || clock.now() >= deadline {
+            if !snapshot.added(since: earlier).contains(where: \.isConnectedUDPSocket)
+                || clock.now() >= deadline
+            {
                 return snapshot
             }
             var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
@@ -260,7 +268,8 @@ struct DescriptorSnapshot {
                 let fields = line.split(separator: " ")
                 // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode …
                 guard fields.count > 9, let inode = UInt64(fields[9]),
-                    let portText = fields[2].split(separator: ":").last, let port = UInt16(portText, radix: 16)
+                    let portText = fields[2].split(separator: ":").last,
+                    let port = UInt16(portText, radix: 16)
                 else { continue }
                 ports[inode] = port
             }

@@ -51,7 +51,8 @@ struct FaultInjectionTests {
         return address
     }
 
-    static func policy(_ servers: [ServerName], query: QueryOptions, deadline: Duration? = nil) -> SyncPolicy {
+    static func policy(_ servers: [ServerName], query: QueryOptions, deadline: Duration? = nil) -> SyncPolicy
+    {
         SyncPolicy(servers: servers, query: query, deadline: deadline)
     }
 
@@ -118,7 +119,8 @@ struct FaultInjectionTests {
             let drops = Array(pattern[(burst * samples)..<((burst + 1) * samples)])
             server.update { $0.nextBehaviours = drops.map { $0 ? .noReply : .normal } }
             let (result, elapsed) = await timedOnOwnThread {
-                SNTPClient().query(address, options: QueryOptions(samples: samples, interval: .zero, timeout: timeout))
+                SNTPClient().query(
+                    address, options: QueryOptions(samples: samples, interval: .zero, timeout: timeout))
             }
             let lost = drops.filter { $0 }.count
             #expect(result.exchanges.map { $0.sample != nil } == drops.map { !$0 }, "burst \(burst)")
@@ -165,7 +167,8 @@ struct FaultInjectionTests {
             for (index, source) in report.sources.enumerated() {
                 let lost = patterns[index][(sync * 4)..<(sync * 4 + 4)].filter { $0 }.count
                 #expect(source.query?.samples.count == 4 - lost, "sync \(sync) source \(index)")
-                #expect(lost == 4 ? source.status == .timeout : [.selected, .survivor].contains(source.status))
+                #expect(
+                    lost == 4 ? source.status == .timeout : [.selected, .survivor].contains(source.status))
             }
         }
     }
@@ -186,7 +189,8 @@ struct FaultInjectionTests {
         }
         let address = try Self.address(server)
         let (result, elapsed) = await timedOnOwnThread {
-            SNTPClient().query(address, options: QueryOptions(samples: 6, interval: .zero, timeout: .seconds(2)))
+            SNTPClient().query(
+                address, options: QueryOptions(samples: 6, interval: .zero, timeout: .seconds(2)))
         }
         #expect(elapsed < Self.slack, "a stray reply made the client wait for a timeout")
         #expect(result.samples.count == 6)
@@ -209,7 +213,9 @@ struct FaultInjectionTests {
         defer { server.stop() }
         // Timeline (ms): request 1 at 0, times out at 400; request 2 at 400; reply 1 at 600 (stale);
         // reply 2 at 700, 100 ms before request 2 times out; request 3 answered at once.
-        server.update { $0.nextBehaviours = [.lateReply(.milliseconds(600)), .lateReply(.milliseconds(300))] }
+        server.update {
+            $0.nextBehaviours = [.lateReply(.milliseconds(600)), .lateReply(.milliseconds(300))]
+        }
         let timeout = Duration.milliseconds(400)
         let address = try Self.address(server)
         let (result, elapsed) = await timedOnOwnThread {
@@ -248,7 +254,8 @@ struct FaultInjectionTests {
         let timeout = Duration.milliseconds(500)
         let address = try Self.address(server)
         let (result, elapsed) = await timedOnOwnThread {
-            SNTPClient().query(address, options: QueryOptions(samples: 8, interval: interval, timeout: timeout))
+            SNTPClient().query(
+                address, options: QueryOptions(samples: 8, interval: interval, timeout: timeout))
         }
         #expect(killed.wait(timeout: .now() + 5) == .success)
         #expect(result.failure == nil)
@@ -391,7 +398,8 @@ struct FaultInjectionTests {
     func aClosedPortIsRefusedFast(host: String) async throws {
         let address = try Self.closedAddress(host: host)
         let (result, elapsed) = await timedOnOwnThread {
-            SNTPClient().query(address, options: QueryOptions(samples: 4, interval: .zero, timeout: .seconds(2)))
+            SNTPClient().query(
+                address, options: QueryOptions(samples: 4, interval: .zero, timeout: .seconds(2)))
         }
         #expect(elapsed < Self.slack)
         #expect(result.failure == .refused)
@@ -451,7 +459,8 @@ struct FaultInjectionTests {
 
         start = Self.clock.now()
         let error = await #expect(throws: SyncError.self) {
-            try await NTPSyncEngine(policy: Self.policy([ServerName(host: bad, port: 123)], query: query)).sync()
+            try await NTPSyncEngine(policy: Self.policy([ServerName(host: bad, port: 123)], query: query))
+                .sync()
         }
         #expect(error?.sources.map(\.status) == [.error])
         #expect(Self.elapsed(since: start) < .seconds(2))
@@ -541,4 +550,3 @@ extension ExchangeRecord.Outcome {
         return false
     }
 }
-

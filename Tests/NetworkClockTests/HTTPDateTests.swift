@@ -161,7 +161,6 @@ import Testing
     }
 }
 
-
 @Suite struct HTTPTimestampHeaderTests {
     @Test(arguments: [
         (

@@ -7,7 +7,9 @@ import Testing
 /// The public facade: fallback to HTTP, `ingest`, events, refresh scheduling.
 @Suite(.serialized)
 struct NetworkClockFacadeTests {
-    static func ntpServer(offset: Duration, _ behaviour: FakeNTPServer.Behaviour = .normal) throws -> FakeNTPServer {
+    static func ntpServer(offset: Duration, _ behaviour: FakeNTPServer.Behaviour = .normal) throws
+        -> FakeNTPServer
+    {
         var configuration = FakeNTPServer.Configuration(offset: offset)
         configuration.behaviour = behaviour
         return try FakeNTPServer(configuration: configuration)
@@ -23,7 +25,8 @@ struct NetworkClockFacadeTests {
         let ntp = try Self.ntpServer(offset: .seconds(5), .noReply)
         defer { ntp.stop() }
         let http = try HTTPTimeServer(
-            configuration: HTTPTimeServer.Configuration(offset: .milliseconds(2300), timestampHeaderName: "X-Server-Time-Ms"))
+            configuration: HTTPTimeServer.Configuration(
+                offset: .milliseconds(2300), timestampHeaderName: "X-Server-Time-Ms"))
         defer { http.stop() }
         var configuration = Self.configuration([ntp], http: [try #require(URL(string: http.urlString))])
         configuration.http.timestampHeader = HTTPTimestampHeader(name: "X-Server-Time-Ms")
@@ -47,7 +50,8 @@ struct NetworkClockFacadeTests {
         defer { servers.forEach { $0.stop() } }
         let http = try HTTPTimeServer()
         defer { http.stop() }
-        let clock = NetworkClock(configuration: Self.configuration(servers, http: [try #require(URL(string: http.urlString))]))
+        let clock = NetworkClock(
+            configuration: Self.configuration(servers, http: [try #require(URL(string: http.urlString))]))
         await #expect(throws: SyncError.self) { try await clock.sync() }
         #expect(http.requests.isEmpty, "disagreeing NTP servers must not be papered over by HTTP")
         #expect(clock.now() == nil)
@@ -58,22 +62,32 @@ struct NetworkClockFacadeTests {
         let base = clock.monotonicNow()
         let serverTime = UnixTime(seconds: 1_900_000_000)
         // 10 ms round trip, 1 ms resolution: bound 5.5 ms.
-        #expect(try clock.ingest(serverTime: serverTime, requestSent: base, responseReceived: base + .milliseconds(10)))
+        #expect(
+            try clock.ingest(
+                serverTime: serverTime, requestSent: base, responseReceived: base + .milliseconds(10)))
         let first = try #require(clock.clock.anchor)
         #expect(first.errorBound == .microseconds(5500))
         #expect(first.trueTime == serverTime + .microseconds(500))
         #expect(first.monotonic == base + .milliseconds(5))
         // A 300 ms round trip is worse: ignored.
-        #expect(try !clock.ingest(serverTime: serverTime, requestSent: base, responseReceived: base + .milliseconds(300)))
+        #expect(
+            try !clock.ingest(
+                serverTime: serverTime, requestSent: base, responseReceived: base + .milliseconds(300)))
         #expect(clock.clock.anchor == first)
         // A 2 ms round trip is better: taken.
-        #expect(try clock.ingest(serverTime: serverTime + .seconds(1), requestSent: base, responseReceived: base + .milliseconds(2)))
+        #expect(
+            try clock.ingest(
+                serverTime: serverTime + .seconds(1), requestSent: base,
+                responseReceived: base + .milliseconds(2)))
         #expect(clock.clock.anchor?.errorBound == .microseconds(1500))
         #expect(throws: IngestError.responseBeforeRequest) {
-            try clock.ingest(serverTime: serverTime, requestSent: base, responseReceived: base - .milliseconds(1))
+            try clock.ingest(
+                serverTime: serverTime, requestSent: base, responseReceived: base - .milliseconds(1))
         }
         #expect(throws: IngestError.invalidResolution(.zero - .seconds(1))) {
-            try clock.ingest(serverTime: serverTime, requestSent: base, responseReceived: base, resolution: .zero - .seconds(1))
+            try clock.ingest(
+                serverTime: serverTime, requestSent: base, responseReceived: base,
+                resolution: .zero - .seconds(1))
         }
     }
 
@@ -104,7 +118,8 @@ struct NetworkClockFacadeTests {
         let server = try Self.ntpServer(offset: .seconds(-3))
         defer { server.stop() }
         var configuration = Self.configuration([server])
-        configuration.refresh = RefreshPolicy(interval: .milliseconds(200), jitter: 0, minimumInterval: .milliseconds(200))
+        configuration.refresh = RefreshPolicy(
+            interval: .milliseconds(200), jitter: 0, minimumInterval: .milliseconds(200))
         let clock = NetworkClock(configuration: configuration)
         let events = clock.events()
         clock.start()
@@ -136,7 +151,9 @@ struct NetworkClockFacadeTests {
         for failure in 1...10 {
             let delay = schedule.nextDelay(afterSuccess: false, using: &generator)
             #expect(schedule.consecutiveFailures == failure)
-            #expect(delay >= .seconds(expectedBase) / 2 && delay <= .seconds(expectedBase), "failure \(failure): \(delay)")
+            #expect(
+                delay >= .seconds(expectedBase) / 2 && delay <= .seconds(expectedBase),
+                "failure \(failure): \(delay)")
             #expect(delay >= .seconds(64), "never below the 64 s floor")
             expectedBase = min(expectedBase * 2, 3600)
         }

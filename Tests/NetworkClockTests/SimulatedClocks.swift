@@ -163,4 +163,3 @@ extension Result where Failure == AnchorStoreError {
         return nil
     }
 }
-

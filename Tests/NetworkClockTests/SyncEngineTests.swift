@@ -14,12 +14,17 @@ struct SyncEngineTests {
     static let fast = QueryOptions(samples: 2, interval: .zero, timeout: .milliseconds(500))
 
     static func servers(_ offsets: [Duration], host: String = "127.0.0.1") throws -> [FakeNTPServer] {
-        try offsets.map { try FakeNTPServer(configuration: FakeNTPServer.Configuration(host: host, offset: $0)) }
+        try offsets.map {
+            try FakeNTPServer(configuration: FakeNTPServer.Configuration(host: host, offset: $0))
+        }
     }
 
-    static func policy(_ servers: [FakeNTPServer], query: QueryOptions = fast, deadline: Duration? = nil) -> SyncPolicy {
+    static func policy(_ servers: [FakeNTPServer], query: QueryOptions = fast, deadline: Duration? = nil)
+        -> SyncPolicy
+    {
         SyncPolicy(
-            servers: servers.map { ServerName(host: $0.host, port: $0.port) }, query: query, deadline: deadline)
+            servers: servers.map { ServerName(host: $0.host, port: $0.port) }, query: query,
+            deadline: deadline)
     }
 
     @Test func threeHonestServersOutvoteALiar() async throws {
@@ -60,7 +65,9 @@ struct SyncEngineTests {
         let clock = BootTimeClock()
         let start = clock.now()
         let query = QueryOptions(samples: 2, interval: .zero, timeout: .milliseconds(300))
-        let report = try await NTPSyncEngine(policy: Self.policy(servers, query: query, deadline: .milliseconds(800))).sync()
+        let report = try await NTPSyncEngine(
+            policy: Self.policy(servers, query: query, deadline: .milliseconds(800))
+        ).sync()
         #expect(clock.now() - start < .milliseconds(1500))
         #expect(report.sources[2].status == .timeout)
         #expect(abs(report.offset - .seconds(1)) < .milliseconds(2))
@@ -70,7 +77,8 @@ struct SyncEngineTests {
         let servers = try Self.servers([.zero, .zero, .zero])
         servers[2].update { $0.behaviour = .noReply }
         defer { servers.forEach { $0.stop() } }
-        var policy = Self.policy(servers, query: QueryOptions(samples: 1, interval: .zero, timeout: .seconds(3)))
+        var policy = Self.policy(
+            servers, query: QueryOptions(samples: 1, interval: .zero, timeout: .seconds(3)))
         policy.minimumSources = 2
         let clock = BootTimeClock()
         let start = clock.now()
@@ -84,15 +92,18 @@ struct SyncEngineTests {
     /// the IPv6 line (`.ci/run` restores it). Without it this test cannot run.
     static var localhostHasBothFamilies: Bool {
         let families = (try? Resolver.resolve("localhost", port: 123)).map { Set($0.map(\.family)) }
-        return families == [.ipv4, .ipv6] || ProcessInfo.processInfo.environment["NETCLOCK_REQUIRE_PEERS"] == "1"
+        return families == [.ipv4, .ipv6]
+            || ProcessInfo.processInfo.environment["NETCLOCK_REQUIRE_PEERS"] == "1"
     }
 
     @Test(.enabled(if: localhostHasBothFamilies, "localhost does not resolve to ::1 here (see /etc/hosts)"))
     func localhostResolvesToBothFamilies() async throws {
-        let v4 = try FakeNTPServer(configuration: FakeNTPServer.Configuration(host: "127.0.0.1", offset: .seconds(2)))
+        let v4 = try FakeNTPServer(
+            configuration: FakeNTPServer.Configuration(host: "127.0.0.1", offset: .seconds(2)))
         defer { v4.stop() }
         // Bind ::1 on the same port number so `localhost:PORT` reaches both.
-        let v6 = try FakeNTPServer(configuration: FakeNTPServer.Configuration(host: "::1", port: v4.port, offset: .seconds(2)))
+        let v6 = try FakeNTPServer(
+            configuration: FakeNTPServer.Configuration(host: "::1", port: v4.port, offset: .seconds(2)))
         defer { v6.stop() }
         let addresses = try Resolver.resolve("localhost", port: v4.port)
         #expect(Set(addresses.map(\.family)) == [.ipv4, .ipv6])
@@ -108,7 +119,9 @@ struct SyncEngineTests {
         let servers = try Self.servers([.zero, .zero, .zero])
         servers[0].update { $0.behaviour = .kissOfDeath(code: "DENY") }
         defer { servers.forEach { $0.stop() } }
-        let engine = NTPSyncEngine(policy: Self.policy(servers, query: QueryOptions(samples: 4, interval: .zero, timeout: .milliseconds(300))))
+        let engine = NTPSyncEngine(
+            policy: Self.policy(
+                servers, query: QueryOptions(samples: 4, interval: .zero, timeout: .milliseconds(300))))
         let first = try await engine.sync()
         #expect(first.sources[0].status == .kissOfDeath)
         #expect(servers[0].requestCount == 1, "the burst stopped after DENY")
@@ -150,7 +163,8 @@ struct SyncEngineTests {
             servers.append(try FakeNTPServer(configuration: configuration))
         }
         defer { servers.forEach { $0.stop() } }
-        var policy = Self.policy(servers, query: QueryOptions(samples: 3, interval: .zero, timeout: .seconds(1)))
+        var policy = Self.policy(
+            servers, query: QueryOptions(samples: 3, interval: .zero, timeout: .seconds(1)))
         policy.combine = method
         let report = try await NTPSyncEngine(policy: policy).sync()
         #expect(abs(report.offset - truth) <= report.errorBound + .microseconds(50))

@@ -9,7 +9,9 @@ struct IntersectionTests {
     }
 
     @Test func threeHonestAndOneLiar() throws {
-        let result = try Intersection.select([Self.ms(0, 10), Self.ms(4, 10), Self.ms(-3, 10), Self.ms(5000, 10)])
+        let result = try Intersection.select([
+            Self.ms(0, 10), Self.ms(4, 10), Self.ms(-3, 10), Self.ms(5000, 10),
+        ])
         #expect(result.truechimers == [0, 1, 2])
         #expect(result.falsetickers == [3])
         // Common part of the three honest intervals: [-6, 7] ms.
@@ -38,7 +40,9 @@ struct IntersectionTests {
 
     @Test func twoSourcesMustOverlap() throws {
         #expect(try Intersection.select([Self.ms(0, 5), Self.ms(8, 5)]).falsetickers.isEmpty)
-        #expect(throws: Intersection.Failure.self) { try Intersection.select([Self.ms(0, 5), Self.ms(20, 5)]) }
+        #expect(throws: Intersection.Failure.self) {
+            try Intersection.select([Self.ms(0, 5), Self.ms(20, 5)])
+        }
     }
 
     @Test func touchingIntervalsOverlap() throws {

@@ -42,12 +42,16 @@ struct NTPPacketTests {
 
     @Test func realClientRequests() throws {
         let ntpdig = try NTPPacket(
-            decoding: Self.bytes("e3000000000000000000000000000000000000000000000000000000000000000000000000000000eeb759bff9e61000"))
+            decoding: Self.bytes(
+                "e3000000000000000000000000000000000000000000000000000000000000000000000000000000eeb759bff9e61000"
+            ))
         #expect(ntpdig.leap == .alarm)
         #expect(ntpdig.mode == .client)
         #expect(ntpdig.version == 4)
         let chrony = try NTPPacket(
-            decoding: Self.bytes("23000620000000000000000000000000000000000000000000000000000000000000000000000000d8d584238dd841b2"))
+            decoding: Self.bytes(
+                "23000620000000000000000000000000000000000000000000000000000000000000000000000000d8d584238dd841b2"
+            ))
         #expect(chrony.poll.rawValue == 6)
         #expect(chrony.precision.rawValue == 0x20)
         #expect(chrony.transmitTimestamp.rawValue == 0xD8D5_8423_8DD8_41B2)
@@ -89,4 +93,3 @@ struct NTPPacketTests {
         #expect(ReferenceID(rawValue: 0x0102_0304).display(stratum: .primary) == "0x01020304")
     }
 }
-

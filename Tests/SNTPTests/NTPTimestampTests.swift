@@ -112,8 +112,9 @@ struct NTPTimestampTests {
 
     @Test func iso8601() {
         #expect(ISO8601.format(UnixTime(seconds: 951_782_400), fractionDigits: 0) == "2000-02-29T00:00:00Z")
-        #expect(ISO8601.format(UnixTime(seconds: -1, nanoseconds: 500_000_000), fractionDigits: 3)
-            == "1969-12-31T23:59:59.500Z")
+        #expect(
+            ISO8601.format(UnixTime(seconds: -1, nanoseconds: 500_000_000), fractionDigits: 3)
+                == "1969-12-31T23:59:59.500Z")
         #expect(CivilDate.fromDays(CivilDate.days(year: 2024, month: 12, day: 31)) == (2024, 12, 31))
     }
 }

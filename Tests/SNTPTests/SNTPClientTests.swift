@@ -14,7 +14,9 @@ import Testing
 struct SNTPClientTests {
     static let fast = QueryOptions(samples: 1, interval: .zero, timeout: .milliseconds(400))
 
-    static func server(_ configure: (inout FakeNTPServer.Configuration) -> Void = { _ in }) throws -> FakeNTPServer {
+    static func server(_ configure: (inout FakeNTPServer.Configuration) -> Void = { _ in }) throws
+        -> FakeNTPServer
+    {
         var configuration = FakeNTPServer.Configuration()
         configure(&configuration)
         return try FakeNTPServer(configuration: configuration)
@@ -107,7 +109,10 @@ struct SNTPClientTests {
         let client = SNTPClient(nonces: Counting())
         let result = client.query(address, options: QueryOptions(samples: 2, interval: .zero))
         #expect(result.samples.count == 2)
-        #expect(server.requests.compactMap(\.packet?.transmitTimestamp.rawValue) == [0xABCD_0000_0000_0001, 0xABCD_0000_0000_0002])
+        #expect(
+            server.requests.compactMap(\.packet?.transmitTimestamp.rawValue) == [
+                0xABCD_0000_0000_0001, 0xABCD_0000_0000_0002,
+            ])
     }
 
     @Test func ipv6Loopback() throws {
@@ -138,7 +143,8 @@ struct SNTPClientTests {
         let server = try Self.server { $0.offset = .milliseconds(250) }
         defer { server.stop() }
         let address = try #require(Self.address(of: server))
-        let result = SNTPClient(wall: SteppingWall()).query(address, options: QueryOptions(samples: 4, interval: .zero))
+        let result = SNTPClient(wall: SteppingWall()).query(
+            address, options: QueryOptions(samples: 4, interval: .zero))
         #expect(result.samples.count == 4)
         for sample in result.samples {
             #expect(abs(sample.offset - .milliseconds(250)) < .milliseconds(2))
@@ -153,7 +159,8 @@ struct SNTPClientTests {
         let address = try #require(SocketAddress(numericHost: "127.0.0.1", port: port))
         let clock = BootTimeClock()
         let start = clock.now()
-        let result = SNTPClient().query(address, options: QueryOptions(samples: 4, interval: .zero, timeout: .seconds(2)))
+        let result = SNTPClient().query(
+            address, options: QueryOptions(samples: 4, interval: .zero, timeout: .seconds(2)))
         #expect(clock.now() - start < .seconds(1))
         #expect(result.failure == .refused)
         #expect(result.exchanges.count == 1, "the burst stops at the first refusal")

@@ -3,14 +3,15 @@ import Testing
 @testable import SNTP
 
 struct ServerNameTests {
-    @Test(arguments: [
-        ("pool.ntp.org", "pool.ntp.org", nil),
-        ("127.0.0.1:11123", "127.0.0.1", 11123),
-        ("[::1]:123", "::1", 123),
-        ("[::1]", "::1", nil),
-        ("2001:db8::1", "2001:db8::1", nil),
-        ("time.example:1", "time.example", 1),
-    ] as [(String, String, UInt16?)])
+    @Test(
+        arguments: [
+            ("pool.ntp.org", "pool.ntp.org", nil),
+            ("127.0.0.1:11123", "127.0.0.1", 11123),
+            ("[::1]:123", "::1", 123),
+            ("[::1]", "::1", nil),
+            ("2001:db8::1", "2001:db8::1", nil),
+            ("time.example:1", "time.example", 1),
+        ] as [(String, String, UInt16?)])
     func parses(text: String, host: String, port: UInt16?) throws {
         let name = try ServerName(parsing: text)
         #expect(name.host == host)

@@ -46,7 +46,8 @@ struct CLIRunner {
                 continuation.resume(
                     with: Result {
                         try runBlocking(
-                            arguments, product: product, prefix: prefix, environment: environment, timeout: timeout)
+                            arguments, product: product, prefix: prefix, environment: environment,
+                            timeout: timeout)
                     })
             }
         }

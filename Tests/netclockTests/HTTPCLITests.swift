@@ -8,7 +8,8 @@ import Testing
 struct HTTPCLITests {
     @Test func httpOnlyWithAMillisecondHeader() async throws {
         let server = try HTTPTimeServer(
-            configuration: HTTPTimeServer.Configuration(offset: .milliseconds(2300), timestampHeaderName: "X-Server-Time-Ms"))
+            configuration: HTTPTimeServer.Configuration(
+                offset: .milliseconds(2300), timestampHeaderName: "X-Server-Time-Ms"))
         defer { server.stop() }
         let output = try await CLIRunner.run([
             "query", "--http", server.urlString, "--http-only", "--http-header", "X-Server-Time-Ms", "--json",
@@ -38,7 +39,8 @@ struct HTTPCLITests {
         configuration.behaviour = .noReply
         let ntp = try FakeNTPServer(configuration: configuration)
         defer { ntp.stop() }
-        let server = try HTTPTimeServer(configuration: HTTPTimeServer.Configuration(offset: .milliseconds(-1700)))
+        let server = try HTTPTimeServer(
+            configuration: HTTPTimeServer.Configuration(offset: .milliseconds(-1700)))
         defer { server.stop() }
         let output = try await CLIRunner.run([
             "query", "127.0.0.1:\(ntp.port)", "--interval", "0", "--samples", "1", "--timeout", "0.3",

@@ -59,7 +59,8 @@ struct OptionsTests {
     @Test func stateAndWatchOptions() throws {
         let sync = try QueryCommandOptions.parse(["--state", "/tmp/a.json"], accepting: [.query, .state])
         #expect(sync.statePath == "/tmp/a.json")
-        let watch = try QueryCommandOptions.parse(["--count", "3", "--every", "0.5"], accepting: [.query, .watch])
+        let watch = try QueryCommandOptions.parse(
+            ["--count", "3", "--every", "0.5"], accepting: [.query, .watch])
         #expect(watch.count == 3 && watch.every == .milliseconds(500))
     }
 }

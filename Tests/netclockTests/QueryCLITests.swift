@@ -20,15 +20,20 @@ struct QueryCLITests {
     @Test func textOutput() async throws {
         let server = try Self.server(offset: .milliseconds(1500))
         defer { server.stop() }
-        let output = try await CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "4"])
+        let output = try await CLIRunner.run([
+            "query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "4",
+        ])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let lines = output.stdout.split(separator: "\n")
         #expect(lines.count == 2)
         #expect(lines[0].hasPrefix("127.0.0.1:\(server.port)  offset +1."))
         // Loopback: the printed offset is within 2 ms of the server's +1.5 s.
-        let printed = lines[0].split(separator: " ").first { $0.hasPrefix("+1.") }.flatMap { Double($0.dropFirst().dropLast()) }
+        let printed = lines[0].split(separator: " ").first { $0.hasPrefix("+1.") }.flatMap {
+            Double($0.dropFirst().dropLast())
+        }
         #expect(printed.map { abs($0 - 1.5) < 0.002 } == true, "\(lines[0])")
-        #expect(lines[0].contains("stratum 2") && lines[0].contains("leap none") && lines[0].contains("selected"))
+        #expect(
+            lines[0].contains("stratum 2") && lines[0].contains("leap none") && lines[0].contains("selected"))
         #expect(lines[0].contains("(4/4 samples"))
         #expect(lines[1].hasPrefix("time ") && lines[1].contains("offset +1."))
         #expect(output.stderr.isEmpty)
@@ -37,7 +42,9 @@ struct QueryCLITests {
     @Test func jsonOutputHasEveryField() async throws {
         let server = try Self.server(offset: .seconds(-2)) { $0.stratum = Stratum(rawValue: 3) }
         defer { server.stop() }
-        let output = try await CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "8", "--json"])
+        let output = try await CLIRunner.run([
+            "query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "8", "--json",
+        ])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let json = try output.json()
         let offset = try #require(json["offset"] as? Double)
@@ -72,7 +79,9 @@ struct QueryCLITests {
     @Test func timeoutExitsOneWithTheReason() async throws {
         let server = try Self.server { $0.behaviour = .noReply }
         defer { server.stop() }
-        let output = try await CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "2", "--timeout", "0.2"])
+        let output = try await CLIRunner.run([
+            "query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "2", "--timeout", "0.2",
+        ])
         #expect(output.status == 1)
         #expect(output.stderr.contains("no reply (timed out)"), "stderr: \(output.stderr)")
         #expect(output.elapsed < .seconds(5))
@@ -81,7 +90,9 @@ struct QueryCLITests {
     @Test func rejectedRepliesExitOneWithTheReason() async throws {
         let server = try Self.server { $0.behaviour = .kissOfDeath(code: "DENY") }
         defer { server.stop() }
-        let output = try await CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--json"])
+        let output = try await CLIRunner.run([
+            "query", "127.0.0.1:\(server.port)", "--interval", "0", "--json",
+        ])
         #expect(output.status == 1)
         #expect(output.stderr.contains("Kiss-o'-Death DENY"))
         let json = try output.json()
@@ -96,7 +107,10 @@ struct QueryCLITests {
     @Test func spoofedRepliesAreListedWithTheirReason() async throws {
         let server = try Self.server { $0.behaviour = .wrongOrigin }
         defer { server.stop() }
-        let output = try await CLIRunner.run(["query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "1", "--timeout", "0.2", "--json"])
+        let output = try await CLIRunner.run([
+            "query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "1", "--timeout", "0.2",
+            "--json",
+        ])
         #expect(output.status == 1)
         #expect(output.stderr.contains("origin timestamp does not match"))
         let json = try output.json()
@@ -119,10 +133,16 @@ struct QueryCLITests {
     @Test func ipv6AndTheFamilyFlags() async throws {
         let server = try Self.server(offset: .seconds(1), host: "::1")
         defer { server.stop() }
-        let v6 = try await CLIRunner.run(["query", "[::1]:\(server.port)", "--interval", "0", "--samples", "1", "-6"])
+        let v6 = try await CLIRunner.run([
+            "query", "[::1]:\(server.port)", "--interval", "0", "--samples", "1", "-6",
+        ])
         #expect(v6.status == 0, "stderr: \(v6.stderr)")
-        #expect(v6.stdout.hasPrefix("[::1]:\(server.port)  offset +1.0") || v6.stdout.hasPrefix("[::1]:\(server.port)  offset +0.99"))
-        let v4 = try await CLIRunner.run(["query", "::1", "--port", "\(server.port)", "--interval", "0", "-4"])
+        #expect(
+            v6.stdout.hasPrefix("[::1]:\(server.port)  offset +1.0")
+                || v6.stdout.hasPrefix("[::1]:\(server.port)  offset +0.99"))
+        let v4 = try await CLIRunner.run([
+            "query", "::1", "--port", "\(server.port)", "--interval", "0", "-4",
+        ])
         #expect(v4.status == 1)
         #expect(v4.stderr.contains("no address of the requested family"))
     }
@@ -141,12 +161,15 @@ struct QueryCLITests {
     @Test func watchPrintsOneLinePerRound() async throws {
         let server = try Self.server(offset: .milliseconds(-40))
         defer { server.stop() }
-        let output = try await CLIRunner.run(["watch", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "2", "--count", "3", "--every", "0.1"])
+        let output = try await CLIRunner.run([
+            "watch", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "2", "--count", "3",
+            "--every", "0.1",
+        ])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let lines = output.stdout.split(separator: "\n")
         #expect(lines.count == 3)
         for line in lines {
-            #expect(line.contains("offset -40.") || line.contains("offset -39.") , "\(line)")
+            #expect(line.contains("offset -40.") || line.contains("offset -39."), "\(line)")
             #expect(line.contains("agree 1/1"))
         }
         #expect(server.requestCount == 6)
@@ -165,7 +188,9 @@ struct QueryCLITests {
 
     @Test func helpTextIsPinned() {
         // Scripts and the README rely on these lines; change them deliberately.
-        #expect(HelpText.usage.contains("netclock query [SERVER ...] [--port N] [--samples N] [--interval SEC] [--timeout SEC]"))
+        #expect(
+            HelpText.usage.contains(
+                "netclock query [SERVER ...] [--port N] [--samples N] [--interval SEC] [--timeout SEC]"))
         #expect(HelpText.full.contains("Exit status: 0 success, 1 no usable time source, 2 usage error."))
     }
 }

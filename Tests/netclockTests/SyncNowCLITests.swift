@@ -13,7 +13,8 @@ struct SyncNowCLITests {
     }
 
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("netclock-cli-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "netclock-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -22,7 +23,9 @@ struct SyncNowCLITests {
     static func sync(offset: Duration, in directory: URL) async throws -> (FakeNTPServer, String) {
         let server = try FakeNTPServer(configuration: FakeNTPServer.Configuration(offset: offset))
         let state = directory.appendingPathComponent("anchor.json").path
-        let output = try await CLIRunner.run(["sync", "127.0.0.1:\(server.port)", "--interval", "0", "--state", state])
+        let output = try await CLIRunner.run([
+            "sync", "127.0.0.1:\(server.port)", "--interval", "0", "--state", state,
+        ])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(output.stdout.contains("saved to \(state)"))
         return (server, state)
@@ -72,10 +75,13 @@ struct SyncNowCLITests {
         let json = try output.json()
         let unix = try #require(json["unix"] as? Double)
         let bound = try #require(json["error_bound"] as? Double)
-        #expect(unix >= before + 0.25 - bound - 0.001 && unix <= after + 0.25 + bound + 0.001, "trusted time moved: \(unix - before)")
+        #expect(
+            unix >= before + 0.25 - bound - 0.001 && unix <= after + 0.25 + bound + 0.001,
+            "trusted time moved: \(unix - before)")
         // The process saw its wall clock an hour ahead: true − wall ≈ −3600 + 0.25 s.
         let offset = try #require(json["offset"] as? Double)
-        #expect(abs(offset - (-3600 + 0.25)) < 0.05, "offset \(offset): faketime did not shift the wall clock")
+        #expect(
+            abs(offset - (-3600 + 0.25)) < 0.05, "offset \(offset): faketime did not shift the wall clock")
     }
 
     @Test func afterARebootNowRefusesTheAnchor() async throws {
@@ -97,7 +103,9 @@ struct SyncNowCLITests {
     @Test func nowWithoutAnyAnchorExitsOne() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = try await CLIRunner.run(["now", "--state", directory.appendingPathComponent("none.json").path])
+        let output = try await CLIRunner.run([
+            "now", "--state", directory.appendingPathComponent("none.json").path,
+        ])
         #expect(output.status == 1)
         #expect(output.stderr.contains("no valid anchor"))
         let corrupt = directory.appendingPathComponent("corrupt.json").path
@@ -117,7 +125,9 @@ struct SyncNowCLITests {
         configuration.outboundDelay = .constant(.milliseconds(40))
         let slow = try FakeNTPServer(configuration: configuration)
         defer { slow.stop() }
-        let output = try await CLIRunner.run(["sync", "127.0.0.1:\(slow.port)", "--interval", "0", "--samples", "1", "--state", state, "--json"])
+        let output = try await CLIRunner.run([
+            "sync", "127.0.0.1:\(slow.port)", "--interval", "0", "--samples", "1", "--state", state, "--json",
+        ])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let json = try output.json()
         #expect(json["anchor_replaced"] as? Bool == false)
@@ -128,7 +138,9 @@ struct SyncNowCLITests {
     @Test func syncReportsAnUnwritableStateFile() async throws {
         let server = try FakeNTPServer(configuration: FakeNTPServer.Configuration())
         defer { server.stop() }
-        let output = try await CLIRunner.run(["sync", "127.0.0.1:\(server.port)", "--interval", "0", "--state", "/proc/netclock/anchor.json"])
+        let output = try await CLIRunner.run([
+            "sync", "127.0.0.1:\(server.port)", "--interval", "0", "--state", "/proc/netclock/anchor.json",
+        ])
         #expect(output.status == 1)
         #expect(output.stderr.contains("could not be saved"))
     }

@@ -23,10 +23,12 @@ struct AccuracyScenario: Sendable {
             outbound: .uniform(.milliseconds(5), .milliseconds(50)),
             inbound: .uniform(.milliseconds(5), .milliseconds(50))),
         AccuracyScenario(
-            name: "asymmetric", simulates: "5 ms out, exponential mean 40 ms back", offset: .milliseconds(1500),
+            name: "asymmetric", simulates: "5 ms out, exponential mean 40 ms back",
+            offset: .milliseconds(1500),
             outbound: .constant(.milliseconds(5)), inbound: .exponential(mean: .milliseconds(40))),
         AccuracyScenario(
-            name: "heavy tail", simulates: "uniform 5-15 ms, 10% spikes of 200-500 ms", offset: .milliseconds(1500),
+            name: "heavy tail", simulates: "uniform 5-15 ms, 10% spikes of 200-500 ms",
+            offset: .milliseconds(1500),
             outbound: .spikes(
                 base: .uniform(.milliseconds(5), .milliseconds(15)), probability: 0.1,
                 range: .milliseconds(200)...(.milliseconds(500))),
@@ -106,10 +108,14 @@ func runAccuracyBenchmark(trials: Int = 48, parallel: Int = 12) throws {
         }
         // Wall time per trial: exchanges are sequential, so N samples take N/8 of a burst.
         let burstMedian = Stats.median(bursts.map(\.1))
-        var table = Table(header: ["method", "median err (ms)", "p90 err (ms)", "truth in bound", "packets/trial", "time/trial (ms)"])
+        var table = Table(header: [
+            "method", "median err (ms)", "p90 err (ms)", "truth in bound", "packets/trial", "time/trial (ms)",
+        ])
         func row(_ name: String, _ result: MethodResult, fraction: Double) {
-            let inBound = result.withBound
-                ? String(format: "%.0f%%", 100 * Double(result.contained) / Double(max(1, result.errors.count)))
+            let inBound =
+                result.withBound
+                ? String(
+                    format: "%.0f%%", 100 * Double(result.contained) / Double(max(1, result.errors.count)))
                 : "no bound"
             table.add([
                 name, ms(Stats.median(result.errors)), ms(Stats.quantile(result.errors, 0.9)), inBound,
@@ -120,9 +126,13 @@ func runAccuracyBenchmark(trials: Int = 48, parallel: Int = 12) throws {
         row("naive T3-T4", naive, fraction: 1.0 / 8)
         row("midpoint, 1 exchange", midpoint, fraction: 1.0 / 8)
         for count in [1, 4, 8] {
-            row("NetworkClock \(count) sample\(count > 1 ? "s" : "")", filtered[count] ?? MethodResult(), fraction: Double(count) / 8)
+            row(
+                "NetworkClock \(count) sample\(count > 1 ? "s" : "")", filtered[count] ?? MethodResult(),
+                fraction: Double(count) / 8)
         }
-        print("\n\(scenario.name): \(scenario.simulates) (\(bursts.count) trials, \(String(format: "%.1f", scenarioWall)) s)")
+        print(
+            "\n\(scenario.name): \(scenario.simulates) (\(bursts.count) trials, \(String(format: "%.1f", scenarioWall)) s)"
+        )
         print(table.render())
     }
     print(String(format: "\ntotal wall time %.1f s", (clock.now() - benchStart).secondsDouble))

@@ -17,7 +17,9 @@ func runQueryBenchmark() throws {
             let start = clock.now()
             let result = SNTPClient().query(address, options: options)
             durations.append((clock.now() - start).secondsDouble)
-            if let best = result.best { errors.append(abs((best.offset - .milliseconds(1500)).secondsDouble)) }
+            if let best = result.best {
+                errors.append(abs((best.offset - .milliseconds(1500)).secondsDouble))
+            }
         }
         return (Stats.median(durations), Stats.quantile(errors, 0.9))
     }
@@ -26,7 +28,10 @@ func runQueryBenchmark() throws {
     let eight = time(samples: 8, runs: 200)
     var table = Table(header: ["burst", "median time (ms)", "ratio to 1 exchange", "p90 |offset error| (ms)"])
     table.add(["1 exchange", ms(one.median), "1.00", ms(one.error)])
-    table.add(["8 samples, --interval 0", ms(eight.median), String(format: "%.2f", eight.median / one.median), ms(eight.error)])
+    table.add([
+        "8 samples, --interval 0", ms(eight.median), String(format: "%.2f", eight.median / one.median),
+        ms(eight.error),
+    ])
     print("query: SNTP bursts against the in-process fake server on 127.0.0.1 (200 runs each)")
     print(table.render())
 }

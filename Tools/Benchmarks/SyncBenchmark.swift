@@ -7,8 +7,13 @@ import NetworkClock
 /// survivors, to justify the default.
 func runSyncBenchmark(trials: Int = 30) async throws {
     let truth = Duration.milliseconds(-2750)
-    print("sync: engine accuracy, \(trials) syncs per row; each server: out exponential mean 8 ms, back uniform 1-20 ms")
-    var table = Table(header: ["servers", "combine", "median err (ms)", "p90 err (ms)", "median bound (ms)", "truth in bound", "packets/sync", "median time (ms)"])
+    print(
+        "sync: engine accuracy, \(trials) syncs per row; each server: out exponential mean 8 ms, back uniform 1-20 ms"
+    )
+    var table = Table(header: [
+        "servers", "combine", "median err (ms)", "p90 err (ms)", "median bound (ms)", "truth in bound",
+        "packets/sync", "median time (ms)",
+    ])
     for count in [1, 3, 5] {
         var servers: [FakeNTPServer] = []
         for index in 0..<count {

@@ -36,7 +36,8 @@ struct NowCommand {
             ])
             console.out(value.serialized())
         } else {
-            var line = "\(ISO8601.format(estimate.time, fractionDigits: 6)) ± \(estimate.errorBound.formattedSeconds)"
+            var line =
+                "\(ISO8601.format(estimate.time, fractionDigits: 6)) ± \(estimate.errorBound.formattedSeconds)"
             line += "  (\(estimate.source)\(estimate.server.map { ", \($0)" } ?? ""), synced "
             line += "\(estimate.age.formattedSeconds) ago, local clock \(ReportText.signed(.zero - offset)))"
             console.out(line)

@@ -24,7 +24,9 @@ struct WatchCommand {
                 if options.json {
                     console.out(ReportJSON.failure(error).serialized())
                 } else {
-                    console.out("\(ISO8601.format(query.engine.ntp.client.wall.now(), fractionDigits: 3))  no time: \(error)")
+                    console.out(
+                        "\(ISO8601.format(query.engine.ntp.client.wall.now(), fractionDigits: 3))  no time: \(error)"
+                    )
                 }
             }
         }
@@ -33,7 +35,8 @@ struct WatchCommand {
 
     private func line(_ report: SyncReport) -> String {
         let total = report.sources.filter { $0.query != nil }.count
-        return "\(ISO8601.format(report.trueTime, fractionDigits: 3))  offset \(ReportText.signed(report.offset))"
+        return
+            "\(ISO8601.format(report.trueTime, fractionDigits: 3))  offset \(ReportText.signed(report.offset))"
             + "  delay \(report.delay.formattedSeconds)  ±\(report.errorBound.formattedSeconds)"
             + "  agree \(report.agreeingSources)/\(total)  \(report.source)"
     }

@@ -17,10 +17,12 @@ public indirect enum JSONValue: Hashable, Sendable {
     /// An object, keys in order.
     case object([(String, JSONValue)])
 
+    /// Whether the two values serialise identically.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         lhs.serialized() == rhs.serialized()
     }
 
+    /// Hashes the serialisation.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(serialized())
     }

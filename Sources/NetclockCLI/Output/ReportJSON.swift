@@ -86,7 +86,9 @@ enum ReportJSON {
                 ("jitter", report.query?.jitter.map { .seconds($0) } ?? .null),
             ]
         } else {
-            members += [("stratum", .null), ("leap", .null), ("refid", .null), ("offset", .null), ("delay", .null)]
+            members += [
+                ("stratum", .null), ("leap", .null), ("refid", .null), ("offset", .null), ("delay", .null),
+            ]
         }
         if let kiss = report.query?.kissCode {
             members.append(("kiss_code", .string(kiss.rawValue)))
@@ -119,7 +121,8 @@ enum ReportJSON {
                         ("reason", .string(reason.code)), ("detail", .string(reason.description)),
                     ]))
             case .timedOut:
-                entries.append(outcomeEntry(exchange, reason: "timeout", detail: "no valid reply before the timeout"))
+                entries.append(
+                    outcomeEntry(exchange, reason: "timeout", detail: "no valid reply before the timeout"))
             case .refused:
                 entries.append(outcomeEntry(exchange, reason: "refused", detail: "ICMP port unreachable"))
             case .failed(let error):
@@ -156,7 +159,8 @@ enum ReportJSON {
         return .object(members)
     }
 
-    private static func outcomeEntry(_ exchange: ExchangeRecord, reason: String, detail: String) -> JSONValue {
+    private static func outcomeEntry(_ exchange: ExchangeRecord, reason: String, detail: String) -> JSONValue
+    {
         .object([
             ("t1", .number(exchange.sentAt.secondsDouble)), ("accepted", .bool(false)),
             ("reason", .string(reason)), ("detail", .string(detail)),

@@ -20,7 +20,8 @@ enum ReportText {
         var line = "\(place)  offset \(signed(best.offset))  delay \(best.delay.formattedSeconds)"
         line += "  ±\(best.errorBound.formattedSeconds)  stratum \(best.reply.stratum.rawValue)"
         line += "  refid \(best.reply.referenceID.display(stratum: best.reply.stratum))"
-        line += "  leap \(best.reply.leap.name)  (\(query.samples.count)/\(query.exchanges.count) samples\(jitter))"
+        line +=
+            "  leap \(best.reply.leap.name)  (\(query.samples.count)/\(query.exchanges.count) samples\(jitter))"
         line += "  \(report.status)"
         if let reason = report.reason, report.status != .selected, report.status != .survivor {
             line += " (\(reason))"
@@ -32,7 +33,8 @@ enum ReportText {
         guard let offset = report.offset, let bound = report.errorBound else {
             return "\(report.url)  \(report.status)  \(report.reason ?? "")"
         }
-        return "\(report.url)  offset \(signed(offset))  ±\(bound.formattedSeconds)  (\(report.kind ?? "http"),"
+        return
+            "\(report.url)  offset \(signed(offset))  ±\(bound.formattedSeconds)  (\(report.kind ?? "http"),"
             + " \(report.requests.count) requests)  \(report.status)"
     }
 

@@ -16,7 +16,8 @@ final class EventBroadcaster: Sendable {
     }
 
     func subscribe() -> AsyncStream<ClockEvent> {
-        let (stream, continuation) = AsyncStream<ClockEvent>.makeStream(bufferingPolicy: .bufferingNewest(bufferSize))
+        let (stream, continuation) = AsyncStream<ClockEvent>.makeStream(
+            bufferingPolicy: .bufferingNewest(bufferSize))
         let id = state.withLock { state in
             let id = state.nextID
             state.nextID += 1

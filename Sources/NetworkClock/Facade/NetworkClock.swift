@@ -23,7 +23,8 @@ public final class NetworkClock: Sendable {
     private let engine: TimeSyncEngine
     private let monotonic: any MonotonicClockSource
     private let broadcaster = EventBroadcaster()
-    private let refresh = Mutex<(task: Task<Void, Never>?, schedule: RefreshSchedule)>((nil, RefreshSchedule(policy: RefreshPolicy())))
+    private let refresh = Mutex<(task: Task<Void, Never>?, schedule: RefreshSchedule)>(
+        (nil, RefreshSchedule(policy: RefreshPolicy())))
 
     /// Creates a clock and restores its anchor from the store, if one is configured and valid for
     /// this boot. The clocks and nonce source are injectable for tests.
@@ -39,14 +40,17 @@ public final class NetworkClock: Sendable {
         self.clock = clock
         let client = SNTPClient(monotonic: monotonic, wall: wall, nonces: nonces)
         let ntp = NTPSyncEngine(policy: configuration.syncPolicy, client: client, registry: SourceRegistry())
-        let http = HTTPTimeSource(configuration: configuration.http, monotonicClock: monotonic, wallClock: wall)
-        self.engine = TimeSyncEngine(ntp: ntp, httpURLs: configuration.httpURLs, http: http, deadline: configuration.deadline)
+        let http = HTTPTimeSource(
+            configuration: configuration.http, monotonicClock: monotonic, wallClock: wall)
+        self.engine = TimeSyncEngine(
+            ntp: ntp, httpURLs: configuration.httpURLs, http: http, deadline: configuration.deadline)
         self.restoreResult = configuration.store.map { clock.restore(from: $0) }
         refresh.withLock { $0.schedule = RefreshSchedule(policy: configuration.refresh) }
     }
 
     /// One background round: sync, then the delay before the next; nil once the clock is gone.
-    private static func syncOnce(_ owner: WeakReference, using generator: inout SystemRandomNumberGenerator) async
+    private static func syncOnce(_ owner: WeakReference, using generator: inout SystemRandomNumberGenerator)
+        async
         -> Duration?
     {
         guard let clock = owner.value else { return nil }
@@ -58,7 +62,10 @@ public final class NetworkClock: Sendable {
             succeeded = false
         }
         let (next, failures) = clock.refresh.withLock { state in
-            (state.schedule.nextDelay(afterSuccess: succeeded, using: &generator), state.schedule.consecutiveFailures)
+            (
+                state.schedule.nextDelay(afterSuccess: succeeded, using: &generator),
+                state.schedule.consecutiveFailures
+            )
         }
         if !succeeded { clock.broadcaster.emit(.backoff(delay: next, consecutiveFailures: failures)) }
         return next
@@ -125,7 +132,8 @@ public final class NetworkClock: Sendable {
     private func emitStatus(of source: SourceReport) {
         switch source.status {
         case .falseticker: broadcaster.emit(.falseticker(source))
-        case .kissOfDeath: broadcaster.emit(.kissOfDeath(source, source.query?.kissCode ?? KissCode(rawValue: "????")))
+        case .kissOfDeath:
+            broadcaster.emit(.kissOfDeath(source, source.query?.kissCode ?? KissCode(rawValue: "????")))
         case .rejected, .timeout, .refused, .error: broadcaster.emit(.sourceRejected(source))
         default: break
         }
@@ -136,7 +144,9 @@ public final class NetworkClock: Sendable {
     /// Calling it again while running does nothing.
     public func start() {
         if case .success(let restored) = restoreResult { broadcaster.emit(.restored(restored)) }
-        if case .failure(let error) = restoreResult, error.code != .missing { broadcaster.emit(.restoreFailed(error)) }
+        if case .failure(let error) = restoreResult, error.code != .missing {
+            broadcaster.emit(.restoreFailed(error))
+        }
         refresh.withLock { state in
             guard state.task == nil else { return }
             let initialDelay = Self.initialDelay(for: clock.now(), policy: configuration.refresh)

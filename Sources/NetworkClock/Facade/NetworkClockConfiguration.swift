@@ -30,10 +30,12 @@ extension NetworkClock {
 
         /// Creates a configuration; every parameter has a sensible default.
         public init(
-            servers: [ServerName] = DefaultServers.names, httpURLs: [URL] = [], query: QueryOptions = QueryOptions(),
+            servers: [ServerName] = DefaultServers.names, httpURLs: [URL] = [],
+            query: QueryOptions = QueryOptions(),
             minimumSources: Int? = nil, addressesPerHost: Int = 4, combine: CombineMethod = .intersection,
             deadline: Duration? = nil, http: HTTPTimeSource.Configuration = HTTPTimeSource.Configuration(),
-            refresh: RefreshPolicy = RefreshPolicy(), clock: ClockPolicy = ClockPolicy(), store: AnchorStore? = nil
+            refresh: RefreshPolicy = RefreshPolicy(), clock: ClockPolicy = ClockPolicy(),
+            store: AnchorStore? = nil
         ) {
             self.servers = servers
             self.httpURLs = httpURLs
@@ -51,7 +53,8 @@ extension NetworkClock {
         /// The NTP policy these settings describe.
         var syncPolicy: SyncPolicy {
             SyncPolicy(
-                servers: servers, addressesPerHost: addressesPerHost, query: query, minimumSources: minimumSources,
+                servers: servers, addressesPerHost: addressesPerHost, query: query,
+                minimumSources: minimumSources,
                 combine: combine, frequencyTolerance: clock.frequencyTolerancePPM * 1e-6)
         }
     }

@@ -46,7 +46,9 @@ public struct RefreshSchedule: Hashable, Sendable {
     }
 
     /// The delay before the next sync after one that succeeded (`true`) or failed (`false`).
-    public mutating func nextDelay(afterSuccess succeeded: Bool, using random: inout some RandomNumberGenerator)
+    public mutating func nextDelay(
+        afterSuccess succeeded: Bool, using random: inout some RandomNumberGenerator
+    )
         -> Duration
     {
         let jitter = min(max(policy.jitter, 0), 0.5)
@@ -58,7 +60,8 @@ public struct RefreshSchedule: Hashable, Sendable {
         }
         consecutiveFailures += 1
         let exponent = min(consecutiveFailures - 1, 30)
-        let base = min(policy.initialBackoff * (1 << exponent), max(policy.maximumBackoff, policy.initialBackoff))
+        let base = min(
+            policy.initialBackoff * (1 << exponent), max(policy.maximumBackoff, policy.initialBackoff))
         // "Equal jitter": half the delay fixed, half random, so retries spread out but still back off.
         let factor = 0.5 + Double.random(in: 0...0.5, using: &random)
         return max(floor, base * factor)

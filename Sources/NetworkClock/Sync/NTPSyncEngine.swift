@@ -44,7 +44,8 @@ public struct NTPSyncEngine: Sendable {
         for (server, outcome) in resolved {
             switch outcome {
             case .failure(let error):
-                reports.append(SourceReport(server: server, address: nil, status: .error, reason: error.description))
+                reports.append(
+                    SourceReport(server: server, address: nil, status: .error, reason: error.description))
             case .success(let addresses):
                 for address in addresses {
                     let entry = registry.entry(for: address)
@@ -96,7 +97,9 @@ public struct NTPSyncEngine: Sendable {
 
     /// Resolves every server on a thread of its own; a name still unresolved at `deadline` is
     /// reported as failed (`getaddrinfo` cannot be cancelled, so its thread finishes on its own).
-    private func resolveAll(deadline: Duration) async -> [(ServerName, Result<[SocketAddress], TransportError>)] {
+    private func resolveAll(deadline: Duration) async -> [(
+        ServerName, Result<[SocketAddress], TransportError>
+    )] {
         let policy = self.policy
         let servers = policy.servers
         let collector = CompletionCollector<Result<[SocketAddress], TransportError>>(
@@ -185,7 +188,9 @@ public struct NTPSyncEngine: Sendable {
         let trueTime = UnixTime(sinceEpoch: outcome.bootEpoch + outcome.instant.sinceOrigin)
         let localWall = selected.mapping.wallTime(at: outcome.instant)
         let name = reports[outcome.selected].server.description
-        let server = reports[outcome.selected].address.map { $0.description == name ? name : "\(name) (\($0))" }
+        let server = reports[outcome.selected].address.map {
+            $0.description == name ? name : "\(name) (\($0))"
+        }
         return SyncReport(
             trueTime: trueTime, monotonic: outcome.instant, errorBound: outcome.bound,
             offset: trueTime - localWall, delay: sample.delay, source: .ntp,

@@ -24,7 +24,8 @@ public struct SyncReport: Hashable, Sendable {
 
     /// The anchor this result gives a clock.
     public var anchor: Anchor {
-        Anchor(trueTime: trueTime, monotonic: monotonic, errorBound: errorBound, source: source, server: server)
+        Anchor(
+            trueTime: trueTime, monotonic: monotonic, errorBound: errorBound, source: source, server: server)
     }
 
     /// Requests sent in all.
@@ -65,10 +66,11 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         case .noServers:
             return "no servers configured"
         case .noUsableSource(let sources, let http):
-            let reasons = sources.map { report in
-                let place = report.address.map { "\(report.server) (\($0))" } ?? "\(report.server)"
-                return "\(place): \(report.reason ?? report.status.rawValue)"
-            } + http.map { "\($0.url): \($0.reason ?? $0.status.rawValue)" }
+            let reasons =
+                sources.map { report in
+                    let place = report.address.map { "\(report.server) (\($0))" } ?? "\(report.server)"
+                    return "\(place): \(report.reason ?? report.status.rawValue)"
+                } + http.map { "\($0.url): \($0.reason ?? $0.status.rawValue)" }
             return "no usable time source: " + reasons.joined(separator: "; ")
         case .noMajority(let failure, _):
             return failure.description

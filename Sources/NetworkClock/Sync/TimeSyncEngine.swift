@@ -23,7 +23,8 @@ public struct TimeSyncEngine: Sendable {
     ) {
         self.httpURLs = httpURLs
         self.http = http
-        let total = deadline ?? (ntp.policy.deadline + (httpURLs.isEmpty ? .zero : http.configuration.deadline))
+        let total =
+            deadline ?? (ntp.policy.deadline + (httpURLs.isEmpty ? .zero : http.configuration.deadline))
         self.deadline = total
         var ntp = ntp
         if !httpURLs.isEmpty && !ntp.policy.servers.isEmpty {
@@ -60,7 +61,8 @@ public struct TimeSyncEngine: Sendable {
         var configuration = source.configuration
         configuration.deadline = min(configuration.deadline, remaining)
         configuration.requestTimeout = min(configuration.requestTimeout, remaining)
-        source = HTTPTimeSource(configuration: configuration, monotonicClock: clock, wallClock: ntp.client.wall)
+        source = HTTPTimeSource(
+            configuration: configuration, monotonicClock: clock, wallClock: ntp.client.wall)
         let outcomes = await Self.measureAll(httpURLs, with: source)
         var reports: [HTTPSourceReport] = []
         var best: (index: Int, measurement: HTTPTimeMeasurement)?
@@ -79,7 +81,8 @@ public struct TimeSyncEngine: Sendable {
         reports[best.index].status = .selected
         let measurement = best.measurement
         var report = SyncReport(
-            trueTime: measurement.trueTime, monotonic: measurement.monotonic, errorBound: measurement.errorBound,
+            trueTime: measurement.trueTime, monotonic: measurement.monotonic,
+            errorBound: measurement.errorBound,
             offset: measurement.offset, delay: measurement.roundTripDelay, source: .http,
             server: measurement.url.absoluteString, sources: ntpReports, elapsed: clock.now() - start)
         report.httpSources = reports
@@ -103,7 +106,8 @@ public struct TimeSyncEngine: Sendable {
                     }
                 }
             }
-            var results: [Result<HTTPTimeMeasurement, HTTPTimeError>?] = Array(repeating: nil, count: urls.count)
+            var results: [Result<HTTPTimeMeasurement, HTTPTimeError>?] = Array(
+                repeating: nil, count: urls.count)
             for await (index, result) in group { results[index] = result }
             return results.compactMap { $0 }
         }

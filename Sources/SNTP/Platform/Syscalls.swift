@@ -2,11 +2,11 @@
 // that a port to Darwin only has to fill in the `#elseif canImport(Darwin)` branches.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #else
-#error("NetworkClock's SNTP module supports Linux (Glibc) and Darwin only")
+    #error("NetworkClock's SNTP module supports Linux (Glibc) and Darwin only")
 #endif
 
 /// Thin, typed wrappers over the C library, each retrying on `EINTR` where that is meaningful.
@@ -23,9 +23,9 @@ enum Syscalls {
         var raw: clockid_t {
             switch self {
             #if canImport(Glibc)
-            case .bootTime: return CLOCK_BOOTTIME
+                case .bootTime: return CLOCK_BOOTTIME
             #else
-            case .bootTime: return CLOCK_MONOTONIC
+                case .bootTime: return CLOCK_MONOTONIC
             #endif
             case .monotonic: return CLOCK_MONOTONIC
             case .realTime: return CLOCK_REALTIME
@@ -52,9 +52,9 @@ enum Syscalls {
     /// The calling thread's `errno`.
     static var errno: Int32 {
         #if canImport(Glibc)
-        return Glibc.errno
+            return Glibc.errno
         #else
-        return Darwin.errno
+            return Darwin.errno
         #endif
     }
 
@@ -84,35 +84,35 @@ enum Syscalls {
 
     static func socket(family: Int32, type: Int32) -> (Int32, Int32) {
         #if canImport(Glibc)
-        let flags = Int32(SOCK_CLOEXEC.rawValue)
-        return retryingOnInterrupt { Glibc.socket(family, type | flags, 0) }
+            let flags = Int32(SOCK_CLOEXEC.rawValue)
+            return retryingOnInterrupt { Glibc.socket(family, type | flags, 0) }
         #else
-        return retryingOnInterrupt { Darwin.socket(family, type, 0) }
+            return retryingOnInterrupt { Darwin.socket(family, type, 0) }
         #endif
     }
 
     static var datagramType: Int32 {
         #if canImport(Glibc)
-        return Int32(SOCK_DGRAM.rawValue)
+            return Int32(SOCK_DGRAM.rawValue)
         #else
-        return SOCK_DGRAM
+            return SOCK_DGRAM
         #endif
     }
 
     static var streamType: Int32 {
         #if canImport(Glibc)
-        return Int32(SOCK_STREAM.rawValue)
+            return Int32(SOCK_STREAM.rawValue)
         #else
-        return SOCK_STREAM
+            return SOCK_STREAM
         #endif
     }
 
     static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
         let (result, code) = retryingOnInterrupt {
             #if canImport(Glibc)
-            Glibc.connect(fd, address, length)
+                Glibc.connect(fd, address, length)
             #else
-            Darwin.connect(fd, address, length)
+                Darwin.connect(fd, address, length)
             #endif
         }
         return result < 0 ? code : 0
@@ -120,9 +120,9 @@ enum Syscalls {
 
     static func bind(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
         #if canImport(Glibc)
-        let result = Glibc.bind(fd, address, length)
+            let result = Glibc.bind(fd, address, length)
         #else
-        let result = Darwin.bind(fd, address, length)
+            let result = Darwin.bind(fd, address, length)
         #endif
         return result < 0 ? errno : 0
     }
@@ -130,9 +130,9 @@ enum Syscalls {
     static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> (Int, Int32) {
         retryingOnInterrupt {
             #if canImport(Glibc)
-            Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+                Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
             #else
-            Darwin.send(fd, bytes.baseAddress, bytes.count, 0)
+                Darwin.send(fd, bytes.baseAddress, bytes.count, 0)
             #endif
         }
     }
@@ -140,9 +140,9 @@ enum Syscalls {
     static func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> (Int, Int32) {
         retryingOnInterrupt {
             #if canImport(Glibc)
-            Glibc.recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+                Glibc.recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
             #else
-            Darwin.recv(fd, buffer.baseAddress, buffer.count, MSG_DONTWAIT)
+                Darwin.recv(fd, buffer.baseAddress, buffer.count, MSG_DONTWAIT)
             #endif
         }
     }
@@ -163,9 +163,9 @@ enum Syscalls {
     static func close(_ fd: Int32) {
         // Never retry close on EINTR: on Linux the descriptor is already released.
         #if canImport(Glibc)
-        _ = Glibc.close(fd)
+            _ = Glibc.close(fd)
         #else
-        _ = Darwin.close(fd)
+            _ = Darwin.close(fd)
         #endif
     }
 
@@ -195,9 +195,9 @@ enum Syscalls {
         hints.ai_family = family
         hints.ai_socktype = stream ? streamType : datagramType
         #if canImport(Glibc)
-        hints.ai_protocol = Int32(stream ? IPPROTO_TCP : IPPROTO_UDP)
+            hints.ai_protocol = Int32(stream ? IPPROTO_TCP : IPPROTO_UDP)
         #else
-        hints.ai_protocol = stream ? IPPROTO_TCP : IPPROTO_UDP
+            hints.ai_protocol = stream ? IPPROTO_TCP : IPPROTO_UDP
         #endif
         hints.ai_flags = AI_NUMERICSERV
         var list: UnsafeMutablePointer<addrinfo>?
@@ -240,12 +240,12 @@ enum Syscalls {
 }
 
 #if canImport(Glibc)
-// GNU extensions that the Glibc module does not export.
-private let EAI_NODATA_VALUE: Int32 = -5
-private let EAI_ADDRFAMILY_VALUE: Int32 = -9
+    // GNU extensions that the Glibc module does not export.
+    private let EAI_NODATA_VALUE: Int32 = -5
+    private let EAI_ADDRFAMILY_VALUE: Int32 = -9
 #else
-private let EAI_NODATA_VALUE: Int32 = EAI_NODATA
-private let EAI_ADDRFAMILY_VALUE: Int32 = EAI_ADDRFAMILY
+    private let EAI_NODATA_VALUE: Int32 = EAI_NODATA
+    private let EAI_ADDRFAMILY_VALUE: Int32 = EAI_ADDRFAMILY
 #endif
 
 // MARK: - Non-blocking stream sockets
@@ -257,9 +257,9 @@ extension Syscalls {
         let flags = fcntl(fd, F_GETFL)
         guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) >= 0 else { return errno }
         #if canImport(Darwin)
-        var yes: Int32 = 1
-        guard setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size)) == 0
-        else { return errno }
+            var yes: Int32 = 1
+            guard setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size)) == 0
+            else { return errno }
         #endif
         return 0
     }
@@ -270,9 +270,9 @@ extension Syscalls {
     /// kernel keeps connecting asynchronously, so `EINTR` is reported as `EINPROGRESS`.
     static func startConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
         #if canImport(Glibc)
-        let result = Glibc.connect(fd, address, length)
+            let result = Glibc.connect(fd, address, length)
         #else
-        let result = Darwin.connect(fd, address, length)
+            let result = Darwin.connect(fd, address, length)
         #endif
         guard result < 0 else { return 0 }
         let code = errno

@@ -10,6 +10,7 @@ public struct MonotonicInstant: Hashable, Comparable, Sendable {
         self.sinceOrigin = sinceOrigin
     }
 
+    /// Whether `lhs` is earlier than `rhs`.
     public static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool {
         lhs.sinceOrigin < rhs.sinceOrigin
     }

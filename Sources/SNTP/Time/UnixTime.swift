@@ -47,6 +47,7 @@ public struct UnixTime: Hashable, Comparable, Sendable {
         Double(seconds) + Double(attoseconds) / 1e18
     }
 
+    /// Whether `lhs` is earlier than `rhs`.
     public static func < (lhs: UnixTime, rhs: UnixTime) -> Bool {
         lhs.sinceEpoch < rhs.sinceEpoch
     }

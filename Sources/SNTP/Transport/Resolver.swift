@@ -42,7 +42,8 @@ public enum Resolver {
         case .ipv4Only: familyConstant = Syscalls.addressFamilyIPv4
         case .ipv6Only: familyConstant = Syscalls.addressFamilyIPv6
         }
-        switch Syscalls.resolve(host: name, port: port, family: familyConstant, stream: socketKind == .stream) {
+        switch Syscalls.resolve(host: name, port: port, family: familyConstant, stream: socketKind == .stream)
+        {
         case .success(let addresses):
             guard !addresses.isEmpty else { throw .noAddresses(host: host) }
             return Array(addresses.prefix(max(1, limit)))

@@ -78,5 +78,6 @@ public struct Stratum: RawRepresentable, Hashable, Comparable, Sendable {
     /// Whether the server says it is unsynchronised (16 or more).
     public var isUnsynchronized: Bool { rawValue >= 16 }
 
+    /// Whether `lhs` is closer to a reference clock than `rhs`.
     public static func < (lhs: Stratum, rhs: Stratum) -> Bool { lhs.rawValue < rhs.rawValue }
 }
