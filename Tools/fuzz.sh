@@ -6,7 +6,8 @@
 #   SECONDS  how long to fuzz each target (default 30)
 #   TARGET   ntp       NTP packet decoding, re-encoding, reply and sample validation, selection
 #            httpdate  HTTP-date (RFC 9110) and epoch timestamp header parsing
-#            (default: both, one after the other)
+#            httphead  HTTP/1.x response-head parsing, end-of-head search, Date/timestamp evidence
+#            (default: all three, one after the other)
 #
 # Each target is compiled with `swiftc -sanitize=fuzzer,address` from its harness in Tools/Fuzz and
 # a snapshot of the sources it needs, all in one module (so internal symbols are visible), into
@@ -33,11 +34,11 @@ elif [[ $# -gt 0 && ( $1 == -h || $1 == --help ) ]]; then
     usage
 fi
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(ntp httpdate)
+[[ ${#targets[@]} -gt 0 ]] || targets=(ntp httpdate httphead)
 for target in "${targets[@]}"; do
     case $target in
-        ntp | httpdate) ;;
-        *) echo "fuzz.sh: unknown target '$target' (known: ntp, httpdate)" >&2; exit 2 ;;
+        ntp | httpdate | httphead) ;;
+        *) echo "fuzz.sh: unknown target '$target' (known: ntp, httpdate, httphead)" >&2; exit 2 ;;
     esac
 done
 
@@ -62,12 +63,21 @@ sources_of() {
                 done
                 echo Tools/Fuzz/FuzzHTTPDate.swift
                 ;;
+            httphead)
+                # HTTPResponseEvidence imports Foundation (for trimming) but uses no URLSession.
+                for file in HTTPResponseHead HTTPResponseHeadError HTTPResponseEvidence HTTPTimeError \
+                    HTTPRequestRecord HTTPDate HTTPDateError HTTPDateScanner HTTPTimestampHeader \
+                    HTTPOffsetInterval; do
+                    echo "Sources/NetworkClock/HTTP/$file.swift"
+                done
+                echo Tools/Fuzz/FuzzHTTPHead.swift
+                ;;
         esac
     )
 }
 
-module_of() { case $1 in ntp) echo FuzzNTP ;; httpdate) echo FuzzHTTPDate ;; esac }
-max_len_of() { case $1 in ntp) echo 256 ;; httpdate) echo 96 ;; esac }
+module_of() { case $1 in ntp) echo FuzzNTP ;; httpdate) echo FuzzHTTPDate ;; httphead) echo FuzzHTTPHead ;; esac }
+max_len_of() { case $1 in ntp) echo 256 ;; httpdate) echo 96 ;; httphead) echo 4096 ;; esac }
 
 # Tokens of the HTTP-date grammar, so mutations can splice whole names in.
 write_httpdate_dict() {
@@ -77,6 +87,17 @@ write_httpdate_dict() {
             printf '"%s"\n' "$word"
         done
         printf '"%s"\n' ", " " GMT" "23:59:60" "29 Feb" "-Feb-" "  " "." "\\x09"
+    } >"$1"
+}
+
+# Pieces of response heads: line ends, status lines, field names that the client looks up.
+write_httphead_dict() {
+    {
+        printf '"%s"\n' "HTTP/1.1 " "HTTP/1.0 " "HTTP/2.0 " " 200 OK" "100 Continue" "101" "103" "204" "405" \
+            "501" "599" "600" "099" "Date: " "Age: " "Age: 0" "X-Timestamp: " "Content-Length: " ": " ":" \
+            "Sun, 06 Nov 1994 08:49:37 GMT" "1700000000.123" "GMT"
+        printf '"%s"\n' "\x0d\x0a" "\x0d\x0a\x0d\x0a" "\x0a\x0a" "\x0a\x0d\x0a" "\x0d" "\x0a\x20" \
+            "\x0d\x0a\x09" "\x00" "\x7f" "\xff" "\x20\x09"
     } >"$1"
 }
 
@@ -129,6 +150,9 @@ run() {
     if [[ $target == httpdate ]]; then
         write_httpdate_dict "$work/httpdate.dict"
         args+=(-dict="$work/httpdate.dict")
+    elif [[ $target == httphead ]]; then
+        write_httphead_dict "$work/httphead.dict"
+        args+=(-dict="$work/httphead.dict")
     fi
     # shellcheck disable=SC2206
     [[ -n ${FUZZ_ARGS:-} ]] && args+=($FUZZ_ARGS)

@@ -49,14 +49,21 @@ public struct HTTPResponseHead: Hashable, Sendable {
 
     /// Every value of the fields named `name` (ASCII case-insensitive), in the order received.
     public func values(forField name: String) -> [String] {
-        let wanted = name.lowercased()
-        return fields.filter { $0.name.lowercased() == wanted }.map(\.value)
+        let wanted = Self.asciiLowercased(name)
+        return fields.filter { Self.asciiLowercased($0.name) == wanted }.map(\.value)
+    }
+
+    /// `text` with only A–Z lowered: field names are ASCII tokens, and Unicode case folding would
+    /// let, say, the Kelvin sign match `k`.
+    private static func asciiLowercased(_ text: String) -> [UInt8] {
+        text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
     }
 
     /// The value of the field named `name` (ASCII case-insensitive), nil when absent. A field sent
     /// more than once gives its distinct values joined with `", "` (RFC 9110 §5.3), so a singleton
-    /// field such as `Date` sent twice with different values no longer parses instead of one of
-    /// them being picked arbitrarily; repeating the same value is harmless.
+    /// field such as `Date` sent twice with different values is read as their combination (which
+    /// almost never parses) instead of one of them being picked arbitrarily; repeating the same
+    /// value is harmless.
     public func value(forField name: String) -> String? {
         var distinct: [String] = []
         for value in values(forField: name) where !distinct.contains(value) { distinct.append(value) }
