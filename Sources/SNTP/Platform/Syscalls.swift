@@ -150,13 +150,19 @@ enum Syscalls {
     /// Waits until `fd` is readable or `milliseconds` pass. Returns 1 when readable, 0 on timeout,
     /// and a negated errno on failure. `EINTR` is reported as 0 so the caller recomputes its deadline.
     static func pollReadable(_ fd: Int32, milliseconds: Int32) -> Int32 {
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        pollOne(fd, events: Int16(POLLIN), milliseconds: milliseconds)
+    }
+
+    /// Waits for `events` (or an error or hang-up) on one descriptor: 1 when ready, 0 on timeout or
+    /// `EINTR`, a negated errno on failure.
+    private static func pollOne(_ fd: Int32, events: Int16, milliseconds: Int32) -> Int32 {
+        var entry = pollfd(fd: fd, events: events, revents: 0)
         let result = poll(&entry, 1, milliseconds)
         if result < 0 {
             let code = errno
             return code == EINTR ? 0 : -code
         }
-        if result > 0 && entry.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 { return 1 }
+        if result > 0 && entry.revents & (events | Int16(POLLERR | POLLHUP)) != 0 { return 1 }
         return 0
     }
 
@@ -283,14 +289,7 @@ extension Syscalls {
     /// room to send) or `milliseconds` pass. Returns 1 when ready, 0 on timeout, and a negated errno
     /// on failure. `EINTR` is reported as 0 so the caller recomputes its deadline.
     static func pollWritable(_ fd: Int32, milliseconds: Int32) -> Int32 {
-        var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-        let result = poll(&entry, 1, milliseconds)
-        if result < 0 {
-            let code = errno
-            return code == EINTR ? 0 : -code
-        }
-        if result > 0 && entry.revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0 { return 1 }
-        return 0
+        pollOne(fd, events: Int16(POLLOUT), milliseconds: milliseconds)
     }
 
     /// Reads and clears the socket's pending error (`SO_ERROR`): 0 when there is none, such as after
