@@ -39,15 +39,15 @@ struct AnchoredClockTests {
         timeline.stepWallClock(by: step)
         let after = try #require(clock.now())
         #expect(after == before)
-        #expect((after.time - timeline.trueTime).magnitude <= .microseconds(1))
+        #expect(abs(after.time - timeline.trueTime) <= .microseconds(1))
         #expect(timeline.wallReading - timeline.trueTime == step)
         // The offset reported against the stepped wall clock is minus the step.
         let offset = try #require(clock.wallClockOffset())
-        #expect((offset + step).magnitude <= .microseconds(1))
+        #expect(abs(offset + step) <= .microseconds(1))
 
         timeline.advance(by: .seconds(50))
         let later = try #require(clock.now())
-        #expect((later.time - timeline.trueTime).magnitude <= .microseconds(1))
+        #expect(abs(later.time - timeline.trueTime) <= .microseconds(1))
         #expect(later.age == .seconds(60))
     }
 
@@ -187,7 +187,7 @@ struct AnchoredClockTests {
         let estimate = try #require(clock.now())
         #expect(estimate.isDriftCorrected)
         #expect(estimate.contains(timeline.trueTime))
-        #expect((estimate.time - timeline.trueTime).magnitude < .milliseconds(2))
+        #expect(abs(estimate.time - timeline.trueTime) < .milliseconds(2))
         let fixedToleranceBound = Duration.milliseconds(1) + .milliseconds(54)
         #expect(estimate.errorBound < fixedToleranceBound)
         #expect(estimate.errorBound < .milliseconds(20))

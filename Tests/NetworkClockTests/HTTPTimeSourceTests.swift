@@ -36,7 +36,7 @@ import Testing
             let error = measurement.offset - Self.truth
             #expect(measurement.kind == .dateHeader)
             #expect(
-                error.magnitudeBelow(.milliseconds(50)),
+                abs(error) < .milliseconds(50),
                 "offset \(measurement.offset) ± \(measurement.errorBound)")
             #expect(measurement.interval.contains(Self.truth), "\(measurement.interval) misses the truth")
             #expect(measurement.errorBound < .milliseconds(50))
@@ -60,7 +60,7 @@ import Testing
             let measurement = try await source.measure(url)
             #expect(measurement.kind == .timestampHeader("x-server-time-ms"))
             #expect(
-                (measurement.offset - Self.truth).magnitudeBelow(.milliseconds(5)), "\(measurement.offset)")
+                abs(measurement.offset - Self.truth) < .milliseconds(5), "\(measurement.offset)")
             #expect(measurement.interval.contains(Self.truth))
             #expect(measurement.requests.count == 8)
         }
@@ -228,9 +228,4 @@ import Testing
             return error
         }
     }
-}
-
-extension Duration {
-    /// Whether the absolute value is below `limit`.
-    fileprivate func magnitudeBelow(_ limit: Duration) -> Bool { self < limit && self > .zero - limit }
 }

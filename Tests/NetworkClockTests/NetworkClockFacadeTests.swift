@@ -183,5 +183,3 @@ struct FixedSequence: RandomNumberGenerator {
         return values[index]
     }
 }
-
-private func abs(_ duration: Duration) -> Duration { duration < .zero ? .zero - duration : duration }

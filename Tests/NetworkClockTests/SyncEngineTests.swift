@@ -171,5 +171,3 @@ struct SyncEngineTests {
         #expect(abs(report.offset - truth) < .milliseconds(10))
     }
 }
-
-private func abs(_ duration: Duration) -> Duration { duration < .zero ? .zero - duration : duration }

@@ -193,11 +193,6 @@ private func exchange(
     return (nonce, t1, reply)
 }
 
-/// The absolute value of a duration.
-private func magnitude(_ duration: Duration) -> Duration {
-    duration < .zero ? .zero - duration : duration
-}
-
 /// The NTP encoding rounds to 2⁻³² s (0.23 ns); comparisons with the local clock allow this much.
 private let rounding = Duration.nanoseconds(1)
 
@@ -259,7 +254,7 @@ struct FakeNTPServerTests {
         // within half the round trip.
         let theta = ((t2 - t1) + (t3 - datagram.receivedAt)) / 2
         let roundTrip = datagram.receivedAt - t1
-        #expect(magnitude(theta - offset) <= roundTrip / 2 + rounding)
+        #expect(abs(theta - offset) <= roundTrip / 2 + rounding)
     }
 
     @Test func aServerTwelveYearsAheadStampsNTPEraOne() throws {
@@ -634,10 +629,10 @@ struct FakeNTPServerTests {
             case .constant: #expect(mean == .milliseconds(5))
             case .uniform:
                 #expect(first.allSatisfy { $0 >= .milliseconds(5) && $0 < .milliseconds(50) })
-                #expect(magnitude(mean - .microseconds(27_500)) < .milliseconds(1))
+                #expect(abs(mean - .microseconds(27_500)) < .milliseconds(1))
             case .exponential:
                 // Standard error of the mean: 40 ms / √10000 = 0.4 ms; allow 5σ.
-                #expect(magnitude(mean - .milliseconds(40)) < .milliseconds(2))
+                #expect(abs(mean - .milliseconds(40)) < .milliseconds(2))
             case .spikes:
                 let spikes = first.filter { $0 > .milliseconds(50) }.count
                 #expect((800...1200).contains(spikes), "about 10% spikes, got \(spikes)")

@@ -82,7 +82,7 @@ struct HTTPBenchmarkRow {
     init(name: String) { self.name = name }
 
     mutating func add(error: Duration, bound: Duration?, requests count: Int, inside isInside: Bool = false) {
-        errors.append(error < .zero ? .zero - error : error)
+        errors.append(abs(error))
         if let bound { bounds.append(bound) }
         requests.append(count)
         if isInside { inside += 1 }

@@ -32,8 +32,7 @@ public struct Anchor: Sendable, Hashable {
     /// rate is known within `rateUncertainty` (a fraction: 15 ppm is `15e-6`).
     public func errorBound(at instant: MonotonicInstant, rateUncertainty: Double) -> Duration {
         let elapsed = instant - monotonic
-        let magnitude = elapsed < .zero ? .zero - elapsed : elapsed
-        return errorBound + magnitude * rateUncertainty
+        return errorBound + abs(elapsed) * rateUncertainty
     }
 
     /// Whether the anchor's values are within the ranges ``AnchoredClock`` computes with exactly:

@@ -129,9 +129,9 @@ public struct DriftEstimator: Sendable, Hashable {
             for index in active {
                 let point = points[index]
                 let elapsed = point.monotonic - reference.monotonic
-                x.append(elapsed.inSeconds)
-                y.append(((point.trueTime - reference.trueTime) - elapsed).inSeconds)
-                let bound = max(Self.minimumWeightingBound, point.errorBound.inSeconds)
+                x.append(elapsed.secondsDouble)
+                y.append(((point.trueTime - reference.trueTime) - elapsed).secondsDouble)
+                let bound = max(Self.minimumWeightingBound, point.errorBound.secondsDouble)
                 bounds.append(bound)
                 sigma.append(bound / 3.0.squareRoot())
             }

@@ -1,9 +1,4 @@
 extension Duration {
-    /// The duration in seconds as a `Double`, for statistics and display only.
-    var inSeconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) * 1e-18
-    }
 
     /// Whole nanoseconds, truncated toward zero; wraps (never traps) outside the `Int64` range, so
     /// callers validate the range first when it matters.
@@ -19,6 +14,4 @@ extension Duration {
         return Int64(truncatingIfNeeded: remainder > 0 ? quotient + 1 : quotient)
     }
 
-    /// The magnitude of the duration.
-    var magnitude: Duration { self < .zero ? .zero - self : self }
 }

@@ -50,8 +50,6 @@ struct HTTPResponseEvidence: Sendable {
 
     /// The calendar year of `time`, the reference for RFC 850 two-digit years.
     static func year(of time: UnixTime) -> Int64 {
-        let seconds = time.seconds
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        return CivilDate.fromDays(days).year
+        CivilDate.of(time).year
     }
 }

@@ -31,7 +31,7 @@ struct Candidate: Hashable, Sendable {
     /// The bound aged to `reference` at the given frequency tolerance.
     func bound(at reference: MonotonicInstant, tolerance: Double) -> Duration {
         let age = reference - instant
-        return bound + (age < .zero ? .zero - age : age) * tolerance
+        return bound + abs(age) * tolerance
     }
 }
 
@@ -80,7 +80,7 @@ struct SourceCombiner {
             let best = intervals[bestSurvivor]
             let distance = mean - best.offset
             estimate = OffsetInterval(
-                offset: mean, bound: best.bound + (distance < .zero ? .zero - distance : distance))
+                offset: mean, bound: best.bound + abs(distance))
         case .intersection:
             let lower = survivors.map { intervals[$0].lower }.max() ?? selection.agreement.lower
             let upper = survivors.map { intervals[$0].upper }.min() ?? selection.agreement.upper

@@ -77,8 +77,3 @@ public enum ReplyValidator {
         }
     }
 }
-
-/// The absolute value of a duration.
-func abs(_ duration: Duration) -> Duration {
-    duration < .zero ? .zero - duration : duration
-}

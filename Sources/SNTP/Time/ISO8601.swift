@@ -27,6 +27,14 @@ public enum CivilDate {
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// The calendar date of `time` in UTC and the seconds elapsed in that day (0–86399).
+    public static func of(_ time: UnixTime) -> (year: Int64, month: Int, day: Int, secondOfDay: Int64) {
+        let seconds = time.seconds
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let (year, month, day) = fromDays(days)
+        return (year, month, day, seconds - days * 86_400)
+    }
+
     /// The number of days in `month` of `year`.
     public static func daysInMonth(year: Int64, month: Int) -> Int {
         switch month {
@@ -43,10 +51,7 @@ public enum CivilDate {
 public enum ISO8601 {
     /// Formats `time` as `YYYY-MM-DDThh:mm:ss[.fff…]Z` with `fractionDigits` digits (0–9, truncated).
     public static func format(_ time: UnixTime, fractionDigits: Int = 6) -> String {
-        let seconds = time.seconds
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = CivilDate.fromDays(days)
+        let (year, month, day, secondOfDay) = CivilDate.of(time)
         var text = pad(year, 4) + "-" + pad(Int64(month), 2) + "-" + pad(Int64(day), 2)
         text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":"
         text += pad(secondOfDay % 60, 2)
