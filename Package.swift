@@ -5,6 +5,12 @@ let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
 ]
 
+// Targets are cut by effect, in the order data flows through them:
+//   NetClockPlatform (every libc call) -> SNTP (wire, one validated exchange, selection)
+//   HTTPTimeParsing (pure HTTP date/head/timestamp parsers) -> NetworkClock (sync engine, HTTP
+//   source, anchored clock, persistence, facade) -> NetclockCLI / netclock.
+// Only SNTP and NetworkClock are public products; everything shared between our own targets is
+// `package`.
 let package = Package(
     name: "NetworkClock",
     platforms: [.macOS(.v15)],
@@ -16,33 +22,43 @@ let package = Package(
         .executable(name: "netclock-bench", targets: ["netclock-bench"]),
     ],
     targets: [
-        .target(name: "SNTP", path: "Sources/SNTP", swiftSettings: strict),
+        .target(name: "NetClockPlatform", path: "Sources/NetClockPlatform", swiftSettings: strict),
         .target(
-            name: "NetworkClock", dependencies: ["SNTP"], path: "Sources/NetworkClock",
+            name: "SNTP", dependencies: ["NetClockPlatform"], path: "Sources/SNTP",
             swiftSettings: strict),
         .target(
-            name: "NetclockCLI", dependencies: ["NetworkClock"], path: "Sources/NetclockCLI",
+            name: "HTTPTimeParsing", dependencies: ["SNTP"], path: "Sources/HTTPTimeParsing",
+            swiftSettings: strict),
+        .target(
+            name: "NetworkClock", dependencies: ["SNTP", "HTTPTimeParsing", "NetClockPlatform"],
+            path: "Sources/NetworkClock", swiftSettings: strict),
+        .target(
+            name: "NetclockCLI",
+            dependencies: ["NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform"], path: "Sources/NetclockCLI",
             swiftSettings: strict),
         .executableTarget(
             name: "netclock", dependencies: ["NetclockCLI"], path: "Sources/netclock",
             swiftSettings: strict),
         .target(
-            name: "LoopbackServers", dependencies: ["SNTP"], path: "Tools/LoopbackServers",
-            swiftSettings: strict),
+            name: "LoopbackServers", dependencies: ["SNTP", "NetClockPlatform"],
+            path: "Tools/LoopbackServers", swiftSettings: strict),
         .executableTarget(
-            name: "fake-ntp-server", dependencies: ["LoopbackServers"],
+            name: "fake-ntp-server", dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform"],
             path: "Tools/fake-ntp-server", swiftSettings: strict),
         .executableTarget(
-            name: "netclock-bench", dependencies: ["NetworkClock", "LoopbackServers"],
+            name: "netclock-bench",
+            dependencies: ["NetworkClock", "SNTP", "NetClockPlatform", "LoopbackServers"],
             path: "Tools/Benchmarks", swiftSettings: strict),
         .testTarget(
-            name: "SNTPTests", dependencies: ["SNTP", "LoopbackServers"], path: "Tests/SNTPTests",
+            name: "SNTPTests", dependencies: ["SNTP", "NetClockPlatform", "LoopbackServers"], path: "Tests/SNTPTests",
             swiftSettings: strict),
         .testTarget(
-            name: "NetworkClockTests", dependencies: ["NetworkClock", "LoopbackServers"],
+            name: "NetworkClockTests",
+            dependencies: ["NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform", "LoopbackServers"],
             path: "Tests/NetworkClockTests", swiftSettings: strict),
         .testTarget(
-            name: "netclockTests", dependencies: ["NetclockCLI", "NetworkClock", "LoopbackServers"],
+            name: "netclockTests",
+            dependencies: ["NetclockCLI", "NetworkClock", "SNTP", "NetClockPlatform", "LoopbackServers"],
             path: "Tests/netclockTests", swiftSettings: strict),
     ]
 )

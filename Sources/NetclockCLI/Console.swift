@@ -1,21 +1,21 @@
 import Foundation
 
 /// Where the CLI writes: standard output and standard error, replaceable in tests.
-public struct Console: Sendable {
+package struct Console: Sendable {
     /// Writes a line to standard output.
-    public var out: @Sendable (String) -> Void
+    package var out: @Sendable (String) -> Void
     /// Writes a line to standard error.
-    public var err: @Sendable (String) -> Void
+    package var err: @Sendable (String) -> Void
 
     /// Creates a console from two line writers.
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+    package init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
         self.out = out
         self.err = err
     }
 
     /// The process's standard output and error. Each line is written at once (unbuffered), so
     /// scripts reading a pipe see it immediately.
-    public static let standard = Console(
+    package static let standard = Console(
         out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
         err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
 }

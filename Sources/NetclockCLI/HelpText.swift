@@ -1,12 +1,12 @@
 import NetworkClock
 
 /// The CLI's help and version text; pinned by a test so changes are deliberate.
-public enum HelpText {
+package enum HelpText {
     /// The version printed by `--version`.
-    public static let version = "netclock 0.1.0"
+    package static let version = "netclock 0.1.0"
 
     /// The usage summary printed by `--help` and after usage errors.
-    public static let usage = """
+    package static let usage = """
         usage: netclock query [SERVER ...] [--port N] [--samples N] [--interval SEC] [--timeout SEC]
                               [--http URL ...] [--http-only] [--http-header NAME] [-4|-6] [--json]
                netclock sync  [same options] [--state FILE]
@@ -16,7 +16,7 @@ public enum HelpText {
         """
 
     /// The full help.
-    public static let full =
+    package static let full =
         usage + """
 
 

@@ -1,9 +1,9 @@
 import NetworkClock
 
 /// The `netclock` command line: parses arguments, runs a command, returns the exit status.
-public enum Netclock {
+package enum Netclock {
     /// Runs the CLI with `arguments` (without the program name).
-    public static func run(_ arguments: [String], console: Console = .standard) async -> ExitStatus {
+    package static func run(_ arguments: [String], console: Console = .standard) async -> ExitStatus {
         guard let command = arguments.first else {
             console.err(HelpText.usage)
             return .usage

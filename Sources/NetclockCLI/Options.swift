@@ -1,54 +1,56 @@
+import NetClockPlatform
 import NetworkClock
+import SNTP
 
 /// Options shared by `query`, `sync` and `watch`, parsed by hand in the shape of
 /// swift-argument-parser (which this package may not depend on).
-public struct QueryCommandOptions: Hashable, Sendable {
+package struct QueryCommandOptions: Hashable, Sendable {
     /// Servers as given (`host`, `host:port`, `[v6]:port`); empty means the defaults.
-    public var servers: [ServerName] = []
+    package var servers: [ServerName] = []
     /// Port for servers given without one.
-    public var port: UInt16 = 123
+    package var port: UInt16 = 123
     /// Requests per server address.
-    public var samples: Int = 4
+    package var samples: Int = 4
     /// Seconds between requests to one address.
-    public var interval: Duration = QueryOptions.publicServerInterval
+    package var interval: Duration = QueryOptions.publicServerInterval
     /// Seconds to wait for each reply.
-    public var timeout: Duration = .seconds(2)
+    package var timeout: Duration = .seconds(2)
     /// HTTP(S) URLs to use as fallback time sources.
-    public var httpURLs: [String] = []
+    package var httpURLs: [String] = []
     /// Skip NTP and use only the HTTP URLs.
-    public var httpOnly = false
+    package var httpOnly = false
     /// Address family restriction.
-    public var family: AddressFamilyPreference = .any
+    package var family: AddressFamilyPreference = .any
     /// Print one JSON object instead of text.
-    public var json = false
+    package var json = false
     /// `sync`/`now`: the anchor file (default: the XDG cache location).
-    public var statePath: String?
+    package var statePath: String?
     /// `watch`: rounds to run (nil: until interrupted).
-    public var count: Int?
+    package var count: Int?
     /// `watch`: seconds between rounds.
-    public var every: Duration = .seconds(64)
+    package var every: Duration = .seconds(64)
     /// Header carrying a server timestamp in HTTP responses.
-    public var httpTimestampHeader: String?
+    package var httpTimestampHeader: String?
 
     /// Creates the defaults.
-    public init() {}
+    package init() {}
 
     /// Which flags a command accepts beyond the query options.
-    public struct Extras: OptionSet, Sendable {
+    package struct Extras: OptionSet, Sendable {
         /// The raw bits.
-        public var rawValue: Int
+        package var rawValue: Int
         /// Creates a set from raw bits.
-        public init(rawValue: Int) { self.rawValue = rawValue }
+        package init(rawValue: Int) { self.rawValue = rawValue }
         /// `--state FILE`.
-        public static let state = Extras(rawValue: 1)
+        package static let state = Extras(rawValue: 1)
         /// `--count N` and `--every SEC`.
-        public static let watch = Extras(rawValue: 2)
+        package static let watch = Extras(rawValue: 2)
         /// Servers and the query flags.
-        public static let query = Extras(rawValue: 4)
+        package static let query = Extras(rawValue: 4)
     }
 
     /// Parses the arguments after the subcommand name.
-    public static func parse(_ arguments: [String], accepting extras: Extras) throws(UsageError) -> Self {
+    package static func parse(_ arguments: [String], accepting extras: Extras) throws(UsageError) -> Self {
         var options = Self()
         var index = 0
         func value(_ flag: String) throws(UsageError) -> String {
@@ -144,12 +146,12 @@ public struct QueryCommandOptions: Hashable, Sendable {
     }
 
     /// The servers to query: the given ones, or the defaults.
-    public var effectiveServers: [ServerName] {
+    package var effectiveServers: [ServerName] {
         servers.isEmpty ? DefaultServers.names : servers
     }
 
     /// The sync policy these options describe.
-    public var syncPolicy: SyncPolicy {
+    package var syncPolicy: SyncPolicy {
         let query = QueryOptions(samples: samples, interval: interval, timeout: timeout)
         return SyncPolicy(
             servers: httpOnly ? [] : effectiveServers, defaultPort: port, family: family, query: query)

@@ -1,21 +1,21 @@
 import NetworkClock
 
 /// A mistake in the command line: reported on stderr with the usage line, exit status 2.
-public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong.
-    public var message: String
+    package var message: String
 
     /// Creates a usage error.
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// The process exit statuses of the CLI contract.
-public enum ExitStatus: Int32, Sendable {
+package enum ExitStatus: Int32, Sendable {
     /// Success.
     case success = 0
     /// No usable time source (timeout, refused, every reply rejected, no majority, no anchor).

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServers
+import SNTP
 import Synchronization
 import Testing
 

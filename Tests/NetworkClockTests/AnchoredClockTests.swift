@@ -1,4 +1,6 @@
 import Foundation
+import NetClockPlatform
+import SNTP
 import Synchronization
 import Testing
 

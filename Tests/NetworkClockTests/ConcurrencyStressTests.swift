@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SNTP
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import SNTP
 import Synchronization
 import Testing
 

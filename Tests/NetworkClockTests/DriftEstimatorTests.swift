@@ -1,3 +1,5 @@
+import NetClockPlatform
+import SNTP
 import Testing
 
 @testable import NetworkClock

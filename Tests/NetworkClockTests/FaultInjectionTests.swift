@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
 import LoopbackServers
+import NetClockPlatform
+import SNTP
 import Testing
 
 @testable import NetworkClock

@@ -1,5 +1,7 @@
+import HTTPTimeParsing
 import LoopbackServers
 import NetworkClock
+import SNTP
 import Testing
 
 @Suite struct HTTPDateTests {

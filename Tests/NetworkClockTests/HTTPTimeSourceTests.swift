@@ -1,7 +1,10 @@
 import Foundation
+import HTTPTimeParsing
 import LoopbackServers
-@testable import NetworkClock
+import NetClockPlatform
+import SNTP
 import Testing
+@testable import NetworkClock
 
 /// The HTTP time source against the in-process loopback HTTP server (no other network traffic).
 @Suite(.serialized) struct HTTPTimeSourceTests {

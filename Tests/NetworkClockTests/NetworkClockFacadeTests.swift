@@ -1,5 +1,8 @@
 import Foundation
+import HTTPTimeParsing
 import LoopbackServers
+import NetClockPlatform
+import SNTP
 import Testing
 
 @testable import NetworkClock

@@ -1,8 +1,10 @@
 import Foundation
+import HTTPTimeParsing
 import LoopbackServers
-@testable import NetworkClock
+import NetClockPlatform
 import SNTP
 import Testing
+@testable import NetworkClock
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkClock
+import SNTP
 import Synchronization
 
 /// A simulated world: true time advances when the test says so; the monotonic clock follows it at a

@@ -1,5 +1,7 @@
 import Foundation
 import LoopbackServers
+import NetClockPlatform
+import SNTP
 import Testing
 
 @testable import NetworkClock

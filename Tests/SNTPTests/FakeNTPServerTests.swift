@@ -8,6 +8,7 @@
 #endif
 import Foundation
 import LoopbackServers
+import NetClockPlatform
 import SNTP
 import Testing
 

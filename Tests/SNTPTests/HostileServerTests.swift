@@ -1,4 +1,6 @@
 import LoopbackServers
+import NetClockPlatform
+import SNTP
 import Testing
 
 @testable import SNTP

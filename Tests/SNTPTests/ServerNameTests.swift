@@ -1,3 +1,4 @@
+import NetClockPlatform
 import Testing
 
 @testable import SNTP

@@ -1,4 +1,5 @@
 import Foundation
+import SNTP
 
 /// Runs the built `netclock` binary (or another product of this package) and captures its output.
 struct CLIRunner {

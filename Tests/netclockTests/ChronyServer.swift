@@ -4,7 +4,9 @@
     import Darwin
 #endif
 import Foundation
+import NetClockPlatform
 import NetworkClock
+import SNTP
 
 /// A real chronyd serving its local clock over NTP on loopback, for one test.
 ///

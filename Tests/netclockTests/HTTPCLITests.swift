@@ -1,6 +1,8 @@
 import Foundation
 import LoopbackServers
+import NetClockPlatform
 import NetworkClock
+import SNTP
 import Testing
 
 /// `--http`, `--http-only` and the HTTP part of the JSON report, end to end.

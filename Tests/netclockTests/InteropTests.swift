@@ -5,7 +5,9 @@
 #endif
 import Foundation
 import LoopbackServers
+import NetClockPlatform
 import NetworkClock
+import SNTP
 import Testing
 
 /// Interoperability with NTP software nobody here wrote: chrony's `chronyd` (as a server for our

@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import Foundation
+import SNTP
 import Testing
 
 /// Finding and running the real NTP programs (chrony, ntpsec's ntpdig) the interoperability tests

@@ -1,3 +1,4 @@
+import SNTP
 import Testing
 
 @testable import NetclockCLI

@@ -1,6 +1,8 @@
 import Foundation
 import LoopbackServers
+import NetClockPlatform
 import NetworkClock
+import SNTP
 import Testing
 
 @testable import NetclockCLI

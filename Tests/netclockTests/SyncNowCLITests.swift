@@ -1,6 +1,8 @@
 import Foundation
 import LoopbackServers
+import NetClockPlatform
 import NetworkClock
+import SNTP
 import Testing
 
 /// `netclock sync` then `netclock now`, including under the real `faketime` tool: the wall clock of

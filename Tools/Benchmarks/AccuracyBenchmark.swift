@@ -1,6 +1,8 @@
 import Foundation
 import LoopbackServers
+import NetClockPlatform
 import NetworkClock
+import SNTP
 
 /// `netclock-bench accuracy`: NetworkClock against the two approaches apps usually take, over
 /// network scenarios simulated by the fake server with seeded delays.

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServers
+import NetClockPlatform
 import NetworkClock
 
 /// `netclock-bench http`: in one run, against one loopback HTTP server (true offset +2.3 s,

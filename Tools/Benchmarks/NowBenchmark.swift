@@ -1,5 +1,6 @@
 import Foundation
 import NetworkClock
+import SNTP
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,6 +1,8 @@
 import Foundation
 import LoopbackServers
+import NetClockPlatform
 import NetworkClock
+import SNTP
 
 /// `netclock-bench query`: how long a burst takes against the loopback fake server, as a ratio to a
 /// single exchange measured in the same run.

@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import NetClockPlatform
 import SNTP
 import Synchronization
 
@@ -23,9 +24,9 @@ import Synchronization
 /// under 0.2 ms — can lengthen a simulated path but never makes a timestamp wrong.
 ///
 /// The server only binds loopback addresses and only ever answers the address a request came from.
-public final class FakeNTPServer: Sendable {
+package final class FakeNTPServer: Sendable {
     /// The address and port the server listens on.
-    public let address: SocketAddress
+    package let address: SocketAddress
     private let core: Core
     private let thread: Mutex<pthread_t?>
 
@@ -33,7 +34,7 @@ public final class FakeNTPServer: Sendable {
     ///
     /// - Throws: ``StartError`` when the host is not a numeric loopback address, or the socket cannot
     ///   be bound (e.g. the port is taken, or below 1024 without privileges).
-    public init(configuration: Configuration) throws(StartError) {
+    package init(configuration: Configuration) throws(StartError) {
         guard let requested = SocketAddress(numericHost: configuration.host, port: configuration.port) else {
             throw StartError(.invalidHost, "not a numeric IPv4 or IPv6 address: \(configuration.host)")
         }
@@ -54,23 +55,23 @@ public final class FakeNTPServer: Sendable {
     deinit { stop() }
 
     /// The address the server listens on, e.g. `127.0.0.1` or `::1`.
-    public var host: String { address.host }
+    package var host: String { address.host }
 
     /// The port the server listens on.
-    public var port: UInt16 { address.port }
+    package var port: UInt16 { address.port }
 
     /// The port of the second socket, from which ``Behaviour/fromOtherPort`` replies come.
-    public var otherPort: UInt16 { core.otherSocket.localAddress.port }
+    package var otherPort: UInt16 { core.otherSocket.localAddress.port }
 
     /// Whether the server is still serving (``stop()`` has not been called).
-    public var isRunning: Bool { thread.withLock { $0 != nil } }
+    package var isRunning: Bool { thread.withLock { $0 != nil } }
 
     /// The current configuration.
-    public var configuration: Configuration { core.configuration.withLock { $0 } }
+    package var configuration: Configuration { core.configuration.withLock { $0 } }
 
     /// Changes the configuration; the change applies from the next request on. `host` and `port`
     /// cannot change while the server runs and are ignored.
-    public func update(_ body: (inout Configuration) -> Void) {
+    package func update(_ body: (inout Configuration) -> Void) {
         core.configuration.withLock { configuration in
             let (host, port) = (configuration.host, configuration.port)
             body(&configuration)
@@ -79,23 +80,23 @@ public final class FakeNTPServer: Sendable {
     }
 
     /// Every request logged so far (or since ``clearRequests()``), oldest first.
-    public var requests: [LoggedRequest] { core.log.entries }
+    package var requests: [LoggedRequest] { core.log.entries }
 
     /// The logged requests from the `offset`-th on (0 is the oldest still in the log).
-    public func requests(from offset: Int) -> [LoggedRequest] { core.log.entries(from: offset) }
+    package func requests(from offset: Int) -> [LoggedRequest] { core.log.entries(from: offset) }
 
     /// The number of logged requests.
-    public var requestCount: Int { core.log.count }
+    package var requestCount: Int { core.log.count }
 
     /// Forgets the logged requests. Requests keep their numbers, which count every datagram ever
     /// received.
-    public func clearRequests() { core.log.removeAll() }
+    package func clearRequests() { core.log.removeAll() }
 
     /// Waits until at least `count` requests are logged (and, when `completed` is true, finished
     /// with: replied to in full or dropped). Blocks the calling thread, polling every millisecond.
     ///
     /// - Returns: whether that happened within `timeout`.
-    public func waitForRequests(count: Int, timeout: Duration, completed: Bool = false) -> Bool {
+    package func waitForRequests(count: Int, timeout: Duration, completed: Bool = false) -> Bool {
         let clock = BootTimeClock()
         let deadline = clock.now() + timeout
         while true {
@@ -109,7 +110,7 @@ public final class FakeNTPServer: Sendable {
 
     /// Stops serving, waits for the thread to finish (a few microseconds) and closes every socket,
     /// freeing the port. Replies not yet sent are dropped. Calling it again does nothing.
-    public func stop() {
+    package func stop() {
         let running = thread.withLock { thread in
             defer { thread = nil }
             return thread

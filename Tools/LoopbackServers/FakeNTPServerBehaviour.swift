@@ -4,7 +4,7 @@ extension FakeNTPServer {
     ///
     /// Unless a case says otherwise, the reply is the correct one (origin = the request's transmit
     /// timestamp, T2 and T3 stamped at the right instants) with exactly one thing wrong.
-    public indirect enum Behaviour: Hashable, Sendable {
+    package indirect enum Behaviour: Hashable, Sendable {
         /// A correct reply.
         case normal
         /// Only the first `length` bytes (clamped to 0–47) of the correct reply: too short to decode.
@@ -63,7 +63,7 @@ extension FakeNTPServer {
 
         /// A stale reply (echoing the previous request's transmit timestamp) followed by the correct
         /// reply.
-        public static var staleReplyFirst: Behaviour { .badReplyFirst(.staleOrigin) }
+        package static var staleReplyFirst: Behaviour { .badReplyFirst(.staleOrigin) }
 
         /// Whether this behaviour sends nothing for the `requestNumber`-th request (counted from 1).
         func dropsRequest(number requestNumber: Int) -> Bool {
@@ -78,7 +78,7 @@ extension FakeNTPServer {
 
 extension FakeNTPServer.Behaviour: CustomStringConvertible {
     /// The behaviour in the form `fake-ntp-server --behaviour` accepts, e.g. `truncated:20`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .normal: return "normal"
         case .truncated(let length): return "truncated:\(length)"

@@ -1,25 +1,26 @@
+import NetClockPlatform
 import SNTP
 
 extension FakeNTPServer {
     /// A command-line mistake: the message for stderr; the command exits with status 2.
-    public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
         /// What was wrong, e.g. `--port: not a port number: 70000`.
-        public var message: String
+        package var message: String
 
         /// Creates an error with a message.
-        public init(_ message: String) {
+        package init(_ message: String) {
             self.message = message
         }
 
         /// The message.
-        public var description: String { message }
+        package var description: String { message }
     }
 
     /// The options of the `fake-ntp-server` command, parsed by hand in the shape of
     /// swift-argument-parser: defaults in the properties, one `parse` that throws ``UsageError``.
-    public struct CommandLineOptions: Hashable, Sendable {
+    package struct CommandLineOptions: Hashable, Sendable {
         /// What the command was asked to do.
-        public enum Action: Hashable, Sendable {
+        package enum Action: Hashable, Sendable {
             /// Serve until SIGINT or SIGTERM, or until ``CommandLineOptions/count`` requests are done.
             case serve
             /// Print ``CommandLineOptions/help`` and exit 0.
@@ -29,22 +30,22 @@ extension FakeNTPServer {
         }
 
         /// What to do.
-        public var action: Action = .serve
+        package var action: Action = .serve
         /// The server to run.
-        public var configuration = Configuration()
+        package var configuration = Configuration()
         /// Exit after this many requests have been served (replied to or dropped); nil: never.
-        public var count: Int?
+        package var count: Int?
         /// Whether to print a line to stderr for each request.
-        public var verbose = false
+        package var verbose = false
 
         /// Creates the default options.
-        public init() {}
+        package init() {}
 
         /// The command's version.
-        public static let version = "fake-ntp-server 0.1.0"
+        package static let version = "fake-ntp-server 0.1.0"
 
         /// The `--help` text.
-        public static let help = """
+        package static let help = """
             USAGE: fake-ntp-server [options]
 
             A fake SNTP server on a loopback address, for tests and demos. Prints one line,
@@ -89,7 +90,7 @@ extension FakeNTPServer {
             """
 
         /// Parses the arguments (without the program name).
-        public static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
+        package static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
             var options = CommandLineOptions()
             var remaining = arguments[...]
             while let argument = remaining.popFirst() {

@@ -6,57 +6,57 @@ extension FakeNTPServer {
     ///
     /// `host` and `port` are read once, when the server starts; every other field can be changed while
     /// it runs with ``FakeNTPServer/update(_:)`` and applies from the next request on.
-    public struct Configuration: Hashable, Sendable {
+    package struct Configuration: Hashable, Sendable {
         /// The numeric loopback address to bind: `127.0.0.1` (default), `::1`, or any `127.x.y.z`.
-        public var host: String
+        package var host: String
         /// The UDP port to bind; 0 (default) picks a free ephemeral port.
-        public var port: UInt16
+        package var port: UInt16
 
         /// The server's clock minus this machine's `CLOCK_REALTIME`: the offset a correct client should
         /// measure. Any size; from about +9.2 years on, the server's timestamps are in NTP era 1.
-        public var offset: Duration
+        package var offset: Duration
 
         /// Delay after a request arrives and before T2 is stamped: the client→server path.
-        public var outboundDelay: DelayDistribution
+        package var outboundDelay: DelayDistribution
         /// Delay between stamping T2 and stamping T3: the server's processing time.
-        public var processingDelay: DelayDistribution
+        package var processingDelay: DelayDistribution
         /// Delay after stamping T3 and before the reply is sent: the server→client path.
-        public var returnDelay: DelayDistribution
+        package var returnDelay: DelayDistribution
         /// The seed of the generator behind the delays, garbage bytes and wrong origins. Changing it
         /// restarts the sequence.
-        public var seed: UInt64
+        package var seed: UInt64
 
         /// The leap indicator of correct replies.
-        public var leap: LeapIndicator
+        package var leap: LeapIndicator
         /// The stratum of correct replies.
-        public var stratum: Stratum
+        package var stratum: Stratum
         /// The reference ID; nil picks one that suits the stratum: `LOCL` for stratum 0 and 1,
         /// `127.127.1.1` (the classic local-clock driver address) for stratum 2 and above.
-        public var referenceID: ReferenceID?
+        package var referenceID: ReferenceID?
         /// The precision the server claims for its clock.
-        public var precision: Log2Seconds
+        package var precision: Log2Seconds
         /// The root delay the server claims (rounded up to 2⁻¹⁶ s).
-        public var rootDelay: Duration
+        package var rootDelay: Duration
         /// The root dispersion the server claims (rounded up to 2⁻¹⁶ s).
-        public var rootDispersion: Duration
+        package var rootDispersion: Duration
         /// The poll field of replies; nil echoes the request's.
-        public var poll: Log2Seconds?
+        package var poll: Log2Seconds?
         /// The version field of replies; nil echoes the request's (or 4 when that is outside 1–4).
-        public var version: UInt8?
+        package var version: UInt8?
         /// How long before T3 the server's clock was last set: the reference timestamp is
         /// T3 − `referenceAge`.
-        public var referenceAge: Duration
+        package var referenceAge: Duration
 
         /// How to answer requests when ``nextBehaviours`` is empty.
-        public var behaviour: Behaviour
+        package var behaviour: Behaviour
         /// Behaviours for the next requests, one each, in order: the server removes the first element
         /// as each request arrives, and falls back to ``behaviour`` once the list is empty. For
         /// example `[.noReply, .noReply]` drops the next two requests.
-        public var nextBehaviours: [Behaviour]
+        package var nextBehaviours: [Behaviour]
 
         /// Creates a configuration of a correct stratum-2 server on `host`, `port`, whose clock is
         /// `offset` ahead of this machine's, with no added delays.
-        public init(host: String = "127.0.0.1", port: UInt16 = 0, offset: Duration = .zero) {
+        package init(host: String = "127.0.0.1", port: UInt16 = 0, offset: Duration = .zero) {
             self.host = host
             self.port = port
             self.offset = offset
@@ -78,7 +78,7 @@ extension FakeNTPServer {
         }
 
         /// The reference ID replies carry: ``referenceID``, or the default for ``stratum``.
-        public var effectiveReferenceID: ReferenceID {
+        package var effectiveReferenceID: ReferenceID {
             if let referenceID { return referenceID }
             return stratum.rawValue <= 1 ? ReferenceID(ascii: "LOCL") : ReferenceID(rawValue: 0x7F7F_0101)
         }

@@ -9,7 +9,7 @@ extension FakeNTPServer {
     /// request from the server's seeded generator.
     ///
     /// Negative parameters are treated as zero: a sampled delay is never negative.
-    public indirect enum DelayDistribution: Hashable, Sendable {
+    package indirect enum DelayDistribution: Hashable, Sendable {
         /// No delay.
         case none
         /// Always the same delay.
@@ -24,7 +24,7 @@ extension FakeNTPServer {
         case spikes(base: DelayDistribution, probability: Double, range: ClosedRange<Duration>)
 
         /// Draws one delay.
-        public func sample(using generator: inout some RandomNumberGenerator) -> Duration {
+        package func sample(using generator: inout some RandomNumberGenerator) -> Duration {
             switch self {
             case .none:
                 return .zero
@@ -45,7 +45,7 @@ extension FakeNTPServer {
         }
 
         /// The smallest delay this distribution can produce.
-        public var minimum: Duration {
+        package var minimum: Duration {
             switch self {
             case .none, .exponential: return .zero
             case .constant(let delay): return max(delay, .zero)

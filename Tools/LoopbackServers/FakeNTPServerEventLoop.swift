@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import NetClockPlatform
 import SNTP
 import Synchronization
 

@@ -1,11 +1,12 @@
+import NetClockPlatform
 import SNTP
 import Synchronization
 
 extension FakeNTPServer {
     /// One datagram the server received, and what it did about it.
-    public struct LoggedRequest: Hashable, Sendable {
+    package struct LoggedRequest: Hashable, Sendable {
         /// What the server did with a request.
-        public enum Outcome: Hashable, Sendable {
+        package enum Outcome: Hashable, Sendable {
             /// Still waiting for its delays to pass.
             case pending
             /// At least one datagram was sent in answer (see ``LoggedRequest/sent``).
@@ -15,68 +16,68 @@ extension FakeNTPServer {
         }
 
         /// One datagram sent in answer to a request.
-        public struct SentDatagram: Hashable, Sendable {
+        package struct SentDatagram: Hashable, Sendable {
             /// The bytes sent.
-            public var bytes: [UInt8]
+            package var bytes: [UInt8]
             /// When it was sent, on this machine's wall clock (no offset).
-            public var sentAt: UnixTime
+            package var sentAt: UnixTime
             /// When it was sent, on the boot-time clock.
-            public var sentAtMonotonic: MonotonicInstant
+            package var sentAtMonotonic: MonotonicInstant
             /// The source port it was sent from: the server's port, or another one for
             /// ``Behaviour/fromOtherPort``.
-            public var sourcePort: UInt16
+            package var sourcePort: UInt16
             /// Why `sendto` failed, or nil when it succeeded.
-            public var failure: String?
+            package var failure: String?
         }
 
         /// The delays drawn for one request from the configured distributions.
-        public struct SampledDelays: Hashable, Sendable {
+        package struct SampledDelays: Hashable, Sendable {
             /// The client→server path: waited before stamping T2.
-            public var outbound: Duration
+            package var outbound: Duration
             /// The processing time: waited between stamping T2 and T3.
-            public var processing: Duration
+            package var processing: Duration
             /// The server→client path: waited after stamping T3, before sending.
-            public var `return`: Duration
+            package var `return`: Duration
         }
 
         /// The request's number: 1 for the first datagram the server received, counting every
         /// datagram (the numbering ``Behaviour/answerOnly(every:)`` uses).
-        public var number: Int
+        package var number: Int
         /// When the datagram was read from the socket, on this machine's wall clock (no offset).
-        public var receivedAt: UnixTime
+        package var receivedAt: UnixTime
         /// When the datagram was read from the socket, on the boot-time clock.
-        public var receivedAtMonotonic: MonotonicInstant
+        package var receivedAtMonotonic: MonotonicInstant
         /// The sender's address and port.
-        public var client: SocketAddress
+        package var client: SocketAddress
         /// The datagram as received (at most 2048 bytes).
-        public var bytes: [UInt8]
+        package var bytes: [UInt8]
         /// The decoded header, or nil when the datagram was too short.
-        public var packet: NTPPacket?
+        package var packet: NTPPacket?
         /// Why the datagram could not be decoded, if it could not.
-        public var decodingError: NTPDecodingError?
+        package var decodingError: NTPDecodingError?
         /// The behaviour applied to this request.
-        public var behaviour: Behaviour
+        package var behaviour: Behaviour
         /// The delays drawn for this request (the actual waits can be longer by scheduling latency,
         /// typically well under 0.2 ms); nil when it was dropped on arrival.
-        public var delays: SampledDelays?
+        package var delays: SampledDelays?
         /// T2, the instant the server stamped as the receive time, on the server's clock (offset
         /// applied, era exact); nil until stamped or when the request was dropped.
-        public var receiveTime: UnixTime?
+        package var receiveTime: UnixTime?
         /// T3, the instant the server stamped as the transmit time, on the server's clock; nil until
         /// stamped or when the request was dropped.
-        public var transmitTime: UnixTime?
+        package var transmitTime: UnixTime?
         /// The datagrams sent so far, in order.
-        public var sent: [SentDatagram]
+        package var sent: [SentDatagram]
         /// Datagrams scheduled but not sent yet (for delayed, late or repeated replies).
-        public var remainingDatagrams: Int
+        package var remainingDatagrams: Int
         /// What the server did.
-        public var outcome: Outcome
+        package var outcome: Outcome
 
         /// Whether the server has finished with this request: dropped it, or sent every datagram.
-        public var isComplete: Bool { outcome != .pending && remainingDatagrams == 0 }
+        package var isComplete: Bool { outcome != .pending && remainingDatagrams == 0 }
 
         /// A one-line summary, as `fake-ntp-server --verbose` prints it.
-        public var summary: String {
+        package var summary: String {
             var text = "#\(number) from \(client)"
             if let packet {
                 text += " v\(packet.version) mode \(packet.mode.rawValue) xmt \(packet.transmitTimestamp)"

@@ -6,6 +6,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import NetClockPlatform
 import SNTP
 import Synchronization
 

@@ -4,7 +4,7 @@
 extension FakeNTPServer {
     /// Parses a decimal duration with an optional unit (`ns`, `us`, `ms`, `s`; seconds when absent),
     /// e.g. `1.5`, `-2`, `250ms`, `0.5us`. Exact: no floating point. Nil when malformed.
-    public static func parseDuration(_ text: String) -> Duration? {
+    package static func parseDuration(_ text: String) -> Duration? {
         var body = Substring(text)
         var exponent = 18  // attoseconds per unit = 10^exponent
         for (suffix, unitExponent) in [("ns", 9), ("us", 12), ("µs", 12), ("ms", 15), ("s", 18)]
@@ -38,7 +38,7 @@ extension FakeNTPServer {
 
     /// A duration in the form ``parseDuration(_:)`` reads, in the largest unit that keeps it exact
     /// to the nanosecond: `20s`, `1500ms`, `40us`, `7ns`.
-    public static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
         for (unit, size) in [("s", Int64(1_000_000_000)), ("ms", 1_000_000), ("us", 1000)]
@@ -64,7 +64,7 @@ extension String {
 extension FakeNTPServer.DelayDistribution: CustomStringConvertible {
     /// Parses a delay specification: `none`, a duration (`5ms`, constant), `uniform:LOW:HIGH`,
     /// `exp:MEAN`, or `spikes:PROBABILITY:LOW:HIGH:BASE` where BASE is itself a specification.
-    public init(spec: String) throws(FakeNTPServer.UsageError) {
+    package init(spec: String) throws(FakeNTPServer.UsageError) {
         let parts = spec.split(separator: ":", maxSplits: 4, omittingEmptySubsequences: false).map(
             String.init)
         func duration(_ text: String) throws(FakeNTPServer.UsageError) -> Duration {
@@ -99,7 +99,7 @@ extension FakeNTPServer.DelayDistribution: CustomStringConvertible {
     }
 
     /// The specification ``init(spec:)`` reads.
-    public var description: String {
+    package var description: String {
         switch self {
         case .none: return "none"
         case .constant(let delay): return FakeNTPServer.format(delay)
@@ -116,7 +116,7 @@ extension FakeNTPServer.DelayDistribution: CustomStringConvertible {
 extension FakeNTPServer.Behaviour {
     /// Parses a behaviour in the form its ``description`` prints, e.g. `truncated:20`, `kiss:RATE`,
     /// `late:3s`, `bad-first:wrong-origin`.
-    public init(spec: String) throws(FakeNTPServer.UsageError) {
+    package init(spec: String) throws(FakeNTPServer.UsageError) {
         let parts = spec.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(
             String.init)
         let name = parts[0]

@@ -9,11 +9,11 @@ import SNTP
 /// wait again, then write the response and close the connection (`Connection: close`). Every
 /// request is logged. ``stop()`` (or releasing the server) closes every socket and joins every
 /// thread.
-public final class HTTPTimeServer: Sendable {
+package final class HTTPTimeServer: Sendable {
     /// The loopback address listened on: `127.0.0.1` or `::1`.
-    public let host: String
+    package let host: String
     /// The ephemeral port listened on.
-    public let port: UInt16
+    package let port: UInt16
     private let core: HTTPTimeServerCore
 
     /// Starts a server.
@@ -22,7 +22,7 @@ public final class HTTPTimeServer: Sendable {
     ///   - configuration: the clock offset, delays, headers and misbehaviour.
     ///   - ipv6: listen on `::1` instead of `127.0.0.1`.
     ///   - seed: the seed of the delay generator, so runs repeat.
-    public init(configuration: Configuration = Configuration(), ipv6: Bool = false, seed: UInt64 = 0x5EED)
+    package init(configuration: Configuration = Configuration(), ipv6: Bool = false, seed: UInt64 = 0x5EED)
         throws(HTTPTimeServerError)
     {
         let listener = try HTTPServerSystem.listenOnLoopback(ipv6: ipv6).get()
@@ -47,30 +47,30 @@ public final class HTTPTimeServer: Sendable {
     deinit { core.stop() }
 
     /// The server's base URL, e.g. `http://127.0.0.1:49152/` or `http://[::1]:49152/`.
-    public var urlString: String {
+    package var urlString: String {
         host.contains(":") ? "http://[\(host)]:\(port)/" : "http://\(host):\(port)/"
     }
 
     /// The current configuration; setting it affects requests that arrive afterwards.
-    public var configuration: Configuration {
+    package var configuration: Configuration {
         get { core.configuration }
         set { core.configuration = newValue }
     }
 
     /// Changes the configuration in place.
-    public func update(_ change: (inout Configuration) -> Void) {
+    package func update(_ change: (inout Configuration) -> Void) {
         var configuration = core.configuration
         change(&configuration)
         core.configuration = configuration
     }
 
     /// Every request answered (or begun to be answered) so far, in order.
-    public var requests: [HTTPTimeServerRequest] { core.log }
+    package var requests: [HTTPTimeServerRequest] { core.log }
 
     /// Forgets the logged requests.
-    public func clearLog() { core.clearLog() }
+    package func clearLog() { core.clearLog() }
 
     /// Stops listening, ends every connection, joins every thread and closes every descriptor.
     /// Safe to call more than once.
-    public func stop() { core.stop() }
+    package func stop() { core.stop() }
 }

@@ -1,7 +1,7 @@
 import SNTP
 
 /// A random delay: how long the loopback HTTP server "processes" a request.
-public enum HTTPDelayDistribution: Hashable, Sendable {
+package enum HTTPDelayDistribution: Hashable, Sendable {
     /// No delay.
     case none
     /// Always the same delay.
@@ -13,7 +13,7 @@ public enum HTTPDelayDistribution: Hashable, Sendable {
 }
 
 /// A way the loopback HTTP server can misbehave, to test clients' error handling.
-public enum HTTPTimeServerMisbehaviour: Hashable, Sendable {
+package enum HTTPTimeServerMisbehaviour: Hashable, Sendable {
     /// Sends this text as the `Date` header instead of a real date.
     case malformedDate(String)
     /// Answers `500 Internal Server Error`.
@@ -51,24 +51,24 @@ public enum HTTPTimeServerMisbehaviour: Hashable, Sendable {
 extension HTTPTimeServer {
     /// What the server's clock says and how it answers. Every field can change while it runs; each
     /// request uses the configuration current when it arrived.
-    public struct Configuration: Hashable, Sendable {
+    package struct Configuration: Hashable, Sendable {
         /// The server's clock minus `CLOCK_REALTIME`: the true offset a client should measure.
-        public var offset: Duration
+        package var offset: Duration
         /// The delay between reading a request and reading the clock for the response.
-        public var delayBeforeStamp: HTTPDelayDistribution
+        package var delayBeforeStamp: HTTPDelayDistribution
         /// The delay between reading the clock and sending the response.
-        public var delayAfterStamp: HTTPDelayDistribution
+        package var delayAfterStamp: HTTPDelayDistribution
         /// Whether a `Date` header is sent.
-        public var sendsDate: Bool
+        package var sendsDate: Bool
         /// The form of the `Date` header.
-        public var dateStyle: HTTPTimeServerDateStyle
+        package var dateStyle: HTTPTimeServerDateStyle
         /// The name of an epoch-millisecond timestamp header to send (e.g. `X-Server-Time-Ms`), if any.
-        public var timestampHeaderName: String?
+        package var timestampHeaderName: String?
         /// A deliberate misbehaviour, if any.
-        public var misbehaviour: HTTPTimeServerMisbehaviour?
+        package var misbehaviour: HTTPTimeServerMisbehaviour?
 
         /// Creates a configuration: by default an exact clock, no delay, and an IMF-fixdate `Date`.
-        public init(
+        package init(
             offset: Duration = .zero,
             delayBeforeStamp: HTTPDelayDistribution = .none,
             delayAfterStamp: HTTPDelayDistribution = .none,

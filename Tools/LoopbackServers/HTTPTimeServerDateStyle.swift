@@ -1,7 +1,7 @@
 import SNTP
 
 /// The three HTTP-date forms (RFC 9110 §5.6.7) the loopback server can write in its `Date` header.
-public enum HTTPTimeServerDateStyle: String, Hashable, Sendable, CaseIterable {
+package enum HTTPTimeServerDateStyle: String, Hashable, Sendable, CaseIterable {
     /// `Sun, 06 Nov 1994 08:49:37 GMT` — the preferred form.
     case imfFixdate
     /// `Sunday, 06-Nov-94 08:49:37 GMT` — obsolete, two-digit year.
@@ -18,7 +18,7 @@ public enum HTTPTimeServerDateStyle: String, Hashable, Sendable, CaseIterable {
     ]
 
     /// Formats the whole second containing `time` (truncated toward the past) in this style.
-    public func format(_ time: UnixTime) -> String {
+    package func format(_ time: UnixTime) -> String {
         let seconds = time.seconds
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400

@@ -1,28 +1,28 @@
 import SNTP
 
 /// One request the loopback HTTP time server received, as logged for tests' assertions.
-public struct HTTPTimeServerRequest: Hashable, Sendable {
+package struct HTTPTimeServerRequest: Hashable, Sendable {
     /// One header field as received.
-    public struct Field: Hashable, Sendable {
+    package struct Field: Hashable, Sendable {
         /// The field name as sent.
-        public var name: String
+        package var name: String
         /// The field value, without surrounding whitespace.
-        public var value: String
+        package var value: String
     }
 
     /// The request method, e.g. `HEAD`.
-    public var method: String
+    package var method: String
     /// The request target, e.g. `/`.
-    public var path: String
+    package var path: String
     /// The header fields in the order received.
-    public var fields: [Field]
+    package var fields: [Field]
     /// `CLOCK_REALTIME` when the request head had been read (not offset by the server's error).
-    public var receivedAt: UnixTime
+    package var receivedAt: UnixTime
     /// The status the server answered (or began to answer) with.
-    public var statusCode: Int
+    package var statusCode: Int
 
     /// The value of the first field named `name` (case-insensitive), if any.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         let lowered = name.lowercased()
         return fields.first { $0.name.lowercased() == lowered }?.value
     }

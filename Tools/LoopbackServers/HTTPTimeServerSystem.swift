@@ -203,12 +203,12 @@ enum HTTPServerSystem {
 }
 
 /// The HTTP time server could not start: which system call failed and why.
-public struct HTTPTimeServerError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct HTTPTimeServerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The system call that failed, e.g. `bind`.
-    public let operation: String
+    package let operation: String
     /// Its errno.
-    public let errno: Int32
+    package let errno: Int32
 
     /// `operation: strerror(errno)`.
-    public var description: String { "\(operation): \(HTTPServerSystem.describe(errno))" }
+    package var description: String { "\(operation): \(HTTPServerSystem.describe(errno))" }
 }

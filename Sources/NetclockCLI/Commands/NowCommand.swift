@@ -1,4 +1,6 @@
+import NetClockPlatform
 import NetworkClock
+import SNTP
 
 /// `netclock now`: the trusted time from the stored anchor, with no network traffic.
 struct NowCommand {

@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTimeParsing
 import NetworkClock
+import SNTP
 
 /// The query that `query`, `sync` and `watch` share: NTP through the sync engine, with the HTTP
 /// fallback when URLs are given.

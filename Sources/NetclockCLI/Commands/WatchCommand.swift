@@ -1,4 +1,6 @@
+import NetClockPlatform
 import NetworkClock
+import SNTP
 
 /// `netclock watch`: query every `--every` seconds and print one line per round until interrupted
 /// or `--count` rounds have run.

@@ -1,7 +1,8 @@
+import NetClockPlatform
 import NetworkClock
 
 /// A JSON value with ordered object keys, so the CLI's output is stable and diffable.
-public indirect enum JSONValue: Hashable, Sendable {
+package indirect enum JSONValue: Hashable, Sendable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -18,27 +19,27 @@ public indirect enum JSONValue: Hashable, Sendable {
     case object([(String, JSONValue)])
 
     /// Whether the two values serialise identically.
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         lhs.serialized() == rhs.serialized()
     }
 
     /// Hashes the serialisation.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(serialized())
     }
 
     /// A duration in seconds.
-    public static func seconds(_ duration: Duration) -> JSONValue {
+    package static func seconds(_ duration: Duration) -> JSONValue {
         .number(duration.secondsDouble)
     }
 
     /// A string, or null when nil.
-    public static func optional(_ text: String?) -> JSONValue {
+    package static func optional(_ text: String?) -> JSONValue {
         text.map { .string($0) } ?? .null
     }
 
     /// The compact serialisation.
-    public func serialized() -> String {
+    package func serialized() -> String {
         var output = ""
         write(to: &output)
         return output

@@ -1,4 +1,6 @@
+import NetClockPlatform
 import NetworkClock
+import SNTP
 
 /// The `--json` shapes of the CLI contract (see README: "The CLI contract").
 enum ReportJSON {

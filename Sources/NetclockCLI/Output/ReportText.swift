@@ -1,4 +1,6 @@
+import NetClockPlatform
 import NetworkClock
+import SNTP
 
 /// The human-readable output of `query`, `sync` and `watch`.
 enum ReportText {

@@ -1,23 +1,26 @@
+import NetClockPlatform
+import SNTP
+
 /// A point where true time is known against the monotonic clock: "at `monotonic`, the true time was
 /// `trueTime`, give or take `errorBound`".
 ///
 /// An ``AnchoredClock`` extrapolates from its anchor with elapsed monotonic time, which users cannot
 /// set and which keeps counting through suspend, so changes to the wall clock never move it.
-public struct Anchor: Sendable, Hashable {
+package struct Anchor: Sendable, Hashable {
     /// The true (server) time at the anchor instant.
-    public var trueTime: UnixTime
+    package var trueTime: UnixTime
     /// The monotonic clock's reading at the anchor instant.
-    public var monotonic: MonotonicInstant
+    package var monotonic: MonotonicInstant
     /// The maximum error of `trueTime` at the anchor instant; never negative.
-    public var errorBound: Duration
+    package var errorBound: Duration
     /// Where the time came from.
-    public var source: TimeSource
+    package var source: TimeSource
     /// The server that provided the time (`host`, `host:port` or a URL), if known.
-    public var server: String?
+    package var server: String?
 
     /// Creates an anchor: the true time `trueTime`, known within `errorBound`, at monotonic instant
     /// `monotonic`.
-    public init(
+    package init(
         trueTime: UnixTime, monotonic: MonotonicInstant, errorBound: Duration, source: TimeSource,
         server: String? = nil
     ) {
@@ -30,7 +33,7 @@ public struct Anchor: Sendable, Hashable {
 
     /// The bound on this anchor's error at monotonic instant `instant`, when the monotonic clock's
     /// rate is known within `rateUncertainty` (a fraction: 15 ppm is `15e-6`).
-    public func errorBound(at instant: MonotonicInstant, rateUncertainty: Double) -> Duration {
+    package func errorBound(at instant: MonotonicInstant, rateUncertainty: Double) -> Duration {
         let elapsed = instant - monotonic
         return errorBound + abs(elapsed) * rateUncertainty
     }

@@ -1,3 +1,4 @@
+import SNTP
 import Synchronization
 
 /// A lock-free, double-buffered sequence lock holding the ``PublishedAnchor``.

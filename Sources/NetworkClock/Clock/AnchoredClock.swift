@@ -1,3 +1,4 @@
+import SNTP
 import Synchronization
 
 /// A clock that tells true time from an anchor and the monotonic clock, unaffected by changes to the
@@ -17,9 +18,9 @@ import Synchronization
 /// Reading is lock-free and allocation-free: the anchor is published through a double-buffered
 /// sequence lock, so an update never blocks a reader. Updates are serialized by a
 /// mutex held only for the few microseconds of bookkeeping.
-public final class AnchoredClock: Sendable {
+package final class AnchoredClock: Sendable {
     /// The policy the clock was created with.
-    public let policy: ClockPolicy
+    package let policy: ClockPolicy
     /// The monotonic clock the anchor is measured against.
     let monotonic: MonotonicReader
     /// The system wall clock, used only to report offsets, never to tell time.
@@ -40,7 +41,7 @@ public final class AnchoredClock: Sendable {
     ///     ``BootTimeClock``, which counts suspend and cannot be set.
     ///   - wall: The system wall clock, used only by ``wallClockOffset()``.
     ///   - policy: Frequency tolerance and drift-estimation thresholds.
-    public init(
+    package init(
         monotonic: some MonotonicClockSource = BootTimeClock(),
         wall: some WallClockSource = SystemWallClock(),
         policy: ClockPolicy = ClockPolicy()
@@ -57,7 +58,7 @@ public final class AnchoredClock: Sendable {
     ///
     /// Lock-free, allocation-free and safe to call from any thread at any rate.
     @inline(__always)
-    public func now() -> TimeEstimate? {
+    package func now() -> TimeEstimate? {
         guard let published = cell.read() else { return nil }
         return published.estimate(atMonotonicNanoseconds: monotonic.nanoseconds())
     }
@@ -65,32 +66,32 @@ public final class AnchoredClock: Sendable {
     /// The true time at monotonic instant `instant` (past or future), with its error bound; `nil`
     /// until the first accepted ``update(_:)``. Useful to convert event timestamps taken with the
     /// monotonic clock.
-    public func estimate(at instant: MonotonicInstant) -> TimeEstimate? {
+    package func estimate(at instant: MonotonicInstant) -> TimeEstimate? {
         cell.read()?.estimate(atMonotonicNanoseconds: instant.sinceOrigin.truncatedNanoseconds)
     }
 
     /// Whether the clock has an anchor.
-    public var isSynchronized: Bool { cell.read() != nil }
+    package var isSynchronized: Bool { cell.read() != nil }
 
     /// The current anchor, if any.
-    public var anchor: Anchor? { state.withLock { $0.anchor } }
+    package var anchor: Anchor? { state.withLock { $0.anchor } }
 
     /// The measured drift of the monotonic clock, once enough syncs have been seen.
-    public var driftEstimate: DriftEstimate? { state.withLock { $0.drift.estimate } }
+    package var driftEstimate: DriftEstimate? { state.withLock { $0.drift.estimate } }
 
     /// A copy of the drift estimator with its sync-point history (what an ``AnchorStore`` saves).
-    public var driftEstimator: DriftEstimator { state.withLock { $0.drift } }
+    package var driftEstimator: DriftEstimator { state.withLock { $0.drift } }
 
     /// The true time minus the system wall clock, now (the NTP sign convention: positive when the
     /// wall clock is behind); `nil` until synchronized.
-    public func wallClockOffset() -> Duration? {
+    package func wallClockOffset() -> Duration? {
         guard let estimate = now() else { return nil }
         return estimate.offset(from: wall.now())
     }
 
     /// The rate at which the bound grows, as a fraction: the drift estimate's uncertainty once known,
     /// else the policy's tolerance.
-    public var boundGrowthRate: Double {
+    package var boundGrowthRate: Double {
         state.withLock { Self.rates(for: $0.drift.estimate, policy: policy).growth }
     }
 
@@ -105,7 +106,7 @@ public final class AnchoredClock: Sendable {
     /// - Returns: whether the anchor became the clock's anchor. Anchors with a negative bound or
     ///   values outside the supported range (see ``Anchor``) are refused.
     @discardableResult
-    public func update(_ anchor: Anchor) -> Bool {
+    package func update(_ anchor: Anchor) -> Bool {
         guard anchor.isWithinSupportedRange else { return false }
         let instant = monotonic.now()
         return state.withLock { state in

@@ -1,24 +1,26 @@
+import SNTP
+
 /// A measured frequency error of the monotonic clock, from a least-squares fit over sync points.
 ///
 /// With `frequencyError` f, true elapsed time = monotonic elapsed time × (1 − f): a clock running
 /// 50 ppm fast has f = +50e-6.
-public struct DriftEstimate: Sendable, Hashable {
+package struct DriftEstimate: Sendable, Hashable {
     /// The monotonic clock's frequency error as a fraction; positive when it runs fast.
-    public var frequencyError: Double
+    package var frequencyError: Double
     /// One standard error of `frequencyError`, as a fraction.
-    public var standardError: Double
+    package var standardError: Double
     /// The rate at which the error bound grows while this estimate is applied, as a fraction:
     /// three standard errors plus ``ClockPolicy/driftUncertaintyFloorPPM``.
-    public var rateUncertainty: Double
+    package var rateUncertainty: Double
     /// The number of sync points in the fit, after outliers were rejected.
-    public var sampleCount: Int
+    package var sampleCount: Int
     /// The number of sync points rejected as outliers.
-    public var rejectedCount: Int
+    package var rejectedCount: Int
     /// The monotonic time between the first and last sync points in the fit.
-    public var span: Duration
+    package var span: Duration
 
     /// Creates an estimate from its parts.
-    public init(
+    package init(
         frequencyError: Double, standardError: Double, rateUncertainty: Double, sampleCount: Int,
         rejectedCount: Int, span: Duration
     ) {
@@ -31,8 +33,8 @@ public struct DriftEstimate: Sendable, Hashable {
     }
 
     /// `frequencyError` in parts per million.
-    public var frequencyErrorPPM: Double { frequencyError * 1e6 }
+    package var frequencyErrorPPM: Double { frequencyError * 1e6 }
 
     /// `rateUncertainty` in parts per million.
-    public var rateUncertaintyPPM: Double { rateUncertainty * 1e6 }
+    package var rateUncertaintyPPM: Double { rateUncertainty * 1e6 }
 }

@@ -1,3 +1,6 @@
+import NetClockPlatform
+import SNTP
+
 /// Estimates the monotonic clock's frequency error from successive syncs.
 ///
 /// Each sync gives a point: at monotonic instant m the true time was t, within ε. Over a span,
@@ -8,25 +11,25 @@
 ///
 /// The estimator is a plain value with no threads or clocks inside, so it can be tested directly;
 /// ``AnchoredClock`` feeds it and applies ``estimate``.
-public struct DriftEstimator: Sendable, Hashable {
+package struct DriftEstimator: Sendable, Hashable {
     /// One sync: the true time at a monotonic instant, within an error bound.
-    public struct SyncPoint: Sendable, Hashable {
+    package struct SyncPoint: Sendable, Hashable {
         /// The monotonic clock's reading.
-        public var monotonic: MonotonicInstant
+        package var monotonic: MonotonicInstant
         /// The true time at `monotonic`.
-        public var trueTime: UnixTime
+        package var trueTime: UnixTime
         /// The maximum error of `trueTime`.
-        public var errorBound: Duration
+        package var errorBound: Duration
 
         /// Creates a sync point.
-        public init(monotonic: MonotonicInstant, trueTime: UnixTime, errorBound: Duration) {
+        package init(monotonic: MonotonicInstant, trueTime: UnixTime, errorBound: Duration) {
             self.monotonic = monotonic
             self.trueTime = trueTime
             self.errorBound = errorBound
         }
 
         /// The sync point an anchor records.
-        public init(_ anchor: Anchor) {
+        package init(_ anchor: Anchor) {
             self.init(monotonic: anchor.monotonic, trueTime: anchor.trueTime, errorBound: anchor.errorBound)
         }
 
@@ -37,18 +40,18 @@ public struct DriftEstimator: Sendable, Hashable {
     }
 
     /// The thresholds the estimator works with.
-    public let policy: ClockPolicy
+    package let policy: ClockPolicy
     /// The kept sync points, oldest (by monotonic instant) first.
-    public private(set) var points: [SyncPoint] = []
+    package private(set) var points: [SyncPoint] = []
     /// The current drift estimate; `nil` until enough points span enough time and agree.
-    public private(set) var estimate: DriftEstimate?
+    package private(set) var estimate: DriftEstimate?
 
     /// The smallest error bound a point is weighted with (1 µs), so an exact-looking point cannot
     /// take an infinite weight.
     static let minimumWeightingBound = 1e-6
 
     /// Creates an estimator, optionally seeded with earlier sync points (from an ``AnchorStore``).
-    public init(policy: ClockPolicy = ClockPolicy(), points: [SyncPoint] = []) {
+    package init(policy: ClockPolicy = ClockPolicy(), points: [SyncPoint] = []) {
         self.policy = policy
         for point in points { _ = insert(point) }
         refit()
@@ -63,7 +66,7 @@ public struct DriftEstimator: Sendable, Hashable {
     /// - Returns: whether the point was kept; `false` for a duplicate, a negative bound or values
     ///   outside the supported range.
     @discardableResult
-    public mutating func add(_ point: SyncPoint) -> Bool {
+    package mutating func add(_ point: SyncPoint) -> Bool {
         let kept = insert(point)
         if kept { refit() }
         return kept

@@ -1,3 +1,5 @@
+import SNTP
+
 extension Duration {
 
     /// Whole nanoseconds, truncated toward zero; wraps (never traps) outside the `Int64` range, so

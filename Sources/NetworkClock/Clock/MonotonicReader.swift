@@ -1,3 +1,5 @@
+import SNTP
+
 /// Reads an ``AnchoredClock``'s monotonic source as whole nanoseconds, as cheaply as possible.
 ///
 /// For the production ``BootTimeClock`` it reads `CLOCK_BOOTTIME` as an integer nanosecond count

@@ -1,3 +1,5 @@
+import SNTP
+
 /// The anchor and rate parameters in the form ``AnchoredClock/now()`` computes with: plain
 /// integers and doubles, no references, so that it can be published through atomics.
 struct PublishedAnchor: Sendable, Equatable {

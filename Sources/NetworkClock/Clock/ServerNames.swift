@@ -1,3 +1,4 @@
+import SNTP
 import Synchronization
 
 /// Interns server names as small integers, so that ``AnchoredClock/now()`` can publish and copy an

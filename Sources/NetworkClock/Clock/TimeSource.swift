@@ -1,8 +1,10 @@
+import SNTP
+
 /// Where the time behind an anchor came from.
 ///
 /// The raw values (`"ntp"`, `"http"`, `"restored"`) are stable: they appear in the CLI's JSON output
 /// and in the anchor file.
-public enum TimeSource: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+package enum TimeSource: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// A synchronization with one or more NTP/SNTP servers.
     case ntp
     /// An HTTP(S) response's `Date` or timestamp header.
@@ -11,7 +13,7 @@ public enum TimeSource: String, Sendable, Hashable, Codable, CaseIterable, Custo
     case restored
 
     /// The raw value, e.g. `ntp`.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// A compact code for the lock-free published state of ``AnchoredClock``.
     var code: UInt8 {

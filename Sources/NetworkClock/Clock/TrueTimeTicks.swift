@@ -1,13 +1,15 @@
+import SNTP
+
 /// One tick of ``TrueTimeTicks``: a true-time interval boundary and the clock's estimate when the
 /// tick was delivered.
-public struct ClockTick: Sendable, Hashable {
+package struct ClockTick: Sendable, Hashable {
     /// The true-time boundary this tick marks, a whole multiple of the interval since the epoch.
-    public let boundary: UnixTime
+    package let boundary: UnixTime
     /// The clock's estimate when the tick was delivered (its time is at or just after `boundary`).
-    public let estimate: TimeEstimate
+    package let estimate: TimeEstimate
 
     /// How late the tick was delivered, in true time.
-    public var lateness: Duration { estimate.time - boundary }
+    package var lateness: Duration { estimate.time - boundary }
 }
 
 /// An asynchronous sequence of ticks on true-time interval boundaries, e.g. every whole second of
@@ -18,26 +20,26 @@ public struct ClockTick: Sendable, Hashable {
 /// was held up past several boundaries (or the anchor was corrected forward), only the latest one
 /// is delivered. While the clock has no anchor, the sequence polls it once per interval. The
 /// sequence ends when the consuming task is cancelled.
-public struct TrueTimeTicks<SleepClock: Clock>: AsyncSequence, Sendable
+package struct TrueTimeTicks<SleepClock: Clock>: AsyncSequence, Sendable
 where SleepClock.Duration == Swift.Duration {
     /// The elements are ticks.
-    public typealias Element = ClockTick
+    package typealias Element = ClockTick
     /// Iteration never throws; cancellation ends the sequence.
-    public typealias Failure = Never
+    package typealias Failure = Never
 
     let clock: AnchoredClock
     let interval: Duration
     let sleeper: SleepClock
 
     /// Makes the iterator.
-    public func makeAsyncIterator() -> Iterator {
+    package func makeAsyncIterator() -> Iterator {
         Iterator(clock: clock, interval: interval, sleeper: sleeper)
     }
 
     /// Produces the ticks.
-    public struct Iterator: AsyncIteratorProtocol, Sendable {
+    package struct Iterator: AsyncIteratorProtocol, Sendable {
         /// Iteration never throws.
-        public typealias Failure = Never
+        package typealias Failure = Never
 
         let clock: AnchoredClock
         let interval: Duration
@@ -45,7 +47,7 @@ where SleepClock.Duration == Swift.Duration {
         var lastBoundary: UnixTime?
 
         /// Waits for and returns the next tick; `nil` once the task is cancelled.
-        public mutating func next() async -> ClockTick? {
+        package mutating func next() async -> ClockTick? {
             while !Task.isCancelled {
                 guard let estimate = clock.now() else {
                     guard await sleep(for: interval) else { return nil }
@@ -97,18 +99,18 @@ where SleepClock.Duration == Swift.Duration {
 
 extension AnchoredClock {
     /// The shortest tick interval: one microsecond. Shorter requests are raised to it.
-    public static let minimumTickInterval = Duration.microseconds(1)
+    package static let minimumTickInterval = Duration.microseconds(1)
 
     /// Ticks on true-time boundaries every `interval` (whole seconds of server time by default),
     /// sleeping on `ContinuousClock` (the boot-time clock on Linux, which wall-clock changes do not
     /// affect).
-    public func ticks(every interval: Duration = .seconds(1)) -> TrueTimeTicks<ContinuousClock> {
+    package func ticks(every interval: Duration = .seconds(1)) -> TrueTimeTicks<ContinuousClock> {
         ticks(every: interval, sleepingOn: ContinuousClock())
     }
 
     /// Ticks on true-time boundaries every `interval`, sleeping on `sleeper`; tests pass a clock
     /// whose sleeps advance simulated time instantly.
-    public func ticks<SleepClock: Clock>(
+    package func ticks<SleepClock: Clock>(
         every interval: Duration, sleepingOn sleeper: SleepClock
     ) -> TrueTimeTicks<SleepClock> where SleepClock.Duration == Duration {
         TrueTimeTicks(clock: self, interval: max(interval, Self.minimumTickInterval), sleeper: sleeper)
@@ -117,7 +119,7 @@ extension AnchoredClock {
     /// The true time left until `deadline` by the best estimate (negative once it has passed);
     /// `nil` until synchronized. For a bound, use ``now()`` and
     /// ``TimeEstimate/timeRemaining(until:)`` with its ``TimeEstimate/errorBound``.
-    public func timeRemaining(until deadline: UnixTime) -> Duration? {
+    package func timeRemaining(until deadline: UnixTime) -> Duration? {
         now()?.timeRemaining(until: deadline)
     }
 }

@@ -1,3 +1,5 @@
+import SNTP
+
 /// A weighted least-squares straight line through points with known standard deviations.
 ///
 /// Weights are 1/σ². The slope's variance is `max(1, χ²/ν) / Sxx`: the a-priori value when the

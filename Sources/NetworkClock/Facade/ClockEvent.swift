@@ -1,5 +1,7 @@
+import SNTP
+
 /// Something that happened inside a ``NetworkClock``, for logging and metrics.
-public enum ClockEvent: Sendable {
+package enum ClockEvent: Sendable {
     /// A sync succeeded; `anchorReplaced` says whether it tightened the clock's bound.
     case synced(SyncReport, anchorReplaced: Bool)
     /// A sync produced no time.

@@ -1,3 +1,4 @@
+import SNTP
 import Synchronization
 
 /// Delivers ``ClockEvent``s to every live `AsyncStream` subscriber. A subscriber that stops

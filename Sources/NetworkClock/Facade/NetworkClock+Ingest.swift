@@ -1,6 +1,9 @@
+import NetClockPlatform
+import SNTP
+
 /// Why ``NetworkClock/ingest(serverTime:requestSent:responseReceived:resolution:server:)`` refused
 /// its input.
-public enum IngestError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum IngestError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The response was received before the request was sent.
     case responseBeforeRequest
     /// The round trip is longer than the limit: the bound would be too loose to be worth anything.
@@ -9,7 +12,7 @@ public enum IngestError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidResolution(Duration)
 
     /// A readable explanation.
-    public var description: String {
+    package var description: String {
         switch self {
         case .responseBeforeRequest: return "the response was received before the request was sent"
         case .roundTripTooLong(let rtt): return "round trip \(rtt.formattedSeconds) is longer than 60 s"
@@ -21,7 +24,7 @@ public enum IngestError: Error, Hashable, Sendable, CustomStringConvertible {
 extension NetworkClock {
     /// The monotonic instant now, on the clock that ``ingest(serverTime:requestSent:responseReceived:resolution:server:)``
     /// expects: read it just before sending a request and just after its response arrives.
-    public func monotonicNow() -> MonotonicInstant {
+    package func monotonicNow() -> MonotonicInstant {
         clock.monotonic.now()
     }
 
@@ -49,7 +52,7 @@ extension NetworkClock {
     /// - Returns: whether the clock's anchor was replaced.
     /// - Throws: ``IngestError`` for inconsistent input; nothing changes then.
     @discardableResult
-    public func ingest(
+    package func ingest(
         serverTime: UnixTime, requestSent: MonotonicInstant, responseReceived: MonotonicInstant,
         resolution: Duration = .milliseconds(1), server: String? = nil
     ) throws(IngestError) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import SNTP
 import Synchronization
 
 /// A clock you can trust when the machine's clock is wrong: syncs with NTP servers (HTTP(S) when
@@ -12,13 +13,13 @@ import Synchronization
 /// if let now = clock.now() { print(now.time, "±", now.errorBound) }
 /// clock.start()   // refresh in the background, jittered, with backoff on failure
 /// ```
-public final class NetworkClock: Sendable {
+package final class NetworkClock: Sendable {
     /// The configuration the clock was created with.
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The anchored clock behind ``now()``; share it with code that only reads time.
-    public let clock: AnchoredClock
+    package let clock: AnchoredClock
     /// What became of the stored anchor at start-up (nil when no store is configured).
-    public let restoreResult: Result<RestoredAnchor, AnchorStoreError>?
+    package let restoreResult: Result<RestoredAnchor, AnchorStoreError>?
 
     private let engine: TimeSyncEngine
     private let monotonic: any MonotonicClockSource
@@ -28,7 +29,7 @@ public final class NetworkClock: Sendable {
 
     /// Creates a clock and restores its anchor from the store, if one is configured and valid for
     /// this boot. The clocks and nonce source are injectable for tests.
-    public init(
+    package init(
         configuration: Configuration = Configuration(),
         monotonic: some MonotonicClockSource = BootTimeClock(),
         wall: some WallClockSource = SystemWallClock(),
@@ -81,19 +82,19 @@ public final class NetworkClock: Sendable {
     /// The true time now with its error bound; nil until the first sync (or a restored anchor).
     /// Lock-free and allocation-free.
     @inline(__always)
-    public func now() -> TimeEstimate? {
+    package func now() -> TimeEstimate? {
         clock.now()
     }
 
     /// The time left until a true-time deadline (negative once passed), from the anchor; nil until
     /// synchronised. Unaffected by wall-clock changes.
-    public func timeRemaining(until deadline: UnixTime) -> Duration? {
+    package func timeRemaining(until deadline: UnixTime) -> Duration? {
         clock.now()?.timeRemaining(until: deadline)
     }
 
     /// A stream of everything that happens from now on: syncs, rejected sources, falsetickers,
     /// Kiss-o'-Death, backoff, store problems. Each call returns a new independent stream.
-    public func events() -> AsyncStream<ClockEvent> {
+    package func events() -> AsyncStream<ClockEvent> {
         broadcaster.subscribe()
     }
 
@@ -103,7 +104,7 @@ public final class NetworkClock: Sendable {
     /// bound is tighter than the current anchor's aged bound; it is then persisted.
     /// - Throws: ``SyncError`` when no source gave a usable, agreeing time.
     @discardableResult
-    public func sync() async throws(SyncError) -> SyncReport {
+    package func sync() async throws(SyncError) -> SyncReport {
         let report: SyncReport
         do {
             report = try await engine.sync()
@@ -142,7 +143,7 @@ public final class NetworkClock: Sendable {
     /// Starts syncing in the background: at once when there is no anchor (or only a restored one),
     /// then every ``RefreshPolicy/interval`` (jittered), backing off exponentially after failures.
     /// Calling it again while running does nothing.
-    public func start() {
+    package func start() {
         if case .success(let restored) = restoreResult { broadcaster.emit(.restored(restored)) }
         if case .failure(let error) = restoreResult, error.code != .missing {
             broadcaster.emit(.restoreFailed(error))
@@ -158,7 +159,7 @@ public final class NetworkClock: Sendable {
     }
 
     /// Stops background syncing. A sync in progress finishes but its successor never starts.
-    public func stop() {
+    package func stop() {
         refresh.withLock { state in
             state.task?.cancel()
             state.task = nil
@@ -166,7 +167,7 @@ public final class NetworkClock: Sendable {
     }
 
     /// Whether background syncing is running.
-    public var isRunning: Bool { refresh.withLock { $0.task != nil } }
+    package var isRunning: Bool { refresh.withLock { $0.task != nil } }
 
     static func initialDelay(for estimate: TimeEstimate?, policy: RefreshPolicy) -> Duration {
         guard let estimate, estimate.source != .restored else { return .zero }

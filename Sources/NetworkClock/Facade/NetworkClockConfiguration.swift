@@ -1,35 +1,36 @@
 import Foundation
+import SNTP
 
 extension NetworkClock {
     /// Everything a ``NetworkClock`` needs to know: where time comes from, how politely to ask,
     /// how often to refresh, and where to keep the anchor.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// NTP servers (each resolved to all its addresses). Default: ``DefaultServers/names``.
-        public var servers: [ServerName]
+        package var servers: [ServerName]
         /// HTTP(S) URLs tried when NTP gives no time (UDP blocked). Default none.
-        public var httpURLs: [URL]
+        package var httpURLs: [URL]
         /// The burst sent to each NTP address.
-        public var query: QueryOptions
+        package var query: QueryOptions
         /// Return as soon as this many NTP sources answered (nil: wait for all, up to the deadline).
-        public var minimumSources: Int?
+        package var minimumSources: Int?
         /// At most this many addresses per host.
-        public var addressesPerHost: Int
+        package var addressesPerHost: Int
         /// How surviving NTP sources are combined.
-        public var combine: CombineMethod
+        package var combine: CombineMethod
         /// The whole sync (NTP and HTTP fallback) ends by this long after it starts; nil derives it
         /// from the burst and HTTP settings.
-        public var deadline: Duration?
+        package var deadline: Duration?
         /// How HTTP measurements are made.
-        public var http: HTTPTimeSource.Configuration
+        package var http: HTTPTimeSource.Configuration
         /// When a started clock syncs again.
-        public var refresh: RefreshPolicy
+        package var refresh: RefreshPolicy
         /// How the anchored clock ages its bound and estimates drift.
-        public var clock: ClockPolicy
+        package var clock: ClockPolicy
         /// Where the anchor is persisted across restarts (nil: memory only).
-        public var store: AnchorStore?
+        package var store: AnchorStore?
 
         /// Creates a configuration; every parameter has a sensible default.
-        public init(
+        package init(
             servers: [ServerName] = DefaultServers.names, httpURLs: [URL] = [],
             query: QueryOptions = QueryOptions(),
             minimumSources: Int? = nil, addressesPerHost: Int = 4, combine: CombineMethod = .intersection,

@@ -1,26 +1,28 @@
+import SNTP
+
 /// When a running ``NetworkClock`` syncs again: a jittered period after success, exponential
 /// backoff with jitter after failure.
 ///
 /// The jitter keeps a fleet of clients that started together (an app update, a power cut) from
 /// hitting the servers in the same second forever after.
-public struct RefreshPolicy: Hashable, Sendable {
+package struct RefreshPolicy: Hashable, Sendable {
     /// The period between successful syncs. Default 1024 s (≈17 min, NTP's default maximum poll):
     /// with a 15 ppm clock the bound grows by only 15 ms in that time.
-    public var interval: Duration
+    package var interval: Duration
     /// The fraction of the period drawn at random around it: a delay lies in
     /// [interval × (1 − jitter), interval × (1 + jitter)]. Default 0.25, clamped to 0…0.5.
-    public var jitter: Double
+    package var jitter: Double
     /// No sync is scheduled sooner than this after the previous one, whatever the settings:
     /// 64 s, NTP's minimum poll interval, which public pools accept. Lower only for your own servers.
-    public var minimumInterval: Duration
+    package var minimumInterval: Duration
     /// The first retry delay after a failure; it doubles with each consecutive failure.
     /// Default 64 s.
-    public var initialBackoff: Duration
+    package var initialBackoff: Duration
     /// The longest retry delay. Default 1 hour.
-    public var maximumBackoff: Duration
+    package var maximumBackoff: Duration
 
     /// Creates a policy; every parameter has the default described on its property.
-    public init(
+    package init(
         interval: Duration = .seconds(1024), jitter: Double = 0.25, minimumInterval: Duration = .seconds(64),
         initialBackoff: Duration = .seconds(64), maximumBackoff: Duration = .seconds(3600)
     ) {
@@ -34,19 +36,19 @@ public struct RefreshPolicy: Hashable, Sendable {
 
 /// The pure state machine behind ``RefreshPolicy``: given each sync's outcome, the delay before the
 /// next one. Deterministic for a given random generator, so tests can check the schedule exactly.
-public struct RefreshSchedule: Hashable, Sendable {
+package struct RefreshSchedule: Hashable, Sendable {
     /// The policy.
-    public var policy: RefreshPolicy
+    package var policy: RefreshPolicy
     /// Consecutive failed syncs so far.
-    public private(set) var consecutiveFailures = 0
+    package private(set) var consecutiveFailures = 0
 
     /// Creates a schedule with no failures yet.
-    public init(policy: RefreshPolicy) {
+    package init(policy: RefreshPolicy) {
         self.policy = policy
     }
 
     /// The delay before the next sync after one that succeeded (`true`) or failed (`false`).
-    public mutating func nextDelay(
+    package mutating func nextDelay(
         afterSuccess succeeded: Bool, using random: inout some RandomNumberGenerator
     )
         -> Duration

@@ -1,3 +1,6 @@
+import HTTPTimeParsing
+import SNTP
+
 /// The logic of refining a clock offset from server timestamps, without any I/O: it intersects the
 /// interval each response gives (aged by the local clock's frequency tolerance so that evidence from
 /// earlier requests stays sound) and says when to send the next request so that it reaches the

@@ -1,3 +1,4 @@
+import SNTP
 import Synchronization
 
 /// Runs one HTTP request on some transport (the plain client or URLSession) with a hard timeout

@@ -1,3 +1,6 @@
+import HTTPTimeParsing
+import SNTP
+
 /// What one HTTP request produced: a response head, or why there was none.
 struct HTTPExchangeOutcome: Sendable {
     enum Result: Sendable {

@@ -1,7 +1,9 @@
+import SNTP
+
 /// One HTTP request made while measuring, with what it showed: for reports and the CLI's JSON.
-public struct HTTPRequestRecord: Hashable, Sendable {
+package struct HTTPRequestRecord: Hashable, Sendable {
     /// The request method used.
-    public enum Method: String, Hashable, Sendable {
+    package enum Method: String, Hashable, Sendable {
         /// `HEAD`, tried first.
         case head = "HEAD"
         /// `GET`, used when the server refuses `HEAD` with 405 or 501.
@@ -9,24 +11,24 @@ public struct HTTPRequestRecord: Hashable, Sendable {
     }
 
     /// The method used.
-    public var method: Method
+    package var method: Method
     /// The HTTP status code, or nil when no response arrived.
-    public var statusCode: Int?
+    package var statusCode: Int?
     /// The monotonic instant just before the request was handed to the transport.
-    public var sent: MonotonicInstant
+    package var sent: MonotonicInstant
     /// The monotonic instant the response (or failure) was delivered.
-    public var received: MonotonicInstant
+    package var received: MonotonicInstant
     /// The name of the header the time was read from (`Date` or the timestamp header), if any.
-    public var headerName: String?
+    package var headerName: String?
     /// That header's raw value, when present.
-    public var headerValue: String?
+    package var headerValue: String?
     /// The offset interval this response alone gave, when it gave one.
-    public var interval: HTTPOffsetInterval?
+    package var interval: HTTPOffsetInterval?
     /// The intersection of all intervals up to and including this one, when there is one.
-    public var combined: HTTPOffsetInterval?
+    package var combined: HTTPOffsetInterval?
 
     /// Creates a record.
-    public init(
+    package init(
         method: Method, statusCode: Int?, sent: MonotonicInstant, received: MonotonicInstant,
         headerName: String?, headerValue: String?, interval: HTTPOffsetInterval?,
         combined: HTTPOffsetInterval?
@@ -42,5 +44,5 @@ public struct HTTPRequestRecord: Hashable, Sendable {
     }
 
     /// The round-trip time: from sending the request to receiving the response.
-    public var roundTrip: Duration { received - sent }
+    package var roundTrip: Duration { received - sent }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTimeParsing
+import SNTP
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTimeParsing
+import SNTP
 import Synchronization
 
 #if canImport(FoundationNetworking)

@@ -1,7 +1,9 @@
+import SNTP
+
 /// Why an ``HTTPTimeSource`` measurement produced no time. Compare ``code``; ``reason`` is for people.
-public struct HTTPTimeError: Error, Sendable, CustomStringConvertible {
+package struct HTTPTimeError: Error, Sendable, CustomStringConvertible {
     /// A stable identifier for the kind of failure (the raw value appears in JSON output).
-    public enum Code: String, Hashable, Sendable, CaseIterable {
+    package enum Code: String, Hashable, Sendable, CaseIterable {
         /// The URL's scheme is not `http` or `https`.
         case unsupportedScheme = "unsupported-scheme"
         /// The response has no `Date` header.
@@ -33,21 +35,21 @@ public struct HTTPTimeError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The kind of failure.
-    public let code: Code
+    package let code: Code
     /// A readable explanation.
-    public let reason: String
+    package let reason: String
     /// The HTTP status code, for ``Code/httpStatus``.
-    public let statusCode: Int?
+    package let statusCode: Int?
     /// The `URLError` code, for ``Code/transport`` and ``Code/timeout`` when URLSession reported one;
     /// for `http://` URLs (NetworkClock's own client) the code URLSession uses for the same failure:
     /// `NSURLErrorCannotFindHost`, `NSURLErrorCannotConnectToHost`,
     /// `NSURLErrorNetworkConnectionLost` or `NSURLErrorBadURL`.
-    public let urlErrorCode: Int?
+    package let urlErrorCode: Int?
     /// The requests made before the failure, for reports.
-    public internal(set) var requests: [HTTPRequestRecord]
+    package internal(set) var requests: [HTTPRequestRecord]
 
     /// Creates an error.
-    public init(
+    package init(
         _ code: Code, _ reason: String, statusCode: Int? = nil, urlErrorCode: Int? = nil,
         requests: [HTTPRequestRecord] = []
     ) {
@@ -59,5 +61,5 @@ public struct HTTPTimeError: Error, Sendable, CustomStringConvertible {
     }
 
     /// `code: reason`.
-    public var description: String { "\(code.rawValue): \(reason)" }
+    package var description: String { "\(code.rawValue): \(reason)" }
 }

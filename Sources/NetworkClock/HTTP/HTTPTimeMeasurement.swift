@@ -1,4 +1,5 @@
 import Foundation
+import SNTP
 
 /// The clock offset one ``HTTPTimeSource`` measurement established against one URL, with a sound
 /// error bound: when the server's clock is right, the true offset lies in
@@ -6,9 +7,9 @@ import Foundation
 ///
 /// ``trueTime`` at ``monotonic`` is an anchor pair ready for a clock: true time was `trueTime`
 /// (± `errorBound`) when the monotonic clock the source was given read `monotonic`.
-public struct HTTPTimeMeasurement: Sendable {
+package struct HTTPTimeMeasurement: Sendable {
     /// Which header the server's time came from.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// A timestamp header with the given name (millisecond or finer resolution).
         case timestampHeader(String)
         /// The standard 1-second `Date` header, refined by timing requests.
@@ -16,28 +17,28 @@ public struct HTTPTimeMeasurement: Sendable {
     }
 
     /// The URL measured.
-    public var url: URL
+    package var url: URL
     /// How the server's time was read.
-    public var kind: Kind
+    package var kind: Kind
     /// True time − local wall time (NTP sign convention), the midpoint of ``interval``.
-    public var offset: Duration
+    package var offset: Duration
     /// How far the true offset can be from ``offset``: half the width of ``interval``.
-    public var errorBound: Duration
+    package var errorBound: Duration
     /// The interval of offsets consistent with every response, aged to ``monotonic``.
-    public var interval: HTTPOffsetInterval
+    package var interval: HTTPOffsetInterval
     /// The best estimate of true time at ``monotonic``.
-    public var trueTime: UnixTime
+    package var trueTime: UnixTime
     /// The monotonic instant of the anchor: the receive instant of the last response used.
-    public var monotonic: MonotonicInstant
+    package var monotonic: MonotonicInstant
     /// The local wall time at ``monotonic`` (per the measurement's one wall/monotonic pair).
-    public var localTime: UnixTime
+    package var localTime: UnixTime
     /// The shortest round trip among the requests that gave a time.
-    public var roundTripDelay: Duration
+    package var roundTripDelay: Duration
     /// Every request made, in order, including a refused `HEAD`.
-    public var requests: [HTTPRequestRecord]
+    package var requests: [HTTPRequestRecord]
 
     /// Creates a measurement.
-    public init(
+    package init(
         url: URL, kind: Kind, interval: HTTPOffsetInterval, monotonic: MonotonicInstant,
         localTime: UnixTime, roundTripDelay: Duration, requests: [HTTPRequestRecord]
     ) {

@@ -1,4 +1,5 @@
 import Foundation
+import SNTP
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -40,9 +41,9 @@ import Foundation
 /// (wall, monotonic) pair read per measurement. A response served from a cache (`Age` > 0) is
 /// refused. The result's bound is sound: the true offset lies inside it if the server's clock is
 /// right.
-public struct HTTPTimeSource: Sendable {
+package struct HTTPTimeSource: Sendable {
     /// How measurements are made.
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let monotonicClock: any MonotonicClockSource
     private let wallClock: any WallClockSource
     /// For tests: send `http://` URLs through URLSession too, to exercise that path on loopback
@@ -50,7 +51,7 @@ public struct HTTPTimeSource: Sendable {
     var usesURLSessionForPlainHTTP = false
 
     /// Creates a source; the clocks are injectable for tests.
-    public init(
+    package init(
         configuration: Configuration = Configuration(),
         monotonicClock: any MonotonicClockSource = BootTimeClock(),
         wallClock: any WallClockSource = SystemWallClock()
@@ -64,7 +65,7 @@ public struct HTTPTimeSource: Sendable {
     ///
     /// - Throws: ``HTTPTimeError`` naming the failure; no partial measurement is returned, except
     ///   that running into the deadline while *refining* ends the measurement with what it has.
-    public func measure(_ url: URL) async throws(HTTPTimeError) -> HTTPTimeMeasurement {
+    package func measure(_ url: URL) async throws(HTTPTimeError) -> HTTPTimeMeasurement {
         let scheme = url.scheme?.lowercased() ?? ""
         guard scheme == "http" || scheme == "https" else {
             let shown = scheme.isEmpty ? "no scheme" : "scheme '\(scheme)'"

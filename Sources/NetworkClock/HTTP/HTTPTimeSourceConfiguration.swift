@@ -1,35 +1,38 @@
+import HTTPTimeParsing
+import SNTP
+
 extension HTTPTimeSource {
     /// How an ``HTTPTimeSource`` measures: which header to read, how many requests it may make and
     /// how long it may take.
-    public struct Configuration: Hashable, Sendable {
+    package struct Configuration: Hashable, Sendable {
         /// A timestamp header to read instead of `Date` (nil: use the `Date` header and refine it by
         /// timing requests around the server's second boundary).
-        public var timestampHeader: HTTPTimestampHeader?
+        package var timestampHeader: HTTPTimestampHeader?
         /// The most requests one measurement may make, a refused `HEAD` included (at least 1).
-        public var maximumRequests: Int
+        package var maximumRequests: Int
         /// With a timestamp header: how many samples to take and intersect (within
         /// ``maximumRequests``). They are cheap (no waits), and the sample that met the least delay
         /// before the server read its clock sets the bound, so all of them are taken.
-        public var timestampSamples: Int
+        package var timestampSamples: Int
         /// With the `Date` header: refining stops once the error bound is at most this.
-        public var targetErrorBound: Duration
+        package var targetErrorBound: Duration
         /// How long one request may take before it counts as timed out.
-        public var requestTimeout: Duration
+        package var requestTimeout: Duration
         /// How long the whole measurement may take, waits between requests included. When a further
         /// refining request would not fit, the measurement ends with what it has.
-        public var deadline: Duration
+        package var deadline: Duration
         /// The least time between the end of one request and the start of the next.
-        public var minimumSpacing: Duration
+        package var minimumSpacing: Duration
         /// How fast the local monotonic clock may drift from true time, in parts per million; evidence
         /// from earlier requests is widened by this much per elapsed second so it stays sound.
-        public var frequencyTolerancePPM: Int
+        package var frequencyTolerancePPM: Int
         /// The most bytes the head of an `http://` response may have (status line, header fields
         /// and the empty line; at least 64); a longer head fails with
         /// ``HTTPTimeError/Code/headersTooLarge``. URLSession (`https://`) applies its own limit.
-        public var maximumResponseHeadBytes: Int
+        package var maximumResponseHeadBytes: Int
 
         /// Creates a configuration; the defaults read `Date` with at most 8 requests in 10 seconds.
-        public init(
+        package init(
             timestampHeader: HTTPTimestampHeader? = nil,
             maximumRequests: Int = 8,
             timestampSamples: Int = 8,

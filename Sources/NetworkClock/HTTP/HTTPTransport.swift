@@ -1,4 +1,5 @@
 import Foundation
+import SNTP
 
 /// How one measurement's requests travel: NetworkClock's own client for `http://`, URLSession (for
 /// TLS) for `https://`.

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTimeParsing
+import NetClockPlatform
 import SNTP
 import Synchronization
 

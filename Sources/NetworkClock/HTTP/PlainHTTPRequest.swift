@@ -1,4 +1,5 @@
 import Foundation
+import SNTP
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

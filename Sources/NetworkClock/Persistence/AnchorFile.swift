@@ -1,3 +1,5 @@
+import SNTP
+
 /// The anchor file's JSON layout, version 1.
 ///
 /// Times are exact integers (seconds and nanoseconds), never floating point. Truncating to

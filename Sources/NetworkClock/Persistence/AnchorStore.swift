@@ -1,4 +1,6 @@
 import Foundation
+import NetClockPlatform
+import SNTP
 
 /// Persists an anchor across process restarts within one boot, in a small versioned JSON file.
 ///
@@ -8,16 +10,16 @@ import Foundation
 /// with mode 0600 in a directory created with mode 0700, so concurrent writers and readers never
 /// see a torn file. Loading never traps on any file content: every problem is a typed
 /// ``AnchorStoreError``.
-public struct AnchorStore: Sendable {
+package struct AnchorStore: Sendable {
     /// The file format version this library writes and reads.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
     /// Files larger than this are refused as corrupt without being parsed.
-    public static let maximumFileSize = 256 * 1024
+    package static let maximumFileSize = 256 * 1024
     /// Where the kernel publishes the current boot's identity on Linux.
-    public static let bootIDPath = "/proc/sys/kernel/random/boot_id"
+    package static let bootIDPath = "/proc/sys/kernel/random/boot_id"
 
     /// The anchor file's path.
-    public let path: String
+    package let path: String
     private let bootID: @Sendable () -> String?
     private let monotonic: any MonotonicClockSource
     private let wall: any WallClockSource
@@ -30,7 +32,7 @@ public struct AnchorStore: Sendable {
     ///   - monotonic: The monotonic clock anchors are measured against; must be the clock of the
     ///     ``AnchoredClock`` whose anchors are stored.
     ///   - wall: The wall clock, only to stamp the file's informational `written_at`.
-    public init(
+    package init(
         path: String,
         bootID: @escaping @Sendable () -> String? = AnchorStore.systemBootID,
         monotonic: some MonotonicClockSource = BootTimeClock(),
@@ -44,7 +46,7 @@ public struct AnchorStore: Sendable {
 
     /// Creates a store at the default location, ``defaultPath(environment:)``.
     /// - Throws: ``AnchorStoreError/Code/noDefaultLocation`` when the environment gives none.
-    public init(
+    package init(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         bootID: @escaping @Sendable () -> String? = AnchorStore.systemBootID,
         monotonic: some MonotonicClockSource = BootTimeClock(),
@@ -62,7 +64,7 @@ public struct AnchorStore: Sendable {
     /// The default file: `$XDG_CACHE_HOME/netclock/anchor.json` when `XDG_CACHE_HOME` is an
     /// absolute path (the XDG specification says to ignore relative ones), else
     /// `$HOME/.cache/netclock/anchor.json`; `nil` when neither is usable.
-    public static func defaultPath(environment: [String: String]) -> String? {
+    package static func defaultPath(environment: [String: String]) -> String? {
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
             return join(cache, "netclock/anchor.json")
         }
@@ -73,7 +75,7 @@ public struct AnchorStore: Sendable {
     }
 
     /// The current boot identity from ``bootIDPath``, or `nil` where it cannot be read.
-    public static func systemBootID() -> String? {
+    package static func systemBootID() -> String? {
         guard case .success(let bytes) = FileSystem.readFile(atPath: bootIDPath, limit: 256) else {
             return nil
         }
@@ -89,7 +91,7 @@ public struct AnchorStore: Sendable {
     ///   directory or file cannot be written, ``AnchorStoreError/Code/bootIDUnavailable`` when the
     ///   boot identity cannot be read, ``AnchorStoreError/Code/invalidAnchor`` for an anchor outside
     ///   the supported range. An ``AnchoredClock`` keeps working regardless.
-    public func save(_ anchor: Anchor, drift: DriftEstimator? = nil) throws(AnchorStoreError) {
+    package func save(_ anchor: Anchor, drift: DriftEstimator? = nil) throws(AnchorStoreError) {
         guard anchor.isWithinSupportedRange else {
             throw error(.invalidAnchor, "the anchor's values are outside the supported range")
         }
@@ -120,7 +122,7 @@ public struct AnchorStore: Sendable {
 
     /// Reads the file back: the anchor (with source ``TimeSource/restored``) and drift history, or
     /// the reason it cannot be used. Never traps, whatever the file holds.
-    public func load() -> Result<RestoredAnchor, AnchorStoreError> {
+    package func load() -> Result<RestoredAnchor, AnchorStoreError> {
         let bytes: [UInt8]
         switch FileSystem.readFile(atPath: path, limit: Self.maximumFileSize) {
         case .success(let content):

@@ -1,3 +1,5 @@
+import SNTP
+
 extension AnchoredClock {
     /// Loads the store's anchor and drift history into the clock.
     ///
@@ -5,7 +7,7 @@ extension AnchoredClock {
     /// bound is tighter); its drift history is merged into drift estimation.
     /// - Returns: the restored anchor, or why none could be restored.
     @discardableResult
-    public func restore(from store: AnchorStore) -> Result<RestoredAnchor, AnchorStoreError> {
+    package func restore(from store: AnchorStore) -> Result<RestoredAnchor, AnchorStoreError> {
         let result = store.load()
         if case .success(let restored) = result {
             restoreDriftHistory(restored.driftHistory)
@@ -17,7 +19,7 @@ extension AnchoredClock {
     /// Saves the clock's anchor and drift history to `store`.
     /// - Throws: ``AnchorStoreError``; ``AnchorStoreError/Code/invalidAnchor`` when the clock has
     ///   no anchor. The clock keeps working either way.
-    public func save(to store: AnchorStore) throws(AnchorStoreError) {
+    package func save(to store: AnchorStore) throws(AnchorStoreError) {
         let (anchor, drift) = snapshot()
         guard let anchor else {
             throw AnchorStoreError(
@@ -32,7 +34,7 @@ extension AnchoredClock {
     /// store cannot be written; the returned flag is then only visible through ``anchor``.
     /// - Returns: whether the anchor became the clock's anchor.
     @discardableResult
-    public func update(_ anchor: Anchor, persistingTo store: AnchorStore) throws(AnchorStoreError) -> Bool {
+    package func update(_ anchor: Anchor, persistingTo store: AnchorStore) throws(AnchorStoreError) -> Bool {
         let accepted = update(anchor)
         try save(to: store)
         return accepted

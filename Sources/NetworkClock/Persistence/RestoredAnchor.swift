@@ -1,22 +1,24 @@
+import SNTP
+
 /// An anchor read back from an ``AnchorStore``, with what was saved alongside it.
-public struct RestoredAnchor: Sendable, Hashable {
+package struct RestoredAnchor: Sendable, Hashable {
     /// The anchor, with source ``TimeSource/restored`` and the server it was synced with.
-    public var anchor: Anchor
+    package var anchor: Anchor
     /// The source the anchor had when saved (`ntp`, `http`, or `restored` if re-saved after a
     /// restore).
-    public var originalSource: TimeSource
+    package var originalSource: TimeSource
     /// The drift-estimation sync points that were saved, oldest first.
-    public var driftHistory: [DriftEstimator.SyncPoint]
+    package var driftHistory: [DriftEstimator.SyncPoint]
     /// The boot identity the file was written in (equal to the current one).
-    public var bootID: String
+    package var bootID: String
     /// The wall-clock time when the file was written; informational only, since the wall clock may
     /// have been wrong or changed since.
-    public var writtenAt: UnixTime
+    package var writtenAt: UnixTime
     /// The monotonic instant when the file was written.
-    public var writtenAtMonotonic: MonotonicInstant
+    package var writtenAtMonotonic: MonotonicInstant
 
     /// Creates a restored anchor from its parts.
-    public init(
+    package init(
         anchor: Anchor, originalSource: TimeSource, driftHistory: [DriftEstimator.SyncPoint], bootID: String,
         writtenAt: UnixTime, writtenAtMonotonic: MonotonicInstant
     ) {

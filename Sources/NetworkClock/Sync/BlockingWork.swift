@@ -1,4 +1,5 @@
 import Foundation
+import SNTP
 
 /// Runs blocking socket work (a burst waits in `poll(2)`, `getaddrinfo` may wait on DNS) on a
 /// thread of its own.

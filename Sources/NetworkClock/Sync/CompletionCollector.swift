@@ -1,4 +1,5 @@
 import Dispatch
+import SNTP
 import Synchronization
 
 /// Gathers results of work running on other threads and resumes one waiter as soon as enough of

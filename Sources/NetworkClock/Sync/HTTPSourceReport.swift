@@ -1,26 +1,27 @@
 import Foundation
+import SNTP
 
 /// One HTTP(S) URL's part in a sync: what it measured, or why it could not.
-public struct HTTPSourceReport: Hashable, Sendable {
+package struct HTTPSourceReport: Hashable, Sendable {
     /// The URL.
-    public var url: String
+    package var url: String
     /// `selected`, `survivor` (measured but another URL's bound was tighter) or `error`.
-    public var status: SourceStatus
+    package var status: SourceStatus
     /// Why, when it failed.
-    public var reason: String?
+    package var reason: String?
     /// The stable error code, when it failed.
-    public var errorCode: String?
+    package var errorCode: String?
     /// `date` or the timestamp header's name, when measured.
-    public var kind: String?
+    package var kind: String?
     /// The measured offset (true − local wall clock), when measured.
-    public var offset: Duration?
+    package var offset: Duration?
     /// The measured bound, when measured.
-    public var errorBound: Duration?
+    package var errorBound: Duration?
     /// Every request made, with the interval each gave.
-    public var requests: [HTTPRequestRecord]
+    package var requests: [HTTPRequestRecord]
 
     /// A report for a completed measurement.
-    public init(_ measurement: HTTPTimeMeasurement, status: SourceStatus) {
+    package init(_ measurement: HTTPTimeMeasurement, status: SourceStatus) {
         self.url = measurement.url.absoluteString
         self.status = status
         switch measurement.kind {
@@ -33,7 +34,7 @@ public struct HTTPSourceReport: Hashable, Sendable {
     }
 
     /// A report for a failed measurement.
-    public init(url: URL, error: HTTPTimeError) {
+    package init(url: URL, error: HTTPTimeError) {
         self.url = url.absoluteString
         self.status = .error
         self.reason = error.description

@@ -1,21 +1,24 @@
+import NetClockPlatform
+import SNTP
+
 /// Queries every address of every configured server in parallel, rejects falsetickers, and
 /// combines the rest into one result.
 ///
 /// Etiquette is enforced per address through a ``SourceRegistry`` shared across syncs: a burst
 /// never starts before the spacing since the previous one has passed; a RATE kiss backs the
 /// address off; DENY and RSTR drop it for the registry's lifetime.
-public struct NTPSyncEngine: Sendable {
+package struct NTPSyncEngine: Sendable {
     /// What to query and how.
-    public var policy: SyncPolicy
+    package var policy: SyncPolicy
     /// The client that sends the bursts (and its clocks and nonce source).
-    public var client: SNTPClient
+    package var client: SNTPClient
     /// Etiquette state shared across syncs.
-    public var registry: SourceRegistry
+    package var registry: SourceRegistry
     /// How long a RATE kiss silences an address.
-    public var rateBackoff: Duration
+    package var rateBackoff: Duration
 
     /// Creates an engine.
-    public init(
+    package init(
         policy: SyncPolicy, client: SNTPClient = SNTPClient(), registry: SourceRegistry = SourceRegistry(),
         rateBackoff: Duration = .seconds(64)
     ) {
@@ -33,7 +36,7 @@ public struct NTPSyncEngine: Sendable {
 
     /// Runs one sync.
     /// - Throws: ``SyncError`` when no usable, agreeing source answered by the deadline.
-    public func sync() async throws(SyncError) -> SyncReport {
+    package func sync() async throws(SyncError) -> SyncReport {
         guard !policy.servers.isEmpty else { throw .noServers }
         let monotonic = client.monotonic
         let start = monotonic.now()

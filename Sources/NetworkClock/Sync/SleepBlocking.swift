@@ -1,4 +1,6 @@
 import Foundation
+import NetClockPlatform
+import SNTP
 
 /// Sleeps the calling (non-cooperative) thread on a relative timer, which keeps working when the
 /// wall clock is changed or faked.

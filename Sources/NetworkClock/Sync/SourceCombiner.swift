@@ -1,3 +1,6 @@
+import NetClockPlatform
+import SNTP
+
 /// One source's best estimate, put on the monotonic time line so that sources sampled at
 /// different instants (or under different wall-clock readings) can be compared.
 struct Candidate: Hashable, Sendable {

@@ -1,32 +1,34 @@
+import NetClockPlatform
+import SNTP
 import Synchronization
 
 /// Per-address etiquette state that outlives one sync: when we last sent, and what the server
 /// told us with a Kiss-o'-Death.
-public final class SourceRegistry: Sendable {
+package final class SourceRegistry: Sendable {
     /// What is known about one address.
-    public struct Entry: Hashable, Sendable {
+    package struct Entry: Hashable, Sendable {
         /// When the last burst to it ended (an upper bound on the last send).
-        public var lastSend: MonotonicInstant?
+        package var lastSend: MonotonicInstant?
         /// No packet is sent before this instant (after RATE, or while backing off from failures).
-        public var notBefore: MonotonicInstant?
+        package var notBefore: MonotonicInstant?
         /// The terminal kiss code (DENY or RSTR) that dropped this address for good.
-        public var dropped: KissCode?
+        package var dropped: KissCode?
         /// Consecutive bursts that produced no sample.
-        public var consecutiveFailures: Int = 0
+        package var consecutiveFailures: Int = 0
     }
 
     private let entries = Mutex<[SocketAddress: Entry]>([:])
 
     /// Creates an empty registry.
-    public init() {}
+    package init() {}
 
     /// The state of `address`.
-    public func entry(for address: SocketAddress) -> Entry {
+    package func entry(for address: SocketAddress) -> Entry {
         entries.withLock { $0[address] ?? Entry() }
     }
 
     /// Changes the state of `address`.
-    public func update(_ address: SocketAddress, _ body: (inout Entry) -> Void) {
+    package func update(_ address: SocketAddress, _ body: (inout Entry) -> Void) {
         entries.withLock { table in
             var entry = table[address] ?? Entry()
             body(&entry)

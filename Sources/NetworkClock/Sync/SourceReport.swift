@@ -1,51 +1,54 @@
+import NetClockPlatform
+import SNTP
+
 /// What became of one source (one address of one configured server) in a sync.
-public struct SourceStatus: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+package struct SourceStatus: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// The status name, as the CLI's JSON prints it.
-    public var rawValue: String
+    package var rawValue: String
 
     /// Creates a status from its name.
-    public init(rawValue: String) {
+    package init(rawValue: String) {
         self.rawValue = rawValue
     }
 
     /// The source whose sample became the result (or, when several are combined, the best of them).
-    public static let selected = SourceStatus(rawValue: "selected")
+    package static let selected = SourceStatus(rawValue: "selected")
     /// A source that agreed with the majority and was combined into the result.
-    public static let survivor = SourceStatus(rawValue: "survivor")
+    package static let survivor = SourceStatus(rawValue: "survivor")
     /// A source whose interval lies outside the majority's agreement: excluded.
-    public static let falseticker = SourceStatus(rawValue: "falseticker")
+    package static let falseticker = SourceStatus(rawValue: "falseticker")
     /// The source sent a Kiss-o'-Death.
-    public static let kissOfDeath = SourceStatus(rawValue: "kod")
+    package static let kissOfDeath = SourceStatus(rawValue: "kod")
     /// No reply before the deadline.
-    public static let timeout = SourceStatus(rawValue: "timeout")
+    package static let timeout = SourceStatus(rawValue: "timeout")
     /// ICMP port unreachable.
-    public static let refused = SourceStatus(rawValue: "refused")
+    package static let refused = SourceStatus(rawValue: "refused")
     /// Replies arrived but every one was rejected.
-    public static let rejected = SourceStatus(rawValue: "rejected")
+    package static let rejected = SourceStatus(rawValue: "rejected")
     /// The name did not resolve or a socket call failed.
-    public static let error = SourceStatus(rawValue: "error")
+    package static let error = SourceStatus(rawValue: "error")
     /// Not queried: dropped earlier after a DENY or RSTR Kiss-o'-Death, or backing off.
-    public static let skipped = SourceStatus(rawValue: "skipped")
+    package static let skipped = SourceStatus(rawValue: "skipped")
 
     /// The status name.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// One source's part in a sync: where it is, what it said, and what was decided about it.
-public struct SourceReport: Hashable, Sendable {
+package struct SourceReport: Hashable, Sendable {
     /// The server as configured (`host` or `host:port`).
-    public var server: ServerName
+    package var server: ServerName
     /// The address queried, when the name resolved.
-    public var address: SocketAddress?
+    package var address: SocketAddress?
     /// What was decided.
-    public var status: SourceStatus
+    package var status: SourceStatus
     /// Why, when the source was not used.
-    public var reason: String?
+    package var reason: String?
     /// The burst's full record, when the source was queried.
-    public var query: ServerQueryResult?
+    package var query: ServerQueryResult?
 
     /// Creates a report.
-    public init(
+    package init(
         server: ServerName, address: SocketAddress?, status: SourceStatus, reason: String? = nil,
         query: ServerQueryResult? = nil
     ) {
@@ -57,10 +60,10 @@ public struct SourceReport: Hashable, Sendable {
     }
 
     /// The minimum-delay sample, when there is one.
-    public var best: NTPSample? { query?.best }
+    package var best: NTPSample? { query?.best }
 
     /// Requests sent to this source.
-    public var packetsSent: Int {
+    package var packetsSent: Int {
         query?.exchanges.filter { $0.nonce != .zero }.count ?? 0
     }
 }

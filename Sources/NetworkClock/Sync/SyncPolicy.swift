@@ -1,5 +1,8 @@
+import NetClockPlatform
+import SNTP
+
 /// How the sync engine combines the surviving sources into one result.
-public enum CombineMethod: String, Hashable, Sendable, CaseIterable {
+package enum CombineMethod: String, Hashable, Sendable, CaseIterable {
     /// The intersection of the survivors' correctness intervals: its midpoint and half-width.
     /// Sound whenever every survivor is honest, and the tightest sound bound.
     case intersection
@@ -11,29 +14,29 @@ public enum CombineMethod: String, Hashable, Sendable, CaseIterable {
 }
 
 /// What to query and how: servers, per-address burst options, parallelism and deadlines.
-public struct SyncPolicy: Hashable, Sendable {
+package struct SyncPolicy: Hashable, Sendable {
     /// The servers to query; each name is resolved to all its addresses.
-    public var servers: [ServerName]
+    package var servers: [ServerName]
     /// The port used for servers given without one.
-    public var defaultPort: UInt16
+    package var defaultPort: UInt16
     /// Which address families to use.
-    public var family: AddressFamilyPreference
+    package var family: AddressFamilyPreference
     /// At most this many addresses are used per configured host.
-    public var addressesPerHost: Int
+    package var addressesPerHost: Int
     /// The burst sent to each address.
-    public var query: QueryOptions
+    package var query: QueryOptions
     /// The sync returns as soon as this many sources produced a sample (nil: wait for all, up to
     /// the deadline).
-    public var minimumSources: Int?
+    package var minimumSources: Int?
     /// The whole sync ends by this long after it starts, whatever the sources do.
-    public var deadline: Duration
+    package var deadline: Duration
     /// How survivors are combined.
-    public var combine: CombineMethod
+    package var combine: CombineMethod
     /// Frequency tolerance used to age samples taken at different instants to a common one.
-    public var frequencyTolerance: Double
+    package var frequencyTolerance: Double
 
     /// Creates a policy. The default deadline covers a full burst plus one timeout.
-    public init(
+    package init(
         servers: [ServerName], defaultPort: UInt16 = 123, family: AddressFamilyPreference = .any,
         addressesPerHost: Int = 4, query: QueryOptions = QueryOptions(), minimumSources: Int? = nil,
         deadline: Duration? = nil, combine: CombineMethod = .intersection, frequencyTolerance: Double = 15e-6
@@ -50,7 +53,7 @@ public struct SyncPolicy: Hashable, Sendable {
     }
 
     /// The longest one burst can take: every request timing out, spaced by the interval.
-    public static func burstDuration(_ query: QueryOptions) -> Duration {
+    package static func burstDuration(_ query: QueryOptions) -> Duration {
         query.timeout * query.samples + query.interval * max(0, query.samples - 1)
     }
 }

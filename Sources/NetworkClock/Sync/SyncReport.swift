@@ -1,44 +1,46 @@
+import SNTP
+
 /// The outcome of a successful sync: the estimated true time with its bound, and every source's
 /// part in it.
-public struct SyncReport: Hashable, Sendable {
+package struct SyncReport: Hashable, Sendable {
     /// True time at `monotonic`.
-    public var trueTime: UnixTime
+    package var trueTime: UnixTime
     /// The monotonic instant at which `trueTime` holds: the anchor point.
-    public var monotonic: MonotonicInstant
+    package var monotonic: MonotonicInstant
     /// The error bound of `trueTime` at `monotonic`.
-    public var errorBound: Duration
+    package var errorBound: Duration
     /// True time minus the local wall clock (NTP sign: positive when the local clock is behind).
-    public var offset: Duration
+    package var offset: Duration
     /// The round-trip delay of the selected source's sample.
-    public var delay: Duration
+    package var delay: Duration
     /// Which kind of source produced the result.
-    public var source: TimeSource
+    package var source: TimeSource
     /// The selected source's server (as configured) and address.
-    public var server: String
+    package var server: String
     /// Every NTP source, with its status.
-    public var sources: [SourceReport]
+    package var sources: [SourceReport]
     /// Every HTTP source tried (only when NTP gave no time, or NTP was skipped).
-    public var httpSources: [HTTPSourceReport] = []
+    package var httpSources: [HTTPSourceReport] = []
     /// How long the sync took.
-    public var elapsed: Duration
+    package var elapsed: Duration
 
     /// The anchor this result gives a clock.
-    public var anchor: Anchor {
+    package var anchor: Anchor {
         Anchor(
             trueTime: trueTime, monotonic: monotonic, errorBound: errorBound, source: source, server: server)
     }
 
     /// Requests sent in all.
-    public var packetsSent: Int { sources.reduce(0) { $0 + $1.packetsSent } }
+    package var packetsSent: Int { sources.reduce(0) { $0 + $1.packetsSent } }
 
     /// The sources that agreed (selected and survivors).
-    public var agreeingSources: Int {
+    package var agreeingSources: Int {
         sources.filter { $0.status == .selected || $0.status == .survivor }.count
     }
 }
 
 /// Why a sync produced no time.
-public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No servers (and no HTTP URLs) were configured.
     case noServers
     /// No source gave a usable sample; each one's report (NTP, then HTTP) says why.
@@ -47,7 +49,7 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     case noMajority(Intersection.Failure, [SourceReport])
 
     /// Every source's report.
-    public var sources: [SourceReport] {
+    package var sources: [SourceReport] {
         switch self {
         case .noServers: return []
         case .noUsableSource(let sources, _), .noMajority(_, let sources): return sources
@@ -55,13 +57,13 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Every HTTP source's report.
-    public var httpSources: [HTTPSourceReport] {
+    package var httpSources: [HTTPSourceReport] {
         if case .noUsableSource(_, let http) = self { return http }
         return []
     }
 
     /// A readable explanation, naming each source's reason.
-    public var description: String {
+    package var description: String {
         switch self {
         case .noServers:
             return "no servers configured"

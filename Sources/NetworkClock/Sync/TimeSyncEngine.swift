@@ -1,23 +1,24 @@
 import Foundation
+import SNTP
 
 /// NTP first; when NTP cannot give a time (every source timed out, was refused or rejected, or no
 /// NTP servers are configured), HTTP(S) — all within one overall deadline.
 ///
 /// A `noMajority` outcome does not fall back: servers that answered but disagree are evidence of a
 /// fault or an attack, and a weaker HTTP source must not paper over it.
-public struct TimeSyncEngine: Sendable {
+package struct TimeSyncEngine: Sendable {
     /// The NTP engine; its policy's servers may be empty (HTTP only).
-    public var ntp: NTPSyncEngine
+    package var ntp: NTPSyncEngine
     /// HTTP(S) URLs to fall back on.
-    public var httpURLs: [URL]
+    package var httpURLs: [URL]
     /// How HTTP measurements are made.
-    public var http: HTTPTimeSource
+    package var http: HTTPTimeSource
     /// The whole sync, NTP and fallback together, ends by this long after it starts.
-    public var deadline: Duration
+    package var deadline: Duration
 
     /// Creates an engine. When HTTP URLs are given, NTP gets at most half of `deadline` (or its own
     /// policy deadline, if shorter) so the fallback always has time left.
-    public init(
+    package init(
         ntp: NTPSyncEngine, httpURLs: [URL] = [], http: HTTPTimeSource = HTTPTimeSource(),
         deadline: Duration? = nil
     ) {
@@ -35,7 +36,7 @@ public struct TimeSyncEngine: Sendable {
 
     /// Runs one sync: NTP, then the HTTP fallback if needed.
     /// - Throws: ``SyncError`` naming every source's failure.
-    public func sync() async throws(SyncError) -> SyncReport {
+    package func sync() async throws(SyncError) -> SyncReport {
         let clock = ntp.client.monotonic
         let start = clock.now()
         var ntpReports: [SourceReport] = []

@@ -1,18 +1,20 @@
+import NetClockPlatform
+
 /// A datagram that arrived during an exchange and was rejected.
-public struct RejectedReply: Hashable, Sendable {
+package struct RejectedReply: Hashable, Sendable {
     /// Why it was rejected.
-    public var reason: RejectionReason
+    package var reason: RejectionReason
     /// The decoded header, when it was at least 48 bytes.
-    public var packet: NTPPacket?
+    package var packet: NTPPacket?
     /// When it arrived, on the local wall-clock time line of the burst.
-    public var receivedAt: UnixTime
+    package var receivedAt: UnixTime
 }
 
 /// What happened to one request: the reply that became a sample, or why none did, plus every
 /// datagram rejected while waiting.
-public struct ExchangeRecord: Hashable, Sendable {
+package struct ExchangeRecord: Hashable, Sendable {
     /// How the exchange ended.
-    public enum Outcome: Hashable, Sendable {
+    package enum Outcome: Hashable, Sendable {
         /// A valid reply became this sample.
         case sample(NTPSample)
         /// The server answered with a valid reply whose computed values were rejected (negative
@@ -27,16 +29,16 @@ public struct ExchangeRecord: Hashable, Sendable {
     }
 
     /// The nonce sent as the request's transmit timestamp.
-    public var nonce: NTPTimestamp
+    package var nonce: NTPTimestamp
     /// T1 on the local wall-clock time line.
-    public var sentAt: UnixTime
+    package var sentAt: UnixTime
     /// How the exchange ended.
-    public var outcome: Outcome
+    package var outcome: Outcome
     /// Datagrams rejected while waiting for the reply.
-    public var rejected: [RejectedReply]
+    package var rejected: [RejectedReply]
 
     /// The sample, when the exchange produced one.
-    public var sample: NTPSample? {
+    package var sample: NTPSample? {
         if case .sample(let sample) = outcome { return sample }
         return nil
     }

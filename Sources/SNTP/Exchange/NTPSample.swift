@@ -1,3 +1,5 @@
+import NetClockPlatform
+
 /// One validated exchange with a server: the four timestamps and what follows from them.
 ///
 /// - T1: our transmit time (local clock), T2: the server's receive time, T3: the server's transmit
@@ -6,32 +8,32 @@
 /// - delay δ = (T4 − T1) − (T3 − T2): the round trip minus the server's processing time.
 ///
 /// All arithmetic is on exact 32.32 differences (RFC 5905 §6), never on `Double` timestamps.
-public struct NTPSample: Hashable, Sendable {
+package struct NTPSample: Hashable, Sendable {
     /// The server that answered.
-    public var server: SocketAddress
+    package var server: SocketAddress
     /// T1, our transmit time on the local wall-clock time line.
-    public var t1: NTPTimestamp
+    package var t1: NTPTimestamp
     /// T2, the server's receive time.
-    public var t2: NTPTimestamp
+    package var t2: NTPTimestamp
     /// T3, the server's transmit time.
-    public var t3: NTPTimestamp
+    package var t3: NTPTimestamp
     /// T4, our receive time on the local wall-clock time line.
-    public var t4: NTPTimestamp
+    package var t4: NTPTimestamp
     /// The monotonic instant of T4: where this sample anchors true time.
-    public var receivedAt: MonotonicInstant
+    package var receivedAt: MonotonicInstant
     /// T4 as a full-precision Unix time (local wall-clock time line).
-    public var localReceiveTime: UnixTime
+    package var localReceiveTime: UnixTime
     /// The reply's header (stratum, leap, reference ID, root delay and dispersion, precision).
-    public var reply: NTPPacket
+    package var reply: NTPPacket
     /// θ: true time minus local wall time.
-    public var offset: Duration
+    package var offset: Duration
     /// δ: the network round-trip delay.
-    public var delay: Duration
+    package var delay: Duration
     /// The local clock's timestamp resolution that was added to the error bound.
-    public var localPrecision: Duration
+    package var localPrecision: Duration
 
     /// Computes a sample from the four timestamps.
-    public init(
+    package init(
         server: SocketAddress, t1: NTPTimestamp, reply: NTPPacket, t4: NTPTimestamp,
         receivedAt: MonotonicInstant, localReceiveTime: UnixTime,
         localPrecision: Duration = .nanoseconds(1)
@@ -52,18 +54,18 @@ public struct NTPSample: Hashable, Sendable {
     }
 
     /// Frequency tolerance assumed for both clocks during the exchange itself (RFC 5905 PHI).
-    public static let frequencyTolerance: Double = 15e-6
+    package static let frequencyTolerance: Double = 15e-6
 
     /// The error bound ε of `offset` at `receivedAt`: half the delay (the largest error an
     /// asymmetric path can cause), the server's root distance, both clocks' precision, and the
     /// frequency tolerance over the round trip. An honest server's true offset lies in
     /// [offset − ε, offset + ε].
-    public var errorBound: Duration {
+    package var errorBound: Duration {
         let halfDelay = max(delay, .zero) / 2
         let drift = max(delay, .zero) * Self.frequencyTolerance
         return halfDelay + reply.rootDistance + reply.precision.duration + localPrecision + drift
     }
 
     /// The true time at `receivedAt`, by this sample.
-    public var trueTime: UnixTime { localReceiveTime + offset }
+    package var trueTime: UnixTime { localReceiveTime + offset }
 }

@@ -1,22 +1,22 @@
 /// How to query one server address: how many packets, how far apart, how long to wait.
-public struct QueryOptions: Hashable, Sendable {
+package struct QueryOptions: Hashable, Sendable {
     /// Requests to send (a burst). Default 4, like chrony's `iburst`.
-    public var samples: Int
+    package var samples: Int
     /// Minimum spacing between two requests to the same address, measured send to send.
     /// Default 2 s, which public NTP pools accept; set 0 only for your own or loopback servers.
-    public var interval: Duration
+    package var interval: Duration
     /// How long to wait for the reply to each request.
-    public var timeout: Duration
+    package var timeout: Duration
     /// The limits a reply must meet.
-    public var validation: ValidationPolicy
+    package var validation: ValidationPolicy
 
     /// The most requests one burst may send to a server.
-    public static let maximumBurst = 8
+    package static let maximumBurst = 8
     /// The spacing public NTP servers expect between packets from one client.
-    public static let publicServerInterval: Duration = .seconds(2)
+    package static let publicServerInterval: Duration = .seconds(2)
 
     /// Creates options; `samples` is clamped to 1…``maximumBurst`` and negative durations to zero.
-    public init(
+    package init(
         samples: Int = 4, interval: Duration = publicServerInterval, timeout: Duration = .seconds(2),
         validation: ValidationPolicy = ValidationPolicy()
     ) {

@@ -1,6 +1,8 @@
+import NetClockPlatform
+
 /// Why a received datagram was not accepted as the reply to our request. A rejected datagram never
 /// becomes a sample.
-public enum RejectionReason: Error, Hashable, Sendable, CustomStringConvertible {
+package enum RejectionReason: Error, Hashable, Sendable, CustomStringConvertible {
     /// Fewer than 48 bytes.
     case tooShort(length: Int)
     /// The origin timestamp is not the nonce of any request we sent: spoofed, or garbage.
@@ -35,7 +37,7 @@ public enum RejectionReason: Error, Hashable, Sendable, CustomStringConvertible 
     case offsetTooLarge(Duration, limit: Duration)
 
     /// A stable machine-readable code, used in JSON output and by tests.
-    public var code: String {
+    package var code: String {
         switch self {
         case .tooShort: return "too_short"
         case .originMismatch: return "origin_mismatch"
@@ -56,7 +58,7 @@ public enum RejectionReason: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// A readable explanation.
-    public var description: String {
+    package var description: String {
         switch self {
         case .tooShort(let length):
             return "reply too short (\(length) bytes, need \(NTPPacket.headerSize))"
@@ -93,7 +95,7 @@ public enum RejectionReason: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// Whether the reply was authentic (it echoed our nonce) but unusable. Inauthentic datagrams
     /// (spoofed, stale, duplicate, too short) say nothing about the server.
-    public var isFromServer: Bool {
+    package var isFromServer: Bool {
         switch self {
         case .tooShort, .originMismatch, .staleReply, .duplicateReply: return false
         default: return true

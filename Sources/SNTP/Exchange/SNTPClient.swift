@@ -1,18 +1,20 @@
+import NetClockPlatform
+
 /// An SNTPv4 client (RFC 4330 / RFC 5905) that queries one server address with a burst of
 /// requests and validates every reply.
 ///
 /// Calls block the calling thread (waiting in `poll(2)` with a bounded timeout), so run them off the
 /// cooperative thread pool; `NetworkClock` does this for you.
-public struct SNTPClient: Sendable {
+package struct SNTPClient: Sendable {
     /// The monotonic clock on which T1 and T4 are taken.
-    public var monotonic: any MonotonicClockSource
+    package var monotonic: any MonotonicClockSource
     /// The wall clock, read once per burst to map monotonic instants to wall time.
-    public var wall: any WallClockSource
+    package var wall: any WallClockSource
     /// Where request nonces come from.
-    public var nonces: any NonceSource
+    package var nonces: any NonceSource
 
     /// Creates a client; the defaults read the kernel's clocks and CSPRNG.
-    public init(
+    package init(
         monotonic: any MonotonicClockSource = BootTimeClock(),
         wall: any WallClockSource = SystemWallClock(),
         nonces: any NonceSource = SystemNonceSource()
@@ -28,7 +30,7 @@ public struct SNTPClient: Sendable {
     /// The burst stops early on ICMP port unreachable and on a Kiss-o'-Death (the server asked us to
     /// stop or slow down). A `deadline` on the monotonic clock, when given, stops the burst from
     /// starting a request it could not finish in time.
-    public func query(
+    package func query(
         _ address: SocketAddress, options: QueryOptions = QueryOptions(),
         deadline: MonotonicInstant? = nil
     ) -> ServerQueryResult {
@@ -99,7 +101,7 @@ public struct SNTPClient: Sendable {
             guard remaining > .zero else { break }
             let datagram: [UInt8]
             do {
-                guard let received = try socket.receive(timeout: remaining, clock: monotonic) else { break }
+                guard let received = try socket.receive(timeout: remaining) else { break }
                 datagram = received
             } catch .connectionRefused {
                 record.outcome = .refused

@@ -1,5 +1,7 @@
+import NetClockPlatform
+
 /// Why a server gave no usable sample.
-public enum QueryFailure: Error, Hashable, Sendable, CustomStringConvertible {
+package enum QueryFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// Every request timed out.
     case timedOut
     /// ICMP port unreachable: nothing listens at the address.
@@ -12,7 +14,7 @@ public enum QueryFailure: Error, Hashable, Sendable, CustomStringConvertible {
     case transport(TransportError)
 
     /// A stable machine-readable status: `timeout`, `refused`, `kod`, `rejected` or `error`.
-    public var status: String {
+    package var status: String {
         switch self {
         case .timedOut: return "timeout"
         case .refused: return "refused"
@@ -23,7 +25,7 @@ public enum QueryFailure: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A readable explanation.
-    public var description: String {
+    package var description: String {
         switch self {
         case .timedOut: return "no reply (timed out)"
         case .refused: return "connection refused (ICMP port unreachable)"
@@ -36,25 +38,25 @@ public enum QueryFailure: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Everything learned from one burst to one server address.
-public struct ServerQueryResult: Hashable, Sendable {
+package struct ServerQueryResult: Hashable, Sendable {
     /// The address queried.
-    public var address: SocketAddress
+    package var address: SocketAddress
     /// One record per request sent, in order.
-    public var exchanges: [ExchangeRecord]
+    package var exchanges: [ExchangeRecord]
     /// The local time-line mapping used for every T1 and T4 of the burst.
-    public var mapping: TimeMapping
+    package var mapping: TimeMapping
 
     /// Every accepted sample, in order.
-    public var samples: [NTPSample] { exchanges.compactMap(\.sample) }
+    package var samples: [NTPSample] { exchanges.compactMap(\.sample) }
 
     /// The minimum-delay sample (the NTP clock-filter choice): the one least disturbed by queuing.
-    public var best: NTPSample? {
+    package var best: NTPSample? {
         samples.min { $0.delay < $1.delay }
     }
 
     /// The RMS difference between the other samples' offsets and the best one's (RFC 5905 peer
     /// jitter); zero with one sample, nil with none.
-    public var jitter: Duration? {
+    package var jitter: Duration? {
         guard let best else { return nil }
         let others = samples.filter { $0 != best }
         guard !others.isEmpty else { return .zero }
@@ -66,7 +68,7 @@ public struct ServerQueryResult: Hashable, Sendable {
     }
 
     /// The Kiss-o'-Death code the server sent, if any.
-    public var kissCode: KissCode? {
+    package var kissCode: KissCode? {
         for exchange in exchanges {
             if case .rejected(.kissOfDeath(let code)) = exchange.outcome { return code }
         }
@@ -74,7 +76,7 @@ public struct ServerQueryResult: Hashable, Sendable {
     }
 
     /// Why no sample was obtained, or nil when there is one.
-    public var failure: QueryFailure? {
+    package var failure: QueryFailure? {
         guard samples.isEmpty else { return nil }
         if let code = kissCode { return .kissOfDeath(code) }
         var reasons: [RejectionReason] = []

@@ -4,21 +4,21 @@
 /// Taking the mapping once and deriving T1 and T4 from the monotonic clock means a wall-clock step
 /// during an exchange (or a burst) cannot corrupt a sample: every local timestamp in it is on the
 /// same, steady time line.
-public struct TimeMapping: Hashable, Sendable {
+package struct TimeMapping: Hashable, Sendable {
     /// The wall-clock reading.
-    public var wall: UnixTime
+    package var wall: UnixTime
     /// The monotonic reading taken at the same moment.
-    public var monotonic: MonotonicInstant
+    package var monotonic: MonotonicInstant
 
     /// Creates a mapping from two readings taken together.
-    public init(wall: UnixTime, monotonic: MonotonicInstant) {
+    package init(wall: UnixTime, monotonic: MonotonicInstant) {
         self.wall = wall
         self.monotonic = monotonic
     }
 
     /// Reads both clocks, monotonic on either side of the wall reading, and pairs the wall reading
     /// with the midpoint of the two monotonic readings.
-    public init(wall: some WallClockSource, monotonic: some MonotonicClockSource) {
+    package init(wall: some WallClockSource, monotonic: some MonotonicClockSource) {
         let before = monotonic.now()
         let wallNow = wall.now()
         let after = monotonic.now()
@@ -27,7 +27,7 @@ public struct TimeMapping: Hashable, Sendable {
     }
 
     /// The wall-clock time corresponding to a monotonic instant under this mapping.
-    public func wallTime(at instant: MonotonicInstant) -> UnixTime {
+    package func wallTime(at instant: MonotonicInstant) -> UnixTime {
         wall + (instant - monotonic)
     }
 }

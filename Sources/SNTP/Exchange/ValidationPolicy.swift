@@ -1,24 +1,26 @@
+import NetClockPlatform
+
 /// The limits a reply must meet to become a sample.
-public struct ValidationPolicy: Hashable, Sendable {
+package struct ValidationPolicy: Hashable, Sendable {
     /// The largest root distance (root delay / 2 + root dispersion) accepted. Default 1 s, as chrony
     /// and RFC 5905's MAXDIST (1.5 s) suggest for a usable server.
-    public var maximumRootDistance: Duration
+    package var maximumRootDistance: Duration
     /// The largest absolute offset accepted, or nil for no ceiling (the default: NetworkClock exists
     /// to fix clocks that are far off). An app that knows its clock is roughly right can set one to
     /// limit what a malicious server could do.
-    public var maximumOffset: Duration?
+    package var maximumOffset: Duration?
 
     /// Creates a policy.
-    public init(maximumRootDistance: Duration = .seconds(1), maximumOffset: Duration? = nil) {
+    package init(maximumRootDistance: Duration = .seconds(1), maximumOffset: Duration? = nil) {
         self.maximumRootDistance = maximumRootDistance
         self.maximumOffset = maximumOffset
     }
 }
 
 /// Checks a received datagram against the request it should answer, without reading any clock.
-public enum ReplyValidator {
+package enum ReplyValidator {
     /// The outcome of matching a datagram's origin against the requests of a burst.
-    public enum RequestMatch: Hashable, Sendable {
+    package enum RequestMatch: Hashable, Sendable {
         /// It answers the request in flight.
         case current
         /// It answers an earlier request that timed out.
@@ -38,7 +40,7 @@ public enum ReplyValidator {
     /// - Throws: the first ``RejectionReason`` that applies, in this order: length, origin (spoofed,
     ///   stale, duplicate), mode, version, Kiss-o'-Death, leap alarm, stratum, zero timestamps,
     ///   receive after transmit, root distance.
-    public static func validate(
+    package static func validate(
         _ bytes: [UInt8], match: (NTPTimestamp) -> RequestMatch, policy: ValidationPolicy
     ) throws(RejectionReason) -> NTPPacket {
         let packet: NTPPacket
@@ -70,7 +72,7 @@ public enum ReplyValidator {
     }
 
     /// Validates the computed sample: a negative delay or an offset above the ceiling rejects it.
-    public static func validate(_ sample: NTPSample, policy: ValidationPolicy) throws(RejectionReason) {
+    package static func validate(_ sample: NTPSample, policy: ValidationPolicy) throws(RejectionReason) {
         guard sample.delay >= .zero else { throw .negativeDelay(sample.delay) }
         if let limit = policy.maximumOffset, abs(sample.offset) > limit {
             throw .offsetTooLarge(sample.offset, limit: limit)

@@ -1,50 +1,50 @@
 /// A source's claim about the true offset: the correctness interval [offset − bound, offset + bound]
 /// which contains the truth if the source is honest.
-public struct OffsetInterval: Hashable, Sendable {
+package struct OffsetInterval: Hashable, Sendable {
     /// The estimated offset (true time − local time).
-    public var offset: Duration
+    package var offset: Duration
     /// The error bound: half the interval's width.
-    public var bound: Duration
+    package var bound: Duration
 
     /// Creates an interval centred on `offset`.
-    public init(offset: Duration, bound: Duration) {
+    package init(offset: Duration, bound: Duration) {
         self.offset = offset
         self.bound = max(bound, .zero)
     }
 
     /// The lower end.
-    public var lower: Duration { offset - bound }
+    package var lower: Duration { offset - bound }
     /// The upper end.
-    public var upper: Duration { offset + bound }
+    package var upper: Duration { offset + bound }
 
     /// Whether the two intervals share at least one point.
-    public func overlaps(_ other: OffsetInterval) -> Bool {
+    package func overlaps(_ other: OffsetInterval) -> Bool {
         lower <= other.upper && other.lower <= upper
     }
 }
 
 /// The intersection (Marzullo) algorithm of RFC 5905 §11.2.1: find the smallest number of
 /// falsetickers `f < n/2` such that some offset lies in the intervals of at least `n − f` sources.
-public enum Intersection {
+package enum Intersection {
     /// The outcome of the intersection algorithm.
-    public struct Result: Hashable, Sendable {
+    package struct Result: Hashable, Sendable {
         /// The range of offsets that at least `n − falsetickerCount` intervals agree on.
-        public var agreement: OffsetInterval
+        package var agreement: OffsetInterval
         /// Indices (into the input) of the sources whose intervals meet the agreement range.
-        public var truechimers: [Int]
+        package var truechimers: [Int]
         /// Indices of the sources whose intervals do not: they cannot be right if the majority is.
-        public var falsetickers: [Int]
+        package var falsetickers: [Int]
     }
 
     /// Why no majority could be found.
-    public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+    package enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
         /// There were no sources.
         case noSources
         /// No offset is covered by a strict majority of the sources.
         case noMajority(sources: Int, largestAgreement: Int)
 
         /// A readable explanation.
-        public var description: String {
+        package var description: String {
             switch self {
             case .noSources:
                 return "no sources to select from"
@@ -58,7 +58,7 @@ public enum Intersection {
     ///
     /// With one source, it is trusted (nothing can contradict it). With two, both must agree
     /// (their intervals must overlap), since one against one has no majority.
-    public static func select(_ intervals: [OffsetInterval]) throws(Failure) -> Result {
+    package static func select(_ intervals: [OffsetInterval]) throws(Failure) -> Result {
         let n = intervals.count
         guard n > 0 else { throw .noSources }
         // Endpoints sorted by value; at equal values lower ends come first so touching intervals

@@ -1,12 +1,12 @@
 /// A server as a user writes it: `host`, `host:port`, `[v6addr]` or `[v6addr]:port`.
-public struct ServerName: Hashable, Sendable, CustomStringConvertible {
+package struct ServerName: Hashable, Sendable, CustomStringConvertible {
     /// The host name or numeric address (IPv6 without brackets).
-    public var host: String
+    package var host: String
     /// The port, when one was given.
-    public var port: UInt16?
+    package var port: UInt16?
 
     /// Creates a server name from its parts.
-    public init(host: String, port: UInt16? = nil) {
+    package init(host: String, port: UInt16? = nil) {
         self.host = host
         self.port = port
     }
@@ -14,7 +14,7 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible {
     /// Parses `host`, `host:port`, `[v6addr]`, `[v6addr]:port`, or a bare IPv6 address (two or more
     /// colons, no port).
     /// - Throws: ``ServerNameError`` naming what is wrong.
-    public init(parsing text: String) throws(ServerNameError) {
+    package init(parsing text: String) throws(ServerNameError) {
         guard !text.isEmpty else { throw .empty }
         guard !text.contains(where: { $0.isWhitespace }) else { throw .invalid(text) }
         if text.hasPrefix("[") {
@@ -50,7 +50,7 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `host`, `host:port` or `[v6]:port`.
-    public var description: String {
+    package var description: String {
         let shown = host.contains(":") ? "[\(host)]" : host
         guard let port else { return shown }
         return "\(shown):\(port)"
@@ -58,7 +58,7 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Why a server name could not be parsed.
-public enum ServerNameError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum ServerNameError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The name is empty.
     case empty
     /// The name is not of the form `host`, `host:port` or `[v6addr]:port`.
@@ -67,7 +67,7 @@ public enum ServerNameError: Error, Hashable, Sendable, CustomStringConvertible 
     case invalidPort(String)
 
     /// A readable explanation.
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty: return "empty server name"
         case .invalid(let text): return "invalid server '\(text)' (expected host, host:port or [v6addr]:port)"

@@ -1,27 +1,29 @@
+import NetClockPlatform
+
 /// A clock that only moves forward at a steady rate and that users cannot set.
 ///
 /// NetworkClock anchors true time to this clock. Production code uses ``BootTimeClock``; tests inject
 /// simulated clocks, for example one that runs fast by a chosen number of parts per million.
-public protocol MonotonicClockSource: Sendable {
+package protocol MonotonicClockSource: Sendable {
     /// The current reading.
     func now() -> MonotonicInstant
 }
 
 /// The system's wall clock: what the machine believes the time is, which a user may change at will.
-public protocol WallClockSource: Sendable {
+package protocol WallClockSource: Sendable {
     /// The current reading.
     func now() -> UnixTime
 }
 
 /// The kernel's boot-time clock (`CLOCK_BOOTTIME` on Linux): monotonic, counts time spent in
 /// suspend, and cannot be set by anyone.
-public struct BootTimeClock: MonotonicClockSource {
+package struct BootTimeClock: MonotonicClockSource {
     /// Creates a reader of the boot-time clock.
-    public init() {}
+    package init() {}
 
     /// The current reading of `CLOCK_BOOTTIME`.
     @inline(__always)
-    public func now() -> MonotonicInstant {
+    package func now() -> MonotonicInstant {
         MonotonicInstant(sinceOrigin: .nanoseconds(Syscalls.clockNanoseconds(.bootTime)))
     }
 
@@ -32,13 +34,13 @@ public struct BootTimeClock: MonotonicClockSource {
 }
 
 /// The kernel's real-time clock (`CLOCK_REALTIME`): the wall clock that `date` shows and users set.
-public struct SystemWallClock: WallClockSource {
+package struct SystemWallClock: WallClockSource {
     /// Creates a reader of the wall clock.
-    public init() {}
+    package init() {}
 
     /// The current reading of `CLOCK_REALTIME`.
     @inline(__always)
-    public func now() -> UnixTime {
+    package func now() -> UnixTime {
         UnixTime(sinceEpoch: Syscalls.clockTime(.realTime))
     }
 }

@@ -1,8 +1,8 @@
 /// Conversions between days since the Unix epoch and proleptic Gregorian calendar dates, and an
 /// ISO 8601 formatter built on them (no Foundation needed).
-public enum CivilDate {
+package enum CivilDate {
     /// The calendar date of `days` days after 1970-01-01 (negative before it).
-    public static func fromDays(_ days: Int64) -> (year: Int64, month: Int, day: Int) {
+    package static func fromDays(_ days: Int64) -> (year: Int64, month: Int, day: Int) {
         // Eras of 400 years (146097 days) starting on 0000-03-01.
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
@@ -17,7 +17,7 @@ public enum CivilDate {
     }
 
     /// The number of days from 1970-01-01 to the given date; `month` is 1–12, `day` 1–31.
-    public static func days(year: Int64, month: Int, day: Int) -> Int64 {
+    package static func days(year: Int64, month: Int, day: Int) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -28,7 +28,7 @@ public enum CivilDate {
     }
 
     /// The calendar date of `time` in UTC and the seconds elapsed in that day (0–86399).
-    public static func of(_ time: UnixTime) -> (year: Int64, month: Int, day: Int, secondOfDay: Int64) {
+    package static func of(_ time: UnixTime) -> (year: Int64, month: Int, day: Int, secondOfDay: Int64) {
         let seconds = time.seconds
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let (year, month, day) = fromDays(days)
@@ -36,7 +36,7 @@ public enum CivilDate {
     }
 
     /// The number of days in `month` of `year`.
-    public static func daysInMonth(year: Int64, month: Int) -> Int {
+    package static func daysInMonth(year: Int64, month: Int) -> Int {
         switch month {
         case 2:
             let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
@@ -48,9 +48,9 @@ public enum CivilDate {
 }
 
 /// ISO 8601 / RFC 3339 formatting of ``UnixTime`` in UTC.
-public enum ISO8601 {
+package enum ISO8601 {
     /// Formats `time` as `YYYY-MM-DDThh:mm:ss[.fff…]Z` with `fractionDigits` digits (0–9, truncated).
-    public static func format(_ time: UnixTime, fractionDigits: Int = 6) -> String {
+    package static func format(_ time: UnixTime, fractionDigits: Int = 6) -> String {
         let (year, month, day, secondOfDay) = CivilDate.of(time)
         var text = pad(year, 4) + "-" + pad(Int64(month), 2) + "-" + pad(Int64(day), 2)
         text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":"

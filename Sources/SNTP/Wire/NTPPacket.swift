@@ -3,39 +3,39 @@
 /// Decoding is total: any 48 or more bytes decode to a packet (extension fields and MACs after the
 /// header are ignored), and encoding a decoded packet reproduces the same 48 bytes. Whether a packet
 /// is an acceptable reply is a separate question answered by ``ReplyValidator``.
-public struct NTPPacket: Hashable, Sendable {
+package struct NTPPacket: Hashable, Sendable {
     /// Size of the NTP header in bytes.
-    public static let headerSize = 48
+    package static let headerSize = 48
 
     /// Leap indicator (2 bits).
-    public var leap: LeapIndicator
+    package var leap: LeapIndicator
     /// Protocol version (3 bits; 4 for NTPv4).
-    public var version: UInt8
+    package var version: UInt8
     /// Association mode (3 bits).
-    public var mode: NTPMode
+    package var mode: NTPMode
     /// Stratum.
-    public var stratum: Stratum
+    package var stratum: Stratum
     /// Maximum interval between successive messages, log2 seconds.
-    public var poll: Log2Seconds
+    package var poll: Log2Seconds
     /// Precision of the sender's clock, log2 seconds.
-    public var precision: Log2Seconds
+    package var precision: Log2Seconds
     /// Total round-trip delay to the reference clock.
-    public var rootDelay: NTPShortFormat
+    package var rootDelay: NTPShortFormat
     /// Total dispersion (error) relative to the reference clock.
-    public var rootDispersion: NTPShortFormat
+    package var rootDispersion: NTPShortFormat
     /// Reference ID or kiss code.
-    public var referenceID: ReferenceID
+    package var referenceID: ReferenceID
     /// When the sender's clock was last set.
-    public var referenceTimestamp: NTPTimestamp
+    package var referenceTimestamp: NTPTimestamp
     /// T1 as echoed by the server: the transmit timestamp of the request this reply answers.
-    public var originTimestamp: NTPTimestamp
+    package var originTimestamp: NTPTimestamp
     /// T2: when the server received the request.
-    public var receiveTimestamp: NTPTimestamp
+    package var receiveTimestamp: NTPTimestamp
     /// T3: when the server sent the reply (in a request: the client's nonce).
-    public var transmitTimestamp: NTPTimestamp
+    package var transmitTimestamp: NTPTimestamp
 
     /// Creates a packet; every field defaults to zero except version 4.
-    public init(
+    package init(
         leap: LeapIndicator = .noWarning, version: UInt8 = 4, mode: NTPMode = .client,
         stratum: Stratum = .kissOfDeath, poll: Log2Seconds = Log2Seconds(rawValue: 0),
         precision: Log2Seconds = Log2Seconds(rawValue: 0), rootDelay: NTPShortFormat = .zero,
@@ -61,13 +61,13 @@ public struct NTPPacket: Hashable, Sendable {
     /// A client request as NetworkClock sends it: version 4, mode 3, every field zero except the
     /// transmit timestamp, which carries `nonce` instead of the local time (RFC 9109-style data
     /// minimisation: the server learns nothing about our clock, and a reply must echo the nonce).
-    public static func clientRequest(nonce: NTPTimestamp) -> NTPPacket {
+    package static func clientRequest(nonce: NTPTimestamp) -> NTPPacket {
         NTPPacket(mode: .client, transmitTimestamp: nonce)
     }
 
     /// Decodes the header from the first 48 bytes of `bytes`.
     /// - Throws: ``NTPDecodingError/tooShort(length:)`` when fewer than 48 bytes are given.
-    public init(decoding bytes: some Collection<UInt8>) throws(NTPDecodingError) {
+    package init(decoding bytes: some Collection<UInt8>) throws(NTPDecodingError) {
         guard bytes.count >= Self.headerSize else {
             throw .tooShort(length: bytes.count)
         }
@@ -89,7 +89,7 @@ public struct NTPPacket: Hashable, Sendable {
     }
 
     /// The 48 header bytes in wire order.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Self.headerSize)
         bytes.append(leap.rawValue << 6 | (version & 0b111) << 3 | mode.rawValue)
@@ -114,23 +114,23 @@ public struct NTPPacket: Hashable, Sendable {
     }
 
     /// The kiss code when this is a Kiss-o'-Death reply (stratum 0), otherwise nil.
-    public var kissCode: KissCode? {
+    package var kissCode: KissCode? {
         stratum.isKissOfDeath ? KissCode(referenceID) : nil
     }
 
     /// The root distance: root delay / 2 + root dispersion, the server's own bound on its error.
-    public var rootDistance: Duration {
+    package var rootDistance: Duration {
         rootDelay.duration / 2 + rootDispersion.duration
     }
 }
 
 /// Why bytes could not be decoded as an NTP packet.
-public enum NTPDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum NTPDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Fewer than 48 bytes.
     case tooShort(length: Int)
 
     /// A readable explanation.
-    public var description: String {
+    package var description: String {
         switch self {
         case .tooShort(let length):
             return "packet too short: \(length) bytes, an NTP header needs \(NTPPacket.headerSize)"

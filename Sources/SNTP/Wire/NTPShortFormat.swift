@@ -1,20 +1,20 @@
 /// The 32-bit NTP short format: 16 bits of seconds and 16 bits of fraction (RFC 5905 §6), used for
 /// root delay and root dispersion. Resolution 2⁻¹⁶ s (about 15 µs), range up to about 18 hours.
-public struct NTPShortFormat: Hashable, Sendable {
+package struct NTPShortFormat: Hashable, Sendable {
     /// The 32-bit wire value.
-    public var rawValue: UInt32
+    package var rawValue: UInt32
 
     /// Creates a value from its 32-bit wire form.
-    public init(rawValue: UInt32) {
+    package init(rawValue: UInt32) {
         self.rawValue = rawValue
     }
 
     /// Zero.
-    public static let zero = NTPShortFormat(rawValue: 0)
+    package static let zero = NTPShortFormat(rawValue: 0)
 
     /// Encodes a non-negative duration, rounding up to the next 2⁻¹⁶ s (so a bound never shrinks) and
     /// saturating at the largest representable value. Negative durations encode as zero.
-    public init(roundingUp duration: Duration) {
+    package init(roundingUp duration: Duration) {
         guard duration > .zero else {
             self.rawValue = 0
             return
@@ -33,7 +33,7 @@ public struct NTPShortFormat: Hashable, Sendable {
     }
 
     /// The value as a duration (exact to the nearest attosecond).
-    public var duration: Duration {
+    package var duration: Duration {
         let seconds = Int64(rawValue >> 16)
         let fraction = UInt64(rawValue & 0xFFFF) << 16
         return .seconds(seconds) + NTPTimestamp.duration(ofFraction: fraction)
@@ -41,17 +41,17 @@ public struct NTPShortFormat: Hashable, Sendable {
 }
 
 /// A power of two in seconds, as NTP encodes precision and poll interval: a signed 8-bit exponent.
-public struct Log2Seconds: Hashable, Sendable {
+package struct Log2Seconds: Hashable, Sendable {
     /// The exponent: the value is 2^`rawValue` seconds.
-    public var rawValue: Int8
+    package var rawValue: Int8
 
     /// Creates a value from its exponent.
-    public init(rawValue: Int8) {
+    package init(rawValue: Int8) {
         self.rawValue = rawValue
     }
 
     /// The value as a duration, exact for exponents from −63 to 62 to the nearest attosecond.
-    public var duration: Duration {
+    package var duration: Duration {
         if rawValue >= 0 {
             return .seconds(Int64(1) << Int64(min(rawValue, 62)))
         }

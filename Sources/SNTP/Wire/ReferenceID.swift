@@ -2,17 +2,17 @@
 /// a four-character ASCII code for stratum 0 (a kiss code) and 1 (a reference clock such as `GPS`),
 /// and for stratum 2 and above the IPv4 address of the upstream server, or the first four bytes of
 /// the MD5 hash of its IPv6 address.
-public struct ReferenceID: RawRepresentable, Hashable, Sendable {
+package struct ReferenceID: RawRepresentable, Hashable, Sendable {
     /// The 32-bit wire value, big-endian as on the wire (first byte in the high bits).
-    public var rawValue: UInt32
+    package var rawValue: UInt32
 
     /// Creates a reference ID from its wire value.
-    public init(rawValue: UInt32) {
+    package init(rawValue: UInt32) {
         self.rawValue = rawValue
     }
 
     /// Creates a reference ID from up to four ASCII characters, padded with zero bytes.
-    public init(ascii code: String) {
+    package init(ascii code: String) {
         var value: UInt32 = 0
         let bytes = Array(code.utf8.prefix(4))
         for index in 0..<4 {
@@ -22,13 +22,13 @@ public struct ReferenceID: RawRepresentable, Hashable, Sendable {
     }
 
     /// The four bytes in wire order.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: rawValue >> $0) }
     }
 
     /// The ID read as an ASCII code with trailing zero bytes and spaces removed, or nil when it
     /// contains bytes that are not printable ASCII.
-    public var asciiCode: String? {
+    package var asciiCode: String? {
         var bytes = self.bytes
         while let last = bytes.last, last == 0 || last == 0x20 { bytes.removeLast() }
         guard bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
@@ -36,14 +36,14 @@ public struct ReferenceID: RawRepresentable, Hashable, Sendable {
     }
 
     /// The ID read as a dotted-quad IPv4 address.
-    public var ipv4: String {
+    package var ipv4: String {
         bytes.map { String($0) }.joined(separator: ".")
     }
 
     /// How to show this ID for a packet of the given stratum: the ASCII code for strata 0 and 1
     /// (falling back to hex when not printable), a dotted quad otherwise. For stratum ≥ 2 the value
     /// may also be an IPv6 address hash, which cannot be told apart from an IPv4 address.
-    public func display(stratum: Stratum) -> String {
+    package func display(stratum: Stratum) -> String {
         if stratum.rawValue <= 1 {
             return asciiCode ?? hex
         }
@@ -51,7 +51,7 @@ public struct ReferenceID: RawRepresentable, Hashable, Sendable {
     }
 
     /// The ID as eight hexadecimal digits prefixed with `0x`.
-    public var hex: String {
+    package var hex: String {
         let digits = String(rawValue, radix: 16)
         return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
     }
@@ -59,30 +59,30 @@ public struct ReferenceID: RawRepresentable, Hashable, Sendable {
 
 /// A Kiss-o'-Death code (RFC 5905 §7.4): the reference ID of a stratum-0 reply, telling the client
 /// to slow down or go away.
-public struct KissCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+package struct KissCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The code's four ASCII characters (or hex when not printable).
-    public var rawValue: String
+    package var rawValue: String
 
     /// Creates a kiss code from its text.
-    public init(rawValue: String) {
+    package init(rawValue: String) {
         self.rawValue = rawValue
     }
 
     /// Reads the kiss code carried in a reference ID.
-    public init(_ referenceID: ReferenceID) {
+    package init(_ referenceID: ReferenceID) {
         self.rawValue = referenceID.asciiCode ?? referenceID.hex
     }
 
     /// `RATE`: the client is sending too fast; reduce the rate (back off).
-    public static let rate = KissCode(rawValue: "RATE")
+    package static let rate = KissCode(rawValue: "RATE")
     /// `DENY`: access denied; stop sending to this server.
-    public static let deny = KissCode(rawValue: "DENY")
+    package static let deny = KissCode(rawValue: "DENY")
     /// `RSTR`: access restricted by policy; stop sending to this server.
-    public static let restricted = KissCode(rawValue: "RSTR")
+    package static let restricted = KissCode(rawValue: "RSTR")
 
     /// Whether the code tells the client never to query this server again (DENY or RSTR).
-    public var isTerminal: Bool { self == .deny || self == .restricted }
+    package var isTerminal: Bool { self == .deny || self == .restricted }
 
     /// The code's text.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

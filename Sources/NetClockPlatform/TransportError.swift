@@ -1,5 +1,5 @@
 /// A failure below the NTP protocol: resolving a name, or sending and receiving datagrams.
-public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The host name could not be resolved (`getaddrinfo` failed).
     case resolutionFailed(host: String, reason: String)
     /// The name resolved, but to no address of the requested family.
@@ -12,7 +12,7 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     case timedOut(address: SocketAddress, after: Duration)
 
     /// A readable explanation.
-    public var description: String {
+    package var description: String {
         switch self {
         case .resolutionFailed(let host, let reason):
             return "cannot resolve \(host): \(reason)"

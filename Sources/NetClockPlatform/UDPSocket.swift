@@ -3,15 +3,15 @@
 ///
 /// The socket owns its descriptor and closes it in `deinit`, so no path can leak it; `close()` may be
 /// called earlier and is idempotent.
-public final class UDPSocket {
+package final class UDPSocket {
     private var descriptor: Int32
     /// The address the socket is connected to.
-    public let remote: SocketAddress
+    package let remote: SocketAddress
 
     /// Opens a UDP socket and connects it to `remote`.
     /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` when the socket cannot be
     ///   created or connected.
-    public init(connectingTo remote: SocketAddress) throws(TransportError) {
+    package init(connectingTo remote: SocketAddress) throws(TransportError) {
         let (fd, code) = Syscalls.socket(family: remote.familyConstant, type: Syscalls.datagramType)
         guard fd >= 0 else {
             throw .systemCall(operation: "socket", errno: code, reason: Syscalls.describe(code))
@@ -32,7 +32,7 @@ public final class UDPSocket {
     }
 
     /// Closes the descriptor now; later calls do nothing.
-    public func close() {
+    package func close() {
         if descriptor >= 0 {
             Syscalls.close(descriptor)
             descriptor = -1
@@ -40,12 +40,12 @@ public final class UDPSocket {
     }
 
     /// The local address the kernel chose for this socket.
-    public var localAddress: SocketAddress? {
+    package var localAddress: SocketAddress? {
         descriptor >= 0 ? Syscalls.localAddress(descriptor) : nil
     }
 
     /// Sends one datagram.
-    public func send(_ bytes: [UInt8]) throws(TransportError) {
+    package func send(_ bytes: [UInt8]) throws(TransportError) {
         guard descriptor >= 0 else {
             throw .systemCall(operation: "send", errno: 9, reason: "socket is closed")
         }
@@ -60,17 +60,17 @@ public final class UDPSocket {
     /// Waits up to `timeout` for one datagram and returns its bytes (at most `capacity`; longer
     /// datagrams are truncated by the kernel), or nil when the time ran out.
     ///
-    /// `EINTR` during the wait is retried with the remaining time, measured on `clock`.
-    public func receive(
-        timeout: Duration, capacity: Int = 1024, clock: some MonotonicClockSource = BootTimeClock()
+    /// `EINTR` during the wait is retried with the remaining time, measured on the boot-time clock.
+    package func receive(
+        timeout: Duration, capacity: Int = 1024
     ) throws(TransportError) -> [UInt8]? {
         guard descriptor >= 0 else {
             throw .systemCall(operation: "receive", errno: 9, reason: "socket is closed")
         }
-        let deadline = clock.now() + timeout
+        let deadline = Syscalls.clockTime(.bootTime) + timeout
         var buffer = [UInt8](repeating: 0, count: max(1, capacity))
         while true {
-            let remaining = deadline - clock.now()
+            let remaining = deadline - Syscalls.clockTime(.bootTime)
             guard remaining > .zero else { return nil }
             let ready = Syscalls.pollReadable(descriptor, milliseconds: Self.milliseconds(remaining))
             if ready < 0 {

@@ -1,9 +1,11 @@
+import SNTP
+
 /// Why an HTTP-date (RFC 9110 §5.6.7) could not be parsed.
 ///
 /// Compare ``code`` in code and tests; ``reason`` is for people and may change wording.
-public struct HTTPDateError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct HTTPDateError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A stable identifier for the kind of problem.
-    public enum Code: String, Hashable, Sendable, CaseIterable {
+    package enum Code: String, Hashable, Sendable, CaseIterable {
         /// The value is empty or only whitespace.
         case empty = "empty"
         /// The value ended before the date was complete.
@@ -31,21 +33,21 @@ public struct HTTPDateError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// The kind of problem.
-    public let code: Code
+    package let code: Code
     /// A readable explanation naming the offending part.
-    public let reason: String
+    package let reason: String
     /// The byte offset in the (whitespace-trimmed) value where the problem was found, when known.
-    public let position: Int?
+    package let position: Int?
 
     /// Creates an error with a code, a reason and optionally the byte offset of the problem.
-    public init(_ code: Code, _ reason: String, position: Int? = nil) {
+    package init(_ code: Code, _ reason: String, position: Int? = nil) {
         self.code = code
         self.reason = reason
         self.position = position
     }
 
     /// `code: reason`, with the position when known.
-    public var description: String {
+    package var description: String {
         let at = position.map { " (at byte \($0))" } ?? ""
         return "\(code.rawValue): \(reason)\(at)"
     }

@@ -1,9 +1,11 @@
+import SNTP
+
 /// Why bytes received from a server are not a valid HTTP/1.x response head (RFC 9112 §4 and §5).
 ///
 /// Compare ``code`` in code and tests; ``reason`` is for people and may change wording.
-public struct HTTPResponseHeadError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct HTTPResponseHeadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A stable identifier for the kind of problem.
-    public enum Code: String, Hashable, Sendable, CaseIterable {
+    package enum Code: String, Hashable, Sendable, CaseIterable {
         /// There is no status line at all.
         case empty = "empty"
         /// The status line is not `HTTP/x.y SP 3DIGIT [SP reason]`.
@@ -26,16 +28,16 @@ public struct HTTPResponseHeadError: Error, Hashable, Sendable, CustomStringConv
     }
 
     /// The kind of problem.
-    public let code: Code
+    package let code: Code
     /// A readable explanation.
-    public let reason: String
+    package let reason: String
 
     /// Creates an error with a code and a reason.
-    public init(_ code: Code, _ reason: String) {
+    package init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason
     }
 
     /// `code: reason`.
-    public var description: String { "\(code.rawValue): \(reason)" }
+    package var description: String { "\(code.rawValue): \(reason)" }
 }

@@ -1,3 +1,5 @@
+import SNTP
+
 /// The head of an HTTP/1.x response: the status line and the header fields (RFC 9112 §4, §5).
 ///
 /// ``init(parsing:)`` is pure and total: it accepts any bytes, never traps, and either returns a
@@ -14,16 +16,16 @@
 ///   value with one SP (§5.2), and rejected before the first field;
 /// - control characters (NUL included) are rejected in values and the reason phrase; bytes of 0x80
 ///   and above (obs-text) are kept, decoded as ISO-8859-1 so that nothing is lost or replaced.
-public struct HTTPResponseHead: Hashable, Sendable {
+package struct HTTPResponseHead: Hashable, Sendable {
     /// One header field as received.
-    public struct Field: Hashable, Sendable {
+    package struct Field: Hashable, Sendable {
         /// The field name as sent (compare case-insensitively).
-        public var name: String
+        package var name: String
         /// The field value without surrounding whitespace, folded lines joined with one space.
-        public var value: String
+        package var value: String
 
         /// Creates a field.
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
@@ -31,16 +33,16 @@ public struct HTTPResponseHead: Hashable, Sendable {
 
     /// The protocol version of the status line, e.g. `HTTP/1.1` (empty when not known, as for a
     /// response converted from URLSession).
-    public var version: String
+    package var version: String
     /// The status code, 100…599.
-    public var statusCode: Int
+    package var statusCode: Int
     /// The reason phrase, possibly empty.
-    public var reasonPhrase: String
+    package var reasonPhrase: String
     /// The header fields in the order received; a name may occur more than once.
-    public var fields: [Field]
+    package var fields: [Field]
 
     /// Creates a head from its parts.
-    public init(statusCode: Int, reasonPhrase: String = "", version: String = "", fields: [Field] = []) {
+    package init(statusCode: Int, reasonPhrase: String = "", version: String = "", fields: [Field] = []) {
         self.version = version
         self.statusCode = statusCode
         self.reasonPhrase = reasonPhrase
@@ -48,7 +50,7 @@ public struct HTTPResponseHead: Hashable, Sendable {
     }
 
     /// Every value of the fields named `name` (ASCII case-insensitive), in the order received.
-    public func values(forField name: String) -> [String] {
+    package func values(forField name: String) -> [String] {
         let wanted = Self.asciiLowercased(name)
         return fields.filter { Self.asciiLowercased($0.name) == wanted }.map(\.value)
     }
@@ -64,7 +66,7 @@ public struct HTTPResponseHead: Hashable, Sendable {
     /// field such as `Date` sent twice with different values is read as their combination (which
     /// almost never parses) instead of one of them being picked arbitrarily; repeating the same
     /// value is harmless.
-    public func value(forField name: String) -> String? {
+    package func value(forField name: String) -> String? {
         var distinct: [String] = []
         for value in values(forField: name) where !distinct.contains(value) { distinct.append(value) }
         return distinct.isEmpty ? nil : distinct.joined(separator: ", ")
@@ -74,7 +76,7 @@ public struct HTTPResponseHead: Hashable, Sendable {
     /// bare LFs), or nil when the head is not complete yet.
     ///
     /// To search a growing buffer incrementally, pass the previous length minus 2 as `start`.
-    public static func endOfHead(in bytes: [UInt8], searchingFrom start: Int = 0) -> Int? {
+    package static func endOfHead(in bytes: [UInt8], searchingFrom start: Int = 0) -> Int? {
         var index = max(0, start)
         while index < bytes.count {
             if bytes[index] == lineFeed {
@@ -91,7 +93,7 @@ public struct HTTPResponseHead: Hashable, Sendable {
 
     /// Parses a response head: the status line and the field lines, up to the first empty line (or
     /// the end of `bytes` when there is none; anything after the empty line is ignored).
-    public init(parsing bytes: some Collection<UInt8>) throws(HTTPResponseHeadError) {
+    package init(parsing bytes: some Collection<UInt8>) throws(HTTPResponseHeadError) {
         let lines = try Self.lines(of: Array(bytes))
         guard let statusLine = lines.first else {
             throw HTTPResponseHeadError(.empty, "there is no status line")

@@ -1,3 +1,5 @@
+import SNTP
+
 /// The English day and month names of HTTP-dates.
 enum HTTPDateNames {
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

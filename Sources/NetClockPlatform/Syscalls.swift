@@ -10,9 +10,9 @@
 #endif
 
 /// Thin, typed wrappers over the C library, each retrying on `EINTR` where that is meaningful.
-enum Syscalls {
+package enum Syscalls {
     /// The kernel clocks NetworkClock reads.
-    enum ClockID {
+    package enum ClockID {
         /// `CLOCK_BOOTTIME`: monotonic, counts suspend, cannot be set.
         case bootTime
         /// `CLOCK_MONOTONIC`: monotonic, stops during suspend.
@@ -36,14 +36,14 @@ enum Syscalls {
     /// Reads a kernel clock. `clock_gettime` cannot fail for these clock IDs on supported kernels;
     /// if it ever did, the zero reading is returned rather than trapping.
     @inline(__always)
-    static func clockTime(_ id: ClockID) -> Duration {
+    package static func clockTime(_ id: ClockID) -> Duration {
         .nanoseconds(clockNanoseconds(id))
     }
 
     /// Reads a kernel clock as whole nanoseconds (wraps only beyond ±292 years): one multiply-add,
     /// the cheapest form for hot paths.
     @inline(__always)
-    static func clockNanoseconds(_ id: ClockID) -> Int64 {
+    package static func clockNanoseconds(_ id: ClockID) -> Int64 {
         var ts = timespec()
         _ = clock_gettime(id.raw, &ts)
         return Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec)
@@ -70,7 +70,7 @@ enum Syscalls {
     }
 
     /// Sleeps for `duration` on a relative timer, resuming after signals until it has elapsed.
-    static func sleep(_ duration: Duration) {
+    package static func sleep(_ duration: Duration) {
         guard duration > .zero else { return }
         let (s, atto) = duration.components
         var request = timespec(tv_sec: Int(s), tv_nsec: Int(atto / 1_000_000_000))

@@ -1,3 +1,5 @@
+import SNTP
+
 /// An HTTP-date (RFC 9110 §5.6.7) parsed from a `Date` or similar header field.
 ///
 /// All three forms that recipients must accept are understood:
@@ -19,9 +21,9 @@
 /// minute ≤ 59, second ≤ 59. A leap second `23:59:60` is accepted and read as the first instant of
 /// the next day (`00:00:00`), which is where a POSIX clock, which does not count leap seconds, stands
 /// when the leap second ends; second 60 at any other time of day is an error.
-public struct HTTPDate: Hashable, Sendable {
+package struct HTTPDate: Hashable, Sendable {
     /// The textual form an HTTP-date was written in.
-    public enum Format: String, Hashable, Sendable, CaseIterable {
+    package enum Format: String, Hashable, Sendable, CaseIterable {
         /// `Sun, 06 Nov 1994 08:49:37 GMT`.
         case imfFixdate = "imf-fixdate"
         /// `Sunday, 06-Nov-94 08:49:37 GMT` (two-digit year).
@@ -31,9 +33,9 @@ public struct HTTPDate: Hashable, Sendable {
     }
 
     /// The instant named, a whole second in UTC.
-    public let time: UnixTime
+    package let time: UnixTime
     /// The form the value was written in.
-    public let format: Format
+    package let format: Format
 
     /// Parses an HTTP-date.
     ///
@@ -43,7 +45,7 @@ public struct HTTPDate: Hashable, Sendable {
     ///     RFC 9110, a year that would be more than 50 years in the future is taken to be the most
     ///     recent past year with the same last two digits; so the year chosen is the one with those
     ///     digits in `referenceYear − 49 … referenceYear + 50`.
-    public init(parsing text: String, referenceYear: Int64) throws(HTTPDateError) {
+    package init(parsing text: String, referenceYear: Int64) throws(HTTPDateError) {
         var scanner = HTTPDateScanner(text)
         guard !scanner.isAtEnd else { throw HTTPDateError(.empty, "the date is empty") }
         let dayNameStart = scanner.position

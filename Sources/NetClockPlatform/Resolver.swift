@@ -1,5 +1,5 @@
 /// Which address families to use when resolving a server name.
-public enum AddressFamilyPreference: Hashable, Sendable {
+package enum AddressFamilyPreference: Hashable, Sendable {
     /// IPv4 and IPv6.
     case any
     /// IPv4 only (`-4`).
@@ -9,9 +9,9 @@ public enum AddressFamilyPreference: Hashable, Sendable {
 }
 
 /// Resolves host names to every A and AAAA address with `getaddrinfo`.
-public enum Resolver {
+package enum Resolver {
     /// The kind of socket the resolved addresses are for.
-    public enum SocketKind: Hashable, Sendable {
+    package enum SocketKind: Hashable, Sendable {
         /// Datagram (UDP) sockets, as for NTP.
         case datagram
         /// Stream (TCP) sockets, as for HTTP.
@@ -25,7 +25,7 @@ public enum Resolver {
     /// around it (`[::1]` and `::1` both work; a zone ID such as `fe80::1%eth0` is passed on).
     /// - Throws: ``TransportError/resolutionFailed(host:reason:)`` or
     ///   ``TransportError/noAddresses(host:)``.
-    public static func resolve(
+    package static func resolve(
         _ host: String, port: UInt16, family: AddressFamilyPreference = .any, limit: Int = .max,
         socketKind: SocketKind = .datagram
     ) throws(TransportError) -> [SocketAddress] {

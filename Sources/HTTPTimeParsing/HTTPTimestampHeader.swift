@@ -1,8 +1,10 @@
+import SNTP
+
 /// A response header that carries the server's clock as a number since the Unix epoch, such as
 /// `X-Server-Time-Ms: 1732932805123`: finer than the 1-second `Date` header.
-public struct HTTPTimestampHeader: Hashable, Sendable {
+package struct HTTPTimestampHeader: Hashable, Sendable {
     /// The unit of the number in the header.
-    public enum Unit: String, Hashable, Sendable, CaseIterable {
+    package enum Unit: String, Hashable, Sendable, CaseIterable {
         /// Whole seconds with an optional decimal fraction, e.g. `1732932805.123`; the resolution is
         /// one unit of the last digit written.
         case seconds
@@ -14,7 +16,7 @@ public struct HTTPTimestampHeader: Hashable, Sendable {
         case nanoseconds
 
         /// The duration of one unit of the integer forms (one second for ``seconds``).
-        public var step: Duration {
+        package var step: Duration {
             switch self {
             case .seconds: return .seconds(1)
             case .milliseconds: return .milliseconds(1)
@@ -25,28 +27,28 @@ public struct HTTPTimestampHeader: Hashable, Sendable {
     }
 
     /// A parsed header value: the instant and how finely the value can name it.
-    public struct Reading: Hashable, Sendable {
+    package struct Reading: Hashable, Sendable {
         /// The instant written in the header.
-        public let time: UnixTime
+        package let time: UnixTime
         /// The resolution of the written value: the server's clock may have read anywhere within
         /// this much of ``time`` (truncated, rounded or ceilinged).
-        public let resolution: Duration
+        package let resolution: Duration
     }
 
     /// The header's name, matched case-insensitively.
-    public var name: String
+    package var name: String
     /// The unit of its value.
-    public var unit: Unit
+    package var unit: Unit
 
     /// Creates a timestamp header description; epoch milliseconds unless told otherwise.
-    public init(name: String, unit: Unit = .milliseconds) {
+    package init(name: String, unit: Unit = .milliseconds) {
         self.name = name
         self.unit = unit
     }
 
     /// Parses a header value: ASCII digits, plus for ``Unit/seconds`` an optional `.` and up to 9
     /// fraction digits; surrounding whitespace is ignored. Never traps.
-    public func parse(_ value: String) throws(HTTPTimestampError) -> Reading {
+    package func parse(_ value: String) throws(HTTPTimestampError) -> Reading {
         var bytes = Array(value.utf8)
         while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
         let start = bytes.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? bytes.endIndex
@@ -88,9 +90,9 @@ public struct HTTPTimestampHeader: Hashable, Sendable {
 }
 
 /// Why a timestamp header value could not be read.
-public struct HTTPTimestampError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct HTTPTimestampError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A stable identifier for the kind of problem.
-    public enum Code: String, Hashable, Sendable, CaseIterable {
+    package enum Code: String, Hashable, Sendable, CaseIterable {
         /// The value is empty.
         case empty = "empty"
         /// The value is not a non-negative decimal number (in the form the unit allows).
@@ -102,16 +104,16 @@ public struct HTTPTimestampError: Error, Hashable, Sendable, CustomStringConvert
     }
 
     /// The kind of problem.
-    public let code: Code
+    package let code: Code
     /// A readable explanation.
-    public let reason: String
+    package let reason: String
 
     /// Creates an error with a code and a reason.
-    public init(_ code: Code, _ reason: String) {
+    package init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason
     }
 
     /// `code: reason`.
-    public var description: String { "\(code.rawValue): \(reason)" }
+    package var description: String { "\(code.rawValue): \(reason)" }
 }

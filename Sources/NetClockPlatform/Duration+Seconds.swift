@@ -5,21 +5,21 @@ package func abs(_ duration: Duration) -> Duration {
 
 extension Duration {
     /// The duration in seconds as a `Double`, for display and statistics only.
-    public var secondsDouble: Double {
+    package var secondsDouble: Double {
         let (s, atto) = components
         return Double(s) + Double(atto) / 1e18
     }
 
     /// Creates a duration from a `Double` number of seconds, rounded to the nanosecond;
     /// nil for values that are not finite or are beyond ±292 years.
-    public init?(secondsDouble value: Double) {
+    package init?(secondsDouble value: Double) {
         guard value.isFinite, abs(value) < 9.2e9 else { return nil }
         let nanoseconds = (value * 1e9).rounded()
         self = .nanoseconds(Int64(nanoseconds))
     }
 
     /// A short human form such as `12.345ms`, `1.500000s` or `-0.2ms`.
-    public var formattedSeconds: String {
+    package var formattedSeconds: String {
         let seconds = secondsDouble
         let magnitude = abs(seconds)
         if magnitude < 1e-3 && magnitude > 0 { return Self.fixed(seconds * 1e6, 1) + "µs" }

@@ -5,9 +5,9 @@
 #endif
 
 /// An IPv4 or IPv6 address and UDP/TCP port: where a request goes and where a reply must come from.
-public struct SocketAddress: Hashable, Sendable {
+package struct SocketAddress: Hashable, Sendable {
     /// The address family.
-    public enum Family: Hashable, Sendable {
+    package enum Family: Hashable, Sendable {
         /// IPv4 (`AF_INET`).
         case ipv4
         /// IPv6 (`AF_INET6`).
@@ -15,16 +15,16 @@ public struct SocketAddress: Hashable, Sendable {
     }
 
     /// The address family.
-    public let family: Family
+    package let family: Family
     /// The address in network byte order: 4 bytes for IPv4, 16 for IPv6.
-    public let addressBytes: [UInt8]
+    package let addressBytes: [UInt8]
     /// The port number.
-    public let port: UInt16
+    package let port: UInt16
     /// The IPv6 scope (interface) ID; 0 for IPv4 and global addresses.
-    public let scopeID: UInt32
+    package let scopeID: UInt32
 
     /// Creates an IPv4 address from its four bytes.
-    public init(ipv4 bytes: (UInt8, UInt8, UInt8, UInt8), port: UInt16) {
+    package init(ipv4 bytes: (UInt8, UInt8, UInt8, UInt8), port: UInt16) {
         self.family = .ipv4
         self.addressBytes = [bytes.0, bytes.1, bytes.2, bytes.3]
         self.port = port
@@ -33,7 +33,7 @@ public struct SocketAddress: Hashable, Sendable {
 
     /// Parses a numeric IPv4 (`127.0.0.1`) or IPv6 (`::1`, without brackets) address; nil if
     /// `text` is not one.
-    public init?(numericHost text: String, port: UInt16) {
+    package init?(numericHost text: String, port: UInt16) {
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {
             self.family = .ipv4
@@ -54,7 +54,7 @@ public struct SocketAddress: Hashable, Sendable {
     }
 
     /// The same address with another port.
-    public func withPort(_ port: UInt16) -> SocketAddress {
+    package func withPort(_ port: UInt16) -> SocketAddress {
         SocketAddress(family: family, addressBytes: addressBytes, port: port, scopeID: scopeID)
     }
 
@@ -66,7 +66,7 @@ public struct SocketAddress: Hashable, Sendable {
     }
 
     /// The address alone in its usual text form: `192.0.2.1` or `2001:db8::1`.
-    public var host: String {
+    package var host: String {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         let family = self.family == .ipv4 ? AF_INET : AF_INET6
         let ok = addressBytes.withUnsafeBytes { raw in
@@ -80,7 +80,7 @@ public struct SocketAddress: Hashable, Sendable {
     }
 
     /// Whether this is a loopback address (127.0.0.0/8 or ::1).
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         switch family {
         case .ipv4: return addressBytes.first == 127
         case .ipv6: return addressBytes == [UInt8](repeating: 0, count: 15) + [1]
@@ -151,7 +151,7 @@ public struct SocketAddress: Hashable, Sendable {
 
 extension SocketAddress: CustomStringConvertible {
     /// `host:port` for IPv4, `[host]:port` for IPv6.
-    public var description: String {
+    package var description: String {
         family == .ipv4 ? "\(host):\(port)" : "[\(host)]:\(port)"
     }
 }

@@ -8,9 +8,9 @@
 ///
 /// The connection owns its descriptor and closes it in `deinit`, so no path can leak it; `close()`
 /// may be called earlier and is idempotent. It is meant for one thread at a time.
-public final class TCPConnection {
+package final class TCPConnection {
     /// What one ``receive(maximum:timeout:)`` call produced.
-    public enum Received: Hashable, Sendable {
+    package enum Received: Hashable, Sendable {
         /// Between 1 and `maximum` bytes.
         case bytes([UInt8])
         /// The peer closed its side of the connection (orderly shutdown); nothing more will arrive.
@@ -22,14 +22,14 @@ public final class TCPConnection {
     private var descriptor: Int32
     private var isConnected = false
     /// The address the connection goes to.
-    public let remote: SocketAddress
+    package let remote: SocketAddress
 
     /// Opens a non-blocking TCP socket and starts connecting it to `remote`; finish with
     /// ``waitUntilConnected(timeout:)`` before sending.
     /// - Throws: ``TransportError/connectionRefused(address:)`` when the peer refuses at once, or
     ///   ``TransportError/systemCall(operation:errno:reason:)`` when the socket cannot be created or
     ///   the connection fails at once.
-    public init(startingConnectionTo remote: SocketAddress) throws(TransportError) {
+    package init(startingConnectionTo remote: SocketAddress) throws(TransportError) {
         let (fd, code) = Syscalls.socket(family: remote.familyConstant, type: Syscalls.streamType)
         guard fd >= 0 else {
             throw .systemCall(operation: "socket", errno: code, reason: Syscalls.describe(code))
@@ -54,7 +54,7 @@ public final class TCPConnection {
     }
 
     /// Closes the descriptor now; later calls do nothing, and later sends and receives throw.
-    public func close() {
+    package func close() {
         if descriptor >= 0 {
             Syscalls.close(descriptor)
             descriptor = -1
@@ -62,7 +62,7 @@ public final class TCPConnection {
     }
 
     /// The local address the kernel chose for this connection.
-    public var localAddress: SocketAddress? {
+    package var localAddress: SocketAddress? {
         descriptor >= 0 ? Syscalls.localAddress(descriptor) : nil
     }
 
@@ -71,7 +71,7 @@ public final class TCPConnection {
     ///   first; call again to go on waiting.
     /// - Throws: ``TransportError/connectionRefused(address:)`` (nothing listens there) or
     ///   ``TransportError/systemCall(operation:errno:reason:)`` (unreachable, reset, closed, …).
-    public func waitUntilConnected(timeout: Duration) throws(TransportError) -> Bool {
+    package func waitUntilConnected(timeout: Duration) throws(TransportError) -> Bool {
         if isConnected { return true }
         let fd = try openDescriptor("connect")
         let ready = Syscalls.pollWritable(fd, milliseconds: Self.milliseconds(timeout))
@@ -89,7 +89,7 @@ public final class TCPConnection {
     /// bytes were sent (0 when there was no room in time).
     /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` when the connection is not
     ///   established, is closed, or failed (for example reset by the peer).
-    public func send(_ bytes: ArraySlice<UInt8>, timeout: Duration) throws(TransportError) -> Int {
+    package func send(_ bytes: ArraySlice<UInt8>, timeout: Duration) throws(TransportError) -> Int {
         let fd = try openDescriptor("send")
         guard isConnected else {
             throw .systemCall(
@@ -123,7 +123,7 @@ public final class TCPConnection {
     /// Waits up to `timeout` for data and reads at most `maximum` (at least 1) bytes of it.
     /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` when the connection is not
     ///   established, is closed, or failed (for example reset by the peer).
-    public func receive(maximum: Int, timeout: Duration) throws(TransportError) -> Received {
+    package func receive(maximum: Int, timeout: Duration) throws(TransportError) -> Received {
         let fd = try openDescriptor("receive")
         guard isConnected else {
             throw .systemCall(
