@@ -9,10 +9,13 @@
 #            httphead  HTTP/1.x response-head parsing, end-of-head search, Date/timestamp evidence
 #            (default: all three, one after the other)
 #
-# Each target is compiled with `swiftc -sanitize=fuzzer,address` from its harness in Tools/Fuzz and
-# a snapshot of the sources it needs, all in one module (so internal symbols are visible), into
-# ${FUZZ_BUILD_DIR:-/tmp/netclock-fuzz}/<target>. The seed corpus Tools/Fuzz/corpus/<target> is
-# copied to a fresh working corpus there; nothing in the repository is written.
+# Each harness (Tools/Fuzz/Fuzz*.swift) is its own module that imports the package's modules and
+# uses their `package` API. Those modules are compiled from their whole directories
+# (Sources/<Module>, as Package.swift lays them out) with `swiftc -sanitize=fuzzer,address -wmo
+# -package-name NetworkClock`, in dependency order, into ${FUZZ_BUILD_DIR:-/tmp/netclock-fuzz}/modules,
+# once for all targets; each harness is then linked with the objects it needs into
+# ${FUZZ_BUILD_DIR}/<target>. The seed corpus Tools/Fuzz/corpus/<target> is copied to a fresh
+# working corpus there; nothing in the repository is written.
 #
 # Exit status: 0 when no target crashed, 1 when libFuzzer found a crash (the artifact is kept in
 # the work directory; its path and hex are printed), 2 on a usage or build error.
@@ -48,35 +51,17 @@ swiftc=${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}
 [[ -x $swiftc ]] || { echo "fuzz.sh: no swiftc (set SWIFTC)" >&2; exit 2; }
 toolchain_bin=$(dirname "$(readlink -f "$swiftc")")
 
-# Sources of each target, relative to the repository root.
-sources_of() {
-    (
-        cd "$root"
-        find Sources/SNTP -name '*.swift' | LC_ALL=C sort
-        case $1 in
-            ntp)
-                echo Tools/Fuzz/FuzzNTPPacket.swift
-                ;;
-            httpdate)
-                for file in HTTPDate HTTPDateError HTTPDateScanner HTTPTimestampHeader HTTPOffsetInterval; do
-                    echo "Sources/NetworkClock/HTTP/$file.swift"
-                done
-                echo Tools/Fuzz/FuzzHTTPDate.swift
-                ;;
-            httphead)
-                # HTTPResponseEvidence imports Foundation (for trimming) but uses no URLSession.
-                for file in HTTPResponseHead HTTPResponseHeadError HTTPResponseEvidence HTTPTimeError \
-                    HTTPRequestRecord HTTPDate HTTPDateError HTTPDateScanner HTTPTimestampHeader \
-                    HTTPOffsetInterval; do
-                    echo "Sources/NetworkClock/HTTP/$file.swift"
-                done
-                echo Tools/Fuzz/FuzzHTTPHead.swift
-                ;;
-        esac
-    )
+# The package modules each harness imports, directly or not, in dependency order (see Package.swift).
+modules_of() {
+    case $1 in
+        ntp) echo NetClockPlatform SNTP ;;
+        # HTTPOffsetInterval (what a Date or timestamp reading becomes) and HTTPResponseEvidence
+        # (reading it from a response's fields) live in NetworkClock.
+        httpdate | httphead) echo NetClockPlatform SNTP HTTPTimeParsing NetworkClock ;;
+    esac
 }
+harness_of() { case $1 in ntp) echo FuzzNTPPacket ;; httpdate) echo FuzzHTTPDate ;; httphead) echo FuzzHTTPHead ;; esac }
 
-module_of() { case $1 in ntp) echo FuzzNTP ;; httpdate) echo FuzzHTTPDate ;; httphead) echo FuzzHTTPHead ;; esac }
 max_len_of() { case $1 in ntp) echo 256 ;; httpdate) echo 96 ;; httphead) echo 4096 ;; esac }
 
 # Tokens of the HTTP-date grammar, so mutations can splice whole names in.
@@ -101,39 +86,97 @@ write_httphead_dict() {
     } >"$1"
 }
 
-# Compiles a target unless the snapshot of its sources and flags is unchanged since the last build.
-build() {
-    local target=$1 dir=$2
-    local flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -package-name NetworkClockFuzz
-        -module-name "$(module_of "$target")")
-    if [[ -x $toolchain_bin/ld.lld ]]; then
-        flags+=(-use-ld=lld)  # gold prints spurious "Cannot export local symbol __asan_*" warnings
+common_flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -package-name NetworkClock)
+if [[ -x $toolchain_bin/ld.lld ]]; then
+    common_flags+=(-use-ld=lld)  # gold prints spurious "Cannot export local symbol __asan_*" warnings
+fi
+
+# Runs swiftc with its output in $log; prints the output (less linker noise) and fails on an error.
+compile() {
+    local log=$1
+    shift
+    if ! "$swiftc" "$@" >"$log" 2>&1; then
+        grep -v "Cannot export local symbol" "$log" >&2 || true
+        return 1
     fi
-    local files
-    mapfile -t files < <(sources_of "$target")
-    # Snapshot the sources first: other work in the checkout may edit them while we compile.
-    rm -rf "$dir/src"
-    mkdir -p "$dir/src"
-    (cd "$root" && cp --parents "${files[@]}" "$dir/src/")
+    grep -v "Cannot export local symbol" "$log" || true
+}
+
+# The hash of a directory's Swift files (names and contents).
+hash_sources() {
+    (cd "$1" && find . -name '*.swift' -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum) | sha256sum | cut -d' ' -f1
+}
+
+# Compiles the package module $1 from its directory into $modules_dir/$1 ($1.swiftmodule, $1.o)
+# unless its sources, the flags and the modules it was built against are unchanged.
+build_module() {
+    local module=$1
+    local out=$modules_dir/$module
+    [[ -d $root/Sources/$module ]] || { echo "fuzz.sh: no Sources/$module" >&2; return 1; }
+    mkdir -p "$out"
+    # Snapshot the directory first: other work in the checkout may edit it while we compile.
+    rm -rf "$out/src"
+    cp -r "$root/Sources/$module" "$out/src"
     local stamp
-    stamp=$( { "$swiftc" --version 2>&1; echo "${flags[*]}"; (cd "$dir/src" && cat "${files[@]}"); } \
-        | sha256sum | cut -d' ' -f1)
-    if [[ -x $dir/fuzz-$target && -f $dir/build.stamp && $(<"$dir/build.stamp") == "$stamp" ]]; then
-        echo "== $target: sources unchanged, reusing $dir/fuzz-$target"
+    stamp=$( { "$swiftc" --version 2>&1; echo "${common_flags[*]}"; hash_sources "$out/src"
+        cat "${built_stamps[@]}" /dev/null; } | sha256sum | cut -d' ' -f1)
+    built_stamps+=("$out/build.stamp")
+    if [[ -f $out/$module.o && -f $out/build.stamp && $(<"$out/build.stamp") == "$stamp" ]]; then
         return 0
     fi
-    echo "== $target: building $dir/fuzz-$target (${#files[@]} files)"
-    rm -f "$dir/build.stamp"
+    local files
+    mapfile -t files < <(cd "$out/src" && find . -name '*.swift' | LC_ALL=C sort)
+    echo "== module $module: building from Sources/$module (${#files[@]} files)"
+    rm -f "$out/build.stamp"
     local start=$SECONDS
-    if ! (cd "$dir/src" && "$swiftc" "${flags[@]}" "${files[@]}" -o "$dir/fuzz-$target") \
-        >"$dir/build.log" 2>&1; then
-        grep -v "Cannot export local symbol" "$dir/build.log" >&2 || true
+    if ! (cd "$out/src" && compile "$out/build.log" "${common_flags[@]}" -module-name "$module" -wmo \
+        -I "$modules_dir/include" -emit-module -emit-module-path "$modules_dir/include/$module.swiftmodule" \
+        -c "${files[@]}" -o "$out/$module.o"); then
+        echo "fuzz.sh: building module $module failed (log: $out/build.log)" >&2
+        return 1
+    fi
+    echo "$stamp" >"$out/build.stamp"
+    echo "   built in $((SECONDS - start)) s"
+}
+
+# Builds the modules every requested target needs, each once, in dependency order.
+build_modules() {
+    local module seen=" "
+    built_stamps=()
+    mkdir -p "$modules_dir/include"
+    for target in "${targets[@]}"; do
+        for module in $(modules_of "$target"); do
+            [[ $seen == *" $module "* ]] && continue
+            seen+="$module "
+            build_module "$module" || return 1
+        done
+    done
+}
+
+# Links a target's harness with its modules unless the harness and the modules are unchanged.
+build() {
+    local target=$1 dir=$2
+    local harness objects=() module stamp
+    harness=$(harness_of "$target")
+    rm -rf "$dir/src"
+    mkdir -p "$dir/src"
+    cp "$root/Tools/Fuzz/$harness.swift" "$dir/src/"
+    for module in $(modules_of "$target"); do objects+=("$modules_dir/$module/$module.o"); done
+    stamp=$( { echo "${common_flags[*]}"; cat "$dir/src/$harness.swift"
+        for module in $(modules_of "$target"); do cat "$modules_dir/$module/build.stamp"; done; } \
+        | sha256sum | cut -d' ' -f1)
+    if [[ -x $dir/fuzz-$target && -f $dir/build.stamp && $(<"$dir/build.stamp") == "$stamp" ]]; then
+        echo "== $target: harness and modules unchanged, reusing $dir/fuzz-$target"
+        return 0
+    fi
+    echo "== $target: linking $dir/fuzz-$target (Tools/Fuzz/$harness.swift + $(modules_of "$target"))"
+    rm -f "$dir/build.stamp"
+    if ! compile "$dir/build.log" "${common_flags[@]}" -module-name "$harness" -I "$modules_dir/include" \
+        "$dir/src/$harness.swift" "${objects[@]}" -o "$dir/fuzz-$target"; then
         echo "fuzz.sh: building $target failed (log: $dir/build.log)" >&2
         return 1
     fi
-    grep -v "Cannot export local symbol" "$dir/build.log" || true
     echo "$stamp" >"$dir/build.stamp"
-    echo "   built in $((SECONDS - start)) s"
 }
 
 # Runs one target; returns 1 when libFuzzer reported a crash.
@@ -196,6 +239,8 @@ run() {
 }
 
 mkdir -p "$build_dir"
+modules_dir=$build_dir/modules
+build_modules || exit 2
 failed=0
 for target in "${targets[@]}"; do
     dir=$build_dir/$target

@@ -1,12 +1,16 @@
 // libFuzzer target: the HTTP-date parser (RFC 9110 §5.6.7) and the epoch timestamp header parser.
 //
-// Built by Tools/fuzz.sh together with Sources/SNTP and the parser files of
-// Sources/NetworkClock/HTTP into one module, so internal symbols are visible. Not part of the
-// Swift package.
+// Built by Tools/fuzz.sh as its own module, linked with the modules NetClockPlatform, SNTP,
+// HTTPTimeParsing and NetworkClock compiled for fuzzing; it uses their `package` API. Not part of
+// the Swift package.
 //
 // The input bytes, decoded as UTF-8 (invalid sequences become U+FFFD), are given to every parse
 // entry point. Whatever parses must satisfy the invariants below; every violation calls
 // `fatalError` with a message, which libFuzzer reports as a crash.
+
+import HTTPTimeParsing
+import NetworkClock
+import SNTP
 
 private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition {

@@ -1,14 +1,19 @@
 // libFuzzer target: the HTTP/1.x response-head parser (RFC 9112 §4, §5), the search for the end of a
 // head in a stream, and the evidence (Date or timestamp header → offset interval) read from a head.
 //
-// Built by Tools/fuzz.sh together with Sources/SNTP and the pure files of Sources/NetworkClock/HTTP
-// into one module, so internal symbols are visible. Not part of the Swift package.
+// Built by Tools/fuzz.sh as its own module, linked with the modules NetClockPlatform, SNTP,
+// HTTPTimeParsing and NetworkClock compiled for fuzzing; it uses their `package` API. Not part of
+// the Swift package.
 //
 // The input bytes are the stream a server sends. They are searched for the end of a head, parsed
 // whole, parsed cut at that end, compared with an independent reference parser, written back and
 // parsed again, and fed in chunks to a model of PlainHTTPClient's receive loop. Parameters (search
 // starts, chunk sizes, clock readings) come from a hash of the input. Every violated invariant calls
 // `fatalError` with a message, which libFuzzer reports as a crash.
+
+import HTTPTimeParsing
+import NetworkClock
+import SNTP
 
 private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition {

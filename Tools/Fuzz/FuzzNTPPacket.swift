@@ -1,7 +1,7 @@
 // libFuzzer target: NTP packet decoding, reply validation, sample arithmetic and selection.
 //
-// Built by Tools/fuzz.sh together with every file of Sources/SNTP into one module, so internal
-// symbols are visible. Not part of the Swift package.
+// Built by Tools/fuzz.sh as its own module, linked with the modules NetClockPlatform and SNTP
+// compiled for fuzzing; it uses their `package` API. Not part of the Swift package.
 //
 // Input layout: bytes 0..<48 are the NTP header as received; the bytes after it (read as zeros
 // when missing) steer the harness:
@@ -15,6 +15,9 @@
 //   intervals 16 bytes each: offset and bound, signed nanoseconds
 //
 // Every invariant broken calls `fatalError` with a message, which libFuzzer reports as a crash.
+
+import NetClockPlatform
+import SNTP
 
 /// Reads fixed-size values from the steering bytes, yielding zeros past the end.
 private struct Steering {

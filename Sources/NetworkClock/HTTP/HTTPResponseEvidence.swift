@@ -7,15 +7,15 @@ import SNTP
 #endif
 
 /// What one HTTP response says about the offset: the header it was read from and the interval.
-struct HTTPResponseEvidence: Sendable {
-    var headerName: String
-    var headerValue: String
-    var interval: HTTPOffsetInterval
+package struct HTTPResponseEvidence: Sendable {
+    package var headerName: String
+    package var headerValue: String
+    package var interval: HTTPOffsetInterval
 
     /// Reads the server's time from a response's headers (looked up case-insensitively by `field`)
     /// and turns it into an offset interval, given the local wall times of sending and receiving.
     /// Refuses cached responses (`Age` present and not 0).
-    static func read(
+    package static func read(
         field: (String) -> String?, timestampHeader: HTTPTimestampHeader?, sent: UnixTime,
         received: UnixTime, referenceYear: Int64
     ) throws(HTTPTimeError) -> HTTPResponseEvidence {
@@ -51,7 +51,7 @@ struct HTTPResponseEvidence: Sendable {
     }
 
     /// The calendar year of `time`, the reference for RFC 850 two-digit years.
-    static func year(of time: UnixTime) -> Int64 {
+    package static func year(of time: UnixTime) -> Int64 {
         CivilDate.of(time).year
     }
 }
