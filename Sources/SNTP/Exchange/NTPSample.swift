@@ -8,36 +8,42 @@ import NetClockPlatform
 /// - delay δ = (T4 − T1) − (T3 − T2): the round trip minus the server's processing time.
 ///
 /// All arithmetic is on exact 32.32 differences (RFC 5905 §6), never on `Double` timestamps.
-package struct NTPSample: Hashable, Sendable {
-    /// The server that answered.
+public struct NTPSample: Hashable, Sendable {
+    /// The server address that answered.
     package var server: SocketAddress
     /// T1, our transmit time on the local wall-clock time line.
-    package var t1: NTPTimestamp
+    public var t1: NTPTimestamp
     /// T2, the server's receive time.
-    package var t2: NTPTimestamp
+    public var t2: NTPTimestamp
     /// T3, the server's transmit time.
-    package var t3: NTPTimestamp
+    public var t3: NTPTimestamp
     /// T4, our receive time on the local wall-clock time line.
-    package var t4: NTPTimestamp
+    public var t4: NTPTimestamp
     /// The monotonic instant of T4: where this sample anchors true time.
-    package var receivedAt: MonotonicInstant
+    public var receivedAt: MonotonicInstant
     /// T4 as a full-precision Unix time (local wall-clock time line).
-    package var localReceiveTime: UnixTime
+    public var localReceiveTime: UnixTime
     /// The reply's header (stratum, leap, reference ID, root delay and dispersion, precision).
-    package var reply: NTPPacket
+    public var reply: NTPPacket
     /// θ: true time minus local wall time.
-    package var offset: Duration
+    public var offset: Duration
     /// δ: the network round-trip delay.
-    package var delay: Duration
+    public var delay: Duration
     /// The local clock's timestamp resolution that was added to the error bound.
-    package var localPrecision: Duration
+    public var localPrecision: Duration
+
+    /// The frequency tolerance of both clocks during the exchange, in parts per million, that
+    /// ``errorBound`` charges over the round trip.
+    public var frequencyTolerancePPM: Double
 
     /// Computes a sample from the four timestamps.
     package init(
         server: SocketAddress, t1: NTPTimestamp, reply: NTPPacket, t4: NTPTimestamp,
         receivedAt: MonotonicInstant, localReceiveTime: UnixTime,
-        localPrecision: Duration = .nanoseconds(1)
+        localPrecision: Duration = .nanoseconds(1),
+        frequencyTolerancePPM: Double = QueryOptions.defaultFrequencyTolerancePPM
     ) {
+        self.frequencyTolerancePPM = QueryOptions.validTolerance(frequencyTolerancePPM)
         self.server = server
         self.t1 = t1
         self.t2 = reply.receiveTimestamp
@@ -53,19 +59,29 @@ package struct NTPSample: Hashable, Sendable {
         self.delay = (t4 - t1) - (reply.transmitTimestamp - reply.receiveTimestamp)
     }
 
-    /// Frequency tolerance assumed for both clocks during the exchange itself (RFC 5905 PHI).
-    package static let frequencyTolerance: Double = 15e-6
-
     /// The error bound ε of `offset` at `receivedAt`: half the delay (the largest error an
     /// asymmetric path can cause), the server's root distance, both clocks' precision, and the
     /// frequency tolerance over the round trip. An honest server's true offset lies in
     /// [offset − ε, offset + ε].
-    package var errorBound: Duration {
+    public var errorBound: Duration {
         let halfDelay = max(delay, .zero) / 2
-        let drift = max(delay, .zero) * Self.frequencyTolerance
+        let drift = max(delay, .zero) * (frequencyTolerancePPM * 1e-6)
         return halfDelay + reply.rootDistance + reply.precision.duration + localPrecision + drift
     }
 
+    /// The server's address and port, e.g. `192.0.2.1:123` or `[2001:db8::1]:123`.
+    public var address: String { server.description }
+
     /// The true time at `receivedAt`, by this sample.
-    package var trueTime: UnixTime { localReceiveTime + offset }
+    public var trueTime: UnixTime { localReceiveTime + offset }
+}
+
+extension NTPSample: CustomStringConvertible {
+    /// A one-line summary, e.g. `offset +1.500076s delay 228.5µs ±222.0µs from 127.0.0.1:123
+    /// (stratum 2)`.
+    public var description: String {
+        let sign = offset < .zero ? "" : "+"
+        return
+            "offset \(sign)\(offset.formattedSeconds) delay \(delay.formattedSeconds) ±\(errorBound.formattedSeconds) from \(address) (stratum \(reply.stratum))"
+    }
 }

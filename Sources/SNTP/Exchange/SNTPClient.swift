@@ -5,7 +5,7 @@ import NetClockPlatform
 ///
 /// Calls block the calling thread (waiting in `poll(2)` with a bounded timeout), so run them off the
 /// cooperative thread pool; `NetworkClock` does this for you.
-package struct SNTPClient: Sendable {
+public struct SNTPClient: Sendable {
     /// The monotonic clock on which T1 and T4 are taken.
     package var monotonic: any MonotonicClockSource
     /// The wall clock, read once per burst to map monotonic instants to wall time.
@@ -13,7 +13,13 @@ package struct SNTPClient: Sendable {
     /// Where request nonces come from.
     package var nonces: any NonceSource
 
-    /// Creates a client; the defaults read the kernel's clocks and CSPRNG.
+    /// Creates a client that takes T1 and T4 from the kernel's boot-time clock (mapped to the wall
+    /// clock once per burst) and request nonces from the kernel's CSPRNG.
+    public init() {
+        self.init(monotonic: BootTimeClock(), wall: SystemWallClock(), nonces: SystemNonceSource())
+    }
+
+    /// Creates a client with injected clocks and nonce source (tests simulate time with them).
     package init(
         monotonic: any MonotonicClockSource = BootTimeClock(),
         wall: any WallClockSource = SystemWallClock(),
@@ -129,7 +135,8 @@ package struct SNTPClient: Sendable {
             }
             let sample = NTPSample(
                 server: socket.remote, t1: NTPTimestamp(t1Time), reply: packet, t4: NTPTimestamp(t4Time),
-                receivedAt: receiveInstant, localReceiveTime: t4Time)
+                receivedAt: receiveInstant, localReceiveTime: t4Time,
+                frequencyTolerancePPM: options.frequencyTolerancePPM)
             session.finish(nonce, answered: true)
             do {
                 try ReplyValidator.validate(sample, policy: options.validation)

@@ -1,19 +1,27 @@
 import NetClockPlatform
 
 /// The limits a reply must meet to become a sample.
-package struct ValidationPolicy: Hashable, Sendable {
+public struct ValidationPolicy: Hashable, Sendable {
     /// The largest root distance (root delay / 2 + root dispersion) accepted. Default 1 s, as chrony
     /// and RFC 5905's MAXDIST (1.5 s) suggest for a usable server.
-    package var maximumRootDistance: Duration
+    public var maximumRootDistance: Duration
     /// The largest absolute offset accepted, or nil for no ceiling (the default: NetworkClock exists
     /// to fix clocks that are far off). An app that knows its clock is roughly right can set one to
     /// limit what a malicious server could do.
-    package var maximumOffset: Duration?
+    public var maximumOffset: Duration?
 
     /// Creates a policy.
-    package init(maximumRootDistance: Duration = .seconds(1), maximumOffset: Duration? = nil) {
+    public init(maximumRootDistance: Duration = .seconds(1), maximumOffset: Duration? = nil) {
         self.maximumRootDistance = maximumRootDistance
         self.maximumOffset = maximumOffset
+    }
+}
+
+extension ValidationPolicy: CustomStringConvertible {
+    /// E.g. `root distance at most 1.000000s, no offset ceiling`.
+    public var description: String {
+        let ceiling = maximumOffset.map { "offset at most \($0.formattedSeconds)" } ?? "no offset ceiling"
+        return "root distance at most \(maximumRootDistance.formattedSeconds), \(ceiling)"
     }
 }
 

@@ -1,12 +1,15 @@
 /// A server as a user writes it: `host`, `host:port`, `[v6addr]` or `[v6addr]:port`.
-package struct ServerName: Hashable, Sendable, CustomStringConvertible {
+public struct ServerName: Hashable, Sendable, CustomStringConvertible {
     /// The host name or numeric address (IPv6 without brackets).
-    package var host: String
+    public var host: String
     /// The port, when one was given.
-    package var port: UInt16?
+    public var port: UInt16?
+
+    /// The NTP port, 123, used when a name gives none.
+    public static let defaultPort: UInt16 = 123
 
     /// Creates a server name from its parts.
-    package init(host: String, port: UInt16? = nil) {
+    public init(host: String, port: UInt16? = nil) {
         self.host = host
         self.port = port
     }
@@ -14,7 +17,7 @@ package struct ServerName: Hashable, Sendable, CustomStringConvertible {
     /// Parses `host`, `host:port`, `[v6addr]`, `[v6addr]:port`, or a bare IPv6 address (two or more
     /// colons, no port).
     /// - Throws: ``ServerNameError`` naming what is wrong.
-    package init(parsing text: String) throws(ServerNameError) {
+    public init(parsing text: String) throws(ServerNameError) {
         guard !text.isEmpty else { throw .empty }
         guard !text.contains(where: { $0.isWhitespace }) else { throw .invalid(text) }
         if text.hasPrefix("[") {
@@ -50,7 +53,7 @@ package struct ServerName: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `host`, `host:port` or `[v6]:port`.
-    package var description: String {
+    public var description: String {
         let shown = host.contains(":") ? "[\(host)]" : host
         guard let port else { return shown }
         return "\(shown):\(port)"
@@ -58,7 +61,7 @@ package struct ServerName: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Why a server name could not be parsed.
-package enum ServerNameError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum ServerNameError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The name is empty.
     case empty
     /// The name is not of the form `host`, `host:port` or `[v6addr]:port`.
@@ -67,7 +70,7 @@ package enum ServerNameError: Error, Hashable, Sendable, CustomStringConvertible
     case invalidPort(String)
 
     /// A readable explanation.
-    package var description: String {
+    public var description: String {
         switch self {
         case .empty: return "empty server name"
         case .invalid(let text): return "invalid server '\(text)' (expected host, host:port or [v6addr]:port)"

@@ -5,72 +5,72 @@ import NetClockPlatform
 /// `UnixTime` stores a `Duration` since the epoch, so it is exact to the attosecond over a range of
 /// billions of years and never loses precision the way `Double` seconds do. Leap seconds are not
 /// counted, as in POSIX time and in NTP.
-package struct UnixTime: Hashable, Comparable, Sendable {
+public struct UnixTime: Hashable, Comparable, Sendable {
     /// The time elapsed since 1970-01-01T00:00:00Z; negative for earlier instants.
-    package var sinceEpoch: Duration
+    public var sinceEpoch: Duration
 
     /// Creates an instant from the time elapsed since the Unix epoch.
-    package init(sinceEpoch: Duration) {
+    public init(sinceEpoch: Duration) {
         self.sinceEpoch = sinceEpoch
     }
 
     /// Creates an instant from whole seconds and nanoseconds since the Unix epoch.
     ///
     /// `nanoseconds` may be outside `0..<1_000_000_000`; it is added to `seconds`.
-    package init(seconds: Int64, nanoseconds: Int64 = 0) {
+    public init(seconds: Int64, nanoseconds: Int64 = 0) {
         self.sinceEpoch = .seconds(seconds) + .nanoseconds(nanoseconds)
     }
 
     /// The Unix epoch itself.
-    package static let epoch = UnixTime(sinceEpoch: .zero)
+    public static let epoch = UnixTime(sinceEpoch: .zero)
 
     /// Whole seconds since the epoch, rounded toward negative infinity.
-    package var seconds: Int64 {
+    public var seconds: Int64 {
         let (s, atto) = sinceEpoch.components
         return atto < 0 ? s - 1 : s
     }
 
     /// Nanoseconds past `seconds`, in `0..<1_000_000_000` (truncated toward the earlier instant).
-    package var nanoseconds: Int64 {
+    public var nanoseconds: Int64 {
         let (_, atto) = sinceEpoch.components
         let positive = atto < 0 ? atto + 1_000_000_000_000_000_000 : atto
         return positive / 1_000_000_000
     }
 
     /// Attoseconds past `seconds`, in `0..<10^18`.
-    package var attoseconds: Int64 {
+    public var attoseconds: Int64 {
         let (_, atto) = sinceEpoch.components
         return atto < 0 ? atto + 1_000_000_000_000_000_000 : atto
     }
 
     /// Seconds since the epoch as a `Double`, for display and interchange only (about 0.2 µs
     /// resolution today); never use it for arithmetic on timestamps.
-    package var secondsDouble: Double {
+    public var secondsDouble: Double {
         Double(seconds) + Double(attoseconds) / 1e18
     }
 
     /// Whether `lhs` is earlier than `rhs`.
-    package static func < (lhs: UnixTime, rhs: UnixTime) -> Bool {
+    public static func < (lhs: UnixTime, rhs: UnixTime) -> Bool {
         lhs.sinceEpoch < rhs.sinceEpoch
     }
 
     /// The instant `rhs` after `lhs`.
-    package static func + (lhs: UnixTime, rhs: Duration) -> UnixTime {
+    public static func + (lhs: UnixTime, rhs: Duration) -> UnixTime {
         UnixTime(sinceEpoch: lhs.sinceEpoch + rhs)
     }
 
     /// The instant `rhs` before `lhs`.
-    package static func - (lhs: UnixTime, rhs: Duration) -> UnixTime {
+    public static func - (lhs: UnixTime, rhs: Duration) -> UnixTime {
         UnixTime(sinceEpoch: lhs.sinceEpoch - rhs)
     }
 
     /// The signed time from `rhs` to `lhs`.
-    package static func - (lhs: UnixTime, rhs: UnixTime) -> Duration {
+    public static func - (lhs: UnixTime, rhs: UnixTime) -> Duration {
         lhs.sinceEpoch - rhs.sinceEpoch
     }
 }
 
 extension UnixTime: CustomStringConvertible {
     /// The instant in ISO 8601 form with nanoseconds, in UTC, e.g. `2026-11-30T02:13:25.123456789Z`.
-    package var description: String { ISO8601.format(self, fractionDigits: 9) }
+    public var description: String { ISO8601.format(self, fractionDigits: 9) }
 }

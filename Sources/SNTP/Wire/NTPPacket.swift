@@ -3,43 +3,43 @@
 /// Decoding is total: any 48 or more bytes decode to a packet (extension fields and MACs after the
 /// header are ignored), and encoding a decoded packet reproduces the same 48 bytes. Whether a packet
 /// is an acceptable reply is a separate question answered by ``ReplyValidator``.
-package struct NTPPacket: Hashable, Sendable {
+public struct NTPPacket: Hashable, Sendable {
     /// Size of the NTP header in bytes.
-    package static let headerSize = 48
+    public static let headerSize = 48
 
     /// Leap indicator (2 bits).
-    package var leap: LeapIndicator
+    public var leap: LeapIndicator
     /// Protocol version (3 bits; 4 for NTPv4).
-    package var version: UInt8
+    public var version: UInt8
     /// Association mode (3 bits).
-    package var mode: NTPMode
+    public var mode: Mode
     /// Stratum.
-    package var stratum: Stratum
+    public var stratum: Stratum
     /// Maximum interval between successive messages, log2 seconds.
-    package var poll: Log2Seconds
+    public var poll: Log2Seconds
     /// Precision of the sender's clock, log2 seconds.
-    package var precision: Log2Seconds
+    public var precision: Log2Seconds
     /// Total round-trip delay to the reference clock.
-    package var rootDelay: NTPShortFormat
+    public var rootDelay: ShortFormat
     /// Total dispersion (error) relative to the reference clock.
-    package var rootDispersion: NTPShortFormat
+    public var rootDispersion: ShortFormat
     /// Reference ID or kiss code.
-    package var referenceID: ReferenceID
+    public var referenceID: ReferenceID
     /// When the sender's clock was last set.
-    package var referenceTimestamp: NTPTimestamp
+    public var referenceTimestamp: NTPTimestamp
     /// T1 as echoed by the server: the transmit timestamp of the request this reply answers.
-    package var originTimestamp: NTPTimestamp
+    public var originTimestamp: NTPTimestamp
     /// T2: when the server received the request.
-    package var receiveTimestamp: NTPTimestamp
+    public var receiveTimestamp: NTPTimestamp
     /// T3: when the server sent the reply (in a request: the client's nonce).
-    package var transmitTimestamp: NTPTimestamp
+    public var transmitTimestamp: NTPTimestamp
 
     /// Creates a packet; every field defaults to zero except version 4.
-    package init(
-        leap: LeapIndicator = .noWarning, version: UInt8 = 4, mode: NTPMode = .client,
+    public init(
+        leap: LeapIndicator = .noWarning, version: UInt8 = 4, mode: Mode = .client,
         stratum: Stratum = .kissOfDeath, poll: Log2Seconds = Log2Seconds(rawValue: 0),
-        precision: Log2Seconds = Log2Seconds(rawValue: 0), rootDelay: NTPShortFormat = .zero,
-        rootDispersion: NTPShortFormat = .zero, referenceID: ReferenceID = ReferenceID(rawValue: 0),
+        precision: Log2Seconds = Log2Seconds(rawValue: 0), rootDelay: ShortFormat = .zero,
+        rootDispersion: ShortFormat = .zero, referenceID: ReferenceID = ReferenceID(rawValue: 0),
         referenceTimestamp: NTPTimestamp = .zero, originTimestamp: NTPTimestamp = .zero,
         receiveTimestamp: NTPTimestamp = .zero, transmitTimestamp: NTPTimestamp = .zero
     ) {
@@ -61,13 +61,13 @@ package struct NTPPacket: Hashable, Sendable {
     /// A client request as NetworkClock sends it: version 4, mode 3, every field zero except the
     /// transmit timestamp, which carries `nonce` instead of the local time (RFC 9109-style data
     /// minimisation: the server learns nothing about our clock, and a reply must echo the nonce).
-    package static func clientRequest(nonce: NTPTimestamp) -> NTPPacket {
+    public static func clientRequest(nonce: NTPTimestamp) -> NTPPacket {
         NTPPacket(mode: .client, transmitTimestamp: nonce)
     }
 
     /// Decodes the header from the first 48 bytes of `bytes`.
     /// - Throws: ``NTPDecodingError/tooShort(length:)`` when fewer than 48 bytes are given.
-    package init(decoding bytes: some Collection<UInt8>) throws(NTPDecodingError) {
+    public init(decoding bytes: some Collection<UInt8>) throws(NTPDecodingError) {
         guard bytes.count >= Self.headerSize else {
             throw .tooShort(length: bytes.count)
         }
@@ -75,12 +75,12 @@ package struct NTPPacket: Hashable, Sendable {
         let first = reader.readUInt8()
         self.leap = LeapIndicator(rawValue: first >> 6)
         self.version = (first >> 3) & 0b111
-        self.mode = NTPMode(rawValue: first)
+        self.mode = Mode(rawValue: first)
         self.stratum = Stratum(rawValue: reader.readUInt8())
         self.poll = Log2Seconds(rawValue: Int8(bitPattern: reader.readUInt8()))
         self.precision = Log2Seconds(rawValue: Int8(bitPattern: reader.readUInt8()))
-        self.rootDelay = NTPShortFormat(rawValue: reader.readUInt32())
-        self.rootDispersion = NTPShortFormat(rawValue: reader.readUInt32())
+        self.rootDelay = ShortFormat(rawValue: reader.readUInt32())
+        self.rootDispersion = ShortFormat(rawValue: reader.readUInt32())
         self.referenceID = ReferenceID(rawValue: reader.readUInt32())
         self.referenceTimestamp = NTPTimestamp(rawValue: reader.readUInt64())
         self.originTimestamp = NTPTimestamp(rawValue: reader.readUInt64())
@@ -89,7 +89,7 @@ package struct NTPPacket: Hashable, Sendable {
     }
 
     /// The 48 header bytes in wire order.
-    package func encoded() -> [UInt8] {
+    public func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Self.headerSize)
         bytes.append(leap.rawValue << 6 | (version & 0b111) << 3 | mode.rawValue)
@@ -114,23 +114,23 @@ package struct NTPPacket: Hashable, Sendable {
     }
 
     /// The kiss code when this is a Kiss-o'-Death reply (stratum 0), otherwise nil.
-    package var kissCode: KissCode? {
+    public var kissCode: KissCode? {
         stratum.isKissOfDeath ? KissCode(referenceID) : nil
     }
 
     /// The root distance: root delay / 2 + root dispersion, the server's own bound on its error.
-    package var rootDistance: Duration {
+    public var rootDistance: Duration {
         rootDelay.duration / 2 + rootDispersion.duration
     }
 }
 
 /// Why bytes could not be decoded as an NTP packet.
-package enum NTPDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum NTPDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Fewer than 48 bytes.
     case tooShort(length: Int)
 
     /// A readable explanation.
-    package var description: String {
+    public var description: String {
         switch self {
         case .tooShort(let length):
             return "packet too short: \(length) bytes, an NTP header needs \(NTPPacket.headerSize)"

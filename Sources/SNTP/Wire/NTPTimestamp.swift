@@ -11,41 +11,41 @@
 ///
 /// Differences between timestamps (``-(_:_:)``) never need the era: they wrap and are read as signed,
 /// so they are exact across an era boundary as long as the true difference is under 68 years.
-package struct NTPTimestamp: Hashable, Sendable {
+public struct NTPTimestamp: Hashable, Sendable {
     /// The 64-bit wire value: seconds in the high 32 bits, fraction in the low 32 bits.
-    package var rawValue: UInt64
+    public var rawValue: UInt64
 
     /// Creates a timestamp from its 64-bit wire value.
-    package init(rawValue: UInt64) {
+    public init(rawValue: UInt64) {
         self.rawValue = rawValue
     }
 
     /// Creates a timestamp from its seconds and fraction fields.
-    package init(seconds: UInt32, fraction: UInt32) {
+    public init(seconds: UInt32, fraction: UInt32) {
         self.rawValue = UInt64(seconds) << 32 | UInt64(fraction)
     }
 
     /// The zero timestamp, which NTP uses to mean "unknown" or "not set".
-    package static let zero = NTPTimestamp(rawValue: 0)
+    public static let zero = NTPTimestamp(rawValue: 0)
 
     /// Seconds since 1900 modulo 2³².
-    package var seconds: UInt32 { UInt32(truncatingIfNeeded: rawValue >> 32) }
+    public var seconds: UInt32 { UInt32(truncatingIfNeeded: rawValue >> 32) }
 
     /// Fraction of a second in units of 2⁻³² s.
-    package var fraction: UInt32 { UInt32(truncatingIfNeeded: rawValue) }
+    public var fraction: UInt32 { UInt32(truncatingIfNeeded: rawValue) }
 
     /// Whether the timestamp is zero ("not set").
-    package var isZero: Bool { rawValue == 0 }
+    public var isZero: Bool { rawValue == 0 }
 
     /// Seconds between 1900-01-01 (the NTP prime epoch) and 1970-01-01 (the Unix epoch).
-    package static let unixEpochOffset: Int64 = 2_208_988_800
+    public static let unixEpochOffset: Int64 = 2_208_988_800
 
     /// Length of one NTP era, in seconds.
-    package static let eraLength: Int64 = 1 << 32
+    public static let eraLength: Int64 = 1 << 32
 
     /// Encodes a Unix time, rounding the fraction to the nearest 2⁻³² s. The era is dropped, as on
     /// the wire.
-    package init(_ time: UnixTime) {
+    public init(_ time: UnixTime) {
         let sinceNTPEpoch = time.sinceEpoch + .seconds(Self.unixEpochOffset)
         self.init(wrapping: sinceNTPEpoch)
     }
@@ -71,31 +71,31 @@ package struct NTPTimestamp: Hashable, Sendable {
     }
 
     /// The fraction field as a duration (exact to the nearest attosecond).
-    package var fractionDuration: Duration {
+    public var fractionDuration: Duration {
         Self.duration(ofFraction: UInt64(fraction))
     }
 
     /// The era this timestamp is in under the RFC 4330 §3 pivot rule: 0 when the top bit of the
     /// seconds is set (1968–2036), 1 otherwise (2036–2104).
-    package var pivotEra: Int64 { seconds & 0x8000_0000 != 0 ? 0 : 1 }
+    public var pivotEra: Int64 { seconds & 0x8000_0000 != 0 ? 0 : 1 }
 
     /// The Unix time of this timestamp in the era given by the RFC 4330 §3 pivot rule.
-    package var unixTime: UnixTime { unixTime(era: pivotEra) }
+    public var unixTime: UnixTime { unixTime(era: pivotEra) }
 
     /// The Unix time of this timestamp in the given NTP era.
-    package func unixTime(era: Int64) -> UnixTime {
+    public func unixTime(era: Int64) -> UnixTime {
         let ntpSeconds = era * Self.eraLength + Int64(seconds)
         return UnixTime(sinceEpoch: .seconds(ntpSeconds - Self.unixEpochOffset) + fractionDuration)
     }
 
     /// The Unix time of this timestamp in whichever era puts it closest to `reference`.
-    package func unixTime(near reference: UnixTime) -> UnixTime {
+    public func unixTime(near reference: UnixTime) -> UnixTime {
         reference + (self - NTPTimestamp(reference))
     }
 
     /// The signed difference `lhs − rhs`, computed by wrapping 64-bit subtraction read as a signed
     /// 32.32 value (RFC 5905 §6). Exact; valid when the true difference is within ±68 years.
-    package static func - (lhs: NTPTimestamp, rhs: NTPTimestamp) -> Duration {
+    public static func - (lhs: NTPTimestamp, rhs: NTPTimestamp) -> Duration {
         let difference = Int64(bitPattern: lhs.rawValue &- rhs.rawValue)
         let wholeSeconds = difference >> 32  // arithmetic shift: floor division
         let fraction = UInt64(difference & 0xFFFF_FFFF)
@@ -103,7 +103,7 @@ package struct NTPTimestamp: Hashable, Sendable {
     }
 
     /// The timestamp `rhs` after `lhs`, wrapping at the era boundary.
-    package static func + (lhs: NTPTimestamp, rhs: Duration) -> NTPTimestamp {
+    public static func + (lhs: NTPTimestamp, rhs: Duration) -> NTPTimestamp {
         let delta = NTPTimestamp(wrapping: rhs)
         return NTPTimestamp(rawValue: lhs.rawValue &+ delta.rawValue)
     }
@@ -121,7 +121,7 @@ package struct NTPTimestamp: Hashable, Sendable {
 
 extension NTPTimestamp: CustomStringConvertible {
     /// The hexadecimal wire form `SSSSSSSS.FFFFFFFF`, as ntpq prints timestamps.
-    package var description: String {
+    public var description: String {
         hex(seconds) + "." + hex(fraction)
     }
 

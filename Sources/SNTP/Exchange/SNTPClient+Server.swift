@@ -1,0 +1,43 @@
+import NetClockPlatform
+
+extension SNTPClient {
+    /// The most addresses of one name that ``query(_:options:)`` tries, in the resolver's order.
+    package static let addressesTried = 4
+
+    /// Queries `server` with a burst of `options.samples` requests and returns the minimum-delay
+    /// validated sample: the one least disturbed by queuing on the path (NTP's clock filter).
+    ///
+    /// The name is resolved to its A and AAAA addresses; they are tried in the resolver's order
+    /// (at most four) until one gives a sample. Every reply is validated (it must echo this
+    /// request's random nonce, come from the address queried, be synchronised, and carry sane
+    /// timestamps); a rejected reply never becomes a sample. The call blocks its thread for at
+    /// most about `samples × (interval + timeout)` per address tried.
+    ///
+    /// ```swift
+    /// let sample = try SNTPClient().query(ServerName(host: "time.example.com"))
+    /// print("local clock is off by", sample.offset, "±", sample.errorBound)
+    /// ```
+    /// - Throws: ``SNTPError``, for the first address tried, when no address gave a sample.
+    @available(*, noasync, message: "blocks its thread in poll(2); call it from a thread of your own")
+    public func query(_ server: ServerName, options: QueryOptions = QueryOptions()) throws(SNTPError)
+        -> NTPSample
+    {
+        let addresses: [SocketAddress]
+        do {
+            addresses = try Resolver.resolve(
+                server.host, port: server.port ?? ServerName.defaultPort, limit: Self.addressesTried)
+        } catch {
+            throw SNTPError(error)
+        }
+        var firstFailure: SNTPError?
+        for address in addresses {
+            let result = query(address, options: options)
+            if let best = result.best { return best }
+            let failure = result.failure.map(SNTPError.init) ?? SNTPError(.timedOut)
+            // A Kiss-o'-Death speaks for the server, not one path to it: ask no other address.
+            if failure.code == .kissOfDeath { throw failure }
+            if firstFailure == nil { firstFailure = failure }
+        }
+        throw firstFailure ?? SNTPError(.timedOut)
+    }
+}
