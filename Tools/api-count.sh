@@ -72,7 +72,7 @@ for module in NetworkClock SNTP; do
     for extension_graph in "$out/$module/$module@"*.symbols.json; do
         [[ -f $extension_graph ]] && graphs+=("$extension_graph")
     done
-    "$swift" "$root/Tools/api-count.swift" "${list[@]}" "$limit" "${graphs[@]}" || {
+    "$swift" "$root/Tools/symbol-graphs.swift" count "${list[@]}" "$limit" "${graphs[@]}" || {
         code=$?
         [[ $code -eq 1 ]] || exit 2
         status=1

@@ -12,7 +12,8 @@
 #
 # Exit status: 0 when every archive was built without a single warning, 1 when docc reported a
 # warning or an error (a broken ``link``, a malformed page, a documented parameter that does not
-# exist, …; they are printed), 2 on a usage or build error.
+# exist, …) or a public symbol has no documentation comment (they are printed), 2 on a usage or
+# build error.
 #
 # Environment: SWIFT (default: swift on PATH, else /opt/swift/usr/bin/swift); DOCC (default: docc
 # next to it).
@@ -68,13 +69,18 @@ for module in "${modules[@]}"; do
         exit 2
     fi
     echo "== $module: docc convert -> ${archive#"$root"/}"
+    # docc itself does not mind an undocumented symbol; the style guide does.
+    if ! "$swift" "$root/Tools/symbol-graphs.swift" undocumented "$graphs"/*.symbols.json >&2; then
+        echo "!! $module: public symbols without a documentation comment (above)" >&2
+        status=1
+    fi
     if "$docc" convert "$catalog" --additional-symbol-graph-dir "$graphs" \
         --fallback-display-name "$module" --fallback-bundle-identifier "org.netclock.$module" \
         --fallback-default-module-kind "Framework" --output-path "$archive" --warnings-as-errors \
         >"$out/$module-docc.log" 2>&1; then
         # Even a clean run may print notes; show anything that is not the success line.
-        grep -v -E '^(Finished|Generated documentation archive at)' "$out/$module-docc.log" || true
-        echo "   0 warnings"
+        grep -v -E '^(Finished|Generated documentation archive at|$)' "$out/$module-docc.log" || true
+        echo "   docc: 0 warnings"
     else
         cat "$out/$module-docc.log" >&2
         count=$(grep -c -E '(warning|error):' "$out/$module-docc.log" || true)

@@ -2,7 +2,7 @@
 ///
 /// Decoding is total: any 48 or more bytes decode to a packet (extension fields and MACs after the
 /// header are ignored), and encoding a decoded packet reproduces the same 48 bytes. Whether a packet
-/// is an acceptable reply is a separate question answered by ``ReplyValidator``.
+/// is an acceptable reply is a separate question, which ``SNTPClient`` answers for every reply.
 public struct NTPPacket: Hashable, Sendable {
     /// Size of the NTP header in bytes.
     public static let headerSize = 48

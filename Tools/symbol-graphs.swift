@@ -1,0 +1,105 @@
+// Reads symbol graphs written by `swift-symbolgraph-extract`; run by Tools/api-count.sh and
+// Tools/docs.sh with the toolchain's `swift` interpreter.
+//
+//   swift Tools/symbol-graphs.swift count [--list] LIMIT MODULE.symbols.json [MODULE@OTHER.symbols.json ...]
+//       Prints the module's top-level types (type declarations and typealiases whose path has one
+//       component) and how many symbols it declares in all the given graphs (its own and those of
+//       its extensions to other modules). Exits 1 when there are more than LIMIT top-level types.
+//   swift Tools/symbol-graphs.swift undocumented GRAPH.json...
+//       Prints every declared symbol without a doc comment (members the compiler synthesizes, such
+//       as `hashValue`, have none and are skipped) as a docc-style warning. Exits 1 when any is found.
+import Foundation
+
+struct Symbol {
+    var kind: String
+    var path: [String]
+    var isSynthesized: Bool
+    var isDocumented: Bool
+    var location: String?
+}
+
+struct Graph {
+    var module: String
+    var isExtensionGraph: Bool
+    var symbols: [Symbol]
+
+    init(path: String) {
+        guard let data = FileManager.default.contents(atPath: path),
+            let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let symbols = json["symbols"] as? [[String: Any]]
+        else {
+            fail("\(path) is not a symbol graph", status: 2)
+        }
+        module = (json["module"] as? [String: Any])?["name"] as? String ?? "?"
+        // MODULE@OTHER.symbols.json holds MODULE's extensions to OTHER's types.
+        isExtensionGraph = URL(fileURLWithPath: path).lastPathComponent.contains("@")
+        self.symbols = symbols.compactMap { symbol in
+            let kind = (symbol["kind"] as? [String: Any])?["identifier"] as? String ?? ""
+            // Extension blocks (-emit-extension-block-symbols) are containers, not declarations.
+            guard kind != "swift.extension" else { return nil }
+            let precise = (symbol["identifier"] as? [String: Any])?["precise"] as? String ?? ""
+            let comment = (symbol["docComment"] as? [String: Any])?["lines"] as? [[String: Any]] ?? []
+            let location = symbol["location"] as? [String: Any]
+            let file = (location?["uri"] as? String).flatMap { URL(string: $0)?.path }
+            let line = ((location?["position"] as? [String: Any])?["line"] as? Int).map { $0 + 1 }
+            return Symbol(
+                kind: kind, path: symbol["pathComponents"] as? [String] ?? [],
+                isSynthesized: precise.contains("::SYNTHESIZED::"),
+                isDocumented: comment.contains { !(($0["text"] as? String) ?? "").isEmpty },
+                location: file.map { "\($0):\(line ?? 1)" })
+        }
+    }
+}
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("symbol-graphs.swift: \(message)\n".utf8))
+    exit(status)
+}
+
+func count(_ arguments: [String]) -> Int32 {
+    var arguments = arguments
+    let list = arguments.first == "--list"
+    if list { arguments.removeFirst() }
+    guard arguments.count >= 2, let limit = Int(arguments[0]) else {
+        fail("usage: count [--list] LIMIT GRAPH.json...", status: 2)
+    }
+    let typeKinds: Set<String> = [
+        "swift.struct", "swift.enum", "swift.class", "swift.protocol", "swift.actor", "swift.typealias",
+    ]
+    let graphs = arguments.dropFirst().map(Graph.init(path:))
+    let module = graphs.first { !$0.isExtensionGraph }?.module ?? graphs[0].module
+    let declared = graphs.flatMap { $0.symbols.filter { !$0.isSynthesized } }
+    let topLevel = graphs.filter { !$0.isExtensionGraph }.flatMap(\.symbols)
+        .filter { $0.path.count == 1 && typeKinds.contains($0.kind) }
+        .map { (kind: String($0.kind.dropFirst("swift.".count)), name: $0.path[0]) }
+        .sorted { $0.name < $1.name }
+
+    let verdict = topLevel.count > limit ? "OVER the limit of \(limit)" : "limit \(limit)"
+    print("\(module): \(topLevel.count) top-level public types (\(verdict)), \(declared.count) public symbols")
+    if list {
+        for type in topLevel { print("  \(type.kind.padding(toLength: 9, withPad: " ", startingAt: 0)) \(type.name)") }
+    } else {
+        print("  " + (topLevel.isEmpty ? "(none)" : topLevel.map(\.name).joined(separator: ", ")))
+    }
+    return topLevel.count > limit ? 1 : 0
+}
+
+func undocumented(_ paths: [String]) -> Int32 {
+    guard !paths.isEmpty else { fail("usage: undocumented GRAPH.json...", status: 2) }
+    var found = 0
+    for graph in paths.map(Graph.init(path:)) {
+        for symbol in graph.symbols where !symbol.isSynthesized && !symbol.isDocumented {
+            found += 1
+            let name = ([graph.module] + symbol.path).joined(separator: "/")
+            print("\(symbol.location ?? graph.module): warning: \(name) (\(symbol.kind)) has no documentation comment")
+        }
+    }
+    return found > 0 ? 1 : 0
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "count": exit(count(Array(arguments.dropFirst())))
+case "undocumented": exit(undocumented(Array(arguments.dropFirst())))
+default: fail("usage: symbol-graphs.swift count|undocumented …", status: 2)
+}
