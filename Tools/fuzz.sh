@@ -58,7 +58,7 @@ sources_of() {
                 echo Tools/Fuzz/FuzzNTPPacket.swift
                 ;;
             httpdate)
-                for file in HTTPDate HTTPDateError HTTPDateScanner HTTPTimestampHeader HTTPOffsetInterval; do
+                for file in HTTPDate HTTPDateError HTTPDateScanner HTTPTimestampHeader OffsetInterval; do
                     echo "Sources/NetworkClock/HTTP/$file.swift"
                 done
                 echo Tools/Fuzz/FuzzHTTPDate.swift
@@ -67,7 +67,7 @@ sources_of() {
                 # HTTPResponseEvidence imports Foundation (for trimming) but uses no URLSession.
                 for file in HTTPResponseHead HTTPResponseHeadError HTTPResponseEvidence HTTPTimeError \
                     HTTPRequestRecord HTTPDate HTTPDateError HTTPDateScanner HTTPTimestampHeader \
-                    HTTPOffsetInterval; do
+                    OffsetInterval; do
                     echo "Sources/NetworkClock/HTTP/$file.swift"
                 done
                 echo Tools/Fuzz/FuzzHTTPHead.swift

@@ -208,7 +208,7 @@ import Testing
                 let stamped = sent + .microseconds(Int64.random(in: 100...23_000, using: &generator))
                 let received = stamped + .microseconds(Int64.random(in: 100...3_000, using: &generator))
                 let serverTime = mapping.wallTime(at: stamped) + truth
-                let sample = HTTPOffsetInterval.dateHeader(
+                let sample = OffsetInterval.dateHeader(
                     UnixTime(seconds: serverTime.seconds), sent: mapping.wallTime(at: sent),
                     received: mapping.wallTime(at: received))
                 let added = refiner.add(sample, sent: sent, received: received)
