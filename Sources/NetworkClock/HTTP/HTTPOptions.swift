@@ -71,25 +71,7 @@ extension NetworkClock {
             minimumSpacing: Duration = .milliseconds(20),
             maximumResponseHeadBytes: Int = 16_384
         ) {
-            self.init(
-                timestampHeader: name.map { HTTPTimestampHeader(name: $0, unit: timestampUnit.headerUnit) },
-                maximumRequests: maximumRequests, timestampSamples: timestampSamples,
-                targetErrorBound: targetErrorBound, requestTimeout: requestTimeout, deadline: deadline,
-                minimumSpacing: minimumSpacing, maximumResponseHeadBytes: maximumResponseHeadBytes)
-        }
-
-        /// Creates options from a parsed timestamp header description.
-        package init(
-            timestampHeader: HTTPTimestampHeader?,
-            maximumRequests: Int = 8,
-            timestampSamples: Int = 8,
-            targetErrorBound: Duration = .milliseconds(15),
-            requestTimeout: Duration = .seconds(3),
-            deadline: Duration = .seconds(10),
-            minimumSpacing: Duration = .milliseconds(20),
-            maximumResponseHeadBytes: Int = 16_384
-        ) {
-            self.timestampHeader = timestampHeader
+            self.timestampHeader = name.map { HTTPTimestampHeader(name: $0, unit: timestampUnit.headerUnit) }
             self.maximumRequests = maximumRequests
             self.timestampSamples = timestampSamples
             self.targetErrorBound = targetErrorBound
