@@ -55,8 +55,8 @@ toolchain_bin=$(dirname "$(readlink -f "$swiftc")")
 modules_of() {
     case $1 in
         ntp) echo NetClockPlatform SNTP ;;
-        # HTTPOffsetInterval (what a Date or timestamp reading becomes) and HTTPResponseEvidence
-        # (reading it from a response's fields) live in NetworkClock.
+        # OffsetInterval's Date and timestamp constructors (what a reading becomes) and
+        # HTTPResponseEvidence (reading it from a response's fields) live in NetworkClock.
         httpdate | httphead) echo NetClockPlatform SNTP HTTPTimeParsing NetworkClock ;;
     esac
 }

@@ -147,7 +147,7 @@ package struct QueryCommandOptions: Hashable, Sendable {
 
     /// The servers to query: the given ones, or the defaults.
     package var effectiveServers: [ServerName] {
-        servers.isEmpty ? DefaultServers.names : servers
+        servers.isEmpty ? NetworkClock.Configuration.defaultServers : servers
     }
 
     /// The sync policy these options describe.

@@ -214,18 +214,18 @@ import Testing
     @Test func offsetIntervalsFromTimestampsAndDates() {
         let sent = UnixTime(seconds: 100)
         let received = sent + .milliseconds(40)
-        let stamp = HTTPOffsetInterval.timestamp(
+        let stamp = OffsetInterval.timestamp(
             UnixTime(seconds: 102, nanoseconds: 20_000_000), resolution: .milliseconds(1), sent: sent,
             received: received)
         #expect(stamp.lower == .milliseconds(1_979))
         #expect(stamp.upper == .milliseconds(2_021))
         #expect(stamp.halfWidth == .milliseconds(21))
-        let date = HTTPOffsetInterval.dateHeader(UnixTime(seconds: 102), sent: sent, received: received)
+        let date = OffsetInterval.dateHeader(UnixTime(seconds: 102), sent: sent, received: received)
         #expect(date.lower == .milliseconds(1_960))
         #expect(date.upper == .seconds(3))
         #expect(
             date.intersection(stamp)
-                == HTTPOffsetInterval(lower: .milliseconds(1_979), upper: .milliseconds(2_021)))
-        #expect(date.intersection(HTTPOffsetInterval(lower: .seconds(4), upper: .seconds(5))) == nil)
+                == OffsetInterval(lower: .milliseconds(1_979), upper: .milliseconds(2_021)))
+        #expect(date.intersection(OffsetInterval(lower: .seconds(4), upper: .seconds(5))) == nil)
     }
 }

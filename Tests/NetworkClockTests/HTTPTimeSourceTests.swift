@@ -58,7 +58,7 @@ import Testing
             .init(offset: Self.truth, delayBeforeStamp: Self.jitter, timestampHeaderName: "X-Server-Time-Ms"))
         defer { server.stop() }
         let source = HTTPTimeSource(
-            configuration: .init(timestampHeader: HTTPTimestampHeader(name: "x-server-time-ms")))
+            configuration: .init(timestampHeader: "x-server-time-ms"))
         for _ in 0..<5 {
             let measurement = try await source.measure(url)
             #expect(measurement.kind == .timestampHeader("x-server-time-ms"))
@@ -145,7 +145,7 @@ import Testing
     @Test func missingTimestampHeaderIsAnError() async throws {
         let (server, url) = try startServer(.init(offset: Self.truth))
         defer { server.stop() }
-        let source = HTTPTimeSource(configuration: .init(timestampHeader: .init(name: "X-Server-Time-Ms")))
+        let source = HTTPTimeSource(configuration: .init(timestampHeader: "X-Server-Time-Ms"))
         #expect(await Self.failure(of: source, url)?.code == .missingTimestampHeader)
     }
 
@@ -208,7 +208,7 @@ import Testing
                 let stamped = sent + .microseconds(Int64.random(in: 100...23_000, using: &generator))
                 let received = stamped + .microseconds(Int64.random(in: 100...3_000, using: &generator))
                 let serverTime = mapping.wallTime(at: stamped) + truth
-                let sample = HTTPOffsetInterval.dateHeader(
+                let sample = OffsetInterval.dateHeader(
                     UnixTime(seconds: serverTime.seconds), sent: mapping.wallTime(at: sent),
                     received: mapping.wallTime(at: received))
                 let added = refiner.add(sample, sent: sent, received: received)

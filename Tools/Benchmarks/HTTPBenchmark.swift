@@ -60,7 +60,7 @@ func runHTTPBenchmark() async {
     }
 
     var stamped = HTTPBenchmarkRow(name: "X-Server-Time-Ms header (8 samples)")
-    let header = HTTPTimeSource(configuration: .init(timestampHeader: .init(name: "X-Server-Time-Ms")))
+    let header = HTTPTimeSource(configuration: .init(timestampHeader: "X-Server-Time-Ms"))
     for _ in 0..<trials {
         guard let measurement = try? await header.measure(url) else { continue }
         stamped.add(

@@ -153,7 +153,7 @@ private func checkDate(_ text: String, referenceYear: Int64) {
     require(upper?.time == time, "the upper-cased IMF-fixdate of \(time) does not parse to it")
     // What the client does with a Date header next must not trap either.
     _ = time.description
-    let interval = HTTPOffsetInterval.dateHeader(
+    let interval = OffsetInterval.dateHeader(
         time, sent: UnixTime(seconds: 1_796_004_667), received: UnixTime(seconds: 1_796_004_668))
     require(interval.lower <= interval.upper, "empty interval \(interval)")
 }
@@ -240,7 +240,7 @@ private func checkTimestamp(_ text: String, unit: HTTPTimestampHeader.Unit) {
             "\(text.debugDescription) in \(unit) parsed to \(reading.time.sinceEpoch), not \(expected)")
     // What the client does with the reading next must not trap either.
     _ = reading.time.description
-    let interval = HTTPOffsetInterval.timestamp(
+    let interval = OffsetInterval.timestamp(
         reading.time, resolution: reading.resolution, sent: UnixTime(seconds: 1_796_004_667),
         received: UnixTime(seconds: 1_796_004_668))
     require(interval.lower <= interval.upper, "empty interval \(interval)")

@@ -392,7 +392,7 @@ private func checkEvidence(_ head: HTTPResponseHead, hash: UInt64) {
         let name = timestampHeader?.name ?? "Date"
         let value = head.value(forField: name)
         // What the header says on its own, or nil when it does not parse (or is absent).
-        let direct: HTTPOffsetInterval? = value.flatMap { value in
+        let direct: OffsetInterval? = value.flatMap { value in
             if let timestampHeader {
                 return (try? timestampHeader.parse(value)).map {
                     .timestamp($0.time, resolution: $0.resolution, sent: sent, received: received)

@@ -62,7 +62,7 @@ enum ReportJSON {
         ])
     }
 
-    private static func interval(_ interval: HTTPOffsetInterval?) -> JSONValue {
+    private static func interval(_ interval: OffsetInterval?) -> JSONValue {
         guard let interval else { return .null }
         return .array([.seconds(interval.lower), .seconds(interval.upper)])
     }

@@ -7,18 +7,18 @@ import SNTP
 ///
 /// An estimate is a small value with no references (the server name is interned), so reading the
 /// clock never allocates.
-package struct TimeEstimate: Sendable, Hashable {
+public struct TimeEstimate: Sendable, Hashable {
     /// The best estimate of the true time, exact to the nanosecond it was computed at.
-    package let time: UnixTime
+    public let time: UnixTime
     /// The maximum error of ``time``: the anchor's bound plus its growth since the anchor.
-    package let errorBound: Duration
+    public let errorBound: Duration
     /// The monotonic time elapsed since the anchor was taken (negative only if the anchor's instant
     /// lies in the monotonic clock's future, which a valid anchor never does).
-    package let age: Duration
+    public let age: Duration
     /// Where the anchor's time came from.
-    package let source: TimeSource
+    public let source: TimeSource
     /// Whether a measured drift of the monotonic clock was applied, rather than only the tolerance.
-    package let isDriftCorrected: Bool
+    public let isDriftCorrected: Bool
     /// The interned server name.
     let serverIdentifier: UInt32
 
@@ -35,40 +35,40 @@ package struct TimeEstimate: Sendable, Hashable {
     }
 
     /// The server that provided the anchor's time, if known.
-    package var server: String? { ServerNames.name(for: serverIdentifier) }
+    public var server: String? { ServerNames.name(for: serverIdentifier) }
 
     /// ``time`` as a Foundation `Date` (which holds a `Double`, so sub-microsecond digits are lost).
-    package var date: Date { Date(timeIntervalSince1970: time.secondsDouble) }
+    public var date: Date { Date(timeIntervalSince1970: time.secondsDouble) }
 
     /// The earliest the true time can be: ``time`` − ``errorBound``.
-    package var earliest: UnixTime { time - errorBound }
+    public var earliest: UnixTime { time - errorBound }
 
     /// The latest the true time can be: ``time`` + ``errorBound``.
-    package var latest: UnixTime { time + errorBound }
+    public var latest: UnixTime { time + errorBound }
 
     /// Whether `instant` lies within ``earliest``...``latest``.
-    package func contains(_ instant: UnixTime) -> Bool {
+    public func contains(_ instant: UnixTime) -> Bool {
         earliest <= instant && instant <= latest
     }
 
     /// The offset of the true time from a wall-clock reading taken at the same moment: positive when
     /// the wall clock is behind (the NTP sign convention, `true − local`).
-    package func offset(from wallClockReading: UnixTime) -> Duration {
+    public func offset(from wallClockReading: UnixTime) -> Duration {
         time - wallClockReading
     }
 
     /// The true time left until `deadline` by the best estimate; negative once it has passed.
-    package func timeRemaining(until deadline: UnixTime) -> Duration {
+    public func timeRemaining(until deadline: UnixTime) -> Duration {
         deadline - time
     }
 
     /// Whether `deadline` has certainly passed: even the ``earliest`` possible time is at or after it.
-    package func hasCertainlyPassed(_ deadline: UnixTime) -> Bool {
+    public func hasCertainlyPassed(_ deadline: UnixTime) -> Bool {
         earliest >= deadline
     }
 
     /// Whether `deadline` is certainly still ahead: even the ``latest`` possible time is before it.
-    package func isCertainlyBefore(_ deadline: UnixTime) -> Bool {
+    public func isCertainlyBefore(_ deadline: UnixTime) -> Bool {
         latest < deadline
     }
 }

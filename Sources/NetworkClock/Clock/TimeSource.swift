@@ -4,7 +4,7 @@ import SNTP
 ///
 /// The raw values (`"ntp"`, `"http"`, `"restored"`) are stable: they appear in the CLI's JSON output
 /// and in the anchor file.
-package enum TimeSource: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+public enum TimeSource: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// A synchronization with one or more NTP/SNTP servers.
     case ntp
     /// An HTTP(S) response's `Date` or timestamp header.
@@ -13,7 +13,7 @@ package enum TimeSource: String, Sendable, Hashable, Codable, CaseIterable, Cust
     case restored
 
     /// The raw value, e.g. `ntp`.
-    package var description: String { rawValue }
+    public var description: String { rawValue }
 
     /// A compact code for the lock-free published state of ``AnchoredClock``.
     var code: UInt8 {

@@ -2,14 +2,14 @@ import SNTP
 
 /// One tick of ``TrueTimeTicks``: a true-time interval boundary and the clock's estimate when the
 /// tick was delivered.
-package struct ClockTick: Sendable, Hashable {
+public struct ClockTick: Sendable, Hashable {
     /// The true-time boundary this tick marks, a whole multiple of the interval since the epoch.
-    package let boundary: UnixTime
+    public let boundary: UnixTime
     /// The clock's estimate when the tick was delivered (its time is at or just after `boundary`).
-    package let estimate: TimeEstimate
+    public let estimate: TimeEstimate
 
     /// How late the tick was delivered, in true time.
-    package var lateness: Duration { estimate.time - boundary }
+    public var lateness: Duration { estimate.time - boundary }
 }
 
 /// An asynchronous sequence of ticks on true-time interval boundaries, e.g. every whole second of

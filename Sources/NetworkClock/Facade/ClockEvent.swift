@@ -1,17 +1,17 @@
 import SNTP
 
 /// Something that happened inside a ``NetworkClock``, for logging and metrics.
-package enum ClockEvent: Sendable {
+public enum ClockEvent: Sendable {
     /// A sync succeeded; `anchorReplaced` says whether it tightened the clock's bound.
     case synced(SyncReport, anchorReplaced: Bool)
     /// A sync produced no time.
     case syncFailed(SyncError)
     /// A source's replies were all rejected, or it timed out or refused.
-    case sourceRejected(SourceReport)
+    case sourceRejected(SyncReport.NTPSource)
     /// A source disagreed with the majority and was excluded.
-    case falseticker(SourceReport)
+    case falseticker(SyncReport.NTPSource)
     /// A source sent a Kiss-o'-Death.
-    case kissOfDeath(SourceReport, KissCode)
+    case kissOfDeath(SyncReport.NTPSource, NTPPacket.KissCode)
     /// The next sync is delayed after failures.
     case backoff(delay: Duration, consecutiveFailures: Int)
     /// The anchor was restored from the store at start-up.

@@ -1,22 +1,24 @@
 import NetClockPlatform
 import SNTP
 
-/// Why ``NetworkClock/ingest(serverTime:requestSent:responseReceived:resolution:server:)`` refused
-/// its input.
-package enum IngestError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The response was received before the request was sent.
-    case responseBeforeRequest
-    /// The round trip is longer than the limit: the bound would be too loose to be worth anything.
-    case roundTripTooLong(Duration)
-    /// The resolution is negative or over a minute.
-    case invalidResolution(Duration)
+extension NetworkClock {
+    /// Why ``NetworkClock/ingest(serverTime:requestSent:responseReceived:resolution:server:)`` refused
+    /// its input.
+    public enum IngestError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The response was received before the request was sent.
+        case responseBeforeRequest
+        /// The round trip is longer than the limit: the bound would be too loose to be worth anything.
+        case roundTripTooLong(Duration)
+        /// The resolution is negative or over a minute.
+        case invalidResolution(Duration)
 
-    /// A readable explanation.
-    package var description: String {
-        switch self {
-        case .responseBeforeRequest: return "the response was received before the request was sent"
-        case .roundTripTooLong(let rtt): return "round trip \(rtt.formattedSeconds) is longer than 60 s"
-        case .invalidResolution(let resolution): return "invalid resolution \(resolution.formattedSeconds)"
+        /// A readable explanation.
+        public var description: String {
+            switch self {
+            case .responseBeforeRequest: return "the response was received before the request was sent"
+            case .roundTripTooLong(let rtt): return "round trip \(rtt.formattedSeconds) is longer than 60 s"
+            case .invalidResolution(let resolution): return "invalid resolution \(resolution.formattedSeconds)"
+            }
         }
     }
 }
@@ -24,7 +26,7 @@ package enum IngestError: Error, Hashable, Sendable, CustomStringConvertible {
 extension NetworkClock {
     /// The monotonic instant now, on the clock that ``ingest(serverTime:requestSent:responseReceived:resolution:server:)``
     /// expects: read it just before sending a request and just after its response arrives.
-    package func monotonicNow() -> MonotonicInstant {
+    public func monotonicNow() -> MonotonicInstant {
         clock.monotonic.now()
     }
 
@@ -52,7 +54,7 @@ extension NetworkClock {
     /// - Returns: whether the clock's anchor was replaced.
     /// - Throws: ``IngestError`` for inconsistent input; nothing changes then.
     @discardableResult
-    package func ingest(
+    public func ingest(
         serverTime: UnixTime, requestSent: MonotonicInstant, responseReceived: MonotonicInstant,
         resolution: Duration = .milliseconds(1), server: String? = nil
     ) throws(IngestError) -> Bool {
@@ -74,3 +76,6 @@ extension NetworkClock {
         return replaced
     }
 }
+
+/// Shorthand for ``NetworkClock/IngestError`` inside the package.
+package typealias IngestError = NetworkClock.IngestError

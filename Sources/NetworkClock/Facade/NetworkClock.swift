@@ -13,13 +13,13 @@ import Synchronization
 /// if let now = clock.now() { print(now.time, "±", now.errorBound) }
 /// clock.start()   // refresh in the background, jittered, with backoff on failure
 /// ```
-package final class NetworkClock: Sendable {
+public final class NetworkClock: Sendable {
     /// The configuration the clock was created with.
-    package let configuration: Configuration
-    /// The anchored clock behind ``now()``; share it with code that only reads time.
+    public let configuration: Configuration
+    /// The anchored clock behind ``now()``.
     package let clock: AnchoredClock
     /// What became of the stored anchor at start-up (nil when no store is configured).
-    package let restoreResult: Result<RestoredAnchor, AnchorStoreError>?
+    public let restoreResult: Result<RestoredAnchor, AnchorStoreError>?
 
     private let engine: TimeSyncEngine
     private let monotonic: any MonotonicClockSource
@@ -28,11 +28,16 @@ package final class NetworkClock: Sendable {
         (nil, RefreshSchedule(policy: RefreshPolicy())))
 
     /// Creates a clock and restores its anchor from the store, if one is configured and valid for
-    /// this boot. The clocks and nonce source are injectable for tests.
+    /// this boot (see ``restoreResult``). Nothing is sent until ``sync()`` or ``start()``.
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, monotonic: BootTimeClock(), wall: SystemWallClock())
+    }
+
+    /// Creates a clock with injected clocks and nonce source (tests simulate time with them).
     package init(
-        configuration: Configuration = Configuration(),
-        monotonic: some MonotonicClockSource = BootTimeClock(),
-        wall: some WallClockSource = SystemWallClock(),
+        configuration: Configuration,
+        monotonic: some MonotonicClockSource,
+        wall: some WallClockSource,
         nonces: some NonceSource = SystemNonceSource()
     ) {
         self.configuration = configuration
@@ -42,7 +47,7 @@ package final class NetworkClock: Sendable {
         let client = SNTPClient(monotonic: monotonic, wall: wall, nonces: nonces)
         let ntp = NTPSyncEngine(policy: configuration.syncPolicy, client: client, registry: SourceRegistry())
         let http = HTTPTimeSource(
-            configuration: configuration.http, monotonicClock: monotonic, wallClock: wall)
+            configuration: configuration.httpOptions, monotonicClock: monotonic, wallClock: wall)
         self.engine = TimeSyncEngine(
             ntp: ntp, httpURLs: configuration.httpURLs, http: http, deadline: configuration.deadline)
         self.restoreResult = configuration.store.map { clock.restore(from: $0) }
@@ -82,19 +87,33 @@ package final class NetworkClock: Sendable {
     /// The true time now with its error bound; nil until the first sync (or a restored anchor).
     /// Lock-free and allocation-free.
     @inline(__always)
-    package func now() -> TimeEstimate? {
+    public func now() -> TimeEstimate? {
         clock.now()
     }
 
     /// The time left until a true-time deadline (negative once passed), from the anchor; nil until
     /// synchronised. Unaffected by wall-clock changes.
-    package func timeRemaining(until deadline: UnixTime) -> Duration? {
+    public func timeRemaining(until deadline: UnixTime) -> Duration? {
         clock.now()?.timeRemaining(until: deadline)
+    }
+
+    /// Ticks on true-time boundaries every `interval` (whole seconds of true time by default):
+    /// each tick comes when the anchored clock passes the next multiple of `interval`, whatever the
+    /// wall clock says, so a countdown shown from it never drifts. Nothing is produced until the
+    /// clock has an anchor. Sleeps on the boot-time clock, which wall-clock changes do not affect.
+    ///
+    /// ```swift
+    /// for await tick in clock.ticks(every: .seconds(1)) {
+    ///     print(tick.boundary, "remaining:", tick.estimate.timeRemaining(until: saleEnds))
+    /// }
+    /// ```
+    public func ticks(every interval: Duration = .seconds(1)) -> some AsyncSequence<ClockTick, Never> {
+        clock.ticks(every: interval)
     }
 
     /// A stream of everything that happens from now on: syncs, rejected sources, falsetickers,
     /// Kiss-o'-Death, backoff, store problems. Each call returns a new independent stream.
-    package func events() -> AsyncStream<ClockEvent> {
+    public func events() -> AsyncStream<ClockEvent> {
         broadcaster.subscribe()
     }
 
@@ -104,7 +123,7 @@ package final class NetworkClock: Sendable {
     /// bound is tighter than the current anchor's aged bound; it is then persisted.
     /// - Throws: ``SyncError`` when no source gave a usable, agreeing time.
     @discardableResult
-    package func sync() async throws(SyncError) -> SyncReport {
+    public func sync() async throws(SyncError) -> SyncReport {
         let report: SyncReport
         do {
             report = try await engine.sync()
@@ -143,7 +162,7 @@ package final class NetworkClock: Sendable {
     /// Starts syncing in the background: at once when there is no anchor (or only a restored one),
     /// then every ``RefreshPolicy/interval`` (jittered), backing off exponentially after failures.
     /// Calling it again while running does nothing.
-    package func start() {
+    public func start() {
         if case .success(let restored) = restoreResult { broadcaster.emit(.restored(restored)) }
         if case .failure(let error) = restoreResult, error.code != .missing {
             broadcaster.emit(.restoreFailed(error))
@@ -159,7 +178,7 @@ package final class NetworkClock: Sendable {
     }
 
     /// Stops background syncing. A sync in progress finishes but its successor never starts.
-    package func stop() {
+    public func stop() {
         refresh.withLock { state in
             state.task?.cancel()
             state.task = nil
@@ -167,7 +186,7 @@ package final class NetworkClock: Sendable {
     }
 
     /// Whether background syncing is running.
-    package var isRunning: Bool { refresh.withLock { $0.task != nil } }
+    public var isRunning: Bool { refresh.withLock { $0.task != nil } }
 
     static func initialDelay(for estimate: TimeEstimate?, policy: RefreshPolicy) -> Duration {
         guard let estimate, estimate.source != .restored else { return .zero }

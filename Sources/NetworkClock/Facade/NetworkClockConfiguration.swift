@@ -4,37 +4,38 @@ import SNTP
 extension NetworkClock {
     /// Everything a ``NetworkClock`` needs to know: where time comes from, how politely to ask,
     /// how often to refresh, and where to keep the anchor.
-    package struct Configuration: Sendable {
-        /// NTP servers (each resolved to all its addresses). Default: ``DefaultServers/names``.
-        package var servers: [ServerName]
+    public struct Configuration: Sendable {
+        /// NTP servers (each resolved to all its addresses). Default: ``defaultServers``.
+        public var servers: [ServerName]
         /// HTTP(S) URLs tried when NTP gives no time (UDP blocked). Default none.
-        package var httpURLs: [URL]
-        /// The burst sent to each NTP address.
-        package var query: QueryOptions
+        public var httpURLs: [URL]
+        /// The burst sent to each NTP address. Its frequency tolerance is the clock's
+        /// (``NetworkClock/ClockPolicy/frequencyTolerancePPM``), the one place it is configured.
+        public var query: QueryOptions
         /// Return as soon as this many NTP sources answered (nil: wait for all, up to the deadline).
-        package var minimumSources: Int?
+        public var minimumSources: Int?
         /// At most this many addresses per host.
-        package var addressesPerHost: Int
+        public var addressesPerHost: Int
         /// How surviving NTP sources are combined.
-        package var combine: CombineMethod
+        public var combine: NetworkClock.CombineMethod
         /// The whole sync (NTP and HTTP fallback) ends by this long after it starts; nil derives it
         /// from the burst and HTTP settings.
-        package var deadline: Duration?
+        public var deadline: Duration?
         /// How HTTP measurements are made.
-        package var http: HTTPTimeSource.Configuration
+        public var http: NetworkClock.HTTPOptions
         /// When a started clock syncs again.
-        package var refresh: RefreshPolicy
+        public var refresh: NetworkClock.RefreshPolicy
         /// How the anchored clock ages its bound and estimates drift.
-        package var clock: ClockPolicy
+        public var clock: NetworkClock.ClockPolicy
         /// Where the anchor is persisted across restarts (nil: memory only).
-        package var store: AnchorStore?
+        public var store: AnchorStore?
 
         /// Creates a configuration; every parameter has a sensible default.
-        package init(
-            servers: [ServerName] = DefaultServers.names, httpURLs: [URL] = [],
+        public init(
+            servers: [ServerName] = Configuration.defaultServers, httpURLs: [URL] = [],
             query: QueryOptions = QueryOptions(),
             minimumSources: Int? = nil, addressesPerHost: Int = 4, combine: CombineMethod = .intersection,
-            deadline: Duration? = nil, http: HTTPTimeSource.Configuration = HTTPTimeSource.Configuration(),
+            deadline: Duration? = nil, http: HTTPOptions = HTTPOptions(),
             refresh: RefreshPolicy = RefreshPolicy(), clock: ClockPolicy = ClockPolicy(),
             store: AnchorStore? = nil
         ) {
@@ -51,12 +52,29 @@ extension NetworkClock {
             self.store = store
         }
 
+        /// The servers used when none are configured: `pool.ntp.org`.
+        ///
+        /// It resolves to several volunteer servers near the client, none of which smear leap
+        /// seconds, so their answers can be combined (mixing smearing servers such as Google's with
+        /// non-smearing ones would make them disagree by up to 0.5 s around a leap second). One
+        /// lookup gives four addresses, enough for a majority vote. Products shipping to many
+        /// devices should register their own vendor zone with the pool project and use it instead.
+        public static let defaultServers: [ServerName] = [ServerName(host: "pool.ntp.org")]
+
         /// The NTP policy these settings describe.
         var syncPolicy: SyncPolicy {
-            SyncPolicy(
+            var query = self.query
+            query.frequencyTolerancePPM = clock.frequencyTolerancePPM
+            return SyncPolicy(
                 servers: servers, addressesPerHost: addressesPerHost, query: query,
-                minimumSources: minimumSources,
-                combine: combine, frequencyTolerance: clock.frequencyTolerancePPM * 1e-6)
+                minimumSources: minimumSources, combine: combine)
+        }
+
+        /// The HTTP options these settings describe.
+        var httpOptions: HTTPOptions {
+            var options = http
+            options.frequencyTolerancePPM = clock.frequencyTolerancePPM
+            return options
         }
     }
 }

@@ -1,36 +1,38 @@
 import SNTP
 
-/// When a running ``NetworkClock`` syncs again: a jittered period after success, exponential
-/// backoff with jitter after failure.
-///
-/// The jitter keeps a fleet of clients that started together (an app update, a power cut) from
-/// hitting the servers in the same second forever after.
-package struct RefreshPolicy: Hashable, Sendable {
-    /// The period between successful syncs. Default 1024 s (≈17 min, NTP's default maximum poll):
-    /// with a 15 ppm clock the bound grows by only 15 ms in that time.
-    package var interval: Duration
-    /// The fraction of the period drawn at random around it: a delay lies in
-    /// [interval × (1 − jitter), interval × (1 + jitter)]. Default 0.25, clamped to 0…0.5.
-    package var jitter: Double
-    /// No sync is scheduled sooner than this after the previous one, whatever the settings:
-    /// 64 s, NTP's minimum poll interval, which public pools accept. Lower only for your own servers.
-    package var minimumInterval: Duration
-    /// The first retry delay after a failure; it doubles with each consecutive failure.
-    /// Default 64 s.
-    package var initialBackoff: Duration
-    /// The longest retry delay. Default 1 hour.
-    package var maximumBackoff: Duration
+extension NetworkClock {
+    /// When a running ``NetworkClock`` syncs again: a jittered period after success, exponential
+    /// backoff with jitter after failure.
+    ///
+    /// The jitter keeps a fleet of clients that started together (an app update, a power cut) from
+    /// hitting the servers in the same second forever after.
+    public struct RefreshPolicy: Hashable, Sendable {
+        /// The period between successful syncs. Default 1024 s (≈17 min, NTP's default maximum poll):
+        /// with a 15 ppm clock the bound grows by only 15 ms in that time.
+        public var interval: Duration
+        /// The fraction of the period drawn at random around it: a delay lies in
+        /// [interval × (1 − jitter), interval × (1 + jitter)]. Default 0.25, clamped to 0…0.5.
+        public var jitter: Double
+        /// No sync is scheduled sooner than this after the previous one, whatever the settings:
+        /// 64 s, NTP's minimum poll interval, which public pools accept. Lower only for your own servers.
+        public var minimumInterval: Duration
+        /// The first retry delay after a failure; it doubles with each consecutive failure.
+        /// Default 64 s.
+        public var initialBackoff: Duration
+        /// The longest retry delay. Default 1 hour.
+        public var maximumBackoff: Duration
 
-    /// Creates a policy; every parameter has the default described on its property.
-    package init(
-        interval: Duration = .seconds(1024), jitter: Double = 0.25, minimumInterval: Duration = .seconds(64),
-        initialBackoff: Duration = .seconds(64), maximumBackoff: Duration = .seconds(3600)
-    ) {
-        self.interval = interval
-        self.jitter = jitter
-        self.minimumInterval = minimumInterval
-        self.initialBackoff = initialBackoff
-        self.maximumBackoff = maximumBackoff
+        /// Creates a policy; every parameter has the default described on its property.
+        public init(
+            interval: Duration = .seconds(1024), jitter: Double = 0.25, minimumInterval: Duration = .seconds(64),
+            initialBackoff: Duration = .seconds(64), maximumBackoff: Duration = .seconds(3600)
+        ) {
+            self.interval = interval
+            self.jitter = jitter
+            self.minimumInterval = minimumInterval
+            self.initialBackoff = initialBackoff
+            self.maximumBackoff = maximumBackoff
+        }
     }
 }
 
@@ -69,3 +71,6 @@ package struct RefreshSchedule: Hashable, Sendable {
         return max(floor, base * factor)
     }
 }
+
+/// Shorthand for ``NetworkClock/RefreshPolicy`` inside the package.
+package typealias RefreshPolicy = NetworkClock.RefreshPolicy

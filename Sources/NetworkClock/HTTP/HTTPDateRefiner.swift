@@ -8,19 +8,19 @@ import SNTP
 /// approach htpdate takes. Each such probe halves the interval, down to about one round trip.
 struct HTTPDateRefiner: Sendable {
     /// How fast the local monotonic clock may drift from true time, in parts per million.
-    let frequencyTolerancePPM: Int
+    let frequencyTolerancePPM: Double
     /// Refining stops once the half-width is at most this.
     let targetHalfWidth: Duration
 
     /// The intersection so far, valid at ``asOf``; nil before the first sample.
-    private(set) var interval: HTTPOffsetInterval?
+    private(set) var interval: OffsetInterval?
     /// The instant the interval refers to: the receive instant of the latest sample.
     private(set) var asOf: MonotonicInstant?
     /// The round-trip times seen so far.
     private(set) var roundTrips: [Duration] = []
 
-    init(frequencyTolerancePPM: Int, targetHalfWidth: Duration) {
-        self.frequencyTolerancePPM = max(0, frequencyTolerancePPM)
+    init(frequencyTolerancePPM: Double, targetHalfWidth: Duration) {
+        self.frequencyTolerancePPM = QueryOptions.validTolerance(frequencyTolerancePPM)
         self.targetHalfWidth = targetHalfWidth
     }
 
@@ -34,17 +34,17 @@ struct HTTPDateRefiner: Sendable {
 
     /// The drift allowance accumulated over `elapsed`.
     func driftAllowance(over elapsed: Duration) -> Duration {
-        elapsed < .zero ? .zero : elapsed * frequencyTolerancePPM / 1_000_000
+        elapsed < .zero ? .zero : elapsed * (frequencyTolerancePPM * 1e-6)
     }
 
     /// Adds the interval one response gave (sent at `sent`, received at `received`) and returns the
     /// new intersection, or nil when the evidence is inconsistent (the intervals are disjoint), in
     /// which case the state is left unchanged.
-    mutating func add(_ sample: HTTPOffsetInterval, sent: MonotonicInstant, received: MonotonicInstant)
-        -> HTTPOffsetInterval?
+    mutating func add(_ sample: OffsetInterval, sent: MonotonicInstant, received: MonotonicInstant)
+        -> OffsetInterval?
     {
         let fresh = sample.widened(by: driftAllowance(over: received - sent))
-        let combined: HTTPOffsetInterval?
+        let combined: OffsetInterval?
         if let interval, let asOf {
             combined = interval.widened(by: driftAllowance(over: received - asOf)).intersection(fresh)
         } else {

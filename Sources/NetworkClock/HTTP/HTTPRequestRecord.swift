@@ -23,15 +23,15 @@ package struct HTTPRequestRecord: Hashable, Sendable {
     /// That header's raw value, when present.
     package var headerValue: String?
     /// The offset interval this response alone gave, when it gave one.
-    package var interval: HTTPOffsetInterval?
+    package var interval: OffsetInterval?
     /// The intersection of all intervals up to and including this one, when there is one.
-    package var combined: HTTPOffsetInterval?
+    package var combined: OffsetInterval?
 
     /// Creates a record.
     package init(
         method: Method, statusCode: Int?, sent: MonotonicInstant, received: MonotonicInstant,
-        headerName: String?, headerValue: String?, interval: HTTPOffsetInterval?,
-        combined: HTTPOffsetInterval?
+        headerName: String?, headerValue: String?, interval: OffsetInterval?,
+        combined: OffsetInterval?
     ) {
         self.method = method
         self.statusCode = statusCode

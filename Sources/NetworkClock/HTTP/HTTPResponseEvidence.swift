@@ -10,7 +10,7 @@ import SNTP
 package struct HTTPResponseEvidence: Sendable {
     package var headerName: String
     package var headerValue: String
-    package var interval: HTTPOffsetInterval
+    package var interval: OffsetInterval
 
     /// Reads the server's time from a response's headers (looked up case-insensitively by `field`)
     /// and turns it into an offset interval, given the local wall times of sending and receiving.
@@ -33,7 +33,7 @@ package struct HTTPResponseEvidence: Sendable {
             } catch {
                 throw HTTPTimeError(.malformedTimestampHeader, "\(header.name): \(error.reason)")
             }
-            let interval = HTTPOffsetInterval.timestamp(
+            let interval = OffsetInterval.timestamp(
                 reading.time, resolution: reading.resolution, sent: sent, received: received)
             return HTTPResponseEvidence(headerName: header.name, headerValue: value, interval: interval)
         }
@@ -46,7 +46,7 @@ package struct HTTPResponseEvidence: Sendable {
         } catch {
             throw HTTPTimeError(.malformedDateHeader, "Date '\(value)' is not an HTTP-date: \(error.reason)")
         }
-        let interval = HTTPOffsetInterval.dateHeader(date.time, sent: sent, received: received)
+        let interval = OffsetInterval.dateHeader(date.time, sent: sent, received: received)
         return HTTPResponseEvidence(headerName: "Date", headerValue: value, interval: interval)
     }
 

@@ -25,7 +25,7 @@ package struct HTTPTimeMeasurement: Sendable {
     /// How far the true offset can be from ``offset``: half the width of ``interval``.
     package var errorBound: Duration
     /// The interval of offsets consistent with every response, aged to ``monotonic``.
-    package var interval: HTTPOffsetInterval
+    package var interval: OffsetInterval
     /// The best estimate of true time at ``monotonic``.
     package var trueTime: UnixTime
     /// The monotonic instant of the anchor: the receive instant of the last response used.
@@ -39,7 +39,7 @@ package struct HTTPTimeMeasurement: Sendable {
 
     /// Creates a measurement.
     package init(
-        url: URL, kind: Kind, interval: HTTPOffsetInterval, monotonic: MonotonicInstant,
+        url: URL, kind: Kind, interval: OffsetInterval, monotonic: MonotonicInstant,
         localTime: UnixTime, roundTripDelay: Duration, requests: [HTTPRequestRecord]
     ) {
         self.url = url

@@ -10,7 +10,7 @@ import SNTP
 /// with mode 0600 in a directory created with mode 0700, so concurrent writers and readers never
 /// see a torn file. Loading never traps on any file content: every problem is a typed
 /// ``AnchorStoreError``.
-package struct AnchorStore: Sendable {
+public struct AnchorStore: Sendable {
     /// The file format version this library writes and reads.
     package static let formatVersion = 1
     /// Files larger than this are refused as corrupt without being parsed.
@@ -19,12 +19,19 @@ package struct AnchorStore: Sendable {
     package static let bootIDPath = "/proc/sys/kernel/random/boot_id"
 
     /// The anchor file's path.
-    package let path: String
+    public let path: String
     private let bootID: @Sendable () -> String?
     private let monotonic: any MonotonicClockSource
     private let wall: any WallClockSource
 
-    /// Creates a store for the file at `path`.
+    /// Creates a store for the anchor file at `path` (its directory is created on the first save),
+    /// tagged with this boot's identity from `/proc/sys/kernel/random/boot_id`.
+    public init(path: String) {
+        self.init(
+            path: path, bootID: AnchorStore.systemBootID, monotonic: BootTimeClock(), wall: SystemWallClock())
+    }
+
+    /// Creates a store for the file at `path` with injected boot identity and clocks.
     ///
     /// - Parameters:
     ///   - path: The anchor file; its directory is created on the first save.
@@ -34,9 +41,9 @@ package struct AnchorStore: Sendable {
     ///   - wall: The wall clock, only to stamp the file's informational `written_at`.
     package init(
         path: String,
-        bootID: @escaping @Sendable () -> String? = AnchorStore.systemBootID,
-        monotonic: some MonotonicClockSource = BootTimeClock(),
-        wall: some WallClockSource = SystemWallClock()
+        bootID: @escaping @Sendable () -> String?,
+        monotonic: some MonotonicClockSource,
+        wall: some WallClockSource
     ) {
         self.path = path
         self.bootID = bootID
@@ -46,25 +53,20 @@ package struct AnchorStore: Sendable {
 
     /// Creates a store at the default location, ``defaultPath(environment:)``.
     /// - Throws: ``AnchorStoreError/Code/noDefaultLocation`` when the environment gives none.
-    package init(
-        environment: [String: String] = ProcessInfo.processInfo.environment,
-        bootID: @escaping @Sendable () -> String? = AnchorStore.systemBootID,
-        monotonic: some MonotonicClockSource = BootTimeClock(),
-        wall: some WallClockSource = SystemWallClock()
-    ) throws(AnchorStoreError) {
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(AnchorStoreError) {
         guard let path = Self.defaultPath(environment: environment) else {
             throw AnchorStoreError(
                 code: .noDefaultLocation,
                 reason: "neither XDG_CACHE_HOME nor HOME is set to an absolute path",
                 path: "")
         }
-        self.init(path: path, bootID: bootID, monotonic: monotonic, wall: wall)
+        self.init(path: path)
     }
 
     /// The default file: `$XDG_CACHE_HOME/netclock/anchor.json` when `XDG_CACHE_HOME` is an
     /// absolute path (the XDG specification says to ignore relative ones), else
     /// `$HOME/.cache/netclock/anchor.json`; `nil` when neither is usable.
-    package static func defaultPath(environment: [String: String]) -> String? {
+    public static func defaultPath(environment: [String: String]) -> String? {
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
             return join(cache, "netclock/anchor.json")
         }
@@ -122,7 +124,7 @@ package struct AnchorStore: Sendable {
 
     /// Reads the file back: the anchor (with source ``TimeSource/restored``) and drift history, or
     /// the reason it cannot be used. Never traps, whatever the file holds.
-    package func load() -> Result<RestoredAnchor, AnchorStoreError> {
+    public func load() -> Result<RestoredAnchor, AnchorStoreError> {
         let bytes: [UInt8]
         switch FileSystem.readFile(atPath: path, limit: Self.maximumFileSize) {
         case .success(let content):

@@ -2,59 +2,59 @@ import SNTP
 
 /// Why an ``AnchorStore`` could not load or save an anchor: a stable ``code`` for programs and a
 /// ``reason`` for people.
-package struct AnchorStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct AnchorStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A stable identifier for a kind of failure; compare codes, not reasons.
-    package struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         /// The identifier, e.g. `different-boot`.
-        package let rawValue: String
+        public let rawValue: String
 
         /// Creates a code from its identifier.
-        package init(rawValue: String) { self.rawValue = rawValue }
+        public init(rawValue: String) { self.rawValue = rawValue }
 
         /// The identifier.
-        package var description: String { rawValue }
+        public var description: String { rawValue }
 
         /// There is no anchor file.
-        package static let missing = Code(rawValue: "missing")
+        public static let missing = Code(rawValue: "missing")
         /// The file exists but is empty (or only whitespace).
-        package static let empty = Code(rawValue: "empty")
+        public static let empty = Code(rawValue: "empty")
         /// The file ends in the middle of its JSON.
-        package static let truncated = Code(rawValue: "truncated")
+        public static let truncated = Code(rawValue: "truncated")
         /// The file is not valid JSON, lacks fields, or holds values out of range.
-        package static let corrupt = Code(rawValue: "corrupt")
+        public static let corrupt = Code(rawValue: "corrupt")
         /// The file was written in a format version this library does not read.
-        package static let unsupportedVersion = Code(rawValue: "unsupported-version")
+        public static let unsupportedVersion = Code(rawValue: "unsupported-version")
         /// The file was written during another boot: the monotonic clock restarted since.
-        package static let differentBoot = Code(rawValue: "different-boot")
+        public static let differentBoot = Code(rawValue: "different-boot")
         /// The current boot identity could not be read, so the file cannot be trusted.
-        package static let bootIDUnavailable = Code(rawValue: "boot-id-unavailable")
+        public static let bootIDUnavailable = Code(rawValue: "boot-id-unavailable")
         /// The file refers to monotonic instants later than now: it cannot have been written in
         /// this boot's past.
-        package static let futureDated = Code(rawValue: "future-dated")
+        public static let futureDated = Code(rawValue: "future-dated")
         /// The file exists but could not be read.
-        package static let unreadable = Code(rawValue: "unreadable")
+        public static let unreadable = Code(rawValue: "unreadable")
         /// Neither `XDG_CACHE_HOME` nor `HOME` gives a place for the default file.
-        package static let noDefaultLocation = Code(rawValue: "no-default-location")
+        public static let noDefaultLocation = Code(rawValue: "no-default-location")
         /// The directory could not be created or the file could not be written.
-        package static let writeFailed = Code(rawValue: "write-failed")
+        public static let writeFailed = Code(rawValue: "write-failed")
         /// There was no anchor to save, or its values are outside the supported range.
-        package static let invalidAnchor = Code(rawValue: "invalid-anchor")
+        public static let invalidAnchor = Code(rawValue: "invalid-anchor")
     }
 
     /// The kind of failure.
-    package let code: Code
+    public let code: Code
     /// What went wrong, for people.
-    package let reason: String
+    public let reason: String
     /// The anchor file's path.
-    package let path: String
+    public let path: String
 
     /// Creates an error.
-    package init(code: Code, reason: String, path: String) {
+    public init(code: Code, reason: String, path: String) {
         self.code = code
         self.reason = reason
         self.path = path
     }
 
     /// `path: reason`.
-    package var description: String { "\(path): \(reason)" }
+    public var description: String { "\(path): \(reason)" }
 }

@@ -1,21 +1,28 @@
 import SNTP
 
 /// An anchor read back from an ``AnchorStore``, with what was saved alongside it.
-package struct RestoredAnchor: Sendable, Hashable {
+public struct RestoredAnchor: Sendable, Hashable {
     /// The anchor, with source ``TimeSource/restored`` and the server it was synced with.
     package var anchor: Anchor
     /// The source the anchor had when saved (`ntp`, `http`, or `restored` if re-saved after a
     /// restore).
-    package var originalSource: TimeSource
+    public var originalSource: TimeSource
     /// The drift-estimation sync points that were saved, oldest first.
     package var driftHistory: [DriftEstimator.SyncPoint]
     /// The boot identity the file was written in (equal to the current one).
-    package var bootID: String
+    public var bootID: String
     /// The wall-clock time when the file was written; informational only, since the wall clock may
     /// have been wrong or changed since.
-    package var writtenAt: UnixTime
+    public var writtenAt: UnixTime
     /// The monotonic instant when the file was written.
-    package var writtenAtMonotonic: MonotonicInstant
+    public var writtenAtMonotonic: MonotonicInstant
+
+    /// True time at the anchor's boot-time instant.
+    public var trueTime: UnixTime { anchor.trueTime }
+    /// The error bound of ``trueTime`` when it was measured (it has grown since).
+    public var errorBound: Duration { anchor.errorBound }
+    /// The server the anchor was synced with, if known.
+    public var server: String? { anchor.server }
 
     /// Creates a restored anchor from its parts.
     package init(

@@ -173,7 +173,7 @@ package struct NTPSyncEngine: Sendable {
             report.best.map { Candidate(index: index, sample: $0) }
         }
         guard !candidates.isEmpty else { throw .noUsableSource(reports) }
-        let combiner = SourceCombiner(method: policy.combine, tolerance: policy.frequencyTolerance)
+        let combiner = SourceCombiner(method: policy.combine, tolerancePPM: policy.frequencyTolerancePPM)
         let outcome: SourceCombiner.Outcome
         do {
             outcome = try combiner.combine(candidates)

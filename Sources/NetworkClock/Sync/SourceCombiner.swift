@@ -31,10 +31,10 @@ struct Candidate: Hashable, Sendable {
         self.delay = delay
     }
 
-    /// The bound aged to `reference` at the given frequency tolerance.
-    func bound(at reference: MonotonicInstant, tolerance: Double) -> Duration {
+    /// The bound aged to `reference` at the given frequency tolerance (ppm).
+    func bound(at reference: MonotonicInstant, tolerancePPM: Double) -> Duration {
         let age = reference - instant
-        return bound + abs(age) * tolerance
+        return bound + abs(age) * (tolerancePPM * 1e-6)
     }
 }
 
@@ -53,13 +53,14 @@ struct SourceCombiner {
     }
 
     var method: CombineMethod
-    var tolerance: Double
+    /// The frequency tolerance, in ppm, that ages each candidate's bound to the latest instant.
+    var tolerancePPM: Double
 
     func combine(_ candidates: [Candidate]) throws(Intersection.Failure) -> Outcome {
         guard let latest = candidates.map(\.instant).max() else { throw .noSources }
         let base = candidates[0].bootEpoch
         let intervals = candidates.map {
-            OffsetInterval(offset: $0.bootEpoch - base, bound: $0.bound(at: latest, tolerance: tolerance))
+            OffsetInterval(offset: $0.bootEpoch - base, bound: $0.bound(at: latest, tolerancePPM: tolerancePPM))
         }
         let selection = try Intersection.select(intervals)
         let survivors = selection.truechimers
@@ -88,7 +89,7 @@ struct SourceCombiner {
             let lower = survivors.map { intervals[$0].lower }.max() ?? selection.agreement.lower
             let upper = survivors.map { intervals[$0].upper }.min() ?? selection.agreement.upper
             if lower <= upper {
-                estimate = OffsetInterval(offset: (lower + upper) / 2, bound: (upper - lower) / 2)
+                estimate = OffsetInterval(lower: lower, upper: upper)
             } else {
                 estimate = selection.agreement
             }

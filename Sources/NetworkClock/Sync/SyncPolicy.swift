@@ -1,16 +1,18 @@
 import NetClockPlatform
 import SNTP
 
-/// How the sync engine combines the surviving sources into one result.
-package enum CombineMethod: String, Hashable, Sendable, CaseIterable {
-    /// The intersection of the survivors' correctness intervals: its midpoint and half-width.
-    /// Sound whenever every survivor is honest, and the tightest sound bound.
-    case intersection
-    /// The survivors' offsets weighted by 1/ε², with the bound of the best survivor widened by its
-    /// distance from the mean.
-    case weightedMean
-    /// The survivor with the smallest error bound, alone.
-    case best
+extension NetworkClock {
+    /// How the sync engine combines the surviving sources into one result.
+    public enum CombineMethod: String, Hashable, Sendable, CaseIterable {
+        /// The intersection of the survivors' correctness intervals: its midpoint and half-width.
+        /// Sound whenever every survivor is honest, and the tightest sound bound.
+        case intersection
+        /// The survivors' offsets weighted by 1/ε², with the bound of the best survivor widened by its
+        /// distance from the mean.
+        case weightedMean
+        /// The survivor with the smallest error bound, alone.
+        case best
+    }
 }
 
 /// What to query and how: servers, per-address burst options, parallelism and deadlines.
@@ -32,14 +34,15 @@ package struct SyncPolicy: Hashable, Sendable {
     package var deadline: Duration
     /// How survivors are combined.
     package var combine: CombineMethod
-    /// Frequency tolerance used to age samples taken at different instants to a common one.
-    package var frequencyTolerance: Double
+    /// The frequency tolerance, in ppm, that ages samples taken at different instants to a common
+    /// one: `query.frequencyTolerancePPM`, so that one setting governs every bound.
+    package var frequencyTolerancePPM: Double { query.frequencyTolerancePPM }
 
     /// Creates a policy. The default deadline covers a full burst plus one timeout.
     package init(
         servers: [ServerName], defaultPort: UInt16 = ServerName.defaultPort, family: AddressFamilyPreference = .any,
         addressesPerHost: Int = 4, query: QueryOptions = QueryOptions(), minimumSources: Int? = nil,
-        deadline: Duration? = nil, combine: CombineMethod = .intersection, frequencyTolerance: Double = 15e-6
+        deadline: Duration? = nil, combine: CombineMethod = .intersection
     ) {
         self.servers = servers
         self.defaultPort = defaultPort
@@ -49,7 +52,6 @@ package struct SyncPolicy: Hashable, Sendable {
         self.minimumSources = minimumSources
         self.deadline = deadline ?? Self.burstDuration(query) + query.timeout
         self.combine = combine
-        self.frequencyTolerance = frequencyTolerance
     }
 
     /// The longest one burst can take: every request timing out, spaced by the interval.
@@ -57,3 +59,6 @@ package struct SyncPolicy: Hashable, Sendable {
         query.timeout * query.samples + query.interval * max(0, query.samples - 1)
     }
 }
+
+/// Shorthand for ``NetworkClock/CombineMethod`` inside the package.
+package typealias CombineMethod = NetworkClock.CombineMethod

@@ -2,27 +2,27 @@ import SNTP
 
 /// The outcome of a successful sync: the estimated true time with its bound, and every source's
 /// part in it.
-package struct SyncReport: Hashable, Sendable {
+public struct SyncReport: Hashable, Sendable {
     /// True time at `monotonic`.
-    package var trueTime: UnixTime
+    public var trueTime: UnixTime
     /// The monotonic instant at which `trueTime` holds: the anchor point.
-    package var monotonic: MonotonicInstant
+    public var monotonic: MonotonicInstant
     /// The error bound of `trueTime` at `monotonic`.
-    package var errorBound: Duration
+    public var errorBound: Duration
     /// True time minus the local wall clock (NTP sign: positive when the local clock is behind).
-    package var offset: Duration
+    public var offset: Duration
     /// The round-trip delay of the selected source's sample.
-    package var delay: Duration
+    public var delay: Duration
     /// Which kind of source produced the result.
-    package var source: TimeSource
+    public var source: TimeSource
     /// The selected source's server (as configured) and address.
-    package var server: String
+    public var server: String
     /// Every NTP source, with its status.
-    package var sources: [SourceReport]
+    public var sources: [SyncReport.NTPSource]
     /// Every HTTP source tried (only when NTP gave no time, or NTP was skipped).
-    package var httpSources: [HTTPSourceReport] = []
+    public var httpSources: [SyncReport.HTTPSource] = []
     /// How long the sync took.
-    package var elapsed: Duration
+    public var elapsed: Duration
 
     /// The anchor this result gives a clock.
     package var anchor: Anchor {
@@ -31,51 +31,103 @@ package struct SyncReport: Hashable, Sendable {
     }
 
     /// Requests sent in all.
-    package var packetsSent: Int { sources.reduce(0) { $0 + $1.packetsSent } }
+    public var packetsSent: Int { sources.reduce(0) { $0 + $1.packetsSent } }
 
     /// The sources that agreed (selected and survivors).
-    package var agreeingSources: Int {
+    public var agreeingSources: Int {
         sources.filter { $0.status == .selected || $0.status == .survivor }.count
     }
 }
 
-/// Why a sync produced no time.
-package enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// No servers (and no HTTP URLs) were configured.
-    case noServers
-    /// No source gave a usable sample; each one's report (NTP, then HTTP) says why.
-    case noUsableSource([SourceReport], http: [HTTPSourceReport] = [])
-    /// Sources answered but no majority agreed on the time.
-    case noMajority(Intersection.Failure, [SourceReport])
+/// Why a sync produced no time: a stable ``code`` for programs, a ``reason`` for people, and every
+/// source's report. Compare codes, not reasons.
+public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A stable identifier for a kind of failure. New codes may be added; `switch` over known ones
+    /// with a `default`.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The identifier, e.g. `no_majority`.
+        public let rawValue: String
 
-    /// Every source's report.
-    package var sources: [SourceReport] {
-        switch self {
-        case .noServers: return []
-        case .noUsableSource(let sources, _), .noMajority(_, let sources): return sources
-        }
+        /// Creates a code from its identifier.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The identifier.
+        public var description: String { rawValue }
+
+        /// No servers (and no HTTP URLs) were configured.
+        public static let noServers = Code(rawValue: "no_servers")
+        /// No source gave a usable sample; each one's report (NTP, then HTTP) says why.
+        public static let noUsableSource = Code(rawValue: "no_usable_source")
+        /// Sources answered but no majority agreed on the time: evidence of a fault or an attack,
+        /// so no weaker source is consulted.
+        public static let noMajority = Code(rawValue: "no_majority")
+        /// The task awaiting the sync was cancelled.
+        public static let cancelled = Code(rawValue: "cancelled")
     }
 
+    /// The kind of failure.
+    public let code: Code
+    /// What went wrong, for people, naming each source's reason.
+    public let reason: String
+    /// Every NTP source's report.
+    public let sources: [SyncReport.NTPSource]
     /// Every HTTP source's report.
-    package var httpSources: [HTTPSourceReport] {
-        if case .noUsableSource(_, let http) = self { return http }
-        return []
+    public let httpSources: [SyncReport.HTTPSource]
+    /// For ``Code/noMajority``: how the vote failed.
+    package let majorityFailure: Intersection.Failure?
+
+    /// Creates an error.
+    package init(
+        code: Code, reason: String, sources: [SyncReport.NTPSource] = [],
+        httpSources: [SyncReport.HTTPSource] = [], majorityFailure: Intersection.Failure? = nil
+    ) {
+        self.code = code
+        self.reason = reason
+        self.sources = sources
+        self.httpSources = httpSources
+        self.majorityFailure = majorityFailure
     }
 
-    /// A readable explanation, naming each source's reason.
-    package var description: String {
-        switch self {
-        case .noServers:
-            return "no servers configured"
-        case .noUsableSource(let sources, let http):
-            let reasons =
-                sources.map { report in
-                    let place = report.address.map { "\(report.server) (\($0))" } ?? "\(report.server)"
-                    return "\(place): \(report.reason ?? report.status.rawValue)"
-                } + http.map { "\($0.url): \($0.reason ?? $0.status.rawValue)" }
-            return "no usable time source: " + reasons.joined(separator: "; ")
-        case .noMajority(let failure, _):
-            return failure.description
-        }
+    /// The reason.
+    public var description: String { reason }
+
+    /// Errors are equal when their codes are: reasons and reports describe one occurrence.
+    public static func == (lhs: SyncError, rhs: SyncError) -> Bool { lhs.code == rhs.code }
+
+    /// Hashes the code.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+extension SyncError {
+    /// No servers (and no HTTP URLs) were configured.
+    package static var noServers: SyncError {
+        SyncError(code: .noServers, reason: "no servers configured")
+    }
+
+    /// No source gave a usable sample.
+    package static func noUsableSource(
+        _ sources: [SyncReport.NTPSource], http: [SyncReport.HTTPSource] = []
+    ) -> SyncError {
+        let reasons =
+            sources.map { report in
+                let place = report.address.map { "\(report.server) (\($0))" } ?? "\(report.server)"
+                return "\(place): \(report.reason ?? report.status.rawValue)"
+            } + http.map { "\($0.url): \($0.reason ?? $0.status.rawValue)" }
+        return SyncError(
+            code: .noUsableSource, reason: "no usable time source: " + reasons.joined(separator: "; "),
+            sources: sources, httpSources: http)
+    }
+
+    /// Sources answered but no majority agreed.
+    package static func noMajority(_ failure: Intersection.Failure, _ sources: [SyncReport.NTPSource])
+        -> SyncError
+    {
+        SyncError(
+            code: .noMajority, reason: failure.description, sources: sources, majorityFailure: failure)
+    }
+
+    /// The awaiting task was cancelled; `sources` are the reports gathered so far.
+    package static func cancelled(_ sources: [SyncReport.NTPSource] = []) -> SyncError {
+        SyncError(code: .cancelled, reason: "the sync was cancelled", sources: sources)
     }
 }

@@ -45,10 +45,9 @@ package struct TimeSyncEngine: Sendable {
             do {
                 return try await ntp.sync()
             } catch {
-                switch error {
-                case .noMajority: throw error
-                case .noUsableSource(let reports, _): ntpReports = reports
-                case .noServers: break
+                switch error.code {
+                case .noMajority, .cancelled: throw error
+                default: ntpReports = error.sources
                 }
                 ntpFailure = error
             }

@@ -1,28 +1,3 @@
-/// A source's claim about the true offset: the correctness interval [offset − bound, offset + bound]
-/// which contains the truth if the source is honest.
-package struct OffsetInterval: Hashable, Sendable {
-    /// The estimated offset (true time − local time).
-    package var offset: Duration
-    /// The error bound: half the interval's width.
-    package var bound: Duration
-
-    /// Creates an interval centred on `offset`.
-    package init(offset: Duration, bound: Duration) {
-        self.offset = offset
-        self.bound = max(bound, .zero)
-    }
-
-    /// The lower end.
-    package var lower: Duration { offset - bound }
-    /// The upper end.
-    package var upper: Duration { offset + bound }
-
-    /// Whether the two intervals share at least one point.
-    package func overlaps(_ other: OffsetInterval) -> Bool {
-        lower <= other.upper && other.lower <= upper
-    }
-}
-
 /// The intersection (Marzullo) algorithm of RFC 5905 §11.2.1: find the smallest number of
 /// falsetickers `f < n/2` such that some offset lies in the intervals of at least `n − f` sources.
 package enum Intersection {
@@ -94,7 +69,7 @@ package enum Intersection {
                 }
             }
             if let low, let high, low <= high {
-                let agreement = OffsetInterval(offset: (low + high) / 2, bound: (high - low) / 2)
+                let agreement = OffsetInterval(lower: low, upper: high)
                 var truechimers: [Int] = []
                 var liars: [Int] = []
                 for (index, interval) in intervals.enumerated() {

@@ -1,0 +1,106 @@
+import Foundation
+import NetClockPlatform
+import SNTP
+
+// How NetworkClock's public values print: as a person reads them in a log line, not as a dump of
+// fields.
+
+extension TimeEstimate: CustomStringConvertible {
+    /// E.g. `2026-12-01T03:47:03.313013Z ± 138.9µs (ntp, time.example.com, synced 25.510ms ago)`.
+    public var description: String {
+        var context = [source.rawValue]
+        if let server { context.append(server) }
+        context.append("synced \(age.formattedSeconds) ago")
+        if isDriftCorrected { context.append("drift corrected") }
+        return "\(ISO8601.format(time, fractionDigits: 6))Z ± \(errorBound.formattedSeconds) (\(context.joined(separator: ", ")))"
+    }
+}
+
+extension SyncReport: CustomStringConvertible {
+    /// E.g. `2026-12-01T03:47:03.287503Z, local clock +42.500004s ± 138.5µs (ntp, 127.0.0.1:123,
+    /// 3 of 4 sources agree)`.
+    public var description: String {
+        let sign = offset < .zero ? "" : "+"
+        var context = [source.rawValue, server]
+        if !sources.isEmpty { context.append("\(agreeingSources) of \(sources.count) sources agree") }
+        return
+            "\(ISO8601.format(trueTime, fractionDigits: 6))Z, local clock \(sign)\(offset.formattedSeconds) ± \(errorBound.formattedSeconds) (\(context.joined(separator: ", ")))"
+    }
+}
+
+extension SyncReport.NTPSource: CustomStringConvertible {
+    /// E.g. `pool.ntp.org (192.0.2.1:123): selected, offset +1.2ms delay 20.1ms ±10.3ms` or
+    /// `pool.ntp.org (192.0.2.2:123): timeout, no reply (timed out)`.
+    public var description: String {
+        let place = resolvedAddress.map { "\(server) (\($0))" } ?? server.description
+        if let best, reason == nil {
+            let sign = best.offset < .zero ? "" : "+"
+            return
+                "\(place): \(status), offset \(sign)\(best.offset.formattedSeconds) delay \(best.delay.formattedSeconds) ±\(best.errorBound.formattedSeconds)"
+        }
+        return "\(place): \(status)" + (reason.map { ", \($0)" } ?? "")
+    }
+}
+
+extension SyncReport.HTTPSource: CustomStringConvertible {
+    /// E.g. `https://example.com/: selected, offset +2.3s ±5.1ms (date, 7 requests)`.
+    public var description: String {
+        guard let offset, let errorBound else {
+            return "\(url): \(status)" + (reason.map { ", \($0)" } ?? "")
+        }
+        let sign = offset < .zero ? "" : "+"
+        return
+            "\(url): \(status), offset \(sign)\(offset.formattedSeconds) ±\(errorBound.formattedSeconds) (\(kind ?? "date"), \(requestCount) requests)"
+    }
+}
+
+extension ClockTick: CustomStringConvertible {
+    /// E.g. `tick 2026-12-01T03:47:04.000000Z (late by 112.0µs)`.
+    public var description: String {
+        "tick \(ISO8601.format(boundary, fractionDigits: 6))Z (late by \(lateness.formattedSeconds))"
+    }
+}
+
+extension RestoredAnchor: CustomStringConvertible {
+    /// E.g. `anchor from time.example.com (ntp), ±138.5µs when measured, saved 2026-12-01T03:47:03Z`.
+    public var description: String {
+        "anchor from \(server ?? "an unknown server") (\(originalSource)), ±\(errorBound.formattedSeconds) when measured, saved \(ISO8601.format(writtenAt, fractionDigits: 0))Z"
+    }
+}
+
+extension AnchorStore: CustomStringConvertible {
+    /// The anchor file's path.
+    public var description: String { path }
+}
+
+extension ClockEvent: CustomStringConvertible {
+    /// One log line, e.g. `synced: 2026-…Z, local clock +1.5s ± 1.2ms (ntp, …)` or
+    /// `backoff: next sync in 128.000000s after 2 failures`.
+    public var description: String {
+        switch self {
+        case .synced(let report, let replaced):
+            return "synced: \(report)" + (replaced ? "" : " (kept the tighter anchor)")
+        case .syncFailed(let error): return "sync failed: \(error)"
+        case .sourceRejected(let source): return "source rejected: \(source)"
+        case .falseticker(let source): return "falseticker: \(source)"
+        case .kissOfDeath(let source, let code): return "kiss-o'-death \(code): \(source)"
+        case .backoff(let delay, let failures):
+            return "backoff: next sync in \(delay.formattedSeconds) after \(failures) failure\(failures == 1 ? "" : "s")"
+        case .restored(let anchor): return "restored: \(anchor)"
+        case .restoreFailed(let error): return "restore failed: \(error)"
+        case .storeFailed(let error): return "store failed: \(error)"
+        }
+    }
+}
+
+extension NetworkClock.CombineMethod: CustomStringConvertible {
+    /// The method's name, e.g. `intersection`.
+    public var description: String { rawValue }
+}
+
+extension UnixTime {
+    /// The instant a Foundation `Date` names (exact to the `Double`'s precision, about 0.1 µs today).
+    public init(_ date: Date) {
+        self.init(sinceEpoch: Duration(secondsDouble: date.timeIntervalSince1970) ?? .zero)
+    }
+}
