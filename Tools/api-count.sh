@@ -49,7 +49,7 @@ extract=$toolchain_bin/swift-symbolgraph-extract
 out=$root/.build/api-count
 mkdir -p "$out"
 if ! "$swift" build --target NetworkClock >"$out/build.log" 2>&1; then
-    cat "$out/build.log" >&2
+    tail -n 40 "$out/build.log" >&2
     echo "api-count.sh: swift build failed" >&2
     exit 2
 fi

@@ -47,7 +47,7 @@ docc=${DOCC:-$toolchain_bin/docc}
 out=$root/.build/docs
 mkdir -p "$out"
 if ! "$swift" build --target NetworkClock >"$out/build.log" 2>&1; then
-    cat "$out/build.log" >&2
+    tail -n 40 "$out/build.log" >&2
     echo "docs.sh: swift build failed" >&2
     exit 2
 fi

@@ -6,8 +6,9 @@
 //       component) and how many symbols it declares in all the given graphs (its own and those of
 //       its extensions to other modules). Exits 1 when there are more than LIMIT top-level types.
 //   swift Tools/symbol-graphs.swift undocumented GRAPH.json...
-//       Prints every declared symbol without a doc comment (members the compiler synthesizes, such
-//       as `hashValue`, have none and are skipped) as a docc-style warning. Exits 1 when any is found.
+//       Prints every declared symbol without a doc comment as a docc-style warning (members the
+//       compiler synthesizes or declares implicitly, such as `hashValue` or an enum's
+//       `init(rawValue:)`, have none and are skipped). Exits 1 when any is found.
 import Foundation
 
 struct Symbol {
@@ -88,7 +89,13 @@ func undocumented(_ paths: [String]) -> Int32 {
     guard !paths.isEmpty else { fail("usage: undocumented GRAPH.json...", status: 2) }
     var found = 0
     for graph in paths.map(Graph.init(path:)) {
-        for symbol in graph.symbols where !symbol.isSynthesized && !symbol.isDocumented {
+        // Declarations the compiler makes implicitly (an enum's `init(rawValue:)`) have no source
+        // location and cannot carry a comment; without any location at all, nothing could be told.
+        guard graph.symbols.isEmpty || graph.symbols.contains(where: { $0.location != nil }) else {
+            fail("no symbol of \(graph.module) has a source location (no .swiftsourceinfo?)", status: 2)
+        }
+        for symbol in graph.symbols
+        where !symbol.isSynthesized && !symbol.isDocumented && symbol.location != nil {
             found += 1
             let name = ([graph.module] + symbol.path).joined(separator: "/")
             print("\(symbol.location ?? graph.module): warning: \(name) (\(symbol.kind)) has no documentation comment")

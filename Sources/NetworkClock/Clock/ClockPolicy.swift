@@ -1,7 +1,7 @@
 import SNTP
 
 extension NetworkClock {
-    /// The assumptions and knobs of an ``AnchoredClock`` and its ``DriftEstimator``.
+    /// How the clock ages its error bound and estimates the drift of the monotonic clock.
     ///
     /// The defaults suit a commodity machine: a monotonic clock whose frequency is within ±15 ppm until
     /// drift has been measured, and a drift estimate only once at least three syncs span 15 minutes.

@@ -2,8 +2,8 @@ import Foundation
 import NetClockPlatform
 import SNTP
 
-/// The true time as an ``AnchoredClock`` knows it at one moment: a best estimate and a bound on its
-/// error, so that the truth lies in ``earliest``...``latest``.
+/// The true time as a ``NetworkClock/NetworkClock`` knows it at one moment: a best estimate and a
+/// bound on its error, so that the truth lies in ``earliest``...``latest``.
 ///
 /// An estimate is a small value with no references (the server name is interned), so reading the
 /// clock never allocates.

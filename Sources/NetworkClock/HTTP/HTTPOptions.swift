@@ -41,7 +41,7 @@ extension NetworkClock {
         package var frequencyTolerancePPM: Double = QueryOptions.defaultFrequencyTolerancePPM
         /// The most bytes the head of an `http://` response may have (status line, header fields
         /// and the empty line; at least 64); a longer head fails with
-        /// ``HTTPTimeError/Code/headersTooLarge``. URLSession (`https://`) applies its own limit.
+        /// `headers-too-large`. URLSession (`https://`) applies its own limit.
         public var maximumResponseHeadBytes: Int
 
         /// The name of the timestamp header read instead of `Date` (e.g. `X-Server-Time-Ms`), or nil
@@ -62,7 +62,7 @@ extension NetworkClock {
         ///   - minimumSpacing: The least time between two requests.
         ///   - maximumResponseHeadBytes: The largest response head read from an `http://` server.
         public init(
-            timestampHeader name: String? = nil, timestampUnit: TimestampUnit = .milliseconds,
+            timestampHeader: String? = nil, timestampUnit: TimestampUnit = .milliseconds,
             maximumRequests: Int = 8,
             timestampSamples: Int = 8,
             targetErrorBound: Duration = .milliseconds(15),
@@ -71,7 +71,9 @@ extension NetworkClock {
             minimumSpacing: Duration = .milliseconds(20),
             maximumResponseHeadBytes: Int = 16_384
         ) {
-            self.timestampHeader = name.map { HTTPTimestampHeader(name: $0, unit: timestampUnit.headerUnit) }
+            self.timestampHeader = timestampHeader.map {
+                HTTPTimestampHeader(name: $0, unit: timestampUnit.headerUnit)
+            }
             self.maximumRequests = maximumRequests
             self.timestampSamples = timestampSamples
             self.targetErrorBound = targetErrorBound
