@@ -8,11 +8,11 @@ struct QueryCommand {
     func run() async -> ExitStatus {
         switch await TimeQuery(options: options).run() {
         case .success(let report):
-            console.out(options.json ? ReportJSON.report(report).serialized() : ReportText.report(report))
+            console.out(options.json ? JSONOutput.line(SyncReportJSON(report)) : ReportText.report(report))
             return .success
         case .failure(let error):
             if options.json {
-                console.out(ReportJSON.failure(error).serialized())
+                console.out(JSONOutput.line(SyncFailureJSON(error)))
             } else {
                 for source in error.sources { console.out(ReportText.source(source)) }
                 for source in error.httpSources { console.out(ReportText.http(source)) }

@@ -19,10 +19,10 @@ struct WatchCommand {
             switch await query.run() {
             case .success(let report):
                 anySuccess = true
-                console.out(options.json ? ReportJSON.report(report).serialized() : line(report))
+                console.out(options.json ? JSONOutput.line(SyncReportJSON(report)) : line(report))
             case .failure(let error):
                 if options.json {
-                    console.out(ReportJSON.failure(error).serialized())
+                    console.out(JSONOutput.line(SyncFailureJSON(error)))
                 } else {
                     console.out(
                         "\(ISO8601.format(query.engine.ntp.client.wall.now(), fractionDigits: 3))  no time: \(error)"
