@@ -10,6 +10,8 @@ public struct SNTPClient: Sendable {
     public var wall: any WallClockSource
     /// Where request nonces come from.
     public var nonces: any NonceSource
+    /// Told about every request sent and how it ended, for live progress; nil by default.
+    package var progress: SyncProgressObserver?
 
     /// Creates a client; the defaults read the kernel's clocks and CSPRNG.
     public init(
@@ -41,6 +43,7 @@ public struct SNTPClient: Sendable {
             let record = ExchangeRecord(
                 nonce: .zero, sentAt: mapping.wall, outcome: .failed(error), rejected: [])
             result.exchanges.append(record)
+            progress?(.failed(address))
             return result
         }
         defer { socket.close() }
@@ -62,6 +65,7 @@ public struct SNTPClient: Sendable {
             let record = exchange(
                 on: socket, mapping: mapping, timeout: timeout, options: options, session: &session)
             result.exchanges.append(record)
+            if let progress { SyncProgress.events(for: record, address: address).forEach(progress) }
             switch record.outcome {
             case .refused, .failed:
                 return result
@@ -86,6 +90,7 @@ public struct SNTPClient: Sendable {
         var record = ExchangeRecord(nonce: nonce, sentAt: t1Time, outcome: .timedOut, rejected: [])
         do {
             try socket.send(request)
+            progress?(.sent(socket.remote))
         } catch .connectionRefused {
             record.outcome = .refused
             return record
