@@ -6,7 +6,7 @@ struct QueryCommand {
     var console: Console
 
     func run() async -> ExitStatus {
-        switch await TimeQuery(options: options).run() {
+        switch await TimeQuery(options: options).run(status: options.json ? nil : console.status) {
         case .success(let report):
             console.out(options.json ? JSONOutput.line(SyncReportJSON(report)) : ReportText.report(report))
             return .success

@@ -17,7 +17,7 @@ struct SyncCommand {
             return .noTime
         }
         let report: SyncReport
-        switch await TimeQuery(options: options).run() {
+        switch await TimeQuery(options: options).run(status: options.json ? nil : console.status) {
         case .success(let result): report = result
         case .failure(let error):
             if options.json { console.out(JSONOutput.line(SyncFailureJSON(error))) }

@@ -16,7 +16,7 @@ struct WatchCommand {
                 if Task.isCancelled { break }
             }
             round += 1
-            switch await query.run() {
+            switch await query.run(status: options.json ? nil : console.status) {
             case .success(let report):
                 anySuccess = true
                 console.out(options.json ? JSONOutput.line(SyncReportJSON(report)) : line(report))
