@@ -71,6 +71,7 @@ package struct NTPSyncEngine: Sendable {
                 }
             }
         }
+        client.progress?(.querying(addresses: targets.count))
         let results = await queryAll(targets.map(\.target), deadline: deadline)
         for (position, item) in targets.enumerated() {
             guard let result = results[position] else {

@@ -12,6 +12,8 @@ public struct SNTPClient: Sendable {
     package var wall: any WallClockSource
     /// Where request nonces come from.
     package var nonces: any NonceSource
+    /// Told about every request sent and how it ended, for live progress; nil by default.
+    package var progress: SyncProgressObserver?
 
     /// Creates a client that takes T1 and T4 from the kernel's boot-time clock (mapped to the wall
     /// clock once per burst) and request nonces from the kernel's CSPRNG.
@@ -49,6 +51,7 @@ public struct SNTPClient: Sendable {
             let record = ExchangeRecord(
                 nonce: .zero, sentAt: mapping.wall, outcome: .failed(error), rejected: [])
             result.exchanges.append(record)
+            progress?(.failed(address))
             return result
         }
         defer { socket.close() }
@@ -70,6 +73,7 @@ public struct SNTPClient: Sendable {
             let record = exchange(
                 on: socket, mapping: mapping, timeout: timeout, options: options, session: &session)
             result.exchanges.append(record)
+            if let progress { SyncProgress.events(for: record, address: address).forEach(progress) }
             switch record.outcome {
             case .refused, .failed:
                 return result
@@ -94,6 +98,7 @@ public struct SNTPClient: Sendable {
         var record = ExchangeRecord(nonce: nonce, sentAt: t1Time, outcome: .timedOut, rejected: [])
         do {
             try socket.send(request)
+            progress?(.sent(socket.remote))
         } catch .connectionRefused {
             record.outcome = .refused
             return record
