@@ -53,6 +53,12 @@ package struct SocketAddress: Hashable, Sendable {
         return nil
     }
 
+    /// The loopback address of `family`, `127.0.0.1` or `::1`, with `port`.
+    package static func loopback(_ family: Family, port: UInt16) -> SocketAddress {
+        let bytes: [UInt8] = family == .ipv4 ? [127, 0, 0, 1] : [UInt8](repeating: 0, count: 15) + [1]
+        return SocketAddress(family: family, addressBytes: bytes, port: port, scopeID: 0)
+    }
+
     /// The same address with another port.
     package func withPort(_ port: UInt16) -> SocketAddress {
         SocketAddress(family: family, addressBytes: addressBytes, port: port, scopeID: scopeID)
