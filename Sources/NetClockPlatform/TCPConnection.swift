@@ -48,11 +48,6 @@ package final class TCPConnection {
         descriptor = nil
     }
 
-    /// The local address the kernel chose for this connection.
-    package var localAddress: SocketAddress? {
-        (descriptor?.rawValue).flatMap(Syscalls.localAddress)
-    }
-
     /// Waits up to `timeout` for the connection to be established.
     /// - Returns: true once connected (immediately on later calls), false when the time ran out
     ///   first; call again to go on waiting.

@@ -29,11 +29,6 @@ package final class UDPSocket {
         descriptor?.rawValue
     }
 
-    /// The local address the kernel chose for this socket.
-    package var localAddress: SocketAddress? {
-        openDescriptor.flatMap(Syscalls.localAddress)
-    }
-
     /// Sends one datagram.
     package func send(_ bytes: [UInt8]) throws(TransportError) {
         guard let fd = openDescriptor else {

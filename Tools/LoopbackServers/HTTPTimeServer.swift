@@ -69,9 +69,6 @@ package final class HTTPTimeServer: Sendable {
     /// Every request answered (or begun to be answered) so far, in order.
     package var requests: [HTTPTimeServerRequest] { core.log }
 
-    /// Forgets the logged requests.
-    package func clearLog() { core.clearLog() }
-
     /// Stops listening, ends every connection, joins every thread and closes every descriptor.
     /// Safe to call more than once.
     package func stop() { core.stop() }

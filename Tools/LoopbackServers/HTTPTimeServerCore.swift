@@ -35,8 +35,6 @@ final class HTTPTimeServerCore: Sendable {
 
     var log: [HTTPTimeServerRequest] { state.withLock { $0.log } }
 
-    func clearLog() { state.withLock { $0.log.removeAll() } }
-
     func append(_ request: HTTPTimeServerRequest) { state.withLock { $0.log.append(request) } }
 
     /// The configuration for a request arriving now, with its two delays drawn.
