@@ -41,6 +41,30 @@ package struct FileDescriptor: ~Copyable, Sendable {
         guard fd >= 0 else { throw .failed("socket", errno: code) }
         return FileDescriptor(taking: fd)
     }
+
+    /// Opens a socket (close-on-exec, and non-blocking when asked) and binds it to `address`,
+    /// first allowing the reuse of an address in `TIME_WAIT` when asked (`SO_REUSEADDR`).
+    /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` naming `socket` or
+    ///   `bind <address>`.
+    static func socket(
+        boundTo address: SocketAddress, type: Int32, nonBlocking: Bool = false, reuseAddress: Bool = false
+    ) throws(TransportError) -> FileDescriptor {
+        let socket = try FileDescriptor.socket(
+            family: address.familyConstant, type: type, nonBlocking: nonBlocking)
+        if reuseAddress { _ = Syscalls.setReuseAddress(socket.rawValue) }
+        let bound = address.withSockAddr { Syscalls.bind(socket.rawValue, $0, $1) }
+        guard bound == 0 else { throw .failed("bind \(address)", errno: bound) }
+        return socket
+    }
+
+    /// The local address of a bound socket, with the port the kernel chose for port 0.
+    /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` naming `getsockname`.
+    func boundAddress() throws(TransportError) -> SocketAddress {
+        guard let address = Syscalls.localAddress(rawValue) else {
+            throw .failed("getsockname", errno: Syscalls.errno)
+        }
+        return address
+    }
 }
 
 extension Mutex where Value == FileDescriptor? {

@@ -56,7 +56,9 @@ package enum ProcessControl {
         #else
             // Darwin has no sigtimedwait: look for a pending stop signal, take it with sigwait.
             var pending = sigset_t()
-            if sigpending(&pending) == 0, sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1 {
+            if sigpending(&pending) == 0,
+                sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1
+            {
                 var signal: Int32 = 0
                 return sigwait(&signals, &signal) == 0
             }

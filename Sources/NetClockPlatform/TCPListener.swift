@@ -15,16 +15,11 @@ package final class TCPListener: Sendable {
     /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` naming `socket`,
     ///   `bind <address>`, `listen` or `getsockname`.
     package init(binding address: SocketAddress, backlog: Int32 = 64) throws(TransportError) {
-        let socket = try FileDescriptor.socket(family: address.familyConstant, type: Syscalls.streamType)
-        _ = Syscalls.setReuseAddress(socket.rawValue)
-        let bound = address.withSockAddr { Syscalls.bind(socket.rawValue, $0, $1) }
-        guard bound == 0 else { throw .failed("bind \(address)", errno: bound) }
+        let socket = try FileDescriptor.socket(
+            boundTo: address, type: Syscalls.streamType, reuseAddress: true)
         let listening = Syscalls.listen(socket.rawValue, backlog: backlog)
         guard listening == 0 else { throw .failed("listen", errno: listening) }
-        guard let local = Syscalls.localAddress(socket.rawValue) else {
-            throw .failed("getsockname", errno: Syscalls.errno)
-        }
-        self.localAddress = local
+        self.localAddress = try socket.boundAddress()
         self.descriptor = Mutex(consume socket)
     }
 

@@ -26,13 +26,8 @@ package final class UDPServerSocket: Sendable {
     ///   `bind <address>` or `getsockname`.
     package init(binding address: SocketAddress) throws(TransportError) {
         let socket = try FileDescriptor.socket(
-            family: address.familyConstant, type: Syscalls.datagramType, nonBlocking: true)
-        let bound = address.withSockAddr { Syscalls.bind(socket.rawValue, $0, $1) }
-        guard bound == 0 else { throw .failed("bind \(address)", errno: bound) }
-        guard let local = Syscalls.localAddress(socket.rawValue) else {
-            throw .failed("getsockname", errno: Syscalls.errno)
-        }
-        self.localAddress = local
+            boundTo: address, type: Syscalls.datagramType, nonBlocking: true)
+        self.localAddress = try socket.boundAddress()
         self.descriptor = Mutex(consume socket)
     }
 

@@ -22,7 +22,10 @@ final class HTTPTimeServerCore: Sendable {
     let stopSignal: WakeChannel
     private let state: Mutex<State>
 
-    init(listener: TCPListener, stopSignal: WakeChannel, configuration: HTTPTimeServer.Configuration, seed: UInt64) {
+    init(
+        listener: TCPListener, stopSignal: WakeChannel, configuration: HTTPTimeServer.Configuration,
+        seed: UInt64
+    ) {
         self.listener = listener
         self.stopSignal = stopSignal
         self.state = Mutex(State(configuration: configuration, generator: SplitMix64(seed: seed)))
