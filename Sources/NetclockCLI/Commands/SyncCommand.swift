@@ -25,10 +25,10 @@ struct SyncCommand {
             return .noTime
         }
         let clock = AnchoredClock()
-        _ = clock.restore(from: store)
+        _ = await clock.restore(from: store)
         let replaced = clock.update(report.anchor)
         do {
-            try clock.save(to: store)
+            try await clock.save(to: store)
         } catch {
             if options.json { console.out(ReportJSON.report(report).serialized()) }
             console.err("netclock: synced, but the anchor could not be saved: \(error.description)")

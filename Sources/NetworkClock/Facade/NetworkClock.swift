@@ -117,7 +117,8 @@ package final class NetworkClock: Sendable {
         for source in report.sources { emitStatus(of: source) }
         if replaced, let store = configuration.store {
             do {
-                try clock.save(to: store)
+                // On the blocking pool: the write fsyncs the file and its directory.
+                try await clock.save(to: store)
             } catch {
                 broadcaster.emit(.storeFailed(error))
             }

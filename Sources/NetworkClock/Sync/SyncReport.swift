@@ -47,11 +47,13 @@ package enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     case noUsableSource([SourceReport], http: [HTTPSourceReport] = [])
     /// Sources answered but no majority agreed on the time.
     case noMajority(Intersection.Failure, [SourceReport])
+    /// The task awaiting the sync was cancelled.
+    case cancelled
 
     /// Every source's report.
     package var sources: [SourceReport] {
         switch self {
-        case .noServers: return []
+        case .noServers, .cancelled: return []
         case .noUsableSource(let sources, _), .noMajority(_, let sources): return sources
         }
     }
@@ -76,6 +78,8 @@ package enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
             return "no usable time source: " + reasons.joined(separator: "; ")
         case .noMajority(let failure, _):
             return failure.description
+        case .cancelled:
+            return "the sync was cancelled"
         }
     }
 }

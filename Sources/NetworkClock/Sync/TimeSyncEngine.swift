@@ -35,6 +35,9 @@ package struct TimeSyncEngine: Sendable {
     }
 
     /// Runs one sync: NTP, then the HTTP fallback if needed.
+    ///
+    /// Cancelling the calling task ends the sync within one poll slice with
+    /// ``SyncError/cancelled``; there is no fallback then.
     /// - Throws: ``SyncError`` naming every source's failure.
     package func sync() async throws(SyncError) -> SyncReport {
         let clock = ntp.client.monotonic
@@ -46,7 +49,7 @@ package struct TimeSyncEngine: Sendable {
                 return try await ntp.sync()
             } catch {
                 switch error {
-                case .noMajority: throw error
+                case .noMajority, .cancelled: throw error
                 case .noUsableSource(let reports, _): ntpReports = reports
                 case .noServers: break
                 }
@@ -65,6 +68,7 @@ package struct TimeSyncEngine: Sendable {
         source = HTTPTimeSource(
             configuration: configuration, monotonicClock: clock, wallClock: ntp.client.wall)
         let outcomes = await Self.measureAll(httpURLs, with: source)
+        try SyncError.checkCancellation()
         var reports: [HTTPSourceReport] = []
         var best: (index: Int, measurement: HTTPTimeMeasurement)?
         for (index, outcome) in outcomes.enumerated() {
