@@ -23,20 +23,30 @@ package final class NetworkClock: Sendable {
 
     private let engine: TimeSyncEngine
     private let monotonic: any MonotonicClockSource
+    /// The clock the background refresh sleeps on (see ``start()``).
+    private let refreshClock: any Clock<Duration>
     private let broadcaster = EventBroadcaster()
     private let refresh = Mutex<(task: Task<Void, Never>?, schedule: RefreshSchedule)>(
         (nil, RefreshSchedule(policy: RefreshPolicy())))
 
     /// Creates a clock and restores its anchor from the store, if one is configured and valid for
     /// this boot. The clocks and nonce source are injectable for tests.
+    ///
+    /// `refreshClock` is what the background refresh (``start()``) sleeps on between syncs and
+    /// after failures: `ContinuousClock` by default (on Linux it reads `CLOCK_BOOTTIME`, so the
+    /// schedule counts time spent suspended), a manual clock in tests. The restore reads one small
+    /// file (no `fsync`); from async code prefer a store-less configuration and
+    /// ``AnchoredClock/restore(from:pool:)``, or create the clock off the cooperative pool.
     package init(
         configuration: Configuration = Configuration(),
         monotonic: some MonotonicClockSource = BootTimeClock(),
         wall: some WallClockSource = SystemWallClock(),
-        nonces: some NonceSource = SystemNonceSource()
+        nonces: some NonceSource = SystemNonceSource(),
+        refreshClock: some Clock<Duration> = ContinuousClock()
     ) {
         self.configuration = configuration
         self.monotonic = monotonic
+        self.refreshClock = refreshClock
         let clock = AnchoredClock(monotonic: monotonic, wall: wall, policy: configuration.clock)
         self.clock = clock
         let client = SNTPClient(monotonic: monotonic, wall: wall, nonces: nonces)
@@ -62,6 +72,8 @@ package final class NetworkClock: Sendable {
         } catch {
             succeeded = false
         }
+        // Stopped while syncing: not a failure to back off from; the loop ends.
+        if Task.isCancelled { return nil }
         let (next, failures) = clock.refresh.withLock { state in
             (
                 state.schedule.nextDelay(afterSuccess: succeeded, using: &generator),
@@ -153,13 +165,15 @@ package final class NetworkClock: Sendable {
             guard state.task == nil else { return }
             let initialDelay = Self.initialDelay(for: clock.now(), policy: configuration.refresh)
             let owner = WeakReference(self)
+            let sleeper = refreshClock
             state.task = Task {
-                await Self.refreshLoop(owner, initialDelay: initialDelay)
+                await Self.refreshLoop(owner, initialDelay: initialDelay, clock: sleeper)
             }
         }
     }
 
-    /// Stops background syncing. A sync in progress finishes but its successor never starts.
+    /// Stops background syncing. A background sync in progress is cancelled: it ends within one
+    /// poll slice (50 ms) and its successor never starts.
     package func stop() {
         refresh.withLock { state in
             state.task?.cancel()
@@ -181,13 +195,15 @@ package final class NetworkClock: Sendable {
         init(_ value: NetworkClock) { self.value = value }
     }
 
-    private static func refreshLoop(_ owner: WeakReference, initialDelay: Duration) async {
+    private static func refreshLoop(
+        _ owner: WeakReference, initialDelay: Duration, clock: any Clock<Duration>
+    ) async {
         var generator = SystemRandomNumberGenerator()
         var delay = initialDelay
         while !Task.isCancelled {
             if delay > .zero {
                 do {
-                    try await Task.sleep(for: delay)
+                    try await clock.sleep(for: delay)
                 } catch {
                     return
                 }
