@@ -72,8 +72,9 @@ package final class BlockingPool: Sendable {
                 guard waiter.install(continuation) else { return }
                 submit(
                     BlockingPoolState.Job(
-                        id: id, flag: flag, body: { waiter.resume(.success(body(flag))) },
-                        drop: { waiter.resume(.failure(CancellationError())) }))
+                        id: id, flag: flag, body: { waiter.keep(body(flag)) },
+                        drop: { waiter.resume(.failure(CancellationError())) },
+                        complete: { waiter.resumeWithKept() }))
             }
         } onCancel: {
             flag.cancel()
@@ -135,14 +136,14 @@ package final class BlockingPool: Sendable {
         let (seconds, attoseconds) = idleTimeout.components
         let idleNanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
         while true {
+            let afterJob = job != nil
             if let current = job {
                 if !current.flag.isCancelled { current.body() }
-                job = nil
+                state.withLock { $0.beginFinishing() }
+                current.complete()
             }
-            if let next = state.withLock({ $0.next(for: worker) }) {
-                job = next
-                continue
-            }
+            job = state.withLock { $0.next(for: worker, afterJob: afterJob) }
+            if job != nil { continue }
             // Parked: wait for a hand-off, relative timeout (works when the wall clock is faked).
             if worker.wakeUp.wait(timeout: .now() + .nanoseconds(idleNanoseconds)) == .timedOut {
                 if state.withLock({ $0.retire(worker) }) { return }
@@ -159,6 +160,7 @@ package final class BlockingPool: Sendable {
 private final class PoolWaiter<T: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<Result<T, CancellationError>, Never>?
+        var kept: T?
         var isDone = false
     }
 
@@ -174,6 +176,17 @@ private final class PoolWaiter<T: Sendable>: Sendable {
         }
         if cancelledEarly { continuation.resume(returning: .failure(CancellationError())) }
         return !cancelledEarly
+    }
+
+    /// Keeps the job's result until ``resumeWithKept()``.
+    func keep(_ value: T) {
+        state.withLock { $0.kept = value }
+    }
+
+    /// Resumes the waiter with the kept result, if there is one and it was not resumed already.
+    func resumeWithKept() {
+        guard let value = state.withLock({ $0.kept.take() }) else { return }
+        resume(.success(value))
     }
 
     /// Resumes the waiter with `result` unless it was resumed already.

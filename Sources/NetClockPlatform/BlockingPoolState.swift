@@ -15,6 +15,10 @@ struct BlockingPoolState {
         var body: @Sendable () -> Void
         /// Called instead of `body` when the pool cannot run the job (no thread could be started).
         var drop: @Sendable () -> Void
+        /// Called after `body` (or instead of it, when cancelled) once the thread counts as about to
+        /// take its next job, so that work submitted in reaction (by the waiter it resumes) reuses
+        /// this thread rather than starting another.
+        var complete: @Sendable () -> Void = {}
     }
 
     /// A pool thread parked idle: it waits on its own semaphore for a job handed to it.
@@ -50,6 +54,9 @@ struct BlockingPoolState {
     /// Parked workers, most recently parked last (reused first, so the others can time out).
     private var parked: [ObjectIdentifier: Worker] = [:]
     private var parkOrder: [ObjectIdentifier] = []
+    /// Threads that finished a job and are about to look for the next (they take queued jobs
+    /// without parking).
+    private var finishing = 0
     /// Jobs handed to parked workers that have not picked them up yet.
     private var handOffs: [ObjectIdentifier: Job] = [:]
     private var nextID: UInt64 = 0
@@ -77,7 +84,7 @@ struct BlockingPoolState {
             handOffs[key] = job
             return .handedOff(worker)
         }
-        if threads < maximumThreads {
+        if threads < maximumThreads && queuedCount >= finishing {
             threads += 1
             peakThreads = max(peakThreads, threads)
             return .startThread(job)
@@ -116,9 +123,15 @@ struct BlockingPoolState {
         return .queued
     }
 
-    /// The next job for a thread that has just finished one, skipping cancelled ones; nil parks
-    /// `worker` (it must then wait on its semaphore).
-    mutating func next(for worker: Worker) -> Job? {
+    /// A thread has finished its job's work and is about to complete it and look for the next.
+    mutating func beginFinishing() {
+        finishing += 1
+    }
+
+    /// The next job for a thread (`afterJob`: one that called ``beginFinishing()``), skipping
+    /// cancelled ones; nil parks `worker` (it must then wait on its semaphore).
+    mutating func next(for worker: Worker, afterJob: Bool) -> Job? {
+        if afterJob { finishing -= 1 }
         while head < queue.count {
             let job = queue[head]
             queue[head] = nil
