@@ -131,8 +131,10 @@ struct InteropTests {
         try await ChronyServer.with(chronyd: chronyd, stratum: 8, ipv6: true) { server in
             for host in ["::1", "127.0.0.1"] {
                 let address = try #require(SocketAddress(numericHost: host, port: server.port))
-                let result = SNTPClient().query(
-                    address, options: QueryOptions(samples: 4, interval: .zero, timeout: .seconds(1)))
+                let result = await BlockingPool.shared.runToCompletion {
+                    SNTPClient().query(
+                        address, options: QueryOptions(samples: 4, interval: .zero, timeout: .seconds(1)))
+                }
                 let best = try #require(
                     result.best, "no sample from chronyd on \(host): \(String(describing: result.failure))")
                 let offset = best.offset.secondsDouble

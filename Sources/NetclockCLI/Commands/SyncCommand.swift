@@ -26,10 +26,10 @@ struct SyncCommand {
             return .noTime
         }
         let clock = AnchoredClock()
-        _ = clock.restore(from: store)
+        _ = await clock.restore(from: store)
         let replaced = clock.update(report.anchor)
         do {
-            try clock.save(to: store)
+            try await clock.save(to: store)
         } catch {
             if options.json { console.out(JSONOutput.line(SyncReportJSON(report))) }
             console.err("netclock: synced, but the anchor could not be saved: \(error.description)")

@@ -35,6 +35,9 @@ package struct TimeSyncEngine: Sendable {
     }
 
     /// Runs one sync: NTP, then the HTTP fallback if needed.
+    ///
+    /// Cancelling the calling task ends the sync within one poll slice with
+    /// ``SyncError/cancelled``; there is no fallback then.
     /// - Throws: ``SyncError`` naming every source's failure.
     package func sync() async throws(SyncError) -> SyncReport {
         let clock = ntp.client.monotonic
@@ -64,6 +67,7 @@ package struct TimeSyncEngine: Sendable {
         source = HTTPTimeSource(
             configuration: configuration, monotonicClock: clock, wallClock: ntp.client.wall)
         let outcomes = await Self.measureAll(httpURLs, with: source, progress: progress)
+        try SyncError.checkCancellation()
         var reports: [HTTPSourceReport] = []
         var best: (index: Int, measurement: HTTPTimeMeasurement)?
         for (index, outcome) in outcomes.enumerated() {
