@@ -42,6 +42,9 @@ let package = Package(
             name: "NetworkClockTests", dependencies: ["NetworkClock", "LoopbackServers"],
             path: "Tests/NetworkClockTests", swiftSettings: strict),
         .testTarget(
+            name: "LoopbackServersTests", dependencies: ["LoopbackServers", "SNTP"],
+            path: "Tests/LoopbackServersTests", swiftSettings: strict),
+        .testTarget(
             name: "netclockTests", dependencies: ["NetclockCLI", "NetworkClock", "LoopbackServers"],
             path: "Tests/netclockTests", swiftSettings: strict),
     ]
