@@ -292,7 +292,8 @@ struct FakeNTPServerTests {
         #expect(after.referenceID.asciiCode == "LOCL", "stratum 1 defaults to an ASCII reference ID")
     }
 
-    @Test func ipv6LoopbackWorks() throws {
+    @Test(.enabled(if: LoopbackEnvironment.ipv6LoopbackAvailable, noIPv6))
+    func ipv6LoopbackWorks() throws {
         let server = try startServer { $0.host = "::1" }
         defer { server.stop() }
         #expect(server.host == "::1")
@@ -986,7 +987,8 @@ struct FakeNTPServerCommandTests {
         #expect(log.contains("behaviour kiss:DENY"))
     }
 
-    @Test func ipv6IsPrintedInBrackets() throws {
+    @Test(.enabled(if: LoopbackEnvironment.ipv6LoopbackAvailable, noIPv6))
+    func ipv6IsPrintedInBrackets() throws {
         let command = try RunningCommand(["--host", "::1"])
         let line = try #require(command.firstLine())
         #expect(line.hasPrefix("listening on [::1]:"))

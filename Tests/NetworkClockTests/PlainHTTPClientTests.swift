@@ -55,8 +55,9 @@ import Testing
         #expect(elapsed < .seconds(1) + Self.slack, "took \(elapsed)")
     }
 
-    @Test func ipv6LiteralURLWorks() async throws {
-        guard let (server, url) = try? startServer(.init(offset: Self.truth), ipv6: true) else { return }
+    @Test(.enabled(if: LoopbackEnvironment.ipv6LoopbackAvailable, noIPv6))
+    func ipv6LiteralURLWorks() async throws {
+        let (server, url) = try startServer(.init(offset: Self.truth), ipv6: true)
         defer { server.stop() }
         #expect(url.absoluteString.hasPrefix("http://[::1]:"))
         let measurement = try await HTTPTimeSource(configuration: .init(maximumRequests: 3)).measure(url)

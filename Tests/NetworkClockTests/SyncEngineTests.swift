@@ -88,15 +88,36 @@ struct SyncEngineTests {
         #expect(report.agreeingSources == 2)
     }
 
-    /// Debian's standard /etc/hosts maps `localhost` to 127.0.0.1 and ::1; some minimal images drop
-    /// the IPv6 line (`.ci/run` restores it). Without it this test cannot run.
-    static var localhostHasBothFamilies: Bool {
-        let families = (try? Resolver.resolve("localhost", port: 123)).map { Set($0.map(\.family)) }
-        return families == [.ipv4, .ipv6]
-            || ProcessInfo.processInfo.environment["NETCLOCK_REQUIRE_PEERS"] == "1"
+    /// `localhost` is resolved to every address it has here, and each address is a source: one
+    /// (127.0.0.1) where `/etc/hosts` maps it to IPv4 only, two where it maps it to ::1 as well.
+    @Test func localhostIsQueriedOnEveryAddressItResolvesTo() async throws {
+        let families = LoopbackEnvironment.localhostFamilies
+        try #require(families.contains(.ipv4), "localhost does not resolve to 127.0.0.1 here")
+        let v4 = try FakeNTPServer(
+            configuration: FakeNTPServer.Configuration(host: "127.0.0.1", offset: .seconds(2)))
+        defer { v4.stop() }
+        // Where localhost also means ::1, bind ::1 on the same port number so `localhost:PORT`
+        // reaches both. (A hosts file may name ::1 on a machine without IPv6: that address is still
+        // a source, one that fails.)
+        let v6Usable = families.contains(.ipv6) && LoopbackEnvironment.ipv6LoopbackAvailable
+        let v6 =
+            v6Usable
+            ? try FakeNTPServer(
+                configuration: FakeNTPServer.Configuration(host: "::1", port: v4.port, offset: .seconds(2)))
+            : nil
+        defer { v6?.stop() }
+        let policy = SyncPolicy(servers: [ServerName(host: "localhost", port: v4.port)], query: Self.fast)
+        let report = try await NTPSyncEngine(policy: policy).sync()
+        #expect(report.sources.count == families.count)
+        #expect(Set(report.sources.compactMap { $0.address?.family }) == families)
+        #expect(report.agreeingSources == (v6Usable ? 2 : 1))
+        #expect(v4.requestCount == 2)
+        #expect(v6.map { $0.requestCount == 2 } ?? true)
     }
 
-    @Test(.enabled(if: localhostHasBothFamilies, "localhost does not resolve to ::1 here (see /etc/hosts)"))
+    /// Debian's standard /etc/hosts maps `localhost` to 127.0.0.1 and ::1; other machines map it to
+    /// 127.0.0.1 only, where this test is skipped (the test above covers them).
+    @Test(.enabled(if: LoopbackEnvironment.localhostReachesIPv6, localhostWithoutIPv6))
     func localhostResolvesToBothFamilies() async throws {
         let v4 = try FakeNTPServer(
             configuration: FakeNTPServer.Configuration(host: "127.0.0.1", offset: .seconds(2)))
