@@ -25,6 +25,9 @@ struct SyncNowCLITests {
     }()
 
     static var hasFaketime: Bool { libfaketime != nil || CLIRunner.peersRequired }
+    static let faketimeRequired = Comment(
+        rawValue: "libfaketime.so.1 is not installed, and NETCLOCK_REQUIRE_PEERS=1 requires it"
+            + " (apt-get install -y faketime)")
 
     /// The files Debian's package `package` installed (`dpkg-query -L`), or none.
     static func packageFiles(_ package: String) -> [String] {
@@ -86,9 +89,7 @@ struct SyncNowCLITests {
             "libfaketime.so.1 not found (apt-get install faketime): skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"
         ))
     func aWallClockShiftedAnHourAheadDoesNotMoveTrustedTime() async throws {
-        let libfaketime = try #require(
-            Self.libfaketime,
-            "libfaketime.so.1 is not installed, and NETCLOCK_REQUIRE_PEERS=1 requires it (apt-get install -y faketime)")
+        let libfaketime = try #require(Self.libfaketime, Self.faketimeRequired)
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (server, state) = try await Self.sync(offset: .milliseconds(250), in: directory)
