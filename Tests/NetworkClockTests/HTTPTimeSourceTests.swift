@@ -84,7 +84,9 @@ import Testing
             configuration: .init(targetErrorBound: .zero, deadline: .milliseconds(1_500)))
         let start = ContinuousClock.now
         let measurement = try await source.measure(url)
-        #expect(ContinuousClock.now - start < .milliseconds(1_700))
+        // The deadline plus 1 s (was 0.2 s) for scheduling on a loaded 2-core machine; without the
+        // deadline, eight refining requests spread over seconds.
+        #expect(ContinuousClock.now - start < .milliseconds(1_500) + .seconds(1))
         #expect(measurement.interval.contains(Self.truth))
     }
 
