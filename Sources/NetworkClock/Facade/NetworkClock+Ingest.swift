@@ -51,6 +51,9 @@ extension NetworkClock {
     /// }
     /// ```
     ///
+    /// A replaced anchor is written to the configured store in the background (never on the
+    /// caller's thread); a failed write is reported as ``ClockEvent/storeFailed(_:)``.
+    ///
     /// - Returns: whether the clock's anchor was replaced.
     /// - Throws: ``IngestError`` for inconsistent input; nothing changes then.
     @discardableResult
@@ -66,13 +69,9 @@ extension NetworkClock {
             trueTime: serverTime + resolution / 2, monotonic: requestSent + roundTrip / 2,
             errorBound: roundTrip / 2 + resolution / 2, source: .http, server: server)
         let replaced = clock.update(anchor)
-        if replaced, let store = configuration.store {
-            do {
-                try clock.save(to: store)
-            } catch {
-                emit(.storeFailed(error))
-            }
-        }
+        // Persisted on the blocking pool: this method may be called from async code, which must
+        // not wait on file I/O. A failed write is reported as a `storeFailed` event.
+        if replaced { persister?.requestWrite() }
         return replaced
     }
 }

@@ -25,7 +25,10 @@ public final class NetworkClock: Sendable {
     private let monotonic: any MonotonicClockSource
     /// The clock the background refresh sleeps on (see ``start()``).
     private let refreshClock: any Clock<Duration>
-    private let broadcaster = EventBroadcaster()
+    private let broadcaster: EventBroadcaster
+    /// Writes anchors that ``ingest(serverTime:requestSent:responseReceived:resolution:server:)``
+    /// accepted, off the caller's thread; nil without a store.
+    let persister: AnchorPersister?
     private let refresh = Mutex<(task: Task<Void, Never>?, schedule: RefreshSchedule)>(
         (nil, RefreshSchedule(policy: RefreshPolicy())))
 
@@ -60,6 +63,11 @@ public final class NetworkClock: Sendable {
             configuration: configuration.httpOptions, monotonicClock: monotonic, wallClock: wall)
         self.engine = TimeSyncEngine(
             ntp: ntp, httpURLs: configuration.httpURLs, http: http, deadline: configuration.deadline)
+        let broadcaster = EventBroadcaster()
+        self.broadcaster = broadcaster
+        self.persister = configuration.store.map { store in
+            AnchorPersister(clock: clock, store: store) { broadcaster.emit(.storeFailed($0)) }
+        }
         self.restoreResult = configuration.store.map { clock.restore(from: $0) }
         refresh.withLock { $0.schedule = RefreshSchedule(policy: configuration.refresh) }
     }
