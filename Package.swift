@@ -57,6 +57,9 @@ let package = Package(
             dependencies: ["NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform", "LoopbackServers"],
             path: "Tests/NetworkClockTests", swiftSettings: strict),
         .testTarget(
+            name: "LoopbackServersTests", dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform"],
+            path: "Tests/LoopbackServersTests", swiftSettings: strict),
+        .testTarget(
             name: "netclockTests",
             dependencies: ["NetclockCLI", "NetworkClock", "SNTP", "NetClockPlatform", "LoopbackServers"],
             path: "Tests/netclockTests", swiftSettings: strict),

@@ -53,6 +53,12 @@ package struct SocketAddress: Hashable, Sendable {
         return nil
     }
 
+    /// The loopback address of `family`, `127.0.0.1` or `::1`, with `port`.
+    package static func loopback(_ family: Family, port: UInt16) -> SocketAddress {
+        let bytes: [UInt8] = family == .ipv4 ? [127, 0, 0, 1] : [UInt8](repeating: 0, count: 15) + [1]
+        return SocketAddress(family: family, addressBytes: bytes, port: port, scopeID: 0)
+    }
+
     /// The same address with another port.
     package func withPort(_ port: UInt16) -> SocketAddress {
         SocketAddress(family: family, addressBytes: addressBytes, port: port, scopeID: scopeID)
@@ -90,7 +96,7 @@ package struct SocketAddress: Hashable, Sendable {
     // MARK: Conversions to and from the C structures
 
     /// Reads a C socket address; nil for families other than IPv4 and IPv6 or a short length.
-    package init?(raw: UnsafePointer<sockaddr>, length: socklen_t) {
+    init?(raw: UnsafePointer<sockaddr>, length: socklen_t) {
         switch Int32(raw.pointee.sa_family) {
         case AF_INET where Int(length) >= MemoryLayout<sockaddr_in>.size:
             let v4 = UnsafeRawPointer(raw).loadUnaligned(as: sockaddr_in.self)
@@ -110,7 +116,7 @@ package struct SocketAddress: Hashable, Sendable {
     }
 
     /// Reads a C socket address from generic storage (as `recvfrom` and `getsockname` fill it).
-    package init?(storage: sockaddr_storage, length: socklen_t) {
+    init?(storage: sockaddr_storage, length: socklen_t) {
         var storage = storage
         let address = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress(raw: $0, length: length) }
@@ -122,7 +128,7 @@ package struct SocketAddress: Hashable, Sendable {
     var familyConstant: Int32 { family == .ipv4 ? AF_INET : AF_INET6 }
 
     /// Calls `body` with this address as a C `sockaddr` and its length.
-    package func withSockAddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+    func withSockAddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
         switch family {
         case .ipv4:
             var v4 = sockaddr_in()

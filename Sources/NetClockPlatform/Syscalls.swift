@@ -82,12 +82,17 @@ package enum Syscalls {
 
     // MARK: Sockets
 
-    static func socket(family: Int32, type: Int32) -> (Int32, Int32) {
+    /// Opens a close-on-exec socket, non-blocking when asked: the descriptor, or -1 and the errno.
+    static func socket(family: Int32, type: Int32, nonBlocking: Bool = false) -> (Int32, Int32) {
         #if canImport(Glibc)
-            let flags = Int32(SOCK_CLOEXEC.rawValue)
+            let flags = Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
             return retryingOnInterrupt { Glibc.socket(family, type | flags, 0) }
         #else
-            return retryingOnInterrupt { Darwin.socket(family, type, 0) }
+            let (fd, code) = retryingOnInterrupt { Darwin.socket(family, type, 0) }
+            guard fd >= 0 else { return (fd, code) }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+            return (fd, 0)
         #endif
     }
 

@@ -6,8 +6,9 @@
 /// is faked or stepped). Callers that must stop early (a task was cancelled) make their calls with
 /// short timeouts and check between them.
 ///
-/// The connection owns its descriptor and closes it in `deinit`, so no path can leak it; `close()`
-/// may be called earlier and is idempotent. It is meant for one thread at a time.
+/// The connection owns its descriptor (a ``FileDescriptor``), closed when the connection is
+/// released, so no path can leak it; `close()` may be called earlier and is idempotent. It is meant
+/// for one thread at a time.
 package final class TCPConnection {
     /// What one ``receive(maximum:timeout:)`` call produced.
     package enum Received: Hashable, Sendable {
@@ -19,7 +20,7 @@ package final class TCPConnection {
         case timedOut
     }
 
-    private var descriptor: Int32
+    private var descriptor: FileDescriptor?
     private var isConnected = false
     /// The address the connection goes to.
     package let remote: SocketAddress
@@ -30,40 +31,21 @@ package final class TCPConnection {
     ///   ``TransportError/systemCall(operation:errno:reason:)`` when the socket cannot be created or
     ///   the connection fails at once.
     package init(startingConnectionTo remote: SocketAddress) throws(TransportError) {
-        let (fd, code) = Syscalls.socket(family: remote.familyConstant, type: Syscalls.streamType)
-        guard fd >= 0 else {
-            throw .systemCall(operation: "socket", errno: code, reason: Syscalls.describe(code))
-        }
-        let prepared = Syscalls.prepareStreamSocket(fd)
-        guard prepared == 0 else {
-            Syscalls.close(fd)
-            throw .systemCall(operation: "fcntl", errno: prepared, reason: Syscalls.describe(prepared))
-        }
-        let started = remote.withSockAddr { Syscalls.startConnect(fd, $0, $1) }
+        let socket = try FileDescriptor.socket(family: remote.familyConstant, type: Syscalls.streamType)
+        let prepared = Syscalls.prepareStreamSocket(socket.rawValue)
+        guard prepared == 0 else { throw .failed("fcntl", errno: prepared) }
+        let started = remote.withSockAddr { Syscalls.startConnect(socket.rawValue, $0, $1) }
         guard started == 0 || started == Syscalls.connectInProgress else {
-            Syscalls.close(fd)
             throw Self.connectError(started, remote: remote)
         }
-        self.descriptor = fd
+        self.descriptor = consume socket
         self.remote = remote
         self.isConnected = started == 0
     }
 
-    deinit {
-        if descriptor >= 0 { Syscalls.close(descriptor) }
-    }
-
     /// Closes the descriptor now; later calls do nothing, and later sends and receives throw.
     package func close() {
-        if descriptor >= 0 {
-            Syscalls.close(descriptor)
-            descriptor = -1
-        }
-    }
-
-    /// The local address the kernel chose for this connection.
-    package var localAddress: SocketAddress? {
-        descriptor >= 0 ? Syscalls.localAddress(descriptor) : nil
+        descriptor = nil
     }
 
     /// Waits up to `timeout` for the connection to be established.
@@ -144,10 +126,10 @@ package final class TCPConnection {
     }
 
     private func openDescriptor(_ operation: String) throws(TransportError) -> Int32 {
-        guard descriptor >= 0 else {
+        guard let fd = descriptor?.rawValue else {
             throw .systemCall(operation: operation, errno: 9, reason: "connection is closed")
         }
-        return descriptor
+        return fd
     }
 
     private static func connectError(_ code: Int32, remote: SocketAddress) -> TransportError {

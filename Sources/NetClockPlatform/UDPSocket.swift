@@ -1,10 +1,10 @@
 /// A connected UDP socket: the kernel only delivers datagrams from the address it is connected to,
 /// and reports ICMP port unreachable from it as `ECONNREFUSED`.
 ///
-/// The socket owns its descriptor and closes it in `deinit`, so no path can leak it; `close()` may be
-/// called earlier and is idempotent.
+/// The socket owns its descriptor (a ``FileDescriptor``), closed when the socket is released, so no
+/// path can leak it; `close()` may be called earlier and is idempotent.
 package final class UDPSocket {
-    private var descriptor: Int32
+    private var descriptor: FileDescriptor?
     /// The address the socket is connected to.
     package let remote: SocketAddress
 
@@ -12,44 +12,28 @@ package final class UDPSocket {
     /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` when the socket cannot be
     ///   created or connected.
     package init(connectingTo remote: SocketAddress) throws(TransportError) {
-        let (fd, code) = Syscalls.socket(family: remote.familyConstant, type: Syscalls.datagramType)
-        guard fd >= 0 else {
-            throw .systemCall(operation: "socket", errno: code, reason: Syscalls.describe(code))
-        }
-        let connectError = remote.withSockAddr { Syscalls.connect(fd, $0, $1) }
-        guard connectError == 0 else {
-            Syscalls.close(fd)
-            throw .systemCall(
-                operation: "connect to \(remote)", errno: connectError,
-                reason: Syscalls.describe(connectError))
-        }
-        self.descriptor = fd
+        let socket = try FileDescriptor.socket(family: remote.familyConstant, type: Syscalls.datagramType)
+        let connectError = remote.withSockAddr { Syscalls.connect(socket.rawValue, $0, $1) }
+        guard connectError == 0 else { throw .failed("connect to \(remote)", errno: connectError) }
+        self.descriptor = consume socket
         self.remote = remote
-    }
-
-    deinit {
-        if descriptor >= 0 { Syscalls.close(descriptor) }
     }
 
     /// Closes the descriptor now; later calls do nothing.
     package func close() {
-        if descriptor >= 0 {
-            Syscalls.close(descriptor)
-            descriptor = -1
-        }
+        descriptor = nil
     }
 
-    /// The local address the kernel chose for this socket.
-    package var localAddress: SocketAddress? {
-        descriptor >= 0 ? Syscalls.localAddress(descriptor) : nil
+    /// The descriptor number while the socket is open.
+    private var openDescriptor: Int32? {
+        descriptor?.rawValue
     }
 
     /// Sends one datagram.
     package func send(_ bytes: [UInt8]) throws(TransportError) {
-        guard descriptor >= 0 else {
+        guard let fd = openDescriptor else {
             throw .systemCall(operation: "send", errno: 9, reason: "socket is closed")
         }
-        let fd = descriptor
         let (sent, code) = bytes.withUnsafeBytes { Syscalls.send(fd, $0) }
         if sent < 0 {
             if code == Syscalls.connectionRefused { throw .connectionRefused(address: remote) }
@@ -64,7 +48,7 @@ package final class UDPSocket {
     package func receive(
         timeout: Duration, capacity: Int = 1024
     ) throws(TransportError) -> [UInt8]? {
-        guard descriptor >= 0 else {
+        guard let descriptor = openDescriptor else {
             throw .systemCall(operation: "receive", errno: 9, reason: "socket is closed")
         }
         let deadline = Syscalls.clockTime(.bootTime) + timeout

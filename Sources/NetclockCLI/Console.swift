@@ -6,16 +6,31 @@ package struct Console: Sendable {
     package var out: @Sendable (String) -> Void
     /// Writes a line to standard error.
     package var err: @Sendable (String) -> Void
+    /// Writes the live status line's bytes (as they are, no newline) to standard error; nil when
+    /// standard error is not a terminal, so no status is shown.
+    package var status: (@Sendable (String) -> Void)?
 
-    /// Creates a console from two line writers.
-    package init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+    /// Creates a console from two line writers and, optionally, a status line writer.
+    package init(
+        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+        status: (@Sendable (String) -> Void)? = nil
+    ) {
         self.out = out
         self.err = err
+        self.status = status
     }
 
     /// The process's standard output and error. Each line is written at once (unbuffered), so
-    /// scripts reading a pipe see it immediately.
+    /// scripts reading a pipe see it immediately. The status line is shown only when standard
+    /// error is a terminal.
     package static let standard = Console(
         out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-        err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+        err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
+        status: standardErrorStatus)
+
+    /// Writes raw status bytes to standard error when it is a terminal; nil otherwise.
+    private static var standardErrorStatus: (@Sendable (String) -> Void)? {
+        guard Terminal.standardErrorShowsStatus else { return nil }
+        return { FileHandle.standardError.write(Data($0.utf8)) }
+    }
 }

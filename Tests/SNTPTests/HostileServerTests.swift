@@ -69,7 +69,7 @@ struct HostileServerTests {
     }
 
     @Test(arguments: [
-        FakeNTPServer.Behaviour.noReply, .lateReply(.seconds(1)), .fromOtherPort,
+        FakeNTPServer.Behaviour.noReply, .lateReply(.seconds(2)), .fromOtherPort,
     ])
     func silenceIsATimeoutWithNoSample(behaviour: FakeNTPServer.Behaviour) throws {
         let clock = BootTimeClock()
@@ -78,8 +78,9 @@ struct HostileServerTests {
         #expect(result.samples.isEmpty)
         #expect(result.failure == .timedOut)
         #expect(result.exchanges.first?.rejected.isEmpty == true)
-        // Bounded: one 300 ms timeout, plus scheduling slack.
-        #expect(clock.now() - start < .milliseconds(900))
+        // Bounded: one 300 ms timeout, plus 1 s for scheduling on a loaded machine (was 600 ms; the
+        // late reply now comes at 2 s instead of 1 s, so waiting for it still fails this).
+        #expect(clock.now() - start < .milliseconds(1_300))
     }
 
     @Test func aBadReplyDoesNotStopTheWaitForTheRightOne() throws {

@@ -70,8 +70,13 @@ struct NTPPacketTests {
 
     @Test(arguments: [0, 1, 47])
     func shortInputIsATypedError(length: Int) {
-        #expect(throws: NTPDecodingError.tooShort(length: length)) {
+        #expect(throws: SNTPError(code: .malformedPacket, reason: "")) {
             try NTPPacket(decoding: [UInt8](repeating: 0xFF, count: length))
+        }
+        do {
+            _ = try NTPPacket(decoding: [UInt8](repeating: 0xFF, count: length))
+        } catch {
+            #expect(error.reason == "packet too short: \(length) bytes, an NTP header needs 48")
         }
     }
 

@@ -8,13 +8,16 @@ import Testing
 
 /// The SNTP client against the loopback fake server: real UDP sockets on 127.0.0.1 and ::1.
 ///
-/// Tolerances: on loopback the round trip is 20–300 µs, and the client and the server read the same
-/// kernel clock, so the measured offset's error is bounded by half the round trip plus scheduling
-/// noise. 2 ms leaves room for a loaded 2-core CI machine; a wrong sign, a wrong era or a
-/// Double-rounded timestamp (≥ 0.1 µs, up to seconds) would still fail.
+/// Tolerances: the client and the server read the same kernel clock, so the true offset is the
+/// configured one and a sample's error is at most half its round trip (plus 10 µs for the 2⁻³² s
+/// timestamp resolution and the per-burst wall-clock mapping): that is what is checked. On an idle
+/// machine the round trip is 20–300 µs; a fixed 2 ms tolerance failed when load stretched it. A
+/// wrong sign or a wrong era would be seconds off; round trips are capped at 200 ms.
 @Suite(.serialized)
 struct SNTPClientTests {
     static let fast = QueryOptions(samples: 1, interval: .zero, timeout: .milliseconds(400))
+    /// The 2⁻³² s timestamp resolution and the per-burst wall-clock mapping (see FaultInjectionTests).
+    static let mapping = Duration.microseconds(10)
 
     static func server(_ configure: (inout FakeNTPServer.Configuration) -> Void = { _ in }) throws
         -> FakeNTPServer
@@ -40,8 +43,12 @@ struct SNTPClientTests {
         let result = SNTPClient().query(address, options: QueryOptions(samples: 4, interval: .zero))
         let best = try #require(result.best, "no sample: \(String(describing: result.failure))")
         #expect(result.samples.count == 4)
-        #expect(abs(best.offset - offset) < .milliseconds(2), "offset \(best.offset) vs \(offset)")
-        #expect(best.delay >= .zero && best.delay < .milliseconds(50))
+        // Half the round trip, not a fixed 2 ms: see the suite's comment.
+        #expect(
+            abs(best.offset - offset) <= best.delay / 2 + Self.mapping, "offset \(best.offset) vs \(offset)")
+        // A loopback round trip even with both threads descheduled (was 50 ms; 55 ms was seen under
+        // load); a delay that included the server's offset would be over a second.
+        #expect(best.delay >= .zero && best.delay < .milliseconds(200))
         #expect(abs(best.offset - offset) <= best.errorBound + .microseconds(100))
     }
 
@@ -117,7 +124,8 @@ struct SNTPClientTests {
             ])
     }
 
-    @Test func ipv6Loopback() throws {
+    @Test(.enabled(if: LoopbackEnvironment.ipv6LoopbackAvailable, noIPv6))
+    func ipv6Loopback() throws {
         let server = try Self.server {
             $0.host = "::1"
             $0.offset = .seconds(3)
@@ -126,7 +134,8 @@ struct SNTPClientTests {
         let address = try #require(SocketAddress(numericHost: "::1", port: server.port))
         let result = SNTPClient().query(address, options: Self.fast)
         let best = try #require(result.best)
-        #expect(abs(best.offset - .seconds(3)) < .milliseconds(2))
+        // Half the round trip, not a fixed 2 ms: see the suite's comment.
+        #expect(abs(best.offset - .seconds(3)) <= best.delay / 2 + Self.mapping)
         #expect(best.server.family == .ipv6)
     }
 
@@ -149,7 +158,8 @@ struct SNTPClientTests {
             address, options: QueryOptions(samples: 4, interval: .zero))
         #expect(result.samples.count == 4)
         for sample in result.samples {
-            #expect(abs(sample.offset - .milliseconds(250)) < .milliseconds(2))
+            // Half the round trip, not a fixed 2 ms: see the suite's comment.
+            #expect(abs(sample.offset - .milliseconds(250)) <= sample.delay / 2 + Self.mapping)
         }
     }
 
@@ -163,6 +173,7 @@ struct SNTPClientTests {
         let start = clock.now()
         let result = SNTPClient().query(
             address, options: QueryOptions(samples: 4, interval: .zero, timeout: .seconds(2)))
+        // The point: no wait for the 2 s timeout. 1 s of slack for a loaded machine.
         #expect(clock.now() - start < .seconds(1))
         #expect(result.failure == .refused)
         #expect(result.exchanges.count == 1, "the burst stops at the first refusal")

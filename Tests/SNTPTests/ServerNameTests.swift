@@ -19,14 +19,22 @@ struct ServerNameTests {
         #expect(name.port == port)
     }
 
-    @Test func rejectsMalformedNames() {
-        #expect(throws: ServerNameError.empty) { try ServerName(parsing: "") }
-        #expect(throws: ServerNameError.invalidPort("host:0")) { try ServerName(parsing: "host:0") }
-        #expect(throws: ServerNameError.invalidPort("host:99999")) { try ServerName(parsing: "host:99999") }
-        #expect(throws: ServerNameError.invalid(":123")) { try ServerName(parsing: ":123") }
-        #expect(throws: ServerNameError.invalid("[::1")) { try ServerName(parsing: "[::1") }
-        #expect(throws: ServerNameError.invalid("[::1]x")) { try ServerName(parsing: "[::1]x") }
-        #expect(throws: ServerNameError.invalid("a b")) { try ServerName(parsing: "a b") }
+    @Test(arguments: [
+        ("", "empty server name"),
+        ("host:0", "invalid port in 'host:0'"),
+        ("host:99999", "invalid port in 'host:99999'"),
+        (":123", "invalid server ':123'"),
+        ("[::1", "invalid server '[::1'"),
+        ("[::1]x", "invalid server '[::1]x'"),
+        ("a b", "invalid server 'a b'"),
+    ])
+    func rejectsMalformedNames(text: String, reason: String) {
+        #expect(throws: SNTPError(code: .invalidServerName, reason: "")) { try ServerName(parsing: text) }
+        do {
+            _ = try ServerName(parsing: text)
+        } catch {
+            #expect(error.reason.hasPrefix(reason), "\(error.reason)")
+        }
     }
 
     @Test func resolvesNumericAddressesAndLocalhost() throws {

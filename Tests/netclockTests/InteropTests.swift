@@ -19,14 +19,16 @@ import Testing
 /// cheaper one at a time on two cores.
 ///
 /// Tolerances:
-/// - chronyd server vs our client, 1 ms: both read the same `CLOCK_REALTIME`, so the true offset is
-///   zero, and the error of the minimum-delay sample of a burst is at most half its round trip
-///   (loopback: tens to a few hundred µs, even with the rest of the suite running).
-/// - chronyd -Q / ntpdig vs our fake server, 5 ms: again one clock, so the only errors are the
-///   clients' own loopback path asymmetry and scheduling (sub-ms) plus the 6-digit rounding of their
-///   printed offsets; 5 ms leaves room for a loaded CI runner while still pinning the sign and the
-///   exact configured value to far better than any wire-format mistake (a wrong fraction scale,
-///   swapped timestamps or a wrong era would be off by ≥ 0.5 s here).
+/// - chronyd server vs our client: both read the same `CLOCK_REALTIME`, so the true offset is zero,
+///   and the error of a sample is at most half its round trip (plus 10 µs for timestamp resolution
+///   and the client's wall-clock mapping): that is checked for our client's samples. The CLI's
+///   combined results read from the CLI keep 1 ms (loopback: tens to a few hundred µs).
+/// - chronyd -Q / ntpdig vs our fake server, 25 ms: again one clock, so the only errors are the
+///   clients' own loopback path asymmetry and scheduling plus the 6-digit rounding of their printed
+///   offsets. Sub-millisecond on an idle machine; 25 ms is half the longest loopback round trip seen
+///   on a loaded 2-core machine (55 ms; was 5 ms), and still pins the sign and the configured value
+///   far better than any wire-format mistake (a wrong fraction scale, swapped timestamps or a wrong
+///   era would be off by ≥ 0.5 s here).
 @Suite(.serialized)
 struct InteropTests {
     static let chronyMissing: Comment =
@@ -38,10 +40,12 @@ struct InteropTests {
     static let noIPv6Loopback: Comment =
         "no IPv6 loopback (::1) on this machine: skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"
 
-    /// Same clock on both ends: see the suite's comment.
+    /// Same clock on both ends, for a combined result: see the suite's comment.
     static let sharedClockTolerance = 0.001
+    /// What a sample may add to half its round trip: see the suite's comment.
+    static let sampleMapping = 10e-6
     /// A real client measuring our fake server: see the suite's comment.
-    static let clientTolerance = 0.005
+    static let clientTolerance = 0.025
 
     // MARK: chronyd as the server, NetworkClock as the client
 
@@ -66,7 +70,10 @@ struct InteropTests {
             Self.note(
                 "chronyd server on 127.0.0.1:\(server.port): offset \(offset) s, delay \(best.delay.secondsDouble) s, bound ±\(best.errorBound.secondsDouble) s"
             )
-            #expect(abs(offset) < Self.sharedClockTolerance, "offset \(offset) s")
+            // Half the round trip (was a fixed 1 ms): see the suite's comment.
+            #expect(
+                abs(offset) <= best.delay.secondsDouble / 2 + Self.sampleMapping,
+                "offset \(offset) s, delay \(best.delay)")
             #expect(abs(offset) <= best.errorBound.secondsDouble, "the truth (0) lies inside the bound")
 
             let reply = best.reply
@@ -131,13 +138,18 @@ struct InteropTests {
         try await ChronyServer.with(chronyd: chronyd, stratum: 8, ipv6: true) { server in
             for host in ["::1", "127.0.0.1"] {
                 let address = try #require(SocketAddress(numericHost: host, port: server.port))
-                let result = SNTPClient().query(
-                    address, options: QueryOptions(samples: 4, interval: .zero, timeout: .seconds(1)))
+                let result = await BlockingPool.shared.runToCompletion {
+                    SNTPClient().query(
+                        address, options: QueryOptions(samples: 4, interval: .zero, timeout: .seconds(1)))
+                }
                 let best = try #require(
                     result.best, "no sample from chronyd on \(host): \(String(describing: result.failure))")
                 let offset = best.offset.secondsDouble
                 Self.note("chronyd server on \(address): offset \(offset) s")
-                #expect(abs(offset) < Self.sharedClockTolerance, "\(host): offset \(offset) s")
+                // Half the round trip (was a fixed 1 ms): see the suite's comment.
+                #expect(
+                    abs(offset) <= best.delay.secondsDouble / 2 + Self.sampleMapping,
+                    "\(host): offset \(offset) s, delay \(best.delay)")
                 #expect(best.reply.stratum.rawValue == 8, "\(host)")
                 #expect(best.reply.leap == .noWarning, "\(host)")
                 #expect(

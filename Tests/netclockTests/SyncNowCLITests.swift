@@ -9,9 +9,35 @@ import Testing
 /// `now` is shifted by an hour, as a user changing the date would, and the trusted time must not move.
 @Suite(.serialized)
 struct SyncNowCLITests {
-    static let libfaketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
-    static var hasFaketime: Bool {
-        FileManager.default.fileExists(atPath: libfaketime) || CLIRunner.peersRequired
+    /// libfaketime's preload library, wherever this machine has it: Debian installs it under the
+    /// multiarch directory, which differs by architecture (`/usr/lib/x86_64-linux-gnu/faketime/`,
+    /// `/usr/lib/aarch64-linux-gnu/faketime/`, …); other layouts use `/usr/lib/faketime/`. As a last
+    /// resort, the file list of Debian's `libfaketime` package.
+    static let libfaketime: String? = {
+        let files = FileManager.default
+        let name = "libfaketime.so.1"
+        var candidates: [String] = []
+        for lib in ["/usr/lib", "/usr/lib64", "/usr/local/lib"] {
+            let subdirectories = (try? files.contentsOfDirectory(atPath: lib)) ?? []
+            candidates += subdirectories.sorted().map { "\(lib)/\($0)/faketime/\(name)" }
+            candidates.append("\(lib)/faketime/\(name)")
+        }
+        if let found = candidates.first(where: { files.fileExists(atPath: $0) }) { return found }
+        return packageFiles("libfaketime").first { $0.hasSuffix("/" + name) && files.fileExists(atPath: $0) }
+    }()
+
+    static var hasFaketime: Bool { libfaketime != nil || CLIRunner.peersRequired }
+    static let faketimeRequired = Comment(
+        rawValue: "libfaketime.so.1 is not installed, and NETCLOCK_REQUIRE_PEERS=1 requires it"
+            + " (apt-get install -y faketime)")
+
+    /// The files Debian's package `package` installed (`dpkg-query -L`), or none.
+    static func packageFiles(_ package: String) -> [String] {
+        guard let dpkgQuery = InteropTool.path(of: "dpkg-query"),
+            let output = try? InteropTool.run(dpkgQuery, ["-L", package], timeout: .seconds(10)),
+            output.status == 0
+        else { return [] }
+        return output.stdout.split(separator: "\n").map(String.init)
     }
 
     static func temporaryDirectory() throws -> URL {
@@ -59,8 +85,13 @@ struct SyncNowCLITests {
         #expect(text.stdout.contains(" ± ") && text.stdout.contains("restored"))
     }
 
-    @Test(.enabled(if: hasFaketime, "faketime is not installed (apt-get install faketime)"))
+    @Test(
+        .enabled(
+            if: hasFaketime,
+            "libfaketime.so.1 not found (apt-get install faketime): skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"
+        ))
     func aWallClockShiftedAnHourAheadDoesNotMoveTrustedTime() async throws {
+        let libfaketime = try #require(Self.libfaketime, Self.faketimeRequired)
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (server, state) = try await Self.sync(offset: .milliseconds(250), in: directory)
@@ -69,7 +100,7 @@ struct SyncNowCLITests {
         let output = try await CLIRunner.run(
             ["now", "--state", state, "--json"],
             environment: [
-                "LD_PRELOAD": Self.libfaketime, "FAKETIME": "+3600s", "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+                "LD_PRELOAD": libfaketime, "FAKETIME": "+3600s", "FAKETIME_DONT_FAKE_MONOTONIC": "1",
                 "FAKETIME_NO_CACHE": "1",
             ])
         let after = Date().timeIntervalSince1970

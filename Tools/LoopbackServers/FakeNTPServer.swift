@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import NetClockPlatform
 import SNTP
 import Synchronization
@@ -28,7 +23,7 @@ package final class FakeNTPServer: Sendable {
     /// The address and port the server listens on.
     package let address: SocketAddress
     private let core: Core
-    private let thread: Mutex<pthread_t?>
+    private let thread: Mutex<JoinableThread?>
 
     /// Binds the configured loopback address and starts serving on a new thread.
     ///
@@ -41,14 +36,23 @@ package final class FakeNTPServer: Sendable {
         guard requested.isLoopback else {
             throw StartError(.notLoopback, "not a loopback address: \(configuration.host)")
         }
-        // Each of these closes its descriptors in deinit if a later step throws.
-        let socket = try DatagramSocket(binding: requested)
-        let otherSocket = try DatagramSocket(binding: requested.withPort(0))
-        let wake = try WakeChannel()
-        let core = Core(socket: socket, otherSocket: otherSocket, wake: wake, configuration: configuration)
-        let thread = try Self.startThread(core)
+        // Each of these closes its descriptors when released if a later step throws.
+        let core: Core
+        let thread: JoinableThread
+        do throws(TransportError) {
+            let socket = try UDPServerSocket(binding: requested)
+            let otherSocket = try UDPServerSocket(binding: requested.withPort(0))
+            let wake = try WakeChannel()
+            core = Core(socket: socket, otherSocket: otherSocket, wake: wake, configuration: configuration)
+            thread = try JoinableThread { [core] in
+                var loop = EventLoop(core: core)
+                loop.run()
+            }
+        } catch {
+            throw StartError(error)
+        }
         self.core = core
-        self.address = socket.localAddress
+        self.address = core.socket.localAddress
         self.thread = Mutex(thread)
     }
 
@@ -103,8 +107,7 @@ package final class FakeNTPServer: Sendable {
             let done = completed ? core.log.completedCount : core.log.count
             if done >= count { return true }
             if clock.now() >= deadline { return false }
-            var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-            _ = nanosleep(&pause, nil)
+            Syscalls.sleep(.milliseconds(1))
         }
     }
 
@@ -117,26 +120,7 @@ package final class FakeNTPServer: Sendable {
         }
         guard let running else { return }
         core.requestStop()
-        pthread_join(running, nil)
+        running.join()
         core.close()
-    }
-
-    private static func startThread(_ core: Core) throws(StartError) -> pthread_t {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(core).toOpaque()
-        let result = pthread_create(
-            &thread, nil,
-            { context in
-                guard let context else { return nil }
-                let core = Unmanaged<Core>.fromOpaque(context).takeRetainedValue()
-                var loop = EventLoop(core: core)
-                loop.run()
-                return nil
-            }, context)
-        guard result == 0 else {
-            Unmanaged<Core>.fromOpaque(context).release()
-            throw StartError(.systemCallFailed, "pthread_create: error \(result)", systemError: result)
-        }
-        return thread
     }
 }

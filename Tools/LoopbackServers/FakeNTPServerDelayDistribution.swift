@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import NetClockPlatform
 
 extension FakeNTPServer {
     /// How long a simulated network path or the server's processing takes, drawn afresh for every
@@ -36,7 +32,7 @@ extension FakeNTPServer {
                 guard mean > .zero else { return .zero }
                 // u in (0, 1], so −ln(u) is finite (at most about 37).
                 let u = 1 - Double.random(in: 0..<1, using: &generator)
-                return mean * -log(u)
+                return mean * -Syscalls.naturalLogarithm(u)
             case .spikes(let base, let probability, let range):
                 let ordinary = base.sample(using: &generator)
                 guard Double.random(in: 0..<1, using: &generator) < probability else { return ordinary }

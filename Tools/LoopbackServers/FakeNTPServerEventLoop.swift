@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import NetClockPlatform
 import SNTP
 import Synchronization
@@ -10,15 +5,15 @@ import Synchronization
 extension FakeNTPServer {
     /// What the server object and its thread share: the sockets, the configuration, the log.
     final class Core: Sendable {
-        let socket: DatagramSocket
-        let otherSocket: DatagramSocket
+        let socket: UDPServerSocket
+        let otherSocket: UDPServerSocket
         let wake: WakeChannel
         let configuration: Mutex<Configuration>
         let log = RequestLog()
         let isStopRequested = Atomic<Bool>(false)
 
         init(
-            socket: DatagramSocket, otherSocket: DatagramSocket, wake: WakeChannel,
+            socket: UDPServerSocket, otherSocket: UDPServerSocket, wake: WakeChannel,
             configuration: Configuration
         ) {
             self.socket = socket
@@ -119,13 +114,11 @@ extension FakeNTPServer {
                     timeout = Int32(clamping: whole)
                 }
             }
-            var entries = [
-                pollfd(fd: core.socket.descriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: core.wake.readDescriptor, events: Int16(POLLIN), revents: 0),
-            ]
-            let ready = poll(&entries, nfds_t(entries.count), timeout)
-            if entries[1].revents != 0 { core.wake.drain() }
-            if ready == 0, let shortSleep { Self.sleep(shortSleep) }
+            switch core.socket.waitForDatagram(orWakeFrom: core.wake, milliseconds: timeout) {
+            case .woken: core.wake.drain()
+            case .timedOut: if let shortSleep { Syscalls.sleep(shortSleep) }
+            case .readable: break
+            }
         }
 
         private mutating func receiveWaitingDatagrams() {
@@ -247,20 +240,14 @@ extension FakeNTPServer {
                 entry.remainingDatagrams = max(entry.remainingDatagrams - 1, 0)
                 entry.outcome = .replied
             }
-            let failure = socket.send(transmission.bytes, to: job.client)
-            if failure != 0 {
-                let reason = "sendto: " + String(cString: strerror(failure))
+            do {
+                try socket.send(transmission.bytes, to: job.client)
+            } catch {
+                let reason = error.description
                 core.log.update(number: job.number) { entry in
                     if entry.sent.indices.contains(index) { entry.sent[index].failure = reason }
                 }
             }
-        }
-
-        private static func sleep(_ duration: Duration) {
-            let (seconds, attoseconds) = duration.components
-            var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-            var remaining = timespec()
-            while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
         }
     }
 }

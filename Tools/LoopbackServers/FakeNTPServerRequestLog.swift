@@ -54,7 +54,7 @@ extension FakeNTPServer {
         /// The decoded header, or nil when the datagram was too short.
         package var packet: NTPPacket?
         /// Why the datagram could not be decoded, if it could not.
-        package var decodingError: NTPDecodingError?
+        package var decodingError: SNTPError?
         /// The behaviour applied to this request.
         package var behaviour: Behaviour
         /// The delays drawn for this request (the actual waits can be longer by scheduling latency,

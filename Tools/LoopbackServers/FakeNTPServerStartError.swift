@@ -1,3 +1,5 @@
+import NetClockPlatform
+
 extension FakeNTPServer {
     /// Why a fake server could not start.
     package struct StartError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -28,5 +30,14 @@ extension FakeNTPServer {
 
         /// The reason.
         package var description: String { reason }
+
+        /// A failed system call while opening the server's sockets or starting its thread.
+        init(_ error: TransportError) {
+            if case .systemCall(let operation, let code, let reason) = error {
+                self.init(.systemCallFailed, "\(operation): \(reason)", systemError: code)
+            } else {
+                self.init(.systemCallFailed, error.description)
+            }
+        }
     }
 }

@@ -1,3 +1,4 @@
+import NetClockPlatform
 import SNTP
 
 /// An in-process HTTP/1.1 time server on a loopback address and an ephemeral port, for tests and
@@ -25,22 +26,23 @@ package final class HTTPTimeServer: Sendable {
     package init(configuration: Configuration = Configuration(), ipv6: Bool = false, seed: UInt64 = 0x5EED)
         throws(HTTPTimeServerError)
     {
-        let listener = try HTTPServerSystem.listenOnLoopback(ipv6: ipv6).get()
-        let stopPipe: (read: Int32, write: Int32)
-        switch HTTPServerSystem.makeStopPipe() {
-        case .success(let pipe): stopPipe = pipe
-        case .failure(let error):
-            HTTPServerSystem.closeDescriptor(listener.fd)
-            throw error
-        }
         host = ipv6 ? "::1" : "127.0.0.1"
-        port = listener.port
-        core = HTTPTimeServerCore(
-            listenFD: listener.fd, stopRead: stopPipe.read, stopWrite: stopPipe.write,
-            configuration: configuration, seed: seed)
-        guard core.startAccepting() else {
+        let loopback = SocketAddress.loopback(ipv6 ? .ipv6 : .ipv4, port: 0)
+        do throws(TransportError) {
+            // Both close their descriptors when released if a later step throws.
+            let listener = try TCPListener(binding: loopback)
+            let stop = try WakeChannel()
+            port = listener.localAddress.port
+            core = HTTPTimeServerCore(
+                listener: listener, stopSignal: stop, configuration: configuration, seed: seed)
+        } catch {
+            throw HTTPTimeServerError(error)
+        }
+        do throws(TransportError) {
+            try core.startAccepting()
+        } catch {
             core.stop()
-            throw HTTPTimeServerError(operation: "pthread_create", errno: 0)
+            throw HTTPTimeServerError(error)
         }
     }
 
@@ -66,9 +68,6 @@ package final class HTTPTimeServer: Sendable {
 
     /// Every request answered (or begun to be answered) so far, in order.
     package var requests: [HTTPTimeServerRequest] { core.log }
-
-    /// Forgets the logged requests.
-    package func clearLog() { core.clearLog() }
 
     /// Stops listening, ends every connection, joins every thread and closes every descriptor.
     /// Safe to call more than once.

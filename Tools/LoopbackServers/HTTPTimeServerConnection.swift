@@ -1,9 +1,10 @@
+import NetClockPlatform
 import SNTP
 
 /// One connection to the loopback HTTP time server, served on its own thread: read the request
 /// head, wait, stamp, wait, answer (or misbehave), and let the core close the socket.
 struct HTTPTimeServerConnection {
-    let fd: Int32
+    let connection: AcceptedTCPConnection
     let core: HTTPTimeServerCore
 
     /// The longest request head accepted, and how long a client may take to send it.
@@ -15,36 +16,36 @@ struct HTTPTimeServerConnection {
         let wall = SystemWallClock()
         guard var request = HTTPTimeServerRequest.parse(head: head, receivedAt: wall.now()) else { return }
         let (configuration, delayBefore, delayAfter) = core.snapshotForRequest()
-        guard HTTPServerSystem.pause(delayBefore, stopFD: core.stopRead) else { return }
+        guard core.stopSignal.sleep(for: delayBefore) else { return }
         let serverTime = wall.now() + configuration.offset
         let response = HTTPTimeServerResponse(
             method: request.method, configuration: configuration, serverTime: serverTime)
         request.statusCode = response.statusCode
         core.append(request)
-        guard HTTPServerSystem.pause(delayAfter, stopFD: core.stopRead) else { return }
+        guard core.stopSignal.sleep(for: delayAfter) else { return }
         switch configuration.misbehaviour {
         case .slowHeaders(let pause):
             for index in response.head.indices {
-                guard HTTPServerSystem.sendAll(fd, response.head[index...index]),
-                    HTTPServerSystem.pause(pause, stopFD: core.stopRead)
+                guard connection.sendAll(response.head[index...index]),
+                    core.stopSignal.sleep(for: pause)
                 else { return }
             }
-            _ = HTTPServerSystem.sendAll(fd, response.body[...])
+            _ = connection.sendAll(response.body[...])
         case .headNotAllowedTricklingBody(_, let pause):
-            guard HTTPServerSystem.sendAll(fd, response.head[...]) else { return }
+            guard connection.sendAll(response.head[...]) else { return }
             var offset = 0
             while offset < response.body.count {
                 let end = min(response.body.count, offset + 1024)
-                guard HTTPServerSystem.sendAll(fd, response.body[offset..<end]),
-                    HTTPServerSystem.pause(pause, stopFD: core.stopRead)
+                guard connection.sendAll(response.body[offset..<end]),
+                    core.stopSignal.sleep(for: pause)
                 else { return }
                 offset = end
             }
         case .closeBeforeHeadersEnd(let count):
             let partial = response.head.prefix(max(0, min(count, response.head.count - 4)))
-            if !partial.isEmpty { _ = HTTPServerSystem.sendAll(fd, partial) }
+            if !partial.isEmpty { _ = connection.sendAll(partial) }
         default:
-            _ = HTTPServerSystem.sendAll(fd, (response.head + response.body)[...])
+            _ = connection.sendAll((response.head + response.body)[...])
         }
     }
 
@@ -54,9 +55,9 @@ struct HTTPTimeServerConnection {
         var bytes: [UInt8] = []
         let terminator: [UInt8] = [13, 10, 13, 10]
         while bytes.count < Self.maximumHead {
-            let waited = HTTPServerSystem.waitReadable(
-                fd, stopFD: core.stopRead, milliseconds: Self.readTimeoutMilliseconds)
-            guard waited == .readable, let chunk = HTTPServerSystem.receive(fd, maximum: 4096) else {
+            let waited = connection.waitReadable(
+                orWakeFrom: core.stopSignal, milliseconds: Self.readTimeoutMilliseconds)
+            guard waited == .readable, let chunk = connection.receive(maximum: 4096) else {
                 return nil
             }
             let searchFrom = max(0, bytes.count - 3)

@@ -1,12 +1,8 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import NetClockPlatform
 import SNTP
 import Synchronization
 
-/// The shared state of a running ``HTTPTimeServer``: descriptors, configuration, delay generator,
+/// The shared state of a running ``HTTPTimeServer``: sockets, configuration, delay generator,
 /// request log and the threads to join. Threads hold this core, not the public server, so that
 /// releasing the server stops it.
 final class HTTPTimeServerCore: Sendable {
@@ -14,25 +10,24 @@ final class HTTPTimeServerCore: Sendable {
         var configuration: HTTPTimeServer.Configuration
         var generator: SplitMix64
         var log: [HTTPTimeServerRequest] = []
-        var acceptThread: pthread_t?
-        var connectionThreads: Set<pthread_t> = []
-        var finishedThreads: [pthread_t] = []
-        var openConnections: Set<Int32> = []
+        var acceptThread: JoinableThread?
+        var connectionThreads: Set<JoinableThread> = []
+        var finishedThreads: [JoinableThread] = []
+        var openConnections: [ObjectIdentifier: AcceptedTCPConnection] = [:]
         var isStopped = false
     }
 
-    let listenFD: Int32
-    let stopRead: Int32
-    let stopWrite: Int32
+    let listener: TCPListener
+    /// Woken once, by ``stop()``, and never drained: every wait on it ends from then on.
+    let stopSignal: WakeChannel
     private let state: Mutex<State>
 
     init(
-        listenFD: Int32, stopRead: Int32, stopWrite: Int32, configuration: HTTPTimeServer.Configuration,
+        listener: TCPListener, stopSignal: WakeChannel, configuration: HTTPTimeServer.Configuration,
         seed: UInt64
     ) {
-        self.listenFD = listenFD
-        self.stopRead = stopRead
-        self.stopWrite = stopWrite
+        self.listener = listener
+        self.stopSignal = stopSignal
         self.state = Mutex(State(configuration: configuration, generator: SplitMix64(seed: seed)))
     }
 
@@ -42,8 +37,6 @@ final class HTTPTimeServerCore: Sendable {
     }
 
     var log: [HTTPTimeServerRequest] { state.withLock { $0.log } }
-
-    func clearLog() { state.withLock { $0.log.removeAll() } }
 
     func append(_ request: HTTPTimeServerRequest) { state.withLock { $0.log.append(request) } }
 
@@ -56,56 +49,56 @@ final class HTTPTimeServerCore: Sendable {
         }
     }
 
-    /// Starts the accept loop; false if its thread could not be created.
-    func startAccepting() -> Bool {
-        let thread = HTTPServerSystem.startThread { [self] in acceptLoop() }
-        guard let thread else { return false }
+    /// Starts the accept loop.
+    /// - Throws: ``TransportError`` when its thread could not be created.
+    func startAccepting() throws(TransportError) {
+        let thread = try JoinableThread { [self] in acceptLoop() }
         state.withLock { $0.acceptThread = thread }
-        return true
     }
 
     private func acceptLoop() {
         while true {
-            switch HTTPServerSystem.waitReadable(listenFD, stopFD: stopRead, milliseconds: 100) {
-            case .stopped:
+            switch listener.waitForConnection(orWakeFrom: stopSignal, milliseconds: 100) {
+            case .woken:
                 return
             case .timedOut:
                 break
             case .readable:
-                if let client = HTTPServerSystem.accept(listenFD) { startConnection(client) }
+                if let client = listener.accept() { startConnection(client) }
             }
             reapFinishedThreads()
         }
     }
 
-    private func startConnection(_ fd: Int32) {
+    private func startConnection(_ connection: AcceptedTCPConnection) {
+        let key = ObjectIdentifier(connection)
         // The lock is held while the thread is created so that it cannot report itself finished
         // before it is registered.
         let started = state.withLock { state -> Bool in
             guard !state.isStopped else { return false }
-            state.openConnections.insert(fd)
-            let thread = HTTPServerSystem.startThread { [self] in
-                HTTPTimeServerConnection(fd: fd, core: self).serve()
-                finishConnection(fd)
-            }
-            guard let thread else {
-                state.openConnections.remove(fd)
+            state.openConnections[key] = connection
+            do {
+                let thread = try JoinableThread { [self] in
+                    HTTPTimeServerConnection(connection: connection, core: self).serve()
+                    finishConnection(connection)
+                }
+                state.connectionThreads.insert(thread)
+                return true
+            } catch {
+                state.openConnections[key] = nil
                 return false
             }
-            state.connectionThreads.insert(thread)
-            return true
         }
-        if !started { HTTPServerSystem.closeDescriptor(fd) }
+        if !started { connection.close() }
     }
 
-    /// Called on a connection's thread when it is done: unregisters and closes the descriptor (in
-    /// that order, so that ``stop()`` never shuts down a reused descriptor number).
-    private func finishConnection(_ fd: Int32) {
+    /// Called on a connection's thread when it is done: unregisters and closes the connection.
+    private func finishConnection(_ connection: AcceptedTCPConnection) {
         state.withLock { state in
-            state.openConnections.remove(fd)
-            state.finishedThreads.append(HTTPServerSystem.currentThread())
+            state.openConnections[ObjectIdentifier(connection)] = nil
+            state.finishedThreads.append(JoinableThread.current)
         }
-        HTTPServerSystem.closeDescriptor(fd)
+        connection.close()
     }
 
     private func reapFinishedThreads() {
@@ -115,28 +108,27 @@ final class HTTPTimeServerCore: Sendable {
             for thread in finished { state.connectionThreads.remove(thread) }
             return finished
         }
-        for thread in finished { HTTPServerSystem.join(thread) }
+        for thread in finished { thread.join() }
     }
 
     func stop() {
-        let (wasRunning, acceptThread) = state.withLock { state -> (Bool, pthread_t?) in
+        let (wasRunning, acceptThread) = state.withLock { state -> (Bool, JoinableThread?) in
             guard !state.isStopped else { return (false, nil) }
             state.isStopped = true
             return (true, state.acceptThread)
         }
         guard wasRunning else { return }
-        HTTPServerSystem.signal(stopWrite)
-        if let acceptThread { HTTPServerSystem.join(acceptThread) }
+        stopSignal.wake()
+        acceptThread?.join()
         let threads = state.withLock { state in
-            for fd in state.openConnections { HTTPServerSystem.shutdownBoth(fd) }
+            for connection in state.openConnections.values { connection.shutdown() }
             let threads = state.connectionThreads
             state.connectionThreads.removeAll()
             state.finishedThreads.removeAll()
             return threads
         }
-        for thread in threads { HTTPServerSystem.join(thread) }
-        HTTPServerSystem.closeDescriptor(listenFD)
-        HTTPServerSystem.closeDescriptor(stopRead)
-        HTTPServerSystem.closeDescriptor(stopWrite)
+        for thread in threads { thread.join() }
+        listener.close()
+        stopSignal.close()
     }
 }

@@ -1,4 +1,5 @@
 import NetworkClock
+import SNTP
 
 /// The anchor file `sync` writes and `now` reads: `--state FILE`, or the XDG cache default.
 enum AnchorFileLocation {

@@ -24,19 +24,10 @@ struct NowCommand {
             console.err("netclock: no valid anchor in \(store.path)")
             return .noTime
         }
-        let offset = estimate.offset(from: SystemWallClock().now())
+        let wall = SystemWallClock().now()
+        let offset = estimate.offset(from: wall)
         if options.json {
-            let value = JSONValue.object([
-                ("time", .string(ISO8601.format(estimate.time, fractionDigits: 6))),
-                ("unix", .number(estimate.time.secondsDouble)),
-                ("error_bound", .seconds(estimate.errorBound)),
-                ("age", .seconds(estimate.age)),
-                ("source", .string(estimate.source.rawValue)),
-                ("server", .optional(estimate.server)),
-                ("offset", .seconds(offset)),
-                ("drift_corrected", .bool(estimate.isDriftCorrected)),
-            ])
-            console.out(value.serialized())
+            console.out(JSONOutput.line(NowJSON(estimate, wall: wall)))
         } else {
             var line =
                 "\(ISO8601.format(estimate.time, fractionDigits: 6)) ± \(estimate.errorBound.formattedSeconds)"

@@ -1,4 +1,5 @@
 import NetworkClock
+import SNTP
 
 /// `netclock sync`: query like `query`, then persist the result as an anchor for `now`.
 ///
@@ -17,28 +18,25 @@ struct SyncCommand {
             return .noTime
         }
         let report: SyncReport
-        switch await TimeQuery(options: options).run() {
+        switch await TimeQuery(options: options).run(status: options.json ? nil : console.status) {
         case .success(let result): report = result
         case .failure(let error):
-            if options.json { console.out(ReportJSON.failure(error).serialized()) }
+            if options.json { console.out(JSONOutput.line(SyncFailureJSON(error))) }
             console.err("netclock: \(error.description)")
             return .noTime
         }
         let clock = AnchoredClock()
-        _ = clock.restore(from: store)
+        _ = await clock.restore(from: store)
         let replaced = clock.update(report.anchor)
         do {
-            try clock.save(to: store)
+            try await clock.save(to: store)
         } catch {
-            if options.json { console.out(ReportJSON.report(report).serialized()) }
+            if options.json { console.out(JSONOutput.line(SyncReportJSON(report))) }
             console.err("netclock: synced, but the anchor could not be saved: \(error.description)")
             return .noTime
         }
         if options.json {
-            guard case .object(var members) = ReportJSON.report(report) else { return .success }
-            members.append(("state", .string(store.path)))
-            members.append(("anchor_replaced", .bool(replaced)))
-            console.out(JSONValue.object(members).serialized())
+            console.out(JSONOutput.line(SyncReportJSON(report, state: store.path, anchorReplaced: replaced)))
         } else {
             console.out(ReportText.report(report))
             let kept = replaced ? "saved" : "kept the stored anchor (tighter bound than this sync); saved"

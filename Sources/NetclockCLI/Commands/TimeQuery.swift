@@ -20,11 +20,17 @@ struct TimeQuery {
         self.engine = TimeSyncEngine(ntp: ntp, httpURLs: urls, http: HTTPTimeSource(configuration: http))
     }
 
-    func run() async -> Result<SyncReport, SyncError> {
-        do {
-            return .success(try await engine.sync())
-        } catch {
-            return .failure(error)
+    /// Runs one round; with a `status` writer (a terminal, no `--json`), a live status line shows
+    /// its progress and is erased before this returns.
+    func run(status: (@Sendable (String) -> Void)? = nil) async -> Result<SyncReport, SyncError> {
+        await LiveProgress.around(writingTo: status, width: Terminal.standardErrorColumns ?? 80) { observer in
+            var engine = self.engine
+            engine.progress = observer
+            do throws(SyncError) {
+                return .success(try await engine.sync())
+            } catch {
+                return .failure(error)
+            }
         }
     }
 }

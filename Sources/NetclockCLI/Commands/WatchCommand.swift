@@ -18,13 +18,13 @@ struct WatchCommand {
                 if Task.isCancelled { break }
             }
             round += 1
-            switch await query.run() {
+            switch await query.run(status: options.json ? nil : console.status) {
             case .success(let report):
                 anySuccess = true
-                console.out(options.json ? ReportJSON.report(report).serialized() : line(report))
+                console.out(options.json ? JSONOutput.line(SyncReportJSON(report)) : line(report))
             case .failure(let error):
                 if options.json {
-                    console.out(ReportJSON.failure(error).serialized())
+                    console.out(JSONOutput.line(SyncFailureJSON(error)))
                 } else {
                     console.out(
                         "\(ISO8601.format(query.engine.ntp.client.wall.now(), fractionDigits: 3))  no time: \(error)"

@@ -3,22 +3,57 @@ import SNTP
 
 extension NetworkClock {
     /// Why ``NetworkClock/ingest(serverTime:requestSent:responseReceived:resolution:server:)`` refused
-    /// its input.
-    public enum IngestError: Error, Hashable, Sendable, CustomStringConvertible {
-        /// The response was received before the request was sent.
-        case responseBeforeRequest
-        /// The round trip is longer than the limit: the bound would be too loose to be worth anything.
-        case roundTripTooLong(Duration)
-        /// The resolution is negative or over a minute.
-        case invalidResolution(Duration)
+    /// its input: a stable ``code`` for programs and a ``reason`` for people. Nothing changes then.
+    public struct IngestError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// A stable identifier for a kind of refusal.
+        public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+            /// The identifier, e.g. `round_trip_too_long`.
+            public let rawValue: String
 
-        /// A readable explanation.
-        public var description: String {
-            switch self {
-            case .responseBeforeRequest: return "the response was received before the request was sent"
-            case .roundTripTooLong(let rtt): return "round trip \(rtt.formattedSeconds) is longer than 60 s"
-            case .invalidResolution(let resolution): return "invalid resolution \(resolution.formattedSeconds)"
-            }
+            /// Creates a code from its identifier.
+            public init(rawValue: String) { self.rawValue = rawValue }
+
+            /// The identifier.
+            public var description: String { rawValue }
+
+            /// The response was received before the request was sent.
+            public static let responseBeforeRequest = Code(rawValue: "response_before_request")
+            /// The round trip is longer than a minute: the bound would be too loose to be worth
+            /// anything.
+            public static let roundTripTooLong = Code(rawValue: "round_trip_too_long")
+            /// The resolution is negative or over a minute.
+            public static let invalidResolution = Code(rawValue: "invalid_resolution")
+        }
+
+        /// The kind of refusal.
+        public let code: Code
+        /// What was wrong with the input, for people.
+        public let reason: String
+
+        /// The reason.
+        public var description: String { reason }
+
+        /// Errors are equal when their codes are.
+        public static func == (lhs: IngestError, rhs: IngestError) -> Bool { lhs.code == rhs.code }
+
+        /// Hashes the code.
+        public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+        /// The response was received before the request was sent.
+        static var responseBeforeRequest: IngestError {
+            IngestError(
+                code: .responseBeforeRequest, reason: "the response was received before the request was sent")
+        }
+
+        /// The round trip `roundTrip` is longer than a minute.
+        static func roundTripTooLong(_ roundTrip: Duration) -> IngestError {
+            IngestError(
+                code: .roundTripTooLong, reason: "round trip \(roundTrip.formattedSeconds) is longer than 60 s")
+        }
+
+        /// The resolution is negative or over a minute.
+        static func invalidResolution(_ resolution: Duration) -> IngestError {
+            IngestError(code: .invalidResolution, reason: "invalid resolution \(resolution.formattedSeconds)")
         }
     }
 }
@@ -51,6 +86,9 @@ extension NetworkClock {
     /// }
     /// ```
     ///
+    /// A replaced anchor is written to the configured store in the background (never on the
+    /// caller's thread); a failed write is reported as ``ClockEvent/storeFailed(_:)``.
+    ///
     /// - Returns: whether the clock's anchor was replaced.
     /// - Throws: ``IngestError`` for inconsistent input; nothing changes then.
     @discardableResult
@@ -66,13 +104,9 @@ extension NetworkClock {
             trueTime: serverTime + resolution / 2, monotonic: requestSent + roundTrip / 2,
             errorBound: roundTrip / 2 + resolution / 2, source: .http, server: server)
         let replaced = clock.update(anchor)
-        if replaced, let store = configuration.store {
-            do {
-                try clock.save(to: store)
-            } catch {
-                emit(.storeFailed(error))
-            }
-        }
+        // Persisted on the blocking pool: this method may be called from async code, which must
+        // not wait on file I/O. A failed write is reported as a `storeFailed` event.
+        if replaced { persister?.requestWrite() }
         return replaced
     }
 }

@@ -23,7 +23,12 @@ public final class NetworkClock: Sendable {
 
     private let engine: TimeSyncEngine
     private let monotonic: any MonotonicClockSource
-    private let broadcaster = EventBroadcaster()
+    /// The clock the background refresh sleeps on (see ``start()``).
+    private let refreshClock: any Clock<Duration>
+    private let broadcaster: EventBroadcaster
+    /// Writes anchors that ``ingest(serverTime:requestSent:responseReceived:resolution:server:)``
+    /// accepted, off the caller's thread; nil without a store.
+    let persister: AnchorPersister?
     private let refresh = Mutex<(task: Task<Void, Never>?, schedule: RefreshSchedule)>(
         (nil, RefreshSchedule(policy: RefreshPolicy())))
 
@@ -33,15 +38,23 @@ public final class NetworkClock: Sendable {
         self.init(configuration: configuration, monotonic: BootTimeClock(), wall: SystemWallClock())
     }
 
-    /// Creates a clock with injected clocks and nonce source (tests simulate time with them).
+    /// Creates a clock with injected clocks, nonce source and refresh clock (tests simulate time
+    /// with them).
+    ///
+    /// `refreshClock` is what the background refresh (``start()``) sleeps on between syncs and
+    /// after failures: `ContinuousClock` by default (on Linux it reads `CLOCK_BOOTTIME`, so the
+    /// schedule counts time spent suspended), a manual clock in tests. The restore reads one small
+    /// file (no `fsync`).
     package init(
         configuration: Configuration,
         monotonic: some MonotonicClockSource,
         wall: some WallClockSource,
-        nonces: some NonceSource = SystemNonceSource()
+        nonces: some NonceSource = SystemNonceSource(),
+        refreshClock: some Clock<Duration> = ContinuousClock()
     ) {
         self.configuration = configuration
         self.monotonic = monotonic
+        self.refreshClock = refreshClock
         let clock = AnchoredClock(monotonic: monotonic, wall: wall, policy: configuration.clock)
         self.clock = clock
         let client = SNTPClient(monotonic: monotonic, wall: wall, nonces: nonces)
@@ -50,6 +63,11 @@ public final class NetworkClock: Sendable {
             configuration: configuration.httpOptions, monotonicClock: monotonic, wallClock: wall)
         self.engine = TimeSyncEngine(
             ntp: ntp, httpURLs: configuration.httpURLs, http: http, deadline: configuration.deadline)
+        let broadcaster = EventBroadcaster()
+        self.broadcaster = broadcaster
+        self.persister = configuration.store.map { store in
+            AnchorPersister(clock: clock, store: store) { broadcaster.emit(.storeFailed($0)) }
+        }
         self.restoreResult = configuration.store.map { clock.restore(from: $0) }
         refresh.withLock { $0.schedule = RefreshSchedule(policy: configuration.refresh) }
     }
@@ -67,6 +85,8 @@ public final class NetworkClock: Sendable {
         } catch {
             succeeded = false
         }
+        // Stopped while syncing: not a failure to back off from; the loop ends.
+        if Task.isCancelled { return nil }
         let (next, failures) = clock.refresh.withLock { state in
             (
                 state.schedule.nextDelay(afterSuccess: succeeded, using: &generator),
@@ -136,7 +156,8 @@ public final class NetworkClock: Sendable {
         for source in report.sources { emitStatus(of: source) }
         if replaced, let store = configuration.store {
             do {
-                try clock.save(to: store)
+                // On the blocking pool: the write fsyncs the file and its directory.
+                try await clock.save(to: store)
             } catch {
                 broadcaster.emit(.storeFailed(error))
             }
@@ -171,13 +192,15 @@ public final class NetworkClock: Sendable {
             guard state.task == nil else { return }
             let initialDelay = Self.initialDelay(for: clock.now(), policy: configuration.refresh)
             let owner = WeakReference(self)
+            let sleeper = refreshClock
             state.task = Task {
-                await Self.refreshLoop(owner, initialDelay: initialDelay)
+                await Self.refreshLoop(owner, initialDelay: initialDelay, clock: sleeper)
             }
         }
     }
 
-    /// Stops background syncing. A sync in progress finishes but its successor never starts.
+    /// Stops background syncing. A background sync in progress is cancelled: it ends within one
+    /// poll slice (50 ms) and its successor never starts.
     public func stop() {
         refresh.withLock { state in
             state.task?.cancel()
@@ -199,13 +222,15 @@ public final class NetworkClock: Sendable {
         init(_ value: NetworkClock) { self.value = value }
     }
 
-    private static func refreshLoop(_ owner: WeakReference, initialDelay: Duration) async {
+    private static func refreshLoop(
+        _ owner: WeakReference, initialDelay: Duration, clock: any Clock<Duration>
+    ) async {
         var generator = SystemRandomNumberGenerator()
         var delay = initialDelay
         while !Task.isCancelled {
             if delay > .zero {
                 do {
-                    try await Task.sleep(for: delay)
+                    try await clock.sleep(for: delay)
                 } catch {
                     return
                 }

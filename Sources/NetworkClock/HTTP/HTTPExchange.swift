@@ -1,9 +1,11 @@
+import NetClockPlatform
 import SNTP
 import Synchronization
 
 /// Runs one HTTP request on some transport (the plain client or URLSession) with a hard timeout
 /// and task cancellation: whichever of the transport's own finish, the timeout or the cancellation
-/// comes first decides the outcome, and the transport is told to abort when it lost.
+/// comes first decides the outcome, and the transport is told to abort when it lost. The timeout
+/// runs on ``RelativeTimer``, so it fires when the wall clock is faked too.
 enum HTTPExchange {
     /// Starts a request and waits for its outcome.
     ///
@@ -24,8 +26,7 @@ enum HTTPExchange {
                 let abort = start { outcome in pending.finish(outcome, fromTransport: true) }
                 pending.setAbort(abort)
                 pending.setTimer(
-                    Task {
-                        do { try await Task.sleep(for: timeout) } catch { return }
+                    RelativeTimer.shared.schedule(after: timeout) {
                         pending.finish(
                             HTTPExchangeOutcome(
                                 sent: started, received: clock.now(),
@@ -46,7 +47,7 @@ private final class PendingExchange: Sendable {
         var continuation: CheckedContinuation<HTTPExchangeOutcome, Never>?
         var started: MonotonicInstant?
         var abort: (@Sendable () -> Void)?
-        var timer: Task<Void, Never>?
+        var timer: RelativeTimer.Token?
         var isFinished = false
         var transportLost = false
         var wasCancelledEarly = false
@@ -88,12 +89,12 @@ private final class PendingExchange: Sendable {
     }
 
     /// Keeps the timeout's task so that it can be cancelled as soon as the exchange ends.
-    func setTimer(_ timer: Task<Void, Never>) {
+    func setTimer(_ timer: RelativeTimer.Token) {
         let isFinished = state.withLock { state in
             state.timer = timer
             return state.isFinished
         }
-        if isFinished { timer.cancel() }
+        if isFinished { RelativeTimer.shared.cancel(timer) }
     }
 
     func finish(_ outcome: HTTPExchangeOutcome, fromTransport: Bool) {
@@ -110,7 +111,7 @@ private final class PendingExchange: Sendable {
                 continuation: continuation, abort: fromTransport ? nil : state.abort, timer: state.timer)
         }
         guard let claimed else { return }
-        claimed.timer?.cancel()
+        if let timer = claimed.timer { RelativeTimer.shared.cancel(timer) }
         claimed.abort?()
         claimed.continuation.resume(returning: outcome)
     }
@@ -118,7 +119,7 @@ private final class PendingExchange: Sendable {
     private struct Claimed {
         var continuation: CheckedContinuation<HTTPExchangeOutcome, Never>
         var abort: (@Sendable () -> Void)?
-        var timer: Task<Void, Never>?
+        var timer: RelativeTimer.Token?
     }
 
     func cancel() {

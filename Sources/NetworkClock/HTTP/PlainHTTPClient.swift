@@ -20,8 +20,8 @@ import Synchronization
 ///
 /// Every wait is a `poll(2)` with a relative timeout of at most ``slice``, so an exchange notices
 /// within that time that it was abandoned (its task cancelled or its caller's timer fired), and
-/// timeouts keep working when the wall clock is faked. Each exchange runs on a thread of its own, so
-/// it never occupies one of Swift concurrency's cooperative threads, and its caller's backstop
+/// timeouts keep working when the wall clock is faked. Each exchange runs on the ``BlockingPool``,
+/// so it never occupies one of Swift concurrency's cooperative threads, and its caller's backstop
 /// timer still answers on time if `getaddrinfo` hangs.
 struct PlainHTTPClient: Sendable {
     /// The most bytes the response head may have, its final empty line included.
@@ -30,16 +30,20 @@ struct PlainHTTPClient: Sendable {
     let clock: any MonotonicClockSource
 
     /// The longest single wait.
-    static let slice = Duration.milliseconds(50)
+    static let slice = CancellableWait.slice
     /// How long after the exchange's own end the caller's backstop timer fires.
     static let backstopGrace = Duration.milliseconds(250)
 
-    init(maximumHeadBytes: Int, clock: any MonotonicClockSource) {
+    /// Where exchanges run.
+    let pool: BlockingPool
+
+    init(maximumHeadBytes: Int, clock: any MonotonicClockSource, pool: BlockingPool = .shared) {
         self.maximumHeadBytes = max(64, maximumHeadBytes)
         self.clock = clock
+        self.pool = pool
     }
 
-    /// Performs one request on a thread of its own.
+    /// Performs one request on the blocking pool.
     ///
     /// - Parameters:
     ///   - sendAt: when to write the request (nil: as soon as connected). The connection is opened
@@ -57,19 +61,21 @@ struct PlainHTTPClient: Sendable {
         return await HTTPExchange.run(
             timeout: end - now + Self.backstopGrace, timeoutReason: reason, clock: clock
         ) { finish in
-            let abandoned = AbandonFlag()
-            Thread.detachNewThread {
+            // Set when the caller gave up; a job still queued then never starts.
+            let abandoned = CancellationFlag()
+            client.pool.execute(flag: abandoned) {
                 finish(
                     client.exchange(
                         request, method: method, sendAt: sendAt, end: end, timeout: timeout,
-                        isAbandoned: abandoned.isSet))
+                        isAbandoned: { abandoned.isCancelled }))
             }
-            return abandoned.set
+            return { abandoned.cancel() }
         }
     }
 
     /// Performs one request on the calling thread, which it blocks until the outcome is known, `end`
     /// passes, or `isAbandoned` says to stop (checked at least every ``slice``).
+    @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
     func exchange(
         _ request: PlainHTTPRequest, method: HTTPRequestRecord.Method, sendAt: MonotonicInstant?,
         end: MonotonicInstant, timeout: Duration, isAbandoned: @escaping () -> Bool
@@ -155,8 +161,7 @@ private struct PlainHTTPExchangeRun {
         while true {
             let wait = instant - clock.now()
             guard wait > .zero else { return }
-            if isAbandoned() { throw Stop(result: .cancelled) }
-            SleepBlocking.sleep(min(wait, PlainHTTPClient.slice))
+            guard CancellableWait.sleep(wait, isCancelled: isAbandoned) else { throw Stop(result: .cancelled) }
         }
     }
 
@@ -246,12 +251,4 @@ private struct PlainHTTPExchangeRun {
             return "\(address): \(error)"
         }
     }
-}
-
-/// Set once when the caller gave up on an exchange, read by the thread performing it.
-private final class AbandonFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-
-    @Sendable func set() { flag.store(true, ordering: .relaxed) }
-    @Sendable func isSet() -> Bool { flag.load(ordering: .relaxed) }
 }

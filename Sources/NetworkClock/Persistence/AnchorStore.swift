@@ -93,6 +93,7 @@ public struct AnchorStore: Sendable {
     ///   directory or file cannot be written, ``AnchorStoreError/Code/bootIDUnavailable`` when the
     ///   boot identity cannot be read, ``AnchorStoreError/Code/invalidAnchor`` for an anchor outside
     ///   the supported range. An ``AnchoredClock`` keeps working regardless.
+    @available(*, noasync, message: "writes and fsyncs a file; from async code use AnchoredClock.save(to:) async")
     package func save(_ anchor: Anchor, drift: DriftEstimator? = nil) throws(AnchorStoreError) {
         guard anchor.isWithinSupportedRange else {
             throw error(.invalidAnchor, "the anchor's values are outside the supported range")
@@ -124,6 +125,7 @@ public struct AnchorStore: Sendable {
 
     /// Reads the file back: the anchor (with source ``TimeSource/restored``) and drift history, or
     /// the reason it cannot be used. Never traps, whatever the file holds.
+    @available(*, noasync, message: "reads a file; from async code call it from a thread of your own")
     public func load() -> Result<RestoredAnchor, AnchorStoreError> {
         let bytes: [UInt8]
         switch FileSystem.readFile(atPath: path, limit: Self.maximumFileSize) {

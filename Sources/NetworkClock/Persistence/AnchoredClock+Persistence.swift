@@ -7,6 +7,7 @@ extension AnchoredClock {
     /// bound is tighter); its drift history is merged into drift estimation.
     /// - Returns: the restored anchor, or why none could be restored.
     @discardableResult
+    @available(*, noasync, message: "reads a file; use restore(from:) async")
     package func restore(from store: AnchorStore) -> Result<RestoredAnchor, AnchorStoreError> {
         let result = store.load()
         if case .success(let restored) = result {
@@ -19,6 +20,7 @@ extension AnchoredClock {
     /// Saves the clock's anchor and drift history to `store`.
     /// - Throws: ``AnchorStoreError``; ``AnchorStoreError/Code/invalidAnchor`` when the clock has
     ///   no anchor. The clock keeps working either way.
+    @available(*, noasync, message: "writes and fsyncs a file; use save(to:) async")
     package func save(to store: AnchorStore) throws(AnchorStoreError) {
         let (anchor, drift) = snapshot()
         guard let anchor else {
@@ -34,6 +36,7 @@ extension AnchoredClock {
     /// store cannot be written; the returned flag is then only visible through ``anchor``.
     /// - Returns: whether the anchor became the clock's anchor.
     @discardableResult
+    @available(*, noasync, message: "writes and fsyncs a file; use update(_:) then save(to:) async")
     package func update(_ anchor: Anchor, persistingTo store: AnchorStore) throws(AnchorStoreError) -> Bool {
         let accepted = update(anchor)
         try save(to: store)

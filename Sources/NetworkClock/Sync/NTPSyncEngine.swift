@@ -7,6 +7,10 @@ import SNTP
 /// Etiquette is enforced per address through a ``SourceRegistry`` shared across syncs: a burst
 /// never starts before the spacing since the previous one has passed; a RATE kiss backs the
 /// address off; DENY and RSTR drop it for the registry's lifetime.
+///
+/// Name lookups and bursts run on a ``BlockingPool``. Once a sync has what it needs (or its
+/// deadline passed, or its task was cancelled) the work still queued for it never starts and the
+/// bursts still running stop within one poll slice (``CancellableWait/slice``).
 package struct NTPSyncEngine: Sendable {
     /// What to query and how.
     package var policy: SyncPolicy
@@ -16,6 +20,8 @@ package struct NTPSyncEngine: Sendable {
     package var registry: SourceRegistry
     /// How long a RATE kiss silences an address.
     package var rateBackoff: Duration
+    /// Where name lookups and bursts run.
+    package var pool: BlockingPool = .shared
 
     /// Creates an engine.
     package init(
@@ -35,15 +41,20 @@ package struct NTPSyncEngine: Sendable {
     }
 
     /// Runs one sync.
+    ///
+    /// Cancelling the calling task ends the sync within one poll slice with
+    /// ``SyncError/cancelled``.
     /// - Throws: ``SyncError`` when no usable, agreeing source answered by the deadline.
     package func sync() async throws(SyncError) -> SyncReport {
         guard !policy.servers.isEmpty else { throw .noServers }
+        try SyncError.checkCancellation()
         let monotonic = client.monotonic
         let start = monotonic.now()
         let deadline = start + policy.deadline
         var reports: [SourceReport] = []
         var targets: [(report: Int, target: Target)] = []
         let resolved = await resolveAll(deadline: policy.deadline / 2)
+        try SyncError.checkCancellation()
         for (server, outcome) in resolved {
             switch outcome {
             case .failure(let error):
@@ -71,7 +82,9 @@ package struct NTPSyncEngine: Sendable {
                 }
             }
         }
+        client.progress?(.querying(addresses: targets.count))
         let results = await queryAll(targets.map(\.target), deadline: deadline)
+        try SyncError.checkCancellation()
         for (position, item) in targets.enumerated() {
             guard let result = results[position] else {
                 reports[item.report].reason = "no sample before enough other sources answered"
@@ -98,8 +111,8 @@ package struct NTPSyncEngine: Sendable {
         }
     }
 
-    /// Resolves every server on a thread of its own; a name still unresolved at `deadline` is
-    /// reported as failed (`getaddrinfo` cannot be cancelled, so its thread finishes on its own).
+    /// Resolves every server on the pool; a name still unresolved at `deadline` is reported as
+    /// failed (`getaddrinfo` cannot be cancelled, so its thread finishes on its own).
     private func resolveAll(deadline: Duration) async -> [(
         ServerName, Result<[SocketAddress], TransportError>
     )] {
@@ -108,7 +121,7 @@ package struct NTPSyncEngine: Sendable {
         let collector = CompletionCollector<Result<[SocketAddress], TransportError>>(
             expected: servers.count, enough: servers.count, isSatisfying: { _ in true })
         for (index, server) in servers.enumerated() {
-            BlockingWork.start {
+            pool.execute(flag: collector.stop) {
                 let outcome = Result<[SocketAddress], TransportError> { () throws(TransportError) in
                     try Resolver.resolve(
                         server.host, port: server.port ?? policy.defaultPort, family: policy.family,
@@ -131,25 +144,33 @@ package struct NTPSyncEngine: Sendable {
         let collector = CompletionCollector<ServerQueryResult>(expected: targets.count, enough: enough) {
             $0.best != nil
         }
+        let stop = collector.stop
         for (index, target) in targets.enumerated() {
             let engine = self
-            BlockingWork.start {
-                collector.deliver(engine.burst(to: target.address, deadline: deadline), index: index)
+            pool.execute(flag: stop) {
+                let result = engine.burst(to: target.address, deadline: deadline, isCancelled: { stop.isCancelled })
+                collector.deliver(result, index: index)
             }
         }
         return await collector.wait(timeout: deadline - client.monotonic.now() + .milliseconds(100))
     }
 
-    /// One burst to one address, honouring and updating its etiquette state. Blocks.
-    func burst(to address: SocketAddress, deadline: MonotonicInstant) -> ServerQueryResult {
+    /// One burst to one address, honouring and updating its etiquette state. Blocks; stops within
+    /// one poll slice once `isCancelled` returns true.
+    @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
+    func burst(
+        to address: SocketAddress, deadline: MonotonicInstant, isCancelled: () -> Bool = { false }
+    ) -> ServerQueryResult {
         let monotonic = client.monotonic
         if let last = registry.entry(for: address).lastSend {
             let wait = policy.query.interval - (monotonic.now() - last)
             if wait > .zero && monotonic.now() + wait < deadline {
-                SleepBlocking.sleep(wait)
+                CancellableWait.sleep(wait, isCancelled: isCancelled)
             }
         }
-        let result = client.query(address, options: policy.query, deadline: deadline)
+        let result = client.query(address, options: policy.query, deadline: deadline, isCancelled: isCancelled)
+        // Stopped before anything was sent: the address's etiquette state is unchanged.
+        if result.exchanges.isEmpty { return result }
         let now = monotonic.now()
         let backoff = rateBackoff
         registry.update(address) { entry in

@@ -126,8 +126,8 @@ extension SyncError {
             code: .noMajority, reason: failure.description, sources: sources, majorityFailure: failure)
     }
 
-    /// The awaiting task was cancelled; `sources` are the reports gathered so far.
-    package static func cancelled(_ sources: [SyncReport.NTPSource] = []) -> SyncError {
-        SyncError(code: .cancelled, reason: "the sync was cancelled", sources: sources)
+    /// The awaiting task was cancelled.
+    package static var cancelled: SyncError {
+        SyncError(code: .cancelled, reason: "the sync was cancelled")
     }
 }

@@ -35,6 +35,9 @@ package struct TimeSyncEngine: Sendable {
     }
 
     /// Runs one sync: NTP, then the HTTP fallback if needed.
+    ///
+    /// Cancelling the calling task ends the sync within one poll slice with
+    /// ``SyncError/cancelled``; there is no fallback then.
     /// - Throws: ``SyncError`` naming every source's failure.
     package func sync() async throws(SyncError) -> SyncReport {
         let clock = ntp.client.monotonic
@@ -63,7 +66,8 @@ package struct TimeSyncEngine: Sendable {
         configuration.requestTimeout = min(configuration.requestTimeout, remaining)
         source = HTTPTimeSource(
             configuration: configuration, monotonicClock: clock, wallClock: ntp.client.wall)
-        let outcomes = await Self.measureAll(httpURLs, with: source)
+        let outcomes = await Self.measureAll(httpURLs, with: source, progress: progress)
+        try SyncError.checkCancellation()
         var reports: [HTTPSourceReport] = []
         var best: (index: Int, measurement: HTTPTimeMeasurement)?
         for (index, outcome) in outcomes.enumerated() {
@@ -93,11 +97,12 @@ package struct TimeSyncEngine: Sendable {
         HTTPSourceReport(url: url, error: HTTPTimeError(.timeout, "no time left before the sync deadline"))
     }
 
-    private static func measureAll(_ urls: [URL], with source: HTTPTimeSource) async
-        -> [Result<HTTPTimeMeasurement, HTTPTimeError>]
-    {
+    private static func measureAll(
+        _ urls: [URL], with source: HTTPTimeSource, progress: SyncProgressObserver?
+    ) async -> [Result<HTTPTimeMeasurement, HTTPTimeError>] {
         await withTaskGroup(of: (Int, Result<HTTPTimeMeasurement, HTTPTimeError>).self) { group in
             for (index, url) in urls.enumerated() {
+                progress?(.httpStarted(url: url.absoluteString))
                 group.addTask {
                     do throws(HTTPTimeError) {
                         return (index, .success(try await source.measure(url)))
@@ -108,7 +113,11 @@ package struct TimeSyncEngine: Sendable {
             }
             var results: [Result<HTTPTimeMeasurement, HTTPTimeError>?] = Array(
                 repeating: nil, count: urls.count)
-            for await (index, result) in group { results[index] = result }
+            for await (index, result) in group {
+                results[index] = result
+                let measured = (try? result.get()) != nil
+                progress?(.httpFinished(url: urls[index].absoluteString, measured: measured))
+            }
             return results.compactMap { $0 }
         }
     }

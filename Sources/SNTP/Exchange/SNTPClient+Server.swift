@@ -18,8 +18,38 @@ extension SNTPClient {
     /// print("local clock is off by", sample.offset, "±", sample.errorBound)
     /// ```
     /// - Throws: ``SNTPError``, for the first address tried, when no address gave a sample.
-    @available(*, noasync, message: "blocks its thread in poll(2); call it from a thread of your own")
+    @available(*, noasync, message: "blocks its thread in poll(2); use the async query(_:options:)")
     public func query(_ server: ServerName, options: QueryOptions = QueryOptions()) throws(SNTPError)
+        -> NTPSample
+    {
+        try query(server, options: options, isCancelled: { false })
+    }
+
+    /// Queries `server` as the blocking ``query(_:options:)`` does, on a thread of NetworkClock's
+    /// bounded pool for blocking work, so the caller's cooperative thread never waits in `poll(2)`.
+    ///
+    /// Cancelling the calling task ends the call at once with ``SNTPError/Code/cancelled``; the
+    /// burst itself stops within one 50 ms poll slice.
+    /// - Throws: ``SNTPError``.
+    public func query(_ server: ServerName, options: QueryOptions = QueryOptions()) async throws(SNTPError)
+        -> NTPSample
+    {
+        let client = self
+        let outcome: Result<NTPSample, SNTPError>
+        do {
+            outcome = try await BlockingPool.shared.run { flag in
+                Result { () throws(SNTPError) in
+                    try client.query(server, options: options, isCancelled: { flag.isCancelled })
+                }
+            }
+        } catch {
+            throw SNTPError(code: .cancelled, reason: "the query of \(server) was cancelled")
+        }
+        return try outcome.get()
+    }
+
+    /// The blocking query, stopping early when `isCancelled` says so.
+    func query(_ server: ServerName, options: QueryOptions, isCancelled: () -> Bool) throws(SNTPError)
         -> NTPSample
     {
         let addresses: [SocketAddress]
@@ -31,7 +61,8 @@ extension SNTPClient {
         }
         var firstFailure: SNTPError?
         for address in addresses {
-            let result = query(address, options: options)
+            if isCancelled() { throw SNTPError(code: .cancelled, reason: "the query of \(server) was cancelled") }
+            let result = query(address, options: options, isCancelled: isCancelled)
             if let best = result.best { return best }
             let failure = result.failure.map(SNTPError.init) ?? SNTPError(.timedOut)
             // A Kiss-o'-Death speaks for the server, not one path to it: ask no other address.

@@ -4,7 +4,7 @@ import NetClockPlatform
 /// requests and validates every reply.
 ///
 /// Calls block the calling thread (waiting in `poll(2)` with a bounded timeout), so run them off the
-/// cooperative thread pool; `NetworkClock` does this for you.
+/// cooperative thread pool; `NetworkClock` runs them on its bounded blocking pool for you.
 public struct SNTPClient: Sendable {
     /// The monotonic clock on which T1 and T4 are taken.
     package var monotonic: any MonotonicClockSource
@@ -12,6 +12,8 @@ public struct SNTPClient: Sendable {
     package var wall: any WallClockSource
     /// Where request nonces come from.
     package var nonces: any NonceSource
+    /// Told about every request sent and how it ended, for live progress; nil by default.
+    package var progress: SyncProgressObserver?
 
     /// Creates a client that takes T1 and T4 from the kernel's boot-time clock (mapped to the wall
     /// clock once per burst) and request nonces from the kernel's CSPRNG.
@@ -36,9 +38,14 @@ public struct SNTPClient: Sendable {
     /// The burst stops early on ICMP port unreachable and on a Kiss-o'-Death (the server asked us to
     /// stop or slow down). A `deadline` on the monotonic clock, when given, stops the burst from
     /// starting a request it could not finish in time.
+    ///
+    /// `isCancelled` is checked before each request and at least every ``CancellableWait/slice``
+    /// while waiting (for a reply or between requests); once it returns true the burst ends with
+    /// what it has, the exchange in flight recorded as timed out.
+    @available(*, noasync, message: "blocks in poll(2); run it on a thread of its own")
     package func query(
         _ address: SocketAddress, options: QueryOptions = QueryOptions(),
-        deadline: MonotonicInstant? = nil
+        deadline: MonotonicInstant? = nil, isCancelled: () -> Bool = { false }
     ) -> ServerQueryResult {
         let mapping = TimeMapping(wall: wall, monotonic: monotonic)
         var result = ServerQueryResult(address: address, exchanges: [], mapping: mapping)
@@ -49,16 +56,18 @@ public struct SNTPClient: Sendable {
             let record = ExchangeRecord(
                 nonce: .zero, sentAt: mapping.wall, outcome: .failed(error), rejected: [])
             result.exchanges.append(record)
+            progress?(.failed(address))
             return result
         }
         defer { socket.close() }
         var session = BurstSession()
         var lastSend: MonotonicInstant?
         for _ in 0..<options.samples {
+            if isCancelled() { break }
             if let lastSend {
                 let wait = options.interval - (monotonic.now() - lastSend)
                 if let deadline, monotonic.now() + max(wait, .zero) >= deadline { break }
-                Syscalls.sleep(wait)
+                guard CancellableWait.sleep(wait, isCancelled: isCancelled) else { break }
             }
             var timeout = options.timeout
             if let deadline {
@@ -68,8 +77,10 @@ public struct SNTPClient: Sendable {
             }
             lastSend = monotonic.now()
             let record = exchange(
-                on: socket, mapping: mapping, timeout: timeout, options: options, session: &session)
+                on: socket, mapping: mapping, timeout: timeout, options: options, session: &session,
+                isCancelled: isCancelled)
             result.exchanges.append(record)
+            if let progress { SyncProgress.events(for: record, address: address).forEach(progress) }
             switch record.outcome {
             case .refused, .failed:
                 return result
@@ -85,7 +96,7 @@ public struct SNTPClient: Sendable {
     /// One request and the wait for its reply.
     func exchange(
         on socket: UDPSocket, mapping: TimeMapping, timeout: Duration, options: QueryOptions,
-        session: inout BurstSession
+        session: inout BurstSession, isCancelled: () -> Bool = { false }
     ) -> ExchangeRecord {
         let nonce = session.newNonce(from: nonces)
         let request = NTPPacket.clientRequest(nonce: nonce).encoded()
@@ -94,6 +105,7 @@ public struct SNTPClient: Sendable {
         var record = ExchangeRecord(nonce: nonce, sentAt: t1Time, outcome: .timedOut, rejected: [])
         do {
             try socket.send(request)
+            progress?(.sent(socket.remote))
         } catch .connectionRefused {
             record.outcome = .refused
             return record
@@ -102,12 +114,17 @@ public struct SNTPClient: Sendable {
             return record
         }
         let deadline = sendInstant + timeout
+        // The wait is also bounded on the kernel's boot-time clock, so that an injected monotonic
+        // clock that does not advance cannot make the sliced wait below last forever.
+        let realEnd = Syscalls.clockTime(.bootTime) + timeout
         while true {
-            let remaining = deadline - monotonic.now()
-            guard remaining > .zero else { break }
+            let remaining = min(deadline - monotonic.now(), realEnd - Syscalls.clockTime(.bootTime))
+            guard remaining > .zero, !isCancelled() else { break }
             let datagram: [UInt8]
             do {
-                guard let received = try socket.receive(timeout: remaining) else { break }
+                // Bounded slices, so that cancellation is noticed within one.
+                guard let received = try socket.receive(timeout: min(remaining, CancellableWait.slice))
+                else { continue }
                 datagram = received
             } catch .connectionRefused {
                 record.outcome = .refused

@@ -1,7 +1,8 @@
 import NetClockPlatform
 
-/// Why ``SNTPClient`` could not produce a validated sample: a stable ``code`` for programs and a
-/// ``reason`` for people. Compare codes, not reasons.
+/// Why an SNTP operation failed (parsing a server name, decoding a packet, or querying a server
+/// for a validated sample): a stable ``code`` for programs and a ``reason`` for people. Compare
+/// codes, not reasons.
 ///
 /// ```swift
 /// do {
@@ -38,6 +39,11 @@ public struct SNTPError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let transport = Code(rawValue: "transport")
         /// The work was cancelled before it produced a sample.
         public static let cancelled = Code(rawValue: "cancelled")
+        /// A server name is not `host`, `host:port`, `[v6addr]` or `[v6addr]:port`, or its port is
+        /// not 1–65535.
+        public static let invalidServerName = Code(rawValue: "invalid_server_name")
+        /// Bytes too short to be an NTP packet (fewer than 48).
+        public static let malformedPacket = Code(rawValue: "malformed_packet")
     }
 
     /// The kind of failure.

@@ -16,20 +16,20 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `host`, `host:port`, `[v6addr]`, `[v6addr]:port`, or a bare IPv6 address (two or more
     /// colons, no port).
-    /// - Throws: ``ServerNameError`` naming what is wrong.
-    public init(parsing text: String) throws(ServerNameError) {
-        guard !text.isEmpty else { throw .empty }
-        guard !text.contains(where: { $0.isWhitespace }) else { throw .invalid(text) }
+    /// - Throws: ``SNTPError`` with code ``SNTPError/Code/invalidServerName``, naming what is wrong.
+    public init(parsing text: String) throws(SNTPError) {
+        guard !text.isEmpty else { throw .invalidServerName("empty server name") }
+        guard !text.contains(where: { $0.isWhitespace }) else { throw .invalidServerName(text: text) }
         if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { throw .invalid(text) }
+            guard let close = text.firstIndex(of: "]") else { throw .invalidServerName(text: text) }
             let host = String(text[text.index(after: text.startIndex)..<close])
-            guard !host.isEmpty else { throw .invalid(text) }
+            guard !host.isEmpty else { throw .invalidServerName(text: text) }
             let rest = text[text.index(after: close)...]
             if rest.isEmpty {
                 self.init(host: host)
                 return
             }
-            guard rest.hasPrefix(":") else { throw .invalid(text) }
+            guard rest.hasPrefix(":") else { throw .invalidServerName(text: text) }
             self.init(host: host, port: try Self.port(String(rest.dropFirst()), in: text))
             return
         }
@@ -40,15 +40,17 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible {
         }
         if colons == 1, let colon = text.firstIndex(of: ":") {
             let host = String(text[..<colon])
-            guard !host.isEmpty else { throw .invalid(text) }
+            guard !host.isEmpty else { throw .invalidServerName(text: text) }
             self.init(host: host, port: try Self.port(String(text[text.index(after: colon)...]), in: text))
             return
         }
         self.init(host: text)
     }
 
-    private static func port(_ text: String, in whole: String) throws(ServerNameError) -> UInt16 {
-        guard let value = UInt16(text), value > 0 else { throw .invalidPort(whole) }
+    private static func port(_ text: String, in whole: String) throws(SNTPError) -> UInt16 {
+        guard let value = UInt16(text), value > 0 else {
+            throw .invalidServerName("invalid port in '\(whole)' (expected 1-65535)")
+        }
         return value
     }
 
@@ -60,21 +62,14 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Why a server name could not be parsed.
-public enum ServerNameError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The name is empty.
-    case empty
-    /// The name is not of the form `host`, `host:port` or `[v6addr]:port`.
-    case invalid(String)
-    /// The port is not a number from 1 to 65535.
-    case invalidPort(String)
+extension SNTPError {
+    /// A server name that could not be parsed, with what is wrong.
+    static func invalidServerName(_ reason: String) -> SNTPError {
+        SNTPError(code: .invalidServerName, reason: reason)
+    }
 
-    /// A readable explanation.
-    public var description: String {
-        switch self {
-        case .empty: return "empty server name"
-        case .invalid(let text): return "invalid server '\(text)' (expected host, host:port or [v6addr]:port)"
-        case .invalidPort(let text): return "invalid port in '\(text)' (expected 1-65535)"
-        }
+    /// A server name not of the form `host`, `host:port` or `[v6addr]:port`.
+    static func invalidServerName(text: String) -> SNTPError {
+        .invalidServerName("invalid server '\(text)' (expected host, host:port or [v6addr]:port)")
     }
 }

@@ -66,10 +66,13 @@ public struct NTPPacket: Hashable, Sendable {
     }
 
     /// Decodes the header from the first 48 bytes of `bytes`.
-    /// - Throws: ``NTPDecodingError/tooShort(length:)`` when fewer than 48 bytes are given.
-    public init(decoding bytes: some Collection<UInt8>) throws(NTPDecodingError) {
+    /// - Throws: ``SNTPError`` with code ``SNTPError/Code/malformedPacket`` when fewer than 48
+    ///   bytes are given.
+    public init(decoding bytes: some Collection<UInt8>) throws(SNTPError) {
         guard bytes.count >= Self.headerSize else {
-            throw .tooShort(length: bytes.count)
+            throw SNTPError(
+                code: .malformedPacket,
+                reason: "packet too short: \(bytes.count) bytes, an NTP header needs \(Self.headerSize)")
         }
         var reader = BigEndianReader(Array(bytes.prefix(Self.headerSize)))
         let first = reader.readUInt8()
@@ -121,20 +124,6 @@ public struct NTPPacket: Hashable, Sendable {
     /// The root distance: root delay / 2 + root dispersion, the server's own bound on its error.
     public var rootDistance: Duration {
         rootDelay.duration / 2 + rootDispersion.duration
-    }
-}
-
-/// Why bytes could not be decoded as an NTP packet.
-public enum NTPDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// Fewer than 48 bytes.
-    case tooShort(length: Int)
-
-    /// A readable explanation.
-    public var description: String {
-        switch self {
-        case .tooShort(let length):
-            return "packet too short: \(length) bytes, an NTP header needs \(NTPPacket.headerSize)"
-        }
     }
 }
 

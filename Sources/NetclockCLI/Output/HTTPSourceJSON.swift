@@ -1,0 +1,64 @@
+import NetClockPlatform
+import NetworkClock
+import SNTP
+
+/// One HTTP(S) URL in the `http` array: what it measured or why it failed, and every request.
+struct HTTPSourceJSON: Encodable {
+    var url: String
+    var status: String
+    var reason: Nullable<String>
+    var errorCode: Nullable<String>
+    var kind: Nullable<String>
+    var offset: Nullable<Double>
+    var errorBound: Nullable<Double>
+    var requests: [HTTPRequestJSON]
+
+    enum CodingKeys: String, CodingKey {
+        case url, status, reason, kind, offset, requests
+        case errorCode = "error_code"
+        case errorBound = "error_bound"
+    }
+
+    /// The entry for `report`; each request's `sent` is relative to the first request.
+    init(_ report: HTTPSourceReport) {
+        url = report.url
+        status = report.status.rawValue
+        reason = Nullable(report.reason)
+        errorCode = Nullable(report.errorCode)
+        kind = Nullable(report.kind)
+        offset = Nullable(report.offset?.secondsDouble)
+        errorBound = Nullable(report.errorBound?.secondsDouble)
+        let first = report.requests.first?.sent
+        requests = report.requests.map { HTTPRequestJSON($0, first: first) }
+    }
+}
+
+/// One HTTP request: its round trip, the header it read, and the offset interval it gave alone
+/// (`interval`) and combined with the earlier ones (`combined`), as `[lower, upper]` seconds.
+struct HTTPRequestJSON: Encodable {
+    var method: String
+    var status: Nullable<Int>
+    var sent: Nullable<Double>
+    var roundTrip: Double
+    var header: Nullable<String>
+    var value: Nullable<String>
+    var interval: Nullable<[Double]>
+    var combined: Nullable<[Double]>
+
+    enum CodingKeys: String, CodingKey {
+        case method, status, sent, header, value, interval, combined
+        case roundTrip = "round_trip"
+    }
+
+    /// The entry for `request`; `sent` is seconds after `first`.
+    init(_ request: HTTPRequestRecord, first: MonotonicInstant?) {
+        method = request.method.rawValue
+        status = Nullable(request.statusCode)
+        sent = Nullable(first.map { (request.sent - $0).secondsDouble })
+        roundTrip = request.roundTrip.secondsDouble
+        header = Nullable(request.headerName)
+        value = Nullable(request.headerValue)
+        interval = Nullable(request.interval.map { [$0.lower.secondsDouble, $0.upper.secondsDouble] })
+        combined = Nullable(request.combined.map { [$0.lower.secondsDouble, $0.upper.secondsDouble] })
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import NetClockPlatform
+import SNTP
+
+/// How the CLI writes `--json`: Foundation's `JSONEncoder`, compact, keys sorted so the output is
+/// stable and diffable, and `/` left unescaped so URLs stay readable.
+///
+/// Numbers are `Double`s: `JSONEncoder` writes them with the same shortest round-trip digits the
+/// CLI has always printed (`1.5`, `4.1271094232798e-05`, `1796094319.215187`, integral values
+/// without a fraction).
+enum JSONOutput {
+    /// One JSON object on one line.
+    static func line(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            // Only a non-finite number can fail, and every number here comes from a Duration or a
+            // UnixTime, which are finite. Still print valid JSON if it ever happens.
+            let reason = String(describing: error).replacingOccurrences(of: "\"", with: "'")
+            return "{\"error\":\"cannot encode the JSON output: \(reason)\"}"
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import NetClockPlatform
+import NetworkClock
+import SNTP
+
+/// The `now --json` object: the trusted time from the stored anchor.
+struct NowJSON: Encodable {
+    var time: String
+    var unix: Double
+    var errorBound: Double
+    /// Seconds since the sync.
+    var age: Double
+    /// `ntp`, `http` or `restored`.
+    var source: String
+    var server: Nullable<String>
+    /// True time − local wall clock.
+    var offset: Double
+    var driftCorrected: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case time, unix, age, source, server, offset
+        case errorBound = "error_bound"
+        case driftCorrected = "drift_corrected"
+    }
+
+    /// The object for `estimate`, with `offset` against the wall clock reading `wall`.
+    init(_ estimate: TimeEstimate, wall: UnixTime) {
+        time = ISO8601.format(estimate.time, fractionDigits: 6)
+        unix = estimate.time.secondsDouble
+        errorBound = estimate.errorBound.secondsDouble
+        age = estimate.age.secondsDouble
+        source = estimate.source.rawValue
+        server = Nullable(estimate.server)
+        offset = estimate.offset(from: wall).secondsDouble
+        driftCorrected = estimate.isDriftCorrected
+    }
+}

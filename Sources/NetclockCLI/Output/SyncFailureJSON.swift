@@ -1,0 +1,20 @@
+import NetClockPlatform
+import NetworkClock
+import SNTP
+
+/// The `--json` object of a failed round: `error` and the sources that explain it.
+struct SyncFailureJSON: Encodable {
+    /// The readable reason (also printed on stderr).
+    var error: String
+    /// Every NTP source.
+    var servers: [SourceJSON]
+    /// Every HTTP source tried.
+    var http: [HTTPSourceJSON]
+
+    /// The object for `failure`.
+    init(_ failure: SyncError) {
+        error = failure.description
+        servers = failure.sources.map(SourceJSON.init)
+        http = failure.httpSources.map(HTTPSourceJSON.init)
+    }
+}

@@ -1,0 +1,58 @@
+import NetClockPlatform
+import NetworkClock
+import SNTP
+
+/// The `--json` object of a successful `query`, `sync` or `watch` round (README: "The CLI
+/// contract"). Durations are seconds.
+struct SyncReportJSON: Encodable {
+    /// True time − local wall clock.
+    var offset: Double
+    /// Round-trip delay of the selected sample.
+    var delay: Double
+    /// Error bound of `time`.
+    var errorBound: Double
+    /// True time, ISO 8601 UTC with microseconds.
+    var time: String
+    /// True time, seconds since 1970.
+    var unix: Double
+    /// `ntp` or `http`.
+    var source: String
+    /// The selected source.
+    var server: String
+    /// How long the sync took.
+    var elapsed: Double
+    /// NTP requests sent in all.
+    var packetsSent: Int
+    /// Every NTP source.
+    var servers: [SourceJSON]
+    /// Every HTTP source tried.
+    var http: [HTTPSourceJSON]
+    /// `sync` only: the anchor file (absent for `query` and `watch`).
+    var state: String?
+    /// `sync` only: whether this sync's anchor replaced the stored one (absent otherwise).
+    var anchorReplaced: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case offset, delay, time, unix, source, server, elapsed, servers, http, state
+        case errorBound = "error_bound"
+        case packetsSent = "packets_sent"
+        case anchorReplaced = "anchor_replaced"
+    }
+
+    /// The object for `report`; `sync` adds where it saved the anchor and whether it replaced one.
+    init(_ report: SyncReport, state: String? = nil, anchorReplaced: Bool? = nil) {
+        offset = report.offset.secondsDouble
+        delay = report.delay.secondsDouble
+        errorBound = report.errorBound.secondsDouble
+        time = ISO8601.format(report.trueTime, fractionDigits: 6)
+        unix = report.trueTime.secondsDouble
+        source = report.source.rawValue
+        server = report.server
+        elapsed = report.elapsed.secondsDouble
+        packetsSent = report.packetsSent
+        servers = report.sources.map(SourceJSON.init)
+        http = report.httpSources.map(HTTPSourceJSON.init)
+        self.state = state
+        self.anchorReplaced = anchorReplaced
+    }
+}

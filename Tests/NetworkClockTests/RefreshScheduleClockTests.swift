@@ -1,0 +1,138 @@
+import LoopbackServers
+import NetClockPlatform
+import SNTP
+import Synchronization
+import Testing
+
+@testable import NetworkClock
+
+/// The background refresh sleeps on an injected clock: on a ``ManualClock`` the schedule — a sync
+/// at once, exponential backoff with jitter after failures, the jittered period after a success —
+/// is checked by advancing time by hand and counting syncs, never by measuring wall time.
+@Suite(.serialized)
+struct RefreshScheduleClockTests {
+    /// Records every event of a clock, in order.
+    final class EventLog: Sendable {
+        private final class Storage: Sendable {
+            let events = Mutex<[ClockEvent]>([])
+        }
+
+        private let storage = Storage()
+        private let task: Task<Void, Never>
+
+        init(_ clock: NetworkClock) {
+            let stream = clock.events()
+            let storage = self.storage
+            task = Task {
+                for await event in stream { storage.events.withLock { $0.append(event) } }
+            }
+        }
+
+        deinit { task.cancel() }
+
+        private var snapshot: [ClockEvent] { storage.events.withLock { $0 } }
+
+        var syncs: Int {
+            snapshot.filter { if case .synced = $0 { true } else { false } }.count
+        }
+        var failures: Int {
+            snapshot.filter { if case .syncFailed = $0 { true } else { false } }.count
+        }
+        var backoffs: [(delay: Duration, failures: Int)] {
+            snapshot.compactMap { event in
+                if case .backoff(let delay, let failures) = event { (delay, failures) } else { nil }
+            }
+        }
+    }
+
+    static let policy = RefreshPolicy(
+        interval: .seconds(1024), jitter: 0.25, minimumInterval: .seconds(1), initialBackoff: .seconds(64),
+        maximumBackoff: .seconds(3600))
+
+    /// Waits until the refresh loop sleeps on `clock` and returns how long it sleeps.
+    static func sleepingDelay(on clock: ManualClock) async throws -> Duration {
+        let sleeping = await BlockingPoolTests.eventually { clock.sleeperCount == 1 }
+        try #require(sleeping, "the refresh loop never went to sleep")
+        return try #require(clock.pendingDeadlines.first).offset - clock.now.offset
+    }
+
+    @Test func backoffAfterFailuresThenThePeriodAfterASuccess() async throws {
+        // The first two requests go unanswered (failed syncs), the third is answered.
+        var configuration = FakeNTPServer.Configuration()
+        configuration.nextBehaviours = [.noReply, .noReply]
+        let server = try FakeNTPServer(configuration: configuration)
+        defer { server.stop() }
+        let manual = ManualClock()
+        let clock = NetworkClock(
+            configuration: NetworkClock.Configuration(
+                servers: [ServerName(host: server.host, port: server.port)],
+                query: QueryOptions(samples: 1, interval: .zero, timeout: .milliseconds(100)),
+                refresh: Self.policy),
+            monotonic: BootTimeClock(), wall: SystemWallClock(), refreshClock: manual)
+        let log = EventLog(clock)
+        clock.start()
+
+        // No anchor: the first sync runs at once, fails, and the loop backs off 64 s × [0.5, 1].
+        let first = try await Self.sleepingDelay(on: manual)
+        #expect(await BlockingPoolTests.eventually { log.failures == 1 && log.syncs == 0 && log.backoffs.count == 1 })
+        #expect(log.backoffs.map(\.delay) == [first])
+        #expect(first >= .seconds(32) && first <= .seconds(64), "\(first)")
+
+        // Not before the backoff delay...
+        manual.advance(by: first - .milliseconds(1))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(manual.sleeperCount == 1)
+        #expect(log.failures == 1, "a sync ran before the backoff delay had passed")
+        // ...but right at it; the second failure doubles the backoff (128 s × [0.5, 1]).
+        manual.advance(by: .milliseconds(1))
+        let second = try await Self.sleepingDelay(on: manual)
+        #expect(await BlockingPoolTests.eventually { log.failures == 2 && log.syncs == 0 && log.backoffs.count == 2 })
+        #expect(log.backoffs.last?.failures == 2)
+        #expect(second >= .seconds(64) && second <= .seconds(128), "\(second)")
+
+        // The third sync succeeds: the next one is the jittered period, 1024 s × [0.75, 1.25].
+        manual.advance(by: second)
+        let period = try await Self.sleepingDelay(on: manual)
+        #expect(await BlockingPoolTests.eventually { log.syncs == 1 && log.failures == 2 })
+        #expect(log.backoffs.count == 2, "a success is not followed by a backoff")
+        #expect(period >= .seconds(768) && period <= .seconds(1280), "\(period)")
+        manual.advance(by: period - .milliseconds(1))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(log.syncs == 1, "a sync ran before the period had passed")
+
+        // Stopping cancels the sleep; nothing runs afterwards, whatever the clock does.
+        clock.stop()
+        let stopped = await BlockingPoolTests.eventually { manual.sleeperCount == 0 }
+        #expect(stopped)
+        manual.advance(by: .seconds(100_000))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(log.syncs == 1 && log.failures == 2)
+        #expect(server.requests.count == 3)
+    }
+
+    @Test func aRecentAnchorDelaysTheFirstSyncByTheRestOfThePeriod() async throws {
+        let server = try FakeNTPServer(configuration: FakeNTPServer.Configuration())
+        defer { server.stop() }
+        let manual = ManualClock()
+        let clock = NetworkClock(
+            configuration: NetworkClock.Configuration(
+                servers: [ServerName(host: server.host, port: server.port)],
+                query: QueryOptions(samples: 1, interval: .zero, timeout: .milliseconds(200)),
+                refresh: Self.policy),
+            monotonic: BootTimeClock(), wall: SystemWallClock(), refreshClock: manual)
+        _ = try await clock.sync()
+        let log = EventLog(clock)
+        clock.start()
+        let delay = try await Self.sleepingDelay(on: manual)
+        // The anchor is fresh: the loop waits (about) the whole period before its first sync.
+        #expect(delay > .seconds(1020) && delay <= .seconds(1024), "\(delay)")
+        manual.advance(by: delay - .milliseconds(1))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(log.syncs == 0)
+        manual.advance(by: .milliseconds(1))
+        let next = try await Self.sleepingDelay(on: manual)
+        #expect(await BlockingPoolTests.eventually { log.syncs == 1 })
+        #expect(next >= .seconds(768) && next <= .seconds(1280), "\(next)")
+        clock.stop()
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import NetClockPlatform
+import SNTP
+
+@testable import NetworkClock
+@testable import SNTP
+
+/// A fixed sync for the `--json` contract tests: every source status and sample shape the JSON
+/// knows, with timestamps whose binary fractions are exact in decimal, so each expected number is
+/// one literal.
+enum JSONContractFixture {
+    /// 2026-11-30T12:00:00Z.
+    static let unixSeconds: Int64 = 1_796_040_000
+    /// The same second on the NTP time line (0xeeb7e3c0).
+    static let ntpSeconds = UInt32(unixSeconds + 2_208_988_800)
+
+    static func ntp(_ secondsAfter: UInt32, _ fraction: UInt32) -> NTPTimestamp {
+        NTPTimestamp(seconds: ntpSeconds + secondsAfter, fraction: fraction)
+    }
+
+    static let address = SocketAddress(ipv4: (127, 0, 0, 1), port: 11123)
+    static let silentAddress = SocketAddress(ipv4: (127, 0, 0, 1), port: 11124)
+    static let kissAddress = SocketAddress(ipv4: (127, 0, 0, 1), port: 11125)
+
+    /// T1 = …0.5, T2 = …2.000244140625, T3 = …2.00048828125, T4 = …0.5009765625: offset
+    /// 1.4998779296875 s, delay 0.000732421875 s.
+    static let t1 = ntp(0, 0x8000_0000)
+    static let t2 = ntp(2, 0x0010_0000)
+    static let t3 = ntp(2, 0x0020_0000)
+    static let t4 = ntp(0, 0x8040_0000)
+
+    static let reply = NTPPacket(
+        leap: .noWarning, mode: .server, stratum: Stratum(rawValue: 2), precision: Log2Seconds(rawValue: -20),
+        rootDelay: NTPShortFormat(rawValue: 0x0000_0800),
+        rootDispersion: NTPShortFormat(rawValue: 0x0000_0010),
+        referenceID: ReferenceID(rawValue: 0x7F7F_0101), originTimestamp: NTPTimestamp(rawValue: 0x1111),
+        receiveTimestamp: t2, transmitTimestamp: t3)
+
+    static let sample = NTPSample(
+        server: address, t1: t1, reply: reply, t4: t4,
+        receivedAt: MonotonicInstant(sinceOrigin: .seconds(100)),
+        localReceiveTime: t4.unixTime)
+
+    /// A spoofed reply rejected while waiting for the first request.
+    static let spoofed = RejectedReply(
+        reason: .originMismatch,
+        packet: NTPPacket(
+            mode: .server, stratum: Stratum(rawValue: 2), receiveTimestamp: ntp(1, 0x4000_0000),
+            transmitTimestamp: ntp(1, 0xC000_0000)),
+        receivedAt: UnixTime(seconds: unixSeconds, nanoseconds: 750_000_000))
+
+    static let mapping = TimeMapping(
+        wall: UnixTime(seconds: unixSeconds), monotonic: MonotonicInstant(sinceOrigin: .seconds(99)))
+
+    static func sentAt(_ seconds: Int64) -> UnixTime {
+        UnixTime(seconds: unixSeconds + seconds, nanoseconds: 500_000_000)
+    }
+
+    /// Selected: a spoofed reply, then a sample; the second request timed out.
+    static let selected = SourceReport(
+        server: ServerName(host: "127.0.0.1", port: 11123), address: address, status: .selected,
+        query: ServerQueryResult(
+            address: address,
+            exchanges: [
+                ExchangeRecord(
+                    nonce: NTPTimestamp(rawValue: 0x1111), sentAt: sentAt(0), outcome: .sample(sample),
+                    rejected: [spoofed]),
+                ExchangeRecord(
+                    nonce: NTPTimestamp(rawValue: 0x2222), sentAt: sentAt(1), outcome: .timedOut, rejected: []
+                ),
+            ], mapping: mapping))
+
+    /// No sample: one request timed out, one was refused, one failed, one reply had a negative delay.
+    static let silent = SourceReport(
+        server: ServerName(host: "127.0.0.1", port: 11124), address: silentAddress, status: .timeout,
+        reason: "no reply (timed out)",
+        query: ServerQueryResult(
+            address: silentAddress,
+            exchanges: [
+                ExchangeRecord(
+                    nonce: NTPTimestamp(rawValue: 0x3333), sentAt: sentAt(0), outcome: .timedOut, rejected: []
+                ),
+                ExchangeRecord(
+                    nonce: NTPTimestamp(rawValue: 0x4444), sentAt: sentAt(1),
+                    outcome: .rejected(.negativeDelay(.milliseconds(-1))), rejected: []),
+                ExchangeRecord(
+                    nonce: NTPTimestamp(rawValue: 0x5555), sentAt: sentAt(2), outcome: .refused, rejected: []),
+                ExchangeRecord(
+                    nonce: NTPTimestamp(rawValue: 0x6666), sentAt: sentAt(3),
+                    outcome: .failed(.systemCall(operation: "send", errno: 1, reason: "EPERM")), rejected: []),
+            ], mapping: mapping))
+
+    /// A Kiss-o'-Death DENY.
+    static let kissed = SourceReport(
+        server: ServerName(host: "127.0.0.1", port: 11125), address: kissAddress, status: .kissOfDeath,
+        reason: "Kiss-o'-Death DENY",
+        query: ServerQueryResult(
+            address: kissAddress,
+            exchanges: [
+                ExchangeRecord(
+                    nonce: NTPTimestamp(rawValue: 0x7777), sentAt: sentAt(0),
+                    outcome: .rejected(.kissOfDeath(.deny)),
+                    rejected: [])
+            ], mapping: mapping))
+
+    /// A name that did not resolve: no address, no query.
+    static let unresolved = SourceReport(
+        server: ServerName(host: "nowhere.invalid"), address: nil, status: .error, reason: "cannot resolve")
+
+    /// An HTTP source that measured: one request with a Date header, one without a response.
+    static var httpMeasured: HTTPSourceReport {
+        let url = URL(string: "http://127.0.0.1:18080/a/b?x=1")
+        var report = HTTPSourceReport(
+            url: url ?? URL(fileURLWithPath: "/"), error: HTTPTimeError(.timeout, "unused"))
+        report.status = .selected
+        report.reason = nil
+        report.errorCode = nil
+        report.kind = "date"
+        report.offset = .milliseconds(5)
+        report.errorBound = .milliseconds(8)
+        let start = MonotonicInstant(sinceOrigin: .seconds(50))
+        report.requests = [
+            HTTPRequestRecord(
+                method: .head, statusCode: 200, sent: start, received: start + .microseconds(41),
+                headerName: "Date",
+                headerValue: "Mon, 30 Nov 2026 12:00:00 GMT",
+                interval: OffsetInterval(lower: .milliseconds(-500), upper: .milliseconds(500)),
+                combined: OffsetInterval(lower: .milliseconds(-3), upper: .milliseconds(13))),
+            HTTPRequestRecord(
+                method: .get, statusCode: nil, sent: start + .milliseconds(250),
+                received: start + .milliseconds(750),
+                headerName: nil, headerValue: nil, interval: nil, combined: nil),
+        ]
+        return report
+    }
+
+    /// An HTTP source that failed.
+    static var httpFailed: HTTPSourceReport {
+        let url = URL(string: "http://127.0.0.1:18081/")
+        return HTTPSourceReport(
+            url: url ?? URL(fileURLWithPath: "/"), error: HTTPTimeError(.transport, "connection refused"))
+    }
+
+    /// The successful sync: the selected source's sample, combined to a 125 µs bound.
+    static var report: SyncReport {
+        SyncReport(
+            trueTime: UnixTime(seconds: unixSeconds, nanoseconds: 250_000_000),
+            monotonic: MonotonicInstant(sinceOrigin: .seconds(100)), errorBound: .microseconds(125),
+            offset: sample.offset, delay: sample.delay, source: .ntp, server: "127.0.0.1:11123",
+            sources: [selected, silent, kissed, unresolved], httpSources: [httpMeasured],
+            elapsed: .milliseconds(12))
+    }
+
+    /// The failed sync.
+    static let failure = SyncError.noUsableSource([silent, kissed, unresolved], http: [httpFailed])
+
+    /// `now`: restored from an anchor 2 s old, the wall clock 1.5 s behind.
+    static var estimate: TimeEstimate {
+        TimeEstimate(
+            time: UnixTime(seconds: unixSeconds, nanoseconds: 250_000_000), errorBound: .microseconds(125),
+            age: .seconds(2), source: .restored,
+            serverIdentifier: ServerNames.identifier(for: "127.0.0.1:11123"),
+            isDriftCorrected: true)
+    }
+
+    /// The wall clock reading for ``estimate``: 1.5 s behind the true time.
+    static let wall = UnixTime(seconds: unixSeconds - 2, nanoseconds: 750_000_000)
+}

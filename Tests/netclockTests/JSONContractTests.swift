@@ -1,0 +1,226 @@
+import Foundation
+import NetClockPlatform
+import SNTP
+import Testing
+
+@testable import NetclockCLI
+@testable import NetworkClock
+@testable import SNTP
+
+/// Pins the `--json` contract (README: "The CLI contract") on a fixed sync: every key, the kind of
+/// every value (number, string, null, array, object), null versus absent, seconds as numbers, and
+/// the digits numbers are written with.
+@Suite struct JSONContractTests {
+    typealias Fixture = JSONContractFixture
+
+    static func decode(_ line: String) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+        return try #require(object as? [String: Any], "not an object: \(line)")
+    }
+
+    static let sampleBound = JSONExpectation.number(Fixture.sample.errorBound.secondsDouble)
+
+    static let selectedSource: JSONExpectation = [
+        "host": "127.0.0.1:11123", "address": "127.0.0.1:11123", "status": "selected", "reason": nil,
+        "stratum": 2, "leap": "none", "refid": "127.127.1.1", "offset": 1.4998779296875,
+        "delay": 0.000732421875,
+        "error_bound": sampleBound, "root_delay": 0.03125, "root_dispersion": 0.000244140625,
+        "precision": -20,
+        "jitter": 0,
+        "samples": [
+            [
+                "t1": 1_796_040_000.5, "t2_ntp": "eeb7e3c1.40000000", "t3_ntp": "eeb7e3c1.c0000000",
+                "t4": 1_796_040_000.75, "accepted": false, "reason": "origin_mismatch",
+                "detail": .string(RejectionReason.originMismatch.description),
+            ],
+            [
+                "t1": 1_796_040_000.5, "t2": 1_796_040_002.000244140625, "t3": 1_796_040_002.00048828125,
+                "t4": 1_796_040_000.5009765625, "t1_ntp": "eeb7e3c0.80000000", "t2_ntp": "eeb7e3c2.00100000",
+                "t3_ntp": "eeb7e3c2.00200000", "t4_ntp": "eeb7e3c0.80400000", "offset": 1.4998779296875,
+                "delay": 0.000732421875, "error_bound": sampleBound, "accepted": true, "reason": nil,
+            ],
+            [
+                "t1": 1_796_040_001.5, "accepted": false, "reason": "timeout",
+                "detail": "no valid reply before the timeout",
+            ],
+        ],
+    ]
+
+    static let silentSource: JSONExpectation = [
+        "host": "127.0.0.1:11124", "address": "127.0.0.1:11124", "status": "timeout",
+        "reason": "no reply (timed out)", "stratum": nil, "leap": nil, "refid": nil, "offset": nil,
+        "delay": nil,
+        "samples": [
+            [
+                "t1": 1_796_040_000.5, "accepted": false, "reason": "timeout",
+                "detail": "no valid reply before the timeout",
+            ],
+            [
+                "t1": 1_796_040_001.5, "accepted": false, "reason": "negative_delay",
+                "detail": .string(RejectionReason.negativeDelay(.milliseconds(-1)).description),
+            ],
+            [
+                "t1": 1_796_040_002.5, "accepted": false, "reason": "refused",
+                "detail": "ICMP port unreachable",
+            ],
+            [
+                "t1": 1_796_040_003.5, "accepted": false, "reason": "error",
+                "detail": .string(
+                    TransportError.systemCall(operation: "send", errno: 1, reason: "EPERM").description),
+            ],
+        ],
+    ]
+
+    static let kissedSource: JSONExpectation = [
+        "host": "127.0.0.1:11125", "address": "127.0.0.1:11125", "status": "kod",
+        "reason": "Kiss-o'-Death DENY",
+        "stratum": nil, "leap": nil, "refid": nil, "offset": nil, "delay": nil, "kiss_code": "DENY",
+        "samples": [
+            [
+                "t1": 1_796_040_000.5, "accepted": false, "reason": "kiss_of_death",
+                "detail": .string(RejectionReason.kissOfDeath(.deny).description),
+            ]
+        ],
+    ]
+
+    static let unresolvedSource: JSONExpectation = [
+        "host": "nowhere.invalid", "address": nil, "status": "error", "reason": "cannot resolve",
+        "stratum": nil,
+        "leap": nil, "refid": nil, "offset": nil, "delay": nil, "samples": [],
+    ]
+
+    static let httpMeasured: JSONExpectation = [
+        "url": "http://127.0.0.1:18080/a/b?x=1", "status": "selected", "reason": nil, "error_code": nil,
+        "kind": "date", "offset": 0.005, "error_bound": 0.008,
+        "requests": [
+            [
+                "method": "HEAD", "status": 200, "sent": 0, "round_trip": 0.000041, "header": "Date",
+                "value": "Mon, 30 Nov 2026 12:00:00 GMT", "interval": [-0.5, 0.5],
+                "combined": .array([.number(Duration.milliseconds(-3).secondsDouble), 0.013]),
+            ],
+            [
+                "method": "GET", "status": nil, "sent": 0.25, "round_trip": 0.5, "header": nil, "value": nil,
+                "interval": nil, "combined": nil,
+            ],
+        ],
+    ]
+
+    static let httpFailed: JSONExpectation = [
+        "url": "http://127.0.0.1:18081/", "status": "error", "reason": "transport: connection refused",
+        "error_code": "transport", "kind": nil, "offset": nil, "error_bound": nil, "requests": [],
+    ]
+
+    static let report: JSONExpectation = [
+        "offset": 1.4998779296875, "delay": 0.000732421875, "error_bound": 0.000125,
+        "time": "2026-11-30T12:00:00.250000Z", "unix": 1_796_040_000.25, "source": "ntp",
+        "server": "127.0.0.1:11123", "elapsed": 0.012, "packets_sent": 7,
+        "servers": [selectedSource, silentSource, kissedSource, unresolvedSource], "http": [httpMeasured],
+    ]
+
+    @Test func successObjectHasEveryKeyAndValue() throws {
+        let json = try Self.decode(JSONOutput.line(SyncReportJSON(Fixture.report)))
+        let mismatches = Self.report.mismatches(json)
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
+    @Test func syncAddsStateAndAnchorReplaced() throws {
+        let line = JSONOutput.line(
+            SyncReportJSON(Fixture.report, state: "/tmp/a/anchor.json", anchorReplaced: false))
+        guard case .object(var expected) = Self.report else { return }
+        expected["state"] = "/tmp/a/anchor.json"
+        expected["anchor_replaced"] = false
+        let mismatches = JSONExpectation.object(expected).mismatches(try Self.decode(line))
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
+    @Test func failureObjectHasEveryKeyAndValue() throws {
+        let json = try Self.decode(JSONOutput.line(SyncFailureJSON(Fixture.failure)))
+        let expected: JSONExpectation = [
+            "error": .string(Fixture.failure.description),
+            "servers": [Self.silentSource, Self.kissedSource, Self.unresolvedSource],
+            "http": [Self.httpFailed],
+        ]
+        let mismatches = expected.mismatches(json)
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
+    @Test func nowObjectHasEveryKeyAndValue() throws {
+        let json = try Self.decode(JSONOutput.line(NowJSON(Fixture.estimate, wall: Fixture.wall)))
+        let expected: JSONExpectation = [
+            "time": "2026-11-30T12:00:00.250000Z", "unix": 1_796_040_000.25, "error_bound": 0.000125,
+            "age": 2,
+            "source": "restored", "server": "127.0.0.1:11123", "offset": 1.5, "drift_corrected": true,
+        ]
+        let mismatches = expected.mismatches(json)
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
+    /// A removed or renamed field fails here even if the value tests above are edited with it.
+    @Test func goldenKeys() throws {
+        let report = try Self.decode(JSONOutput.line(SyncReportJSON(Fixture.report)))
+        #expect(
+            report.keys.sorted() == [
+                "delay", "elapsed", "error_bound", "http", "offset", "packets_sent", "server", "servers",
+                "source",
+                "time", "unix",
+            ])
+        let servers = try #require(report["servers"] as? [[String: Any]])
+        #expect(
+            servers[0].keys.sorted() == [
+                "address", "delay", "error_bound", "host", "jitter", "leap", "offset", "precision", "reason",
+                "refid",
+                "root_delay", "root_dispersion", "samples", "status", "stratum",
+            ])
+        let noSample = [
+            "address", "delay", "host", "leap", "offset", "reason", "refid", "samples", "status", "stratum",
+        ]
+        #expect(servers[1].keys.sorted() == noSample)
+        #expect(servers[2].keys.sorted() == (noSample + ["kiss_code"]).sorted())
+        let samples = try #require(servers[0]["samples"] as? [[String: Any]])
+        #expect(samples[0].keys.sorted() == ["accepted", "detail", "reason", "t1", "t2_ntp", "t3_ntp", "t4"])
+        #expect(
+            samples[1].keys.sorted() == [
+                "accepted", "delay", "error_bound", "offset", "reason", "t1", "t1_ntp", "t2", "t2_ntp", "t3",
+                "t3_ntp", "t4", "t4_ntp",
+            ])
+        #expect(samples[2].keys.sorted() == ["accepted", "detail", "reason", "t1"])
+        let http = try #require((report["http"] as? [[String: Any]])?.first)
+        #expect(
+            http.keys.sorted() == [
+                "error_bound", "error_code", "kind", "offset", "reason", "requests", "status", "url",
+            ])
+        let request = try #require((http["requests"] as? [[String: Any]])?.first)
+        #expect(
+            request.keys.sorted() == [
+                "combined", "header", "interval", "method", "round_trip", "sent", "status", "value",
+            ])
+        let failure = try Self.decode(JSONOutput.line(SyncFailureJSON(Fixture.failure)))
+        #expect(failure.keys.sorted() == ["error", "http", "servers"])
+        let sync = try Self.decode(
+            JSONOutput.line(SyncReportJSON(Fixture.report, state: "/s", anchorReplaced: true)))
+        #expect(Set(sync.keys).subtracting(report.keys).sorted() == ["anchor_replaced", "state"])
+        let now = try Self.decode(JSONOutput.line(NowJSON(Fixture.estimate, wall: Fixture.wall)))
+        #expect(
+            now.keys.sorted() == [
+                "age", "drift_corrected", "error_bound", "offset", "server", "source", "time", "unix",
+            ])
+    }
+
+    /// The text itself: one line, keys sorted, URLs unescaped, and numbers with the digits the
+    /// hand-written emitter used to print (shortest round-trip, no `.0` on whole numbers, exponent
+    /// below 1e-4).
+    @Test func textFormatIsStable() {
+        let line = JSONOutput.line(SyncReportJSON(Fixture.report))
+        #expect(!line.contains("\n"))
+        #expect(line.hasPrefix(#"{"delay":0.000732421875,"elapsed":0.012,"error_bound":0.000125,"http":[{"#))
+        #expect(line.contains(#""url":"http://127.0.0.1:18080/a/b?x=1""#))
+        for fragment in [
+            #""offset":1.4998779296875"#, #""packets_sent":7"#, #""unix":1796040000.25"#, #""stratum":2"#,
+            #""precision":-20"#, #""jitter":0,"#, #""round_trip":4.1e-05"#, #""sent":0,"#,
+            #""interval":[-0.5,0.5]"#,
+            #""t4":1796040000.5009766"#, #""reason":null"#, #""accepted":true"#,
+        ] {
+            #expect(line.contains(fragment), "missing \(fragment)")
+        }
+    }
+}
