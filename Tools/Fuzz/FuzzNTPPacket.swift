@@ -93,8 +93,8 @@ private func checkDecoding(_ bytes: [UInt8]) {
         packet = try NTPPacket(decoding: bytes)
     } catch {
         require(bytes.count < NTPPacket.headerSize, "\(bytes.count) bytes did not decode: \(error)")
-        require(error == .tooShort(length: bytes.count), "wrong error \(error) for \(bytes.count) bytes")
-        _ = error.description
+        require(error.code == .malformedPacket, "wrong error \(error.code) for \(bytes.count) bytes")
+        require(error.reason.contains("\(bytes.count) bytes"), "the reason '\(error.reason)' misses the length")
         return
     }
     require(bytes.count >= NTPPacket.headerSize, "\(bytes.count) bytes decoded")
