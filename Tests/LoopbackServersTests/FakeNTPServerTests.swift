@@ -533,6 +533,26 @@ struct FakeNTPServerTests {
         #expect(server.requests.map(\.behaviour) == [.noReply, .stratum(16), .unsynchronized])
     }
 
+    /// Tolerance: T2 is stamped within the exchange, which takes far less than the 1 s allowed on
+    /// either side; the 5 s step is what is measured.
+    @Test func aSteppedClockMovesBothTimestampsOfLaterReplies() throws {
+        let server = try startServer {
+            $0.nextBehaviours = [.normal]
+            $0.behaviour = .steppedClock(by: .seconds(5))
+        }
+        defer { server.stop() }
+        let before = try exchange(with: server)
+        let after = try exchange(with: server)
+        let firstT2 = try #require(before.reply.packet?.receiveTimestamp.unixTime(near: before.t1))
+        let secondT2 = try #require(after.reply.packet?.receiveTimestamp.unixTime(near: after.t1))
+        #expect(abs(firstT2 - before.t1) < .seconds(1))
+        #expect(abs(secondT2 - (after.t1 + .seconds(5))) < .seconds(1))
+        #expect(after.reply.packet?.transmitTimestamp.unixTime(near: after.t1) ?? before.t1 >= secondT2)
+        let log = server.requests
+        #expect(log.map(\.behaviour) == [.normal, .steppedClock(by: .seconds(5))])
+        #expect(log.last?.receiveTime.map { abs($0 - (after.t1 + .seconds(5))) < .seconds(1) } == true)
+    }
+
     @Test func malformedAndNonClientRequestsAreLoggedAndDropped() throws {
         let server = try startServer()
         defer { server.stop() }
@@ -920,7 +940,8 @@ struct FakeNTPServerCommandLineTests {
             .negativeDelay, .garbage(length: 100), .noReply, .lateReply(.seconds(2)), .duplicateReply,
             .fromOtherPort,
             .answerOnly(every: 3), .staleReplyFirst, .badReplyFirst(.wrongOrigin),
-            .badReplyFirst(.badReplyFirst(.zeroOrigin)),
+            .badReplyFirst(.badReplyFirst(.zeroOrigin)), .steppedClock(by: .seconds(1)),
+            .steppedClock(by: .milliseconds(-250)),
         ])
     func behaviourSpecifications(behaviour: FakeNTPServer.Behaviour) throws {
         #expect(try FakeNTPServer.Behaviour(spec: behaviour.description) == behaviour)

@@ -20,13 +20,28 @@ import Testing
 
     static let sampleBound = JSONExpectation.number(Fixture.sample.errorBound.secondsDouble)
 
+    /// One sample's `interval`, θ ± ε in seconds, as the text writes it (pinned in
+    /// ``textFormatIsStable()``).
+    static let sampleIntervalText: String = {
+        let lower = (Fixture.sample.offset - Fixture.sample.errorBound).secondsDouble
+        let upper = (Fixture.sample.offset + Fixture.sample.errorBound).secondsDouble
+        return "[\(lower),\(upper)]"
+    }()
+
+    /// The same as decoded: Foundation's `JSONSerialization` on Linux can read a 17-digit number one
+    /// ulp away from the `Double` it was printed from, so the expectation is read the same way.
+    static let sampleInterval: JSONExpectation = {
+        let values = (try? JSONSerialization.jsonObject(with: Data(sampleIntervalText.utf8))) as? [Double]
+        return .array((values ?? []).map { .number($0) })
+    }()
+
     static let selectedSource: JSONExpectation = [
         "host": "127.0.0.1:11123", "address": "127.0.0.1:11123", "status": "selected", "reason": nil,
         "stratum": 2, "leap": "none", "refid": "127.127.1.1", "offset": 1.4998779296875,
         "delay": 0.000732421875,
         "error_bound": sampleBound, "root_delay": 0.03125, "root_dispersion": 0.000244140625,
         "precision": -20,
-        "jitter": 0,
+        "jitter": 0, "estimate": "min-delay", "interval": sampleInterval,
         "samples": [
             [
                 "t1": 1_796_040_000.5, "t2_ntp": "eeb7e3c1.40000000", "t3_ntp": "eeb7e3c1.c0000000",
@@ -167,8 +182,8 @@ import Testing
         let servers = try #require(report["servers"] as? [[String: Any]])
         #expect(
             servers[0].keys.sorted() == [
-                "address", "delay", "error_bound", "host", "jitter", "leap", "offset", "precision", "reason",
-                "refid",
+                "address", "delay", "error_bound", "estimate", "host", "interval", "jitter", "leap", "offset",
+                "precision", "reason", "refid",
                 "root_delay", "root_dispersion", "samples", "status", "stratum",
             ])
         let noSample = [
@@ -217,7 +232,7 @@ import Testing
         for fragment in [
             #""offset":1.4998779296875"#, #""packets_sent":7"#, #""unix":1796040000.25"#, #""stratum":2"#,
             #""precision":-20"#, #""jitter":0,"#, #""round_trip":4.1e-05"#, #""sent":0,"#,
-            #""interval":[-0.5,0.5]"#,
+            #""interval":[-0.5,0.5]"#, #""estimate":"min-delay""#, #""interval":"# + Self.sampleIntervalText,
             #""t4":1796040000.5009766"#, #""reason":null"#, #""accepted":true"#,
         ] {
             #expect(line.contains(fragment), "missing \(fragment)")

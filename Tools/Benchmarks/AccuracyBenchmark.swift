@@ -4,11 +4,13 @@ import NetClockPlatform
 import NetworkClock
 import SNTP
 
-/// `netclock-bench accuracy`: NetworkClock against the two approaches apps usually take, over
-/// network scenarios simulated by the fake server with seeded delays.
+/// `netclock-bench accuracy`: a source's estimate from the intersection of all its samples' intervals
+/// against the minimum-delay sample alone, and both against the two approaches apps usually take,
+/// over network scenarios simulated by the fake server with seeded delays.
 ///
-/// Every method is evaluated on the same exchanges: each trial is one burst of 8; "naive" and
-/// "midpoint" use its first exchange, NetworkClock-N the minimum-delay sample of its first N.
+/// Every method is scored on the same exchanges: each trial is one burst of 8; "naive" and
+/// "midpoint" use its first exchange, the N-sample rows its first N. The information-limit columns
+/// come from the legs each packet actually took (``AccuracyTrial``).
 struct AccuracyScenario: Sendable {
     var name: String
     var simulates: String
@@ -45,97 +47,66 @@ struct AccuracyScenario: Sendable {
     ]
 }
 
-private struct MethodResult {
-    var errors: [Double] = []
-    var contained = 0
-    var withBound = false
-    var packets = 0
-    var wall = 0.0
+/// The sample counts scored.
+let accuracySampleCounts = [1, 4, 8]
 
-    mutating func add(error: Duration, bound: Duration?) {
-        errors.append(abs(error.secondsDouble))
-        if let bound {
-            withBound = true
-            if abs(error.secondsDouble) <= bound.secondsDouble { contained += 1 }
-        }
-    }
-}
-
-func runAccuracyBenchmark(trials: Int = 48, parallel: Int = 12) throws {
+func runAccuracyBenchmark(trials: Int = 200, parallel: Int = 25) throws {
     let clock = BootTimeClock()
     let benchStart = clock.now()
-    print("accuracy: |estimated offset - true offset| over \(trials) trials per scenario (seeded delays)")
+    print(
+        "accuracy: |estimated offset - true offset| over \(trials) trials per scenario (seeded delays,"
+            + " \(parallel) servers in parallel, --interval 0)")
+    var summary = Table(header: [
+        "scenario", "err ratio 4", "err ratio 8", "truth in bound", "bound/limit 4", "bound/limit 8",
+        "min-delay bound/limit 8",
+    ])
     for scenario in AccuracyScenario.all {
-        var servers: [FakeNTPServer] = []
-        for index in 0..<parallel {
-            var configuration = FakeNTPServer.Configuration(offset: scenario.offset)
-            configuration.seed = UInt64(1000 + index)
-            configuration.outboundDelay = scenario.outbound
-            configuration.returnDelay = scenario.inbound
-            configuration.rootDispersion = .zero
-            servers.append(try FakeNTPServer(configuration: configuration))
-        }
-        defer { servers.forEach { $0.stop() } }
-        let addresses = servers.compactMap { SocketAddress(numericHost: $0.host, port: $0.port) }
-        let options = QueryOptions(samples: 8, interval: .zero, timeout: .seconds(2))
-        var bursts: [(ServerQueryResult, Double)] = []
         let scenarioStart = clock.now()
-        while bursts.count < trials {
-            let batch = parallelMap(addresses) { address -> (ServerQueryResult, Double) in
-                let start = BootTimeClock().now()
-                let result = SNTPClient().query(address, options: options)
-                return (result, (BootTimeClock().now() - start).secondsDouble)
-            }
-            bursts += batch.prefix(trials - bursts.count)
-        }
+        let trialList = try runTrials(scenario, trials: trials, parallel: parallel)
         let scenarioWall = (clock.now() - scenarioStart).secondsDouble
-        var naive = MethodResult()
-        var midpoint = MethodResult()
-        var filtered: [Int: MethodResult] = [1: MethodResult(), 4: MethodResult(), 8: MethodResult()]
-        for (burst, _) in bursts {
-            let exchanges = burst.exchanges
-            guard let first = exchanges.first?.sample else { continue }
-            // (a) naive: server transmit time − local receive time.
-            naive.add(error: (first.t3 - first.t4) - scenario.offset, bound: nil)
-            naive.packets += 1
-            // (b) one exchange, midpoint formula, no bound.
-            midpoint.add(error: first.offset - scenario.offset, bound: nil)
-            midpoint.packets += 1
-            for count in [1, 4, 8] {
-                let samples = exchanges.prefix(count).compactMap(\.sample)
-                guard let best = samples.min(by: { $0.delay < $1.delay }) else { continue }
-                filtered[count]?.add(error: best.offset - scenario.offset, bound: best.errorBound)
-                filtered[count]?.packets += count
-            }
-        }
-        // Wall time per trial: exchanges are sequential, so N samples take N/8 of a burst.
-        let burstMedian = Stats.median(bursts.map(\.1))
-        var table = Table(header: [
-            "method", "median err (ms)", "p90 err (ms)", "truth in bound", "packets/trial", "time/trial (ms)",
-        ])
-        func row(_ name: String, _ result: MethodResult, fraction: Double) {
-            let inBound =
-                result.withBound
-                ? String(
-                    format: "%.0f%%", 100 * Double(result.contained) / Double(max(1, result.errors.count)))
-                : "no bound"
-            table.add([
-                name, ms(Stats.median(result.errors)), ms(Stats.quantile(result.errors, 0.9)), inBound,
-                String(format: "%.0f", Double(result.packets) / Double(max(1, result.errors.count))),
-                ms(burstMedian * fraction),
-            ])
-        }
-        row("naive T3-T4", naive, fraction: 1.0 / 8)
-        row("midpoint, 1 exchange", midpoint, fraction: 1.0 / 8)
-        for count in [1, 4, 8] {
-            row(
-                "NetworkClock \(count) sample\(count > 1 ? "s" : "")", filtered[count] ?? MethodResult(),
-                fraction: Double(count) / 8)
-        }
+        let scored = AccuracyScores(trialList, offset: scenario.offset)
+        let burstMedian = Stats.median(trialList.map(\.wall.secondsDouble))
         print(
-            "\n\(scenario.name): \(scenario.simulates) (\(bursts.count) trials, \(String(format: "%.1f", scenarioWall)) s)"
-        )
-        print(table.render())
+            "\n\(scenario.name): \(scenario.simulates) (\(trialList.count) trials, "
+                + "\(String(format: "%.1f", scenarioWall)) s; median burst of 8: \(ms(burstMedian)) ms)")
+        print(scored.table().render())
+        print(scored.latencyNote)
+        summary.add(scored.summaryRow(scenario.name))
     }
+    print("\nagainst the criteria (err ratio: intersection / min-delay median error, same exchanges;")
+    print("bound/limit: median bound / median tightest bound the packets prove)")
+    print(summary.render())
     print(String(format: "\ntotal wall time %.1f s", (clock.now() - benchStart).secondsDouble))
+}
+
+/// Runs `trials` bursts of 8 against `parallel` fake servers, each worker thread querying its own
+/// server in turn, and reads every burst's legs from that server's log.
+private func runTrials(_ scenario: AccuracyScenario, trials: Int, parallel: Int) throws -> [AccuracyTrial] {
+    var servers: [FakeNTPServer] = []
+    for index in 0..<parallel {
+        var configuration = FakeNTPServer.Configuration(offset: scenario.offset)
+        configuration.seed = UInt64(1000 + index)
+        configuration.outboundDelay = scenario.outbound
+        configuration.returnDelay = scenario.inbound
+        configuration.rootDispersion = .zero
+        servers.append(try FakeNTPServer(configuration: configuration))
+    }
+    defer { servers.forEach { $0.stop() } }
+    let options = QueryOptions(samples: 8, interval: .zero, timeout: .seconds(2))
+    let offset = scenario.offset
+    let perWorker = servers.indices.map { trials / parallel + ($0 < trials % parallel ? 1 : 0) }
+    let results = parallelMap(Array(zip(servers, perWorker))) { server, count -> [AccuracyTrial] in
+        guard let address = SocketAddress(numericHost: server.host, port: server.port) else { return [] }
+        let clock = BootTimeClock()
+        var done: [AccuracyTrial] = []
+        for _ in 0..<count {
+            server.clearRequests()
+            let start = clock.now()
+            let burst = SNTPClient().query(address, options: options)
+            let wall = clock.now() - start
+            done.append(AccuracyTrial(burst: burst, log: server.requests, offset: offset, wall: wall))
+        }
+        return done
+    }
+    return results.flatMap { $0 }
 }

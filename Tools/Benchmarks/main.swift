@@ -6,7 +6,8 @@ let usage = """
     usage: netclock-bench [all|now|query|accuracy|sync|http]
       now       ns per AnchoredClock.now() vs Date() and clock_gettime, 1 and 4 reader threads
       query     time of an 8-sample burst vs one exchange against the loopback fake server
-      accuracy  NetworkClock vs naive and midpoint approaches over simulated network scenarios
+      accuracy  per-source intersection vs minimum-delay sample (and naive reads) over simulated
+                network scenarios, against the information limit of the packets
       sync      accuracy and packets with 1, 3 and 5 servers; combine methods compared
       http      refined HTTP Date estimate vs a single naive Date read
     """

@@ -56,6 +56,10 @@ extension FakeNTPServer {
         /// requests the server has received, from 1) and drops the others. `answerOnly(every: 1)`
         /// answers all.
         case answerOnly(every: Int)
+        /// The correct reply from a clock `by` further ahead than the configured offset (T2 and T3
+        /// both moved, consistently): a server that stepped its clock. Set it as ``Configuration/behaviour``
+        /// after some `.normal` entries in ``Configuration/nextBehaviours`` to step within a burst.
+        case steppedClock(by: Duration)
         /// First the reply the given behaviour produces, then, at the same instant (after it, if the
         /// behaviour delays its reply), the correct reply: a spoofer or a stale packet racing the real
         /// answer. A client that rejects the first must keep waiting and accept the second.
@@ -102,6 +106,7 @@ extension FakeNTPServer.Behaviour: CustomStringConvertible {
         case .duplicateReply: return "duplicate"
         case .fromOtherPort: return "other-port"
         case .answerOnly(let every): return "answer-every:\(every)"
+        case .steppedClock(let step): return "stepped:\(FakeNTPServer.format(step))"
         case .badReplyFirst(.staleOrigin): return "stale-first"
         case .badReplyFirst(let inner): return "bad-first:\(inner)"
         }

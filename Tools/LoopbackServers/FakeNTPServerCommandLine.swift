@@ -80,7 +80,8 @@ extension FakeNTPServer {
                                         receive-after-transmit, root-distance:DELAY:DISPERSION,
                                         negative-delay, garbage:LENGTH, no-reply, late:DURATION,
                                         duplicate, other-port, answer-every:N, stale-first,
-                                        bad-first:BEHAVIOUR.
+                                        bad-first:BEHAVIOUR, stepped:DURATION (a clock that
+                                        many seconds further ahead; may be negative).
               --count N                 Exit 0 after serving N requests.
               -v, --verbose             Print a line to stderr for each request.
               -h, --help                Show this help and exit.

@@ -136,7 +136,9 @@ extension FakeNTPServer {
             let receivedAt = wallClock.now()
             requestCount += 1
             let number = requestCount
-            let (configuration, behaviour) = core.configuration.withLock { configuration in
+            var configuration: Configuration
+            let behaviour: Behaviour
+            (configuration, behaviour) = core.configuration.withLock { configuration in
                 let behaviour =
                     configuration.nextBehaviours.isEmpty
                     ? configuration.behaviour : configuration.nextBehaviours.removeFirst()
@@ -162,6 +164,8 @@ extension FakeNTPServer {
                 return
             }
             entry.packet = request
+            // A stepped clock is the configured one moved for this request: T2 and T3 both.
+            if case .steppedClock(let step) = behaviour { configuration.offset += step }
             let previous = previousNonce
             previousNonce = request.transmitTimestamp
             if request.mode != .client {

@@ -49,7 +49,7 @@ extension FakeNTPServer {
             let nonce = request.transmitTimestamp
             var reply = correct
             switch behaviour {
-            case .normal, .answerOnly:
+            case .normal, .answerOnly, .steppedClock:
                 break
             case .noReply:
                 return []

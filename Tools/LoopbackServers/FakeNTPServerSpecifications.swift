@@ -179,6 +179,12 @@ extension FakeNTPServer.Behaviour {
             let every = try integer(Int.self)
             guard every > 0 else { throw FakeNTPServer.UsageError("answer-every needs a positive count") }
             self = .answerOnly(every: every)
+        case "stepped":
+            let text = try required()
+            guard let step = FakeNTPServer.parseDuration(text) else {
+                throw FakeNTPServer.UsageError("not a duration: \(text) in \(spec)")
+            }
+            self = .steppedClock(by: step)
         case "bad-first": self = .badReplyFirst(try Self(spec: try required()))
         default:
             throw FakeNTPServer.UsageError("unknown behaviour: \(name) (see --help)")

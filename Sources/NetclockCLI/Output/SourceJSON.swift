@@ -6,6 +6,12 @@ import SNTP
 ///
 /// `stratum`, `leap`, `refid`, `offset` and `delay` are always there (`null` without a sample); the
 /// rest of the reply's figures only with a sample; `kiss_code` only after a Kiss-o'-Death.
+///
+/// The reply's figures, `offset`, `delay` and `error_bound` are the minimum-delay sample's. What
+/// the source votes with is `interval`: `[lower, upper]` seconds of true − local wall clock at its
+/// latest sample, the intersection of every sample's interval (`estimate: "intersection"`) or the
+/// one sample's (`"min-delay"`); both `null` when the samples contradict each other
+/// (`status: "inconsistent"`).
 struct SourceJSON: Encodable {
     var host: String
     var address: Nullable<String>
@@ -23,10 +29,15 @@ struct SourceJSON: Encodable {
     /// Present with a sample; `null` there when the burst had a single sample.
     var jitter: Nullable<Double>?
     var kissCode: String?
+    /// Present with a sample: `intersection`, `min-delay`, or `null` when inconsistent.
+    var estimate: Nullable<String>?
+    /// Present with a sample: `[lower, upper]` seconds, or `null` when inconsistent.
+    var interval: Nullable<[Double]>?
     var samples: [SampleJSON]
 
     enum CodingKeys: String, CodingKey {
         case host, address, status, reason, stratum, leap, refid, offset, delay, precision, jitter, samples
+        case estimate, interval
         case errorBound = "error_bound"
         case rootDelay = "root_delay"
         case rootDispersion = "root_dispersion"
@@ -51,6 +62,9 @@ struct SourceJSON: Encodable {
             rootDispersion = best.reply.rootDispersion.duration.secondsDouble
             precision = Int(best.reply.precision.rawValue)
             jitter = Nullable(report.query?.jitter?.secondsDouble)
+            let estimate = report.estimate
+            self.estimate = Nullable(estimate?.method.rawValue)
+            interval = Nullable(estimate.map { [$0.offset.lower.secondsDouble, $0.offset.upper.secondsDouble] })
         }
         kissCode = report.query?.kissCode?.rawValue
         samples = SampleJSON.samples(of: report)

@@ -6,7 +6,8 @@ public enum ClockEvent: Sendable {
     case synced(SyncReport, anchorReplaced: Bool)
     /// A sync produced no time.
     case syncFailed(SyncError)
-    /// A source's replies were all rejected, or it timed out or refused.
+    /// A source's replies were all rejected, it timed out or refused, or its samples contradicted
+    /// each other (`inconsistent`).
     case sourceRejected(SyncReport.NTPSource)
     /// A source disagreed with the majority and was excluded.
     case falseticker(SyncReport.NTPSource)

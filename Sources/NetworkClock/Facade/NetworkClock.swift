@@ -175,7 +175,7 @@ public final class NetworkClock: Sendable {
         case .falseticker: broadcaster.emit(.falseticker(source))
         case .kissOfDeath:
             broadcaster.emit(.kissOfDeath(source, source.query?.kissCode ?? KissCode(rawValue: "????")))
-        case .rejected, .timeout, .refused, .error: broadcaster.emit(.sourceRejected(source))
+        case .rejected, .timeout, .refused, .error, .inconsistent: broadcaster.emit(.sourceRejected(source))
         default: break
         }
     }

@@ -94,6 +94,9 @@ package struct NTPSyncEngine: Sendable {
             if let failure = result.failure {
                 reports[item.report].status = Self.status(of: failure)
                 reports[item.report].reason = failure.description
+            } else if case .failure(let inconsistency) = result.estimate {
+                reports[item.report].status = .inconsistent
+                reports[item.report].reason = inconsistency.description
             } else {
                 reports[item.report].status = .survivor
             }
@@ -190,8 +193,12 @@ package struct NTPSyncEngine: Sendable {
 
     private func select(_ reports: [SourceReport], start: MonotonicInstant) throws(SyncError) -> SyncReport {
         var reports = reports
-        let candidates = reports.enumerated().compactMap { index, report in
-            report.best.map { Candidate(index: index, sample: $0) }
+        // Each agreeing source votes with its burst's intersection; an inconsistent one not at all.
+        let candidates = reports.enumerated().compactMap { index, report -> Candidate? in
+            guard report.status == .survivor, let estimate = report.estimate, let best = report.best else {
+                return nil
+            }
+            return Candidate(index: index, estimate: estimate, delay: best.delay)
         }
         guard !candidates.isEmpty else { throw .noUsableSource(reports) }
         let combiner = SourceCombiner(method: policy.combine, tolerancePPM: policy.frequencyTolerancePPM)

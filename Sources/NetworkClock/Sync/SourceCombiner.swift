@@ -1,7 +1,7 @@
 import NetClockPlatform
 import SNTP
 
-/// One source's best estimate, put on the monotonic time line so that sources sampled at
+/// One source's estimate, put on the monotonic time line so that sources sampled at
 /// different instants (or under different wall-clock readings) can be compared.
 struct Candidate: Hashable, Sendable {
     /// Index of the source in the sync's report list.
@@ -10,17 +10,19 @@ struct Candidate: Hashable, Sendable {
     var bootEpoch: Duration
     /// The error bound at `instant`.
     var bound: Duration
-    /// The instant the sample was taken.
+    /// The instant the estimate holds at.
     var instant: MonotonicInstant
-    /// The sample's delay.
+    /// The delay of the source's minimum-delay sample.
     var delay: Duration
 
-    init(index: Int, sample: NTPSample) {
+    /// A burst's estimate: the midpoint and half-width of its samples' intersection, at its reference
+    /// instant; `delay` is the minimum-delay sample's.
+    init(index: Int, estimate: BurstEstimate, delay: Duration) {
         self.index = index
-        self.bootEpoch = sample.trueTime.sinceEpoch - sample.receivedAt.sinceOrigin
-        self.bound = sample.errorBound
-        self.instant = sample.receivedAt
-        self.delay = sample.delay
+        self.bootEpoch = estimate.bootEpoch.offset
+        self.bound = estimate.bootEpoch.bound
+        self.instant = estimate.reference
+        self.delay = delay
     }
 
     init(index: Int, bootEpoch: Duration, bound: Duration, instant: MonotonicInstant, delay: Duration) {

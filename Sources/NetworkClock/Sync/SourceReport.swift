@@ -28,6 +28,10 @@ extension SyncReport {
         public static let rejected = SourceStatus(rawValue: "rejected")
         /// The name did not resolve or a socket call failed.
         public static let error = SourceStatus(rawValue: "error")
+        /// The source's own samples contradict each other (their intervals do not intersect): the
+        /// server stepped its clock or lied within the burst, or the local clock jumped. It does not
+        /// vote; the reason names the two samples farthest apart.
+        public static let inconsistent = SourceStatus(rawValue: "inconsistent")
         /// Not queried: dropped earlier after a DENY or RSTR Kiss-o'-Death, or backing off.
         public static let skipped = SourceStatus(rawValue: "skipped")
 
@@ -68,6 +72,13 @@ extension SyncReport {
 
         /// The minimum-delay sample, when there is one.
         public var best: NTPSample? { query?.best }
+
+        /// What the source votes with: the intersection of its samples' intervals (or its one
+        /// sample's), when it has samples and they agree.
+        package var estimate: BurstEstimate? {
+            guard case .success(let estimate) = query?.estimate else { return nil }
+            return estimate
+        }
 
         /// Requests sent to this source.
         public var packetsSent: Int {
