@@ -42,7 +42,8 @@ extension Anchor {
 
 extension Duration {
     /// `self × factor` rounded up to a whole nanosecond plus one nanosecond, for a non-negative
-    /// duration under 2⁶² ns and a factor in `0...1e-3`: at least the exact product.
+    /// duration under 2⁶² ns and a factor in `0...1` (growth rates are at most 500 ppm plus a
+    /// tick's 10 %): at least the exact product.
     func scaledRoundingUp(by factor: Double) -> Duration {
         guard factor > 0 else { return .zero }
         let nanoseconds = (Double(attoseconds) * factor / 1e9).rounded(.up)
