@@ -22,7 +22,12 @@ let package = Package(
         .executable(name: "netclock-bench", targets: ["netclock-bench"]),
     ],
     targets: [
-        .target(name: "NetClockPlatform", path: "Sources/NetClockPlatform", swiftSettings: strict),
+        // The header behind `adjtimex` (the Glibc module map lacks <sys/timex.h>); used only by
+        // NetClockPlatform.
+        .target(name: "CKernelClock", path: "Sources/CKernelClock"),
+        .target(
+            name: "NetClockPlatform", dependencies: ["CKernelClock"], path: "Sources/NetClockPlatform",
+            swiftSettings: strict),
         .target(
             name: "SNTP", dependencies: ["NetClockPlatform"], path: "Sources/SNTP",
             swiftSettings: strict),

@@ -169,9 +169,13 @@ struct ConcurrencyStressTests {
         let start = monotonicNanoseconds()
         // Drift points lie up to a minute in the past, less on a machine that booted moments ago.
         let plan = StressPlan(settings: settings, start: start, driftSpan: min(60_000_000_000, start / 2))
+        // The kernel's discipline is left out (`.unavailable`): the checker needs the bound to grow
+        // at exactly the policy's rates, which a kernel reporting itself unsynchronised or slewing
+        // would raise to its 500 ppm slew limit (AnchoredClockKernelTests cover that).
         let clock = NetworkClock(
             configuration: NetworkClock.Configuration(
-                servers: [], clock: ClockPolicy(driftMinimumSpan: .seconds(1))))
+                servers: [], clock: ClockPolicy(driftMinimumSpan: .seconds(1))),
+            monotonic: BootTimeClock(), wall: SystemWallClock(), kernel: .unavailable)
         let firstAnchorAccepted = clock.clock.update(plan.anchor(plan.syncIdentifier(0)))
 
         let stop = StopFlag()

@@ -65,7 +65,11 @@ struct NetworkClockFacadeTests {
     }
 
     @Test func ingestKeepsTheBetterAnchor() throws {
-        let clock = NetworkClock(configuration: NetworkClock.Configuration(servers: []))
+        // Without the kernel's discipline, so the bounds below do not depend on this machine's
+        // time daemon (AnchoredClockKernelTests cover it).
+        let clock = NetworkClock(
+            configuration: NetworkClock.Configuration(servers: []), monotonic: BootTimeClock(),
+            wall: SystemWallClock(), kernel: .unavailable)
         let base = clock.monotonicNow()
         let serverTime = UnixTime(seconds: 1_900_000_000)
         // 10 ms round trip, 1 ms resolution: bound 5.5 ms.
@@ -76,10 +80,13 @@ struct NetworkClockFacadeTests {
         #expect(first.errorBound == .microseconds(5500))
         #expect(first.trueTime == serverTime + .microseconds(500))
         #expect(first.monotonic == base + .milliseconds(5))
-        // A 300 ms round trip is worse: ignored.
+        // A 300 ms round trip centred on the same line (the server read its clock 145 ms later, at
+        // the midpoint 150 ms after `base`) is worse and its interval contains the first one's aged
+        // interval: it adds nothing and is ignored.
         #expect(
             try !clock.ingest(
-                serverTime: serverTime, requestSent: base, responseReceived: base + .milliseconds(300)))
+                serverTime: serverTime + .milliseconds(145), requestSent: base,
+                responseReceived: base + .milliseconds(300)))
         #expect(clock.clock.anchor == first)
         // A 2 ms round trip is better: taken.
         #expect(

@@ -163,6 +163,13 @@ enum JSONContractFixture {
             isDriftCorrected: true)
     }
 
+    /// The kernel's discipline for `now`: synchronised by a daemon, 0.5 ms still to slew (PLL
+    /// 0.25 ms plus 0.25 ms of `adjtime`), values exact in binary so each expected number is exact.
+    static let kernel = KernelClockState(
+        clockState: 0, status: [.pll, .nanosecondResolution], offset: .microseconds(250),
+        singleShotOffset: .microseconds(250), frequencyPPM: -12.5, maximumError: .microseconds(62_500),
+        estimatedError: .microseconds(125), tick: .microseconds(10_000))
+
     /// The wall clock reading for ``estimate``: 1.5 s behind the true time.
     static let wall = UnixTime(seconds: unixSeconds - 2, nanoseconds: 750_000_000)
 }

@@ -160,13 +160,42 @@ import Testing
     }
 
     @Test func nowObjectHasEveryKeyAndValue() throws {
-        let json = try Self.decode(JSONOutput.line(NowJSON(Fixture.estimate, wall: Fixture.wall)))
-        let expected: JSONExpectation = [
+        let json = try Self.decode(
+            JSONOutput.line(NowJSON(Fixture.estimate, wall: Fixture.wall, systemClock: Fixture.kernel)))
+        var expected: [String: JSONExpectation] = [
             "time": "2026-11-30T12:00:00.250000Z", "unix": 1_796_040_000.25, "error_bound": 0.000125,
             "age": 2,
             "source": "restored", "server": "127.0.0.1:11123", "offset": 1.5, "drift_corrected": true,
+            "system_clock": [
+                "synchronized": true, "maximum_error": 0.0625, "estimated_error": 0.000125,
+                "offset_to_slew": 0.0005, "frequency_ppm": -12.5, "tick": 0.01, "state": "ok",
+                "status": ["pll", "nano"],
+            ],
         ]
-        let mismatches = expected.mismatches(json)
+        let mismatches = JSONExpectation.object(expected).mismatches(json)
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+
+        // Where the kernel's state cannot be read, the key stays, with null.
+        let unknown = try Self.decode(
+            JSONOutput.line(NowJSON(Fixture.estimate, wall: Fixture.wall, systemClock: nil)))
+        expected["system_clock"] = .null
+        let nullMismatches = JSONExpectation.object(expected).mismatches(unknown)
+        #expect(nullMismatches.isEmpty, "\(nullMismatches.joined(separator: "\n"))")
+    }
+
+    /// An unsynchronised kernel (the state at boot, and on this CI machine): `synchronized` false,
+    /// the `unsync` flag, the `error` state.
+    @Test func nowSystemClockUnsynchronized() throws {
+        let state = KernelClockState(
+            clockState: 5, status: [.unsynchronized], offset: .zero, frequencyPPM: 0,
+            maximumError: .seconds(16), estimatedError: .seconds(16))
+        let json = try Self.decode(
+            JSONOutput.line(NowJSON(Fixture.estimate, wall: Fixture.wall, systemClock: state)))
+        let expected: JSONExpectation = [
+            "synchronized": false, "maximum_error": 16, "estimated_error": 16, "offset_to_slew": 0,
+            "frequency_ppm": 0, "tick": 0.01, "state": "error", "status": ["unsync"],
+        ]
+        let mismatches = expected.mismatches(json["system_clock"])
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
 
@@ -214,10 +243,18 @@ import Testing
         let sync = try Self.decode(
             JSONOutput.line(SyncReportJSON(Fixture.report, state: "/s", anchorReplaced: true)))
         #expect(Set(sync.keys).subtracting(report.keys).sorted() == ["anchor_replaced", "state"])
-        let now = try Self.decode(JSONOutput.line(NowJSON(Fixture.estimate, wall: Fixture.wall)))
+        let now = try Self.decode(
+            JSONOutput.line(NowJSON(Fixture.estimate, wall: Fixture.wall, systemClock: Fixture.kernel)))
         #expect(
             now.keys.sorted() == [
-                "age", "drift_corrected", "error_bound", "offset", "server", "source", "time", "unix",
+                "age", "drift_corrected", "error_bound", "offset", "server", "source", "system_clock", "time",
+                "unix",
+            ])
+        let systemClock = try #require(now["system_clock"] as? [String: Any])
+        #expect(
+            systemClock.keys.sorted() == [
+                "estimated_error", "frequency_ppm", "maximum_error", "offset_to_slew", "state", "status",
+                "synchronized", "tick",
             ])
     }
 

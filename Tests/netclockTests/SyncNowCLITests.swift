@@ -80,6 +80,17 @@ struct SyncNowCLITests {
         #expect((json["age"] as? Double).map { $0 >= 0 && $0 < 30 } == true)
         #expect((json["time"] as? String)?.hasSuffix("Z") == true)
         #expect(server.requestCount == requestsAfterSync)
+        // The kernel's own view: on Linux an object whose values lie within what the kernel allows
+        // (maxerror stops at 16 s, freq at ±500 ppm); elsewhere null.
+        #if os(Linux)
+            let systemClock = try #require(json["system_clock"] as? [String: Any])
+            #expect(systemClock["synchronized"] is Bool)
+            let maximumError = try #require(systemClock["maximum_error"] as? Double)
+            #expect(maximumError >= 0 && maximumError <= 16)
+            #expect((systemClock["frequency_ppm"] as? Double).map { abs($0) <= 500 } == true)
+        #else
+            #expect(json["system_clock"] is NSNull)
+        #endif
         let text = try await CLIRunner.run(["now", "--state", state])
         #expect(text.status == 0)
         #expect(text.stdout.contains(" ± ") && text.stdout.contains("restored"))

@@ -27,7 +27,8 @@ struct NowCommand {
         let wall = SystemWallClock().now()
         let offset = estimate.offset(from: wall)
         if options.json {
-            console.out(JSONOutput.line(NowJSON(estimate, wall: wall)))
+            console.out(
+                JSONOutput.line(NowJSON(estimate, wall: wall, systemClock: Syscalls.kernelClockState())))
         } else {
             var line =
                 "\(ISO8601.format(estimate.time, fractionDigits: 6)) ± \(estimate.errorBound.formattedSeconds)"

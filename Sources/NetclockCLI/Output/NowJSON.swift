@@ -15,15 +15,19 @@ struct NowJSON: Encodable {
     /// True time − local wall clock.
     var offset: Double
     var driftCorrected: Bool
+    /// The kernel's view of the system clock; `null` where it cannot be read (not Linux).
+    var systemClock: Nullable<SystemClockJSON>
 
     enum CodingKeys: String, CodingKey {
         case time, unix, age, source, server, offset
         case errorBound = "error_bound"
         case driftCorrected = "drift_corrected"
+        case systemClock = "system_clock"
     }
 
-    /// The object for `estimate`, with `offset` against the wall clock reading `wall`.
-    init(_ estimate: TimeEstimate, wall: UnixTime) {
+    /// The object for `estimate`, with `offset` against the wall clock reading `wall` and the
+    /// kernel's time-discipline state `systemClock` (nil when unknown).
+    init(_ estimate: TimeEstimate, wall: UnixTime, systemClock: KernelClockState?) {
         time = ISO8601.format(estimate.time, fractionDigits: 6)
         unix = estimate.time.secondsDouble
         errorBound = estimate.errorBound.secondsDouble
@@ -32,5 +36,6 @@ struct NowJSON: Encodable {
         server = Nullable(estimate.server)
         offset = estimate.offset(from: wall).secondsDouble
         driftCorrected = estimate.isDriftCorrected
+        self.systemClock = Nullable(systemClock.map(SystemClockJSON.init))
     }
 }

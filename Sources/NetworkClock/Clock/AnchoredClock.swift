@@ -29,10 +29,14 @@ package final class AnchoredClock: Sendable {
     private struct State: Sendable {
         var anchor: Anchor?
         var drift: DriftEstimator
+        /// The kernel's discipline as read at the last update.
+        var kernel = KernelDiscipline(nil)
     }
 
     private let state: Mutex<State>
     private let cell = AnchorCell()
+    /// Where the kernel's discipline state is read at each update.
+    private let kernel: KernelClockSource
 
     /// Creates an unsynchronized clock.
     ///
@@ -41,14 +45,20 @@ package final class AnchoredClock: Sendable {
     ///     ``BootTimeClock``, which counts suspend and cannot be set.
     ///   - wall: The system wall clock, used only by ``wallClockOffset()``.
     ///   - policy: Frequency tolerance and drift-estimation thresholds.
+    ///   - kernel: Where the kernel's time discipline is read at each update (see
+    ///     ``KernelDiscipline``). `nil` chooses ``KernelClockSource/system`` for the boot-time
+    ///     clock, which the kernel disciplines, and ``KernelClockSource/unavailable`` for any
+    ///     other (simulated) monotonic clock.
     package init(
         monotonic: some MonotonicClockSource = BootTimeClock(),
         wall: some WallClockSource = SystemWallClock(),
-        policy: ClockPolicy = ClockPolicy()
+        policy: ClockPolicy = ClockPolicy(),
+        kernel: KernelClockSource? = nil
     ) {
         self.monotonic = MonotonicReader(monotonic)
         self.wall = wall
         self.policy = policy
+        self.kernel = kernel ?? (monotonic is BootTimeClock ? .system : .unavailable)
         self.state = Mutex(State(anchor: nil, drift: DriftEstimator(policy: policy)))
     }
 
@@ -89,42 +99,88 @@ package final class AnchoredClock: Sendable {
         return estimate.offset(from: wall.now())
     }
 
-    /// The rate at which the bound grows, as a fraction: the drift estimate's uncertainty once known,
-    /// else the policy's tolerance.
+    /// The rate at which the bound grows, as a fraction: the kernel's slew limit while the last
+    /// update found the kernel unsynchronised or slewing, else the drift estimate's uncertainty
+    /// once known, else the policy's tolerance.
     package var boundGrowthRate: Double {
-        state.withLock { Self.rates(for: $0.drift.estimate, policy: policy).growth }
+        state.withLock { Self.aging(for: $0, policy: policy).growthRate }
     }
+
+    /// The kernel's discipline as read at the last update (its state is `nil` when unknown).
+    package var kernelDiscipline: KernelDiscipline { state.withLock { $0.kernel } }
 
     // MARK: Updating
 
-    /// Offers a new anchor. It replaces the current one only if its bound, aged to this moment, is
-    /// tighter than the current anchor's bound aged to this moment, so a worse sample never
-    /// overrides a better one.
-    ///
-    /// Every anchor that is not ``TimeSource/restored`` is also fed to drift estimation, accepted or
-    /// not: a sample with a looser bound still tells where the line runs, weighted accordingly.
-    /// - Returns: whether the anchor became the clock's anchor. Anchors with a negative bound or
-    ///   values outside the supported range (see ``Anchor``) are refused.
+    /// Offers a new anchor; see ``offer(_:)``.
+    /// - Returns: whether the anchor was replaced by one from the offered sample (adopted,
+    ///   intersected or discontinuous): `false` when it was refused or added nothing.
     @discardableResult
     package func update(_ anchor: Anchor) -> Bool {
-        guard anchor.isWithinSupportedRange else { return false }
+        offer(anchor).replacedAnchor
+    }
+
+    /// Offers a new anchor and keeps what both it and the current anchor prove.
+    ///
+    /// The current anchor is aged to the later of the two instants at the rates its estimates were
+    /// published with (drift correction and growth rate), and so is the offered one if it is
+    /// older. When the two intervals overlap, the anchor becomes their intersection, whose bound
+    /// is never wider than either and whose midpoint is the new true time; the offered anchor is
+    /// kept as it is when it lies inside the current one, and the current one when the offered
+    /// one adds nothing, so a worse sample never loosens the bound. When they do not overlap, one
+    /// of them is wrong and the fresh one wins (``AnchorUpdate/discontinuous(step:)``).
+    ///
+    /// The kernel's discipline is read at each offer (see ``KernelDiscipline``): the resulting
+    /// anchor's bound is widened by the phase the kernel still has to slew, and the bound grows at
+    /// the kernel's slew limit until an offer finds the kernel synchronised and steady again. When
+    /// the kernel's reading changes the rates, or widens the bound, the anchor is first carried to
+    /// this moment at the old rates, so the change applies only from now on and never shrinks the
+    /// bound over time that has already passed. (A new drift estimate, fitted over past syncs,
+    /// applies along the anchor's whole line, as before.)
+    ///
+    /// Every anchor that is not ``TimeSource/restored`` is also fed to drift estimation, whatever
+    /// the outcome: a sample with a looser bound still tells where the line runs, weighted
+    /// accordingly.
+    /// - Returns: what became of the anchor. Anchors with a negative bound or values outside the
+    ///   supported range (see ``Anchor``) are refused.
+    @discardableResult
+    package func offer(_ anchor: Anchor) -> AnchorUpdate {
+        guard anchor.isWithinSupportedRange else { return .refused }
+        let discipline = KernelDiscipline(kernel.read())
         let instant = monotonic.now()
         return state.withLock { state in
+            let before = Self.aging(for: state, policy: policy)
             if anchor.source != .restored {
                 state.drift.add(DriftEstimator.SyncPoint(anchor))
             }
-            let rate = Self.rates(for: state.drift.estimate, policy: policy).growth
-            let accepted: Bool
+            // A kernel reading holds from now on; a drift estimate is fitted over past syncs and
+            // applies along the anchor's whole line, as it always has.
+            let kernelRateChanged = state.kernel.slewGrowthRate != discipline.slewGrowthRate
+            state.kernel = discipline
+            let widening = discipline.boundWidening
+            let outcome: AnchorUpdate
+            let next: Anchor
             if let current = state.anchor {
-                accepted =
-                    anchor.errorBound(at: instant, rateUncertainty: rate)
-                    < current.errorBound(at: instant, rateUncertainty: rate)
+                let merged = AnchorIntersection(current: current, offered: anchor, aging: before)
+                outcome = merged.outcome
+                if !kernelRateChanged && widening == .zero {
+                    next = merged.anchor
+                } else {
+                    // Carried to this moment at the rates in force until now, so that neither the
+                    // kernel's new rate nor the widening applies to time that has already passed.
+                    let common = merged.atCommonInstant
+                    next = common.aged(to: max(common.monotonic, instant), by: before)
+                }
             } else {
-                accepted = true
+                outcome = .adopted
+                next = anchor
             }
-            if accepted { state.anchor = anchor }
+            var widened = next
+            widened.errorBound += widening
+            // Widening cannot leave the supported range in practice (the kernel clamps its offset
+            // to 0.5 s); if it ever did, keep the unwidened anchor rather than an unsupported one.
+            state.anchor = widened.isWithinSupportedRange ? widened : next
             publish(state)
-            return accepted
+            return outcome
         }
     }
 
@@ -144,17 +200,22 @@ package final class AnchoredClock: Sendable {
     /// Publishes the state for readers; called with the mutex held, which serializes publishers.
     private func publish(_ state: State) {
         guard let anchor = state.anchor else { return }
-        let rates = Self.rates(for: state.drift.estimate, policy: policy)
+        let aging = Self.aging(for: state, policy: policy)
         cell.publish(
             PublishedAnchor(
-                anchor: anchor, frequencyError: rates.correction, boundGrowthRate: rates.growth,
-                isDriftCorrected: state.drift.estimate != nil))
+                anchor: anchor, frequencyError: aging.frequencyError, boundGrowthRate: aging.growthRate,
+                isDriftCorrected: state.kernel.slewGrowthRate == nil && state.drift.estimate != nil))
     }
 
-    private static func rates(for estimate: DriftEstimate?, policy: ClockPolicy) -> (
-        correction: Double, growth: Double
-    ) {
-        guard let estimate else { return (0, policy.toleranceFraction) }
-        return (estimate.frequencyError, estimate.rateUncertainty)
+    /// The drift correction and bound growth rate in force: the kernel's slew limit (and no
+    /// correction) while it may be slewing, else the measured drift, else the policy's tolerance.
+    private static func aging(for state: State, policy: ClockPolicy) -> AnchorAging {
+        if let slew = state.kernel.slewGrowthRate {
+            return AnchorAging(frequencyError: 0, growthRate: max(slew, policy.toleranceFraction))
+        }
+        guard let estimate = state.drift.estimate else {
+            return AnchorAging(frequencyError: 0, growthRate: policy.toleranceFraction)
+        }
+        return AnchorAging(frequencyError: estimate.frequencyError, growthRate: estimate.rateUncertainty)
     }
 }

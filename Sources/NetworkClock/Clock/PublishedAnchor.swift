@@ -61,7 +61,8 @@ struct PublishedAnchor: Sendable, Equatable {
     func estimate(atMonotonicNanoseconds nanoseconds: Int64) -> TimeEstimate {
         let elapsed = nanoseconds &- monotonicNanoseconds
         let elapsedDouble = Double(elapsed)
-        // |elapsed| < 2^63 ns and both rates are at most 1e-3, so these stay far inside Int64.
+        // |elapsed| < 2^63 ns, the correction is at most 1e-3 and the growth rate at most about 0.1
+        // (the kernel's slew limit plus a tick 10 % off nominal), so these stay inside Int64.
         // Conversions truncate (one instruction; `rounded` calls into libm on baseline x86-64):
         // the correction is then off by under 1 ns, which the published bound already includes,
         // and the growth is rounded up by hand so the bound stays sound.

@@ -21,4 +21,11 @@ public enum ClockEvent: Sendable {
     case restoreFailed(AnchorStoreError)
     /// The anchor could not be saved; the in-memory clock keeps working.
     case storeFailed(AnchorStoreError)
+    /// A new time (from a sync or ``NetworkClock/ingest(serverTime:requestSent:responseReceived:resolution:server:)``)
+    /// did not overlap the current anchor's interval aged to the same instant, so one of them was
+    /// wrong (a server that stepped or lies, or a local clock that ran outside its assumed
+    /// tolerance). The new time replaced the anchor, and ``NetworkClock/now()`` jumped by `by`
+    /// (new − old estimate at the same instant: positive means later). It is emitted before the
+    /// sync's ``synced(_:anchorReplaced:)``.
+    case anchorDiscontinuity(by: Duration)
 }

@@ -89,6 +89,10 @@ extension ClockEvent: CustomStringConvertible {
         case .restored(let anchor): return "restored: \(anchor)"
         case .restoreFailed(let error): return "restore failed: \(error)"
         case .storeFailed(let error): return "store failed: \(error)"
+        case .anchorDiscontinuity(let step):
+            let sign = step < .zero ? "" : "+"
+            return
+                "anchor discontinuity: the new time disagrees with the anchor, now() jumped by \(sign)\(step.formattedSeconds)"
         }
     }
 }

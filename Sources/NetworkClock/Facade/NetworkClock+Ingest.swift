@@ -70,8 +70,10 @@ extension NetworkClock {
     /// The server read its clock somewhere between `requestSent` and `responseReceived`, and
     /// reported it truncated to `resolution` (1 s for a `Date` header, 1 ms for a millisecond
     /// timestamp header). So the true time at the round trip's midpoint is within
-    /// RTT/2 + resolution/2 of `serverTime + resolution/2`. The anchor is replaced only when that
-    /// bound is tighter than the current anchor's bound aged to now.
+    /// RTT/2 + resolution/2 of `serverTime + resolution/2`. That interval is intersected with the
+    /// current anchor's, aged to the same instant, as a sync's is: the bound only tightens, and an
+    /// interval that does not overlap replaces the anchor with a
+    /// ``ClockEvent/anchorDiscontinuity(by:)`` event.
     ///
     /// From a `URLSession` completion handler:
     ///
@@ -89,7 +91,8 @@ extension NetworkClock {
     /// A replaced anchor is written to the configured store in the background (never on the
     /// caller's thread); a failed write is reported as ``ClockEvent/storeFailed(_:)``.
     ///
-    /// - Returns: whether the clock's anchor was replaced.
+    /// - Returns: whether the clock's anchor was replaced (adopted, narrowed by intersection, or
+    ///   replaced after a discontinuity).
     /// - Throws: ``IngestError`` for inconsistent input; nothing changes then.
     @discardableResult
     public func ingest(
@@ -103,7 +106,9 @@ extension NetworkClock {
         let anchor = Anchor(
             trueTime: serverTime + resolution / 2, monotonic: requestSent + roundTrip / 2,
             errorBound: roundTrip / 2 + resolution / 2, source: .http, server: server)
-        let replaced = clock.update(anchor)
+        let update = clock.offer(anchor)
+        let replaced = update.replacedAnchor
+        if case .discontinuous(let step) = update { emit(.anchorDiscontinuity(by: step)) }
         // Persisted on the blocking pool: this method may be called from async code, which must
         // not wait on file I/O. A failed write is reported as a `storeFailed` event.
         if replaced { persister?.requestWrite() }

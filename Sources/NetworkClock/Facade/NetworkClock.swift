@@ -38,8 +38,8 @@ public final class NetworkClock: Sendable {
         self.init(configuration: configuration, monotonic: BootTimeClock(), wall: SystemWallClock())
     }
 
-    /// Creates a clock with injected clocks, nonce source and refresh clock (tests simulate time
-    /// with them).
+    /// Creates a clock with injected clocks, nonce source, refresh clock and kernel-discipline
+    /// source (tests simulate time with them; a nil `kernel` chooses as ``AnchoredClock`` does).
     ///
     /// `refreshClock` is what the background refresh (``start()``) sleeps on between syncs and
     /// after failures: `ContinuousClock` by default (on Linux it reads `CLOCK_BOOTTIME`, so the
@@ -50,12 +50,14 @@ public final class NetworkClock: Sendable {
         monotonic: some MonotonicClockSource,
         wall: some WallClockSource,
         nonces: some NonceSource = SystemNonceSource(),
-        refreshClock: some Clock<Duration> = ContinuousClock()
+        refreshClock: some Clock<Duration> = ContinuousClock(),
+        kernel: KernelClockSource? = nil
     ) {
         self.configuration = configuration
         self.monotonic = monotonic
         self.refreshClock = refreshClock
-        let clock = AnchoredClock(monotonic: monotonic, wall: wall, policy: configuration.clock)
+        let clock = AnchoredClock(
+            monotonic: monotonic, wall: wall, policy: configuration.clock, kernel: kernel)
         self.clock = clock
         let client = SNTPClient(monotonic: monotonic, wall: wall, nonces: nonces)
         let ntp = NTPSyncEngine(policy: configuration.syncPolicy, client: client, registry: SourceRegistry())
@@ -139,8 +141,10 @@ public final class NetworkClock: Sendable {
 
     // MARK: Syncing
 
-    /// Syncs once: NTP, then HTTP if NTP gave nothing. The result becomes the anchor only if its
-    /// bound is tighter than the current anchor's aged bound; it is then persisted.
+    /// Syncs once: NTP, then HTTP if NTP gave nothing. The result is intersected with the current
+    /// anchor aged to the same instant, so the bound only tightens; when the two disagree (no
+    /// overlap) the result replaces the anchor and ``ClockEvent/anchorDiscontinuity(by:)`` is
+    /// emitted. A changed anchor is then persisted.
     /// - Throws: ``SyncError`` when no source gave a usable, agreeing time.
     @discardableResult
     public func sync() async throws(SyncError) -> SyncReport {
@@ -152,8 +156,10 @@ public final class NetworkClock: Sendable {
             broadcaster.emit(.syncFailed(error))
             throw error
         }
-        let replaced = clock.update(report.anchor)
+        let update = clock.offer(report.anchor)
+        let replaced = update.replacedAnchor
         for source in report.sources { emitStatus(of: source) }
+        if case .discontinuous(let step) = update { broadcaster.emit(.anchorDiscontinuity(by: step)) }
         if replaced, let store = configuration.store {
             do {
                 // On the blocking pool: the write fsyncs the file and its directory.

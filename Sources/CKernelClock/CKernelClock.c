@@ -1,0 +1,1 @@
+// Intentionally empty: the module exists for its header (see include/CKernelClock.h).
