@@ -57,13 +57,20 @@ fi
 modules=$("$swift" build --show-bin-path)/Modules
 
 status=0
+
+# The package's C targets: the module maps SwiftPM generated beside the Swift modules' build
+# directories, passed as a client build would see them.
+c_modules=()
+for map in "$(dirname "$modules")"/*.build/module.modulemap; do
+    [[ -f $map ]] && c_modules+=(-Xcc "-fmodule-map-file=$map")
+done
 for module in NetworkClock SNTP; do
     limit=$networkclock_limit
     [[ $module == SNTP ]] && limit=$sntp_limit
     rm -rf "${out:?}/$module"
     mkdir -p "$out/$module"
     if ! "$extract" -module-name "$module" -minimum-access-level public -skip-synthesized-members \
-        -I "$modules" -output-dir "$out/$module" >"$out/$module.log" 2>&1; then
+        -I "$modules" "${c_modules[@]}" -output-dir "$out/$module" >"$out/$module.log" 2>&1; then
         cat "$out/$module.log" >&2
         echo "api-count.sh: extracting the symbol graph of $module failed" >&2
         exit 2

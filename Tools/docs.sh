@@ -55,6 +55,13 @@ fi
 search_path=$("$swift" build --show-bin-path)/Modules
 
 status=0
+
+# The package's C targets: the module maps SwiftPM generated beside the Swift modules' build
+# directories, passed as a client build would see them.
+c_modules=()
+for map in "$(dirname "$search_path")"/*.build/module.modulemap; do
+    [[ -f $map ]] && c_modules+=(-Xcc "-fmodule-map-file=$map")
+done
 for module in "${modules[@]}"; do
     catalog=$root/Sources/$module/$module.docc
     [[ -d $catalog ]] || { echo "docs.sh: no catalog $catalog" >&2; exit 2; }
@@ -63,7 +70,7 @@ for module in "${modules[@]}"; do
     rm -rf "$graphs" "$archive"
     mkdir -p "$graphs"
     if ! "$extract" -module-name "$module" -minimum-access-level public -emit-extension-block-symbols \
-        -skip-inherited-docs -I "$search_path" -output-dir "$graphs" >"$out/$module-extract.log" 2>&1; then
+        -skip-inherited-docs -I "$search_path" "${c_modules[@]}" -output-dir "$graphs" >"$out/$module-extract.log" 2>&1; then
         cat "$out/$module-extract.log" >&2
         echo "docs.sh: extracting the symbol graph of $module failed" >&2
         exit 2

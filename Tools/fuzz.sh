@@ -240,6 +240,17 @@ run() {
 
 mkdir -p "$build_dir"
 modules_dir=$build_dir/modules
+# The package's C targets are header-only (CKernelClock: <sys/timex.h>, which Glibc's module map
+# lacks): give each one a module map over its include directory, as SwiftPM does.
+mkdir -p "$modules_dir/cmodules"
+for include in "$root"/Sources/*/include; do
+    [[ -d $include ]] || continue
+    c_module=$(basename "$(dirname "$include")")
+    printf 'module %s {\n    umbrella "%s"\n    export *\n}\n' "$c_module" "$include" \
+        >"$modules_dir/cmodules/$c_module.modulemap"
+    common_flags+=(-Xcc "-fmodule-map-file=$modules_dir/cmodules/$c_module.modulemap")
+done
+
 build_modules || exit 2
 failed=0
 for target in "${targets[@]}"; do
