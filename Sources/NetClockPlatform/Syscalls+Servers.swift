@@ -115,12 +115,23 @@ extension Syscalls {
         return .timedOut
     }
 
-    /// Starts a joinable thread running `body`: its handle, or the error code.
-    static func startThread(_ body: @escaping @Sendable () -> Void) -> Result<pthread_t, TransportError> {
+    /// Starts a thread running `body`: its handle, or the error code. A `detached` thread frees
+    /// itself when `body` returns (its handle must not be joined); `stackSize`, when given, replaces
+    /// the system's default stack size.
+    static func startThread(
+        detached: Bool = false, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void
+    ) -> Result<pthread_t, TransportError> {
         final class Box {
             let body: @Sendable () -> Void
             init(_ body: @escaping @Sendable () -> Void) { self.body = body }
         }
+        var attributes = pthread_attr_t()
+        guard pthread_attr_init(&attributes) == 0 else {
+            return .failure(.failed("pthread_attr_init", errno: EAGAIN))
+        }
+        defer { pthread_attr_destroy(&attributes) }
+        if detached { _ = pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) }
+        if let stackSize { _ = pthread_attr_setstacksize(&attributes, stackSize) }
         let argument = Unmanaged.passRetained(Box(body)).toOpaque()
         #if canImport(Glibc)
             var thread = pthread_t()
@@ -128,7 +139,7 @@ extension Syscalls {
             var thread: pthread_t?
         #endif
         let result = pthread_create(
-            &thread, nil,
+            &thread, &attributes,
             { raw in
                 guard let raw else { return nil }
                 Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
