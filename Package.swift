@@ -31,6 +31,10 @@ let package = Package(
         .target(
             name: "SNTP", dependencies: ["NetClockPlatform"], path: "Sources/SNTP",
             swiftSettings: strict),
+        // Pure NTS (RFC 8915) wire codecs: NTS-KE records, NTS extension fields for NTPv4.
+        .target(
+            name: "NTS", dependencies: ["SNTP"], path: "Sources/NTS",
+            swiftSettings: strict),
         .target(
             name: "HTTPTimeParsing", dependencies: ["SNTP"], path: "Sources/HTTPTimeParsing",
             swiftSettings: strict),
@@ -56,6 +60,9 @@ let package = Package(
             path: "Tools/Benchmarks", swiftSettings: strict),
         .testTarget(
             name: "SNTPTests", dependencies: ["SNTP", "NetClockPlatform", "LoopbackServers"], path: "Tests/SNTPTests",
+            swiftSettings: strict),
+        .testTarget(
+            name: "NTSTests", dependencies: ["NTS", "SNTP"], path: "Tests/NTSTests",
             swiftSettings: strict),
         .testTarget(
             name: "NetworkClockTests",
