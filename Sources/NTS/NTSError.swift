@@ -61,7 +61,9 @@ package struct NTSError: Error, Hashable, Sendable, CustomStringConvertible {
         package static let authenticatorNotLast = Code(rawValue: "authenticator_not_last")
         /// The authenticator's nonce and ciphertext lengths do not fit its field.
         package static let malformedAuthenticator = Code(rawValue: "malformed_authenticator")
-        /// No Unique Identifier field, or more than one.
+        /// More than one Unique Identifier field.
+        package static let duplicateUniqueIdentifier = Code(rawValue: "duplicate_unique_identifier")
+        /// No Unique Identifier field.
         package static let missingUniqueIdentifier = Code(rawValue: "missing_unique_identifier")
     }
 

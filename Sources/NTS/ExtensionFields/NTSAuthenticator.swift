@@ -1,0 +1,61 @@
+/// The body of the NTS Authenticator and Encrypted Extension Fields field (RFC 8915 §5.6): nonce
+/// length, ciphertext length, nonce and ciphertext each padded to a multiple of 4, then additional
+/// padding so that the nonce and the padding after it span at least 16 bytes (N_REQ for AES-SIV).
+package struct NTSAuthenticator: Hashable, Sendable {
+    /// N_REQ: min(16, N_MAX); AES-SIV-CMAC-256 has no N_MAX below 16.
+    package static let requiredNonceSpace = 16
+    /// The shortest ciphertext: the 16-byte SIV tag of AES-SIV-CMAC-256.
+    package static let minimumCiphertextLength = 16
+
+    /// The nonce.
+    package let nonce: [UInt8]
+    /// The ciphertext (for AES-SIV the 16-byte tag, then the encrypted fields).
+    package let ciphertext: [UInt8]
+
+    /// Creates an authenticator value.
+    package init(nonce: [UInt8], ciphertext: [UInt8]) {
+        self.nonce = nonce
+        self.ciphertext = ciphertext
+    }
+
+    /// Parses an authenticator field's body.
+    package init(parsing body: [UInt8]) throws(NTSError) {
+        guard let nonceLength = WireBytes.uint16(body, at: 0), let ciphertextLength = WireBytes.uint16(body, at: 2) else {
+            throw NTSError(.malformedAuthenticator, "authenticator body of \(body.count) bytes")
+        }
+        let nonceEnd = 4 + WireBytes.padded4(Int(nonceLength))
+        let ciphertextEnd = nonceEnd + WireBytes.padded4(Int(ciphertextLength))
+        guard nonceLength > 0, ciphertextEnd <= body.count else {
+            throw NTSError(
+                .malformedAuthenticator,
+                "nonce \(nonceLength) and ciphertext \(ciphertextLength) bytes do not fit a \(body.count)-byte body")
+        }
+        guard Int(ciphertextLength) >= Self.minimumCiphertextLength else {
+            throw NTSError(.malformedAuthenticator, "ciphertext of \(ciphertextLength) bytes, shorter than a SIV tag")
+        }
+        // Nonce, its padding and the additional padding (everything after the ciphertext).
+        guard nonceEnd - 4 + (body.count - ciphertextEnd) >= Self.requiredNonceSpace else {
+            throw NTSError(.malformedAuthenticator, "nonce of \(nonceLength) bytes without the additional padding to 16")
+        }
+        nonce = Array(body[4..<(4 + Int(nonceLength))])
+        ciphertext = Array(body[nonceEnd..<(nonceEnd + Int(ciphertextLength))])
+    }
+
+    /// The field carrying this authenticator, with the additional padding RFC 8915 §5.6 requires.
+    /// Throws ``NTSError/Code/unencodable`` when a length does not fit.
+    package func field() throws(NTSError) -> NTPExtensionField {
+        guard (1...1024).contains(nonce.count), ciphertext.count <= 16_384 else {
+            throw NTSError(.unencodable, "nonce of \(nonce.count) or ciphertext of \(ciphertext.count) bytes")
+        }
+        var body: [UInt8] = []
+        WireBytes.append(UInt16(nonce.count), to: &body)
+        WireBytes.append(UInt16(ciphertext.count), to: &body)
+        body += nonce + Array(repeating: 0, count: WireBytes.padded4(nonce.count) - nonce.count)
+        body += ciphertext + Array(repeating: 0, count: WireBytes.padded4(ciphertext.count) - ciphertext.count)
+        let nonceSpace = WireBytes.padded4(nonce.count)
+        if nonceSpace < Self.requiredNonceSpace {
+            body += Array(repeating: 0, count: Self.requiredNonceSpace - nonceSpace)
+        }
+        return try NTPExtensionField(type: .authenticator, body: body)
+    }
+}

@@ -1,0 +1,102 @@
+import SNTP
+
+/// An NTS-protected NTP packet as received (RFC 8915 §5): the 48-byte header, then extension
+/// fields, the last of which is the authenticator. The codec checks the framing only; verifying
+/// the authenticator (over ``associatedDataRange``) and matching the Unique Identifier is the
+/// caller's work.
+package struct NTSPacket: Hashable, Sendable {
+    /// The cap on a packet's size in bytes.
+    package static let maximumSize = 8_192
+    /// The cap on the number of extension fields.
+    package static let maximumFields = 64
+    /// The shortest Unique Identifier body (RFC 8915 §5.3).
+    package static let minimumUniqueIdentifierLength = 32
+
+    /// An extension field and the offset of its first byte in the packet.
+    package struct LocatedField: Hashable, Sendable {
+        /// The offset of the field's type word in the packet.
+        package let offset: Int
+        /// The field.
+        package let field: NTPExtensionField
+    }
+
+    /// The NTP header.
+    package let header: NTPPacket
+    /// Every extension field in order, the authenticator last.
+    package let fields: [LocatedField]
+    /// The body of the Unique Identifier field (padding included).
+    package let uniqueIdentifier: [UInt8]
+    /// The authenticator's nonce and ciphertext.
+    package let authenticator: NTSAuthenticator
+    /// The offset of the authenticator field.
+    package let authenticatorOffset: Int
+
+    /// The bytes the authenticator covers as associated data: everything before it.
+    package var associatedDataRange: Range<Int> { 0..<authenticatorOffset }
+
+    /// Parses a packet; total for any input.
+    package init(parsing bytes: [UInt8]) throws(NTSError) {
+        guard bytes.count <= Self.maximumSize else {
+            throw NTSError(.packetTooLarge, "packet of \(bytes.count) bytes exceeds \(Self.maximumSize)")
+        }
+        let header: NTPPacket
+        do {
+            header = try NTPPacket(decoding: bytes)
+        } catch {
+            throw NTSError(.truncatedField, "packet of \(bytes.count) bytes is shorter than an NTP header")
+        }
+        guard bytes.count > NTPPacket.headerSize else {
+            throw NTSError(.noExtensionFields, "a bare NTP header without NTS extension fields")
+        }
+        let split = try NTPExtensionFieldFraming.split(
+            bytes, from: NTPPacket.headerSize, maximumFields: Self.maximumFields)
+        var uniqueIdentifier: [UInt8]?
+        var authenticator: (offset: Int, value: NTSAuthenticator)?
+        for (offset, field) in split {
+            if authenticator != nil {
+                if field.type == .authenticator {
+                    throw NTSError(.duplicateAuthenticator, "a second authenticator at offset \(offset)")
+                }
+                throw NTSError(.authenticatorNotLast, "field of type \(field.type.rawValue) after the authenticator")
+            }
+            switch field.type {
+            case .uniqueIdentifier:
+                guard uniqueIdentifier == nil else {
+                    throw NTSError(.duplicateUniqueIdentifier, "a second Unique Identifier at offset \(offset)")
+                }
+                guard field.body.count >= Self.minimumUniqueIdentifierLength else {
+                    throw NTSError(.fieldTooShort, "Unique Identifier of \(field.body.count) bytes, below 32")
+                }
+                uniqueIdentifier = field.body
+            case .authenticator:
+                guard field.length >= NTPExtensionField.minimumLastLength else {
+                    throw NTSError(.fieldTooShort, "last field of \(field.length) bytes, below 28")
+                }
+                authenticator = (offset, try NTSAuthenticator(parsing: field.body))
+            default:
+                break
+            }
+        }
+        guard let authenticator else {
+            throw NTSError(.missingAuthenticator, "\(split.count) extension fields and no authenticator")
+        }
+        guard let uniqueIdentifier else {
+            throw NTSError(.missingUniqueIdentifier, "no Unique Identifier field")
+        }
+        self.header = header
+        self.fields = split.map { LocatedField(offset: $0.offset, field: $0.field) }
+        self.uniqueIdentifier = uniqueIdentifier
+        self.authenticator = authenticator.value
+        self.authenticatorOffset = authenticator.offset
+    }
+
+    /// The wire bytes of a header followed by fields (no checks: a server or test builds what it means).
+    package static func encode(header: NTPPacket, fields: [NTPExtensionField]) -> [UInt8] {
+        header.encoded() + fields.flatMap { $0.encoded() }
+    }
+
+    /// This packet's wire bytes: equal to the bytes it was parsed from.
+    package func encoded() -> [UInt8] {
+        Self.encode(header: header, fields: fields.map(\.field))
+    }
+}
