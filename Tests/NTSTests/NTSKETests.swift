@@ -187,3 +187,23 @@ struct NTSKETests {
         #expect(throws: NTSError.self) { try parser.finish() }
     }
 }
+
+/// Regressions found by the `ntske` fuzz target.
+struct NTSKEFuzzRegressionTests {
+    /// An incomplete response ended by End of Message with bytes after it fails the same way
+    /// whether or not those bytes arrive in the same read (fuzz: bytes_after_end vs no_cookies).
+    @Test func incompleteResponseWithTrailingBytesFailsTheSameInAnySplit() throws {
+        let bytes = NTSKETests.nextProtocolNTP + NTSKETests.aead15 + [0x00, 0x00, 0x00, 0x00, 0x2e]
+        for split in 0...bytes.count {
+            var parser = NTSKEResponseParser()
+            do {
+                _ = try parser.consume(bytes[..<split])
+                _ = try parser.consume(bytes[split...])
+                _ = try parser.finish()
+                Issue.record("accepted at split \(split)")
+            } catch {
+                #expect(error.code == .noCookies, "split \(split)")
+            }
+        }
+    }
+}

@@ -98,10 +98,12 @@ package struct NTSKEResponseParser: Sendable {
             let type = NTSKERecordType(rawValue: word)
             if type == .endOfMessage {
                 guard body.isEmpty else { throw NTSError(.malformedRecord, "End of Message with a \(body.count)-byte body") }
+                // The response is judged first, so the outcome does not depend on how the bytes
+                // after End of Message were split into reads.
+                let response = try finished()
                 guard offset == pending.count else {
                     throw NTSError(.bytesAfterEnd, "\(pending.count - offset) bytes after End of Message")
                 }
-                let response = try finished()
                 state = .complete(response)
                 return .complete(response)
             }
