@@ -7,7 +7,9 @@
 #   TARGET   ntp       NTP packet decoding, re-encoding, reply and sample validation, selection
 #            httpdate  HTTP-date (RFC 9110) and epoch timestamp header parsing
 #            httphead  HTTP/1.x response-head parsing, end-of-head search, Date/timestamp evidence
-#            (default: all three, one after the other)
+#            ntske     NTS-KE response records (RFC 8915 §4) in arbitrary splits, re-encoding
+#            ntsef     NTS extension fields for NTPv4 (RFC 8915 §5): packets, plaintext, requests
+#            (default: all five, one after the other)
 #
 # Each harness (Tools/Fuzz/Fuzz*.swift) is its own module that imports the package's modules and
 # uses their `package` API. Those modules are compiled from their whole directories
@@ -37,11 +39,11 @@ elif [[ $# -gt 0 && ( $1 == -h || $1 == --help ) ]]; then
     usage
 fi
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(ntp httpdate httphead)
+[[ ${#targets[@]} -gt 0 ]] || targets=(ntp httpdate httphead ntske ntsef)
 for target in "${targets[@]}"; do
     case $target in
-        ntp | httpdate | httphead) ;;
-        *) echo "fuzz.sh: unknown target '$target' (known: ntp, httpdate, httphead)" >&2; exit 2 ;;
+        ntp | httpdate | httphead | ntske | ntsef) ;;
+        *) echo "fuzz.sh: unknown target '$target' (known: ntp, httpdate, httphead, ntske, ntsef)" >&2; exit 2 ;;
     esac
 done
 
@@ -58,11 +60,17 @@ modules_of() {
         # OffsetInterval's Date and timestamp constructors (what a reading becomes) and
         # HTTPResponseEvidence (reading it from a response's fields) live in NetworkClock.
         httpdate | httphead) echo NetClockPlatform SNTP HTTPTimeParsing NetworkClock ;;
+        ntske | ntsef) echo NetClockPlatform SNTP NTS ;;
     esac
 }
-harness_of() { case $1 in ntp) echo FuzzNTPPacket ;; httpdate) echo FuzzHTTPDate ;; httphead) echo FuzzHTTPHead ;; esac }
+harness_of() {
+    case $1 in
+        ntp) echo FuzzNTPPacket ;; httpdate) echo FuzzHTTPDate ;; httphead) echo FuzzHTTPHead ;;
+        ntske) echo FuzzNTSKE ;; ntsef) echo FuzzNTSExtensions ;;
+    esac
+}
 
-max_len_of() { case $1 in ntp) echo 256 ;; httpdate) echo 96 ;; httphead) echo 4096 ;; esac }
+max_len_of() { case $1 in ntp) echo 256 ;; httpdate) echo 96 ;; httphead | ntske) echo 4096 ;; ntsef) echo 2048 ;; esac }
 
 # Tokens of the HTTP-date grammar, so mutations can splice whole names in.
 write_httpdate_dict() {
