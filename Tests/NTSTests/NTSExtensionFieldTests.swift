@@ -163,3 +163,27 @@ struct NTSExtensionFieldTests {
         #expect(throws: NTSError.self) { try NTSEncryptedFields.parse([2, 4, 0, 8, 1, 2, 3, 4]) }
     }
 }
+
+/// Regressions found by the `ntsef` fuzz target.
+struct NTSExtensionFieldFuzzRegressionTests {
+    /// A request with the longest cookies and every placeholder would exceed the packet cap that
+    /// the parser enforces: the encoder refuses it instead of producing a packet nobody accepts.
+    @Test func requestPastThePacketCapIsRefused() throws {
+        let header = NTSExtensionFieldTests.header
+        let uid = NTSExtensionFieldTests.uniqueIdentifier
+        do {
+            _ = try NTSRequest(
+                header: header, uniqueIdentifier: uid, cookie: Array(repeating: 1, count: 1024), placeholderCount: 7,
+                nonce: NTSExtensionFieldTests.nonce)
+            Issue.record("a request past the cap was laid out")
+        } catch {
+            #expect(error.code == .unencodable)
+        }
+        let largest = try NTSRequest(
+            header: header, uniqueIdentifier: uid, cookie: Array(repeating: 1, count: 1024), placeholderCount: 6,
+            nonce: NTSExtensionFieldTests.nonce)
+        let bytes = try largest.encoded(ciphertext: Array(repeating: 2, count: 16))
+        #expect(try NTSPacket(parsing: bytes).fields.count == 9)
+        #expect(throws: NTSError.self) { try largest.encoded(ciphertext: Array(repeating: 2, count: 2000)) }
+    }
+}

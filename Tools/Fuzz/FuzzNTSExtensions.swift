@@ -82,7 +82,10 @@ private func checkRequest(_ bytes: [UInt8]) {
             Array(ad.suffix(16)) + plaintext
         }
     } catch {
-        require(false, "a valid request did not encode: \(error)")
+        // Only a request past the packet cap may be refused.
+        let cookieField = 4 + max(12, (cookie.count + 3) & ~3)
+        let size = 48 + 36 + (1 + placeholders) * cookieField + 24 + max(16, (nonce.count + 3) & ~3)
+        require(error.code == .unencodable && size > NTSPacket.maximumSize, "a \(size)-byte request did not encode: \(error)")
         return
     }
     let packet: NTSPacket

@@ -15,7 +15,8 @@ package struct NTSRequest: Sendable {
     package let plaintext: [UInt8]
 
     /// Lays out a request. `uniqueIdentifier` must be 32–256 bytes, `cookie` 1–1024 bytes,
-    /// `placeholderCount` 0–7, `nonce` 1–1024 bytes; else ``NTSError/Code/unencodable``.
+    /// `placeholderCount` 0–7, `nonce` 1–1024 bytes, and the packet within ``NTSPacket/maximumSize``;
+    /// else ``NTSError/Code/unencodable``.
     package init(
         header: NTPPacket, uniqueIdentifier: [UInt8], cookie: [UInt8], placeholderCount: Int, nonce: [UInt8],
         plaintext: [UInt8] = []
@@ -38,17 +39,27 @@ package struct NTSRequest: Sendable {
         ]
         let placeholder = try NTPExtensionField(type: .cookiePlaceholder, body: Array(repeating: 0, count: cookie.count))
         fields += Array(repeating: placeholder, count: placeholderCount)
-        self.associatedData = NTSPacket.encode(header: header, fields: fields)
+        let associatedData = NTSPacket.encode(header: header, fields: fields)
+        // The smallest authenticator this nonce allows: 8 + nonce space + a 16-byte tag.
+        let smallestAuthenticator = 24 + max(NTSAuthenticator.requiredNonceSpace, WireBytes.padded4(nonce.count))
+        guard associatedData.count + smallestAuthenticator <= NTSPacket.maximumSize else {
+            throw NTSError(.unencodable, "a request of \(associatedData.count) bytes before the authenticator exceeds the packet cap")
+        }
+        self.associatedData = associatedData
         self.nonce = nonce
         self.plaintext = plaintext
     }
 
-    /// The request's bytes with `ciphertext` in the authenticator.
+    /// The request's bytes with `ciphertext` (at least 16 bytes) in the authenticator; throws
+    /// ``NTSError/Code/unencodable`` when it is shorter or the packet would exceed the cap.
     package func encoded(ciphertext: [UInt8]) throws(NTSError) -> [UInt8] {
         guard ciphertext.count >= NTSAuthenticator.minimumCiphertextLength else {
             throw NTSError(.unencodable, "ciphertext of \(ciphertext.count) bytes, shorter than a SIV tag")
         }
         let field = try NTSAuthenticator(nonce: nonce, ciphertext: ciphertext).field()
+        guard field.length <= NTSPacket.maximumSize - associatedData.count else {
+            throw NTSError(.unencodable, "the request would exceed \(NTSPacket.maximumSize) bytes")
+        }
         return associatedData + field.encoded()
     }
 
