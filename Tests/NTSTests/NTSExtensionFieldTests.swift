@@ -9,8 +9,11 @@ struct NTSExtensionFieldTests {
     /// A client-mode header (version 4, mode 3) with a transmit timestamp.
     static let header = NTPPacket.clientRequest(nonce: NTPTimestamp(rawValue: 0xe901_0203_0405_0607))
 
+    /// A 32-byte Unique Identifier.
     static let uniqueIdentifier = (0..<32).map { UInt8($0) }
+    /// A 100-byte cookie, as chronyd's.
     static let cookie = (0..<100).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+    /// A 16-byte nonce.
     static let nonce = (0..<16).map { UInt8(0xa0 + $0) }
 
     /// A fake AEAD: the "ciphertext" is 16 bytes naming the associated-data length, nonce and plaintext.
@@ -18,15 +21,18 @@ struct NTSExtensionFieldTests {
         [UInt8(truncatingIfNeeded: ad.count >> 8), UInt8(truncatingIfNeeded: ad.count)] + nonce.prefix(14) + plaintext
     }
 
+    /// A field header of `type` and `length` followed by `length - 4` bytes of `fill`.
     static func field(_ type: UInt16, length: Int, fill: UInt8 = 0) -> [UInt8] {
         [UInt8(type >> 8), UInt8(type & 0xff), UInt8(length >> 8), UInt8(length & 0xff)]
             + Array(repeating: fill, count: max(0, length - 4))
     }
 
+    /// A Unique Identifier field with a 32-byte body.
     static let uidField = field(0x0104, length: 36, fill: 1)
     /// An authenticator field: nonce 16, ciphertext 16.
     static let authField: [UInt8] = [0x04, 0x04, 0x00, 40, 0x00, 16, 0x00, 16] + Array(repeating: 0xcc, count: 32)
 
+    /// The error code of parsing `bytes` as a packet, or `nil` when they parse.
     static func code(_ bytes: [UInt8]) -> NTSError.Code? {
         do {
             _ = try NTSPacket(parsing: bytes)
@@ -36,6 +42,7 @@ struct NTSExtensionFieldTests {
         }
     }
 
+    /// The request's exact layout, and the bytes the AEAD closure is handed.
     @Test func requestLayoutWithAFakeAEAD() throws {
         var sealCalls = 0
         let request = try NTSRequest(
@@ -65,6 +72,7 @@ struct NTSExtensionFieldTests {
         #expect(request.associatedData == Array(bytes[0..<396]))
     }
 
+    /// A short cookie pads to the 16-byte minimum; a short nonce gets the additional padding.
     @Test func shortCookieAndNonceArePadded() throws {
         let request = try NTSRequest(
             header: Self.header, uniqueIdentifier: Self.uniqueIdentifier, cookie: [1, 2, 3, 4, 5], placeholderCount: 1,
@@ -82,6 +90,7 @@ struct NTSExtensionFieldTests {
         #expect(parsed.associatedDataRange == 0..<116)
     }
 
+    /// An encoded request parses back with its fields, offsets and authenticated range.
     @Test func encodeParseRoundTrip() throws {
         let request = try NTSRequest(
             header: Self.header, uniqueIdentifier: Self.uniqueIdentifier, cookie: Self.cookie, placeholderCount: 7,
@@ -98,6 +107,7 @@ struct NTSExtensionFieldTests {
         #expect(packet.encoded() == bytes)
     }
 
+    /// The encoder refuses inputs outside their bounds.
     @Test func requestInputsAreBounded() {
         #expect(throws: NTSError.self) {
             try NTSRequest(header: Self.header, uniqueIdentifier: [1], cookie: Self.cookie, placeholderCount: 0, nonce: Self.nonce)
@@ -117,6 +127,7 @@ struct NTSExtensionFieldTests {
         }
     }
 
+    /// Every framing violation of a packet, each with its code.
     @Test func malformedPackets() {
         let head = Self.header.encoded()
         #expect(Self.code(Array(head.prefix(47))) == .truncatedField)
@@ -138,6 +149,7 @@ struct NTSExtensionFieldTests {
         #expect(Self.code(head + Self.uidField + many + Self.authField) == .packetTooLarge)
     }
 
+    /// Authenticator bodies whose lengths do not fit, and the additional-padding rule.
     @Test func malformedAuthenticators() {
         let head = Self.header.encoded() + Self.uidField
         // Lengths past the field.
@@ -152,6 +164,7 @@ struct NTSExtensionFieldTests {
         #expect(Self.code(head + [0x04, 0x04, 0x00, 40, 0x00, 8, 0x00, 16] + Array(repeating: 0, count: 32)) == nil)
     }
 
+    /// Cookies in decrypted plaintext round-trip; broken framing fails.
     @Test func encryptedCookiesRoundTrip() throws {
         let cookies = [Self.cookie, Array(Self.cookie.reversed()), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]]
         let plaintext = try NTSEncryptedFields.encode(cookies: cookies)

@@ -15,20 +15,27 @@ struct NTSKETests {
         return bytes + [0x80, 0x00, 0x00, 0x00]
     }()
 
+    /// What ``chronydLike`` parses to.
     static let expected = NTSKEResponse(
         cookies: (0..<8).map { index in (0..<100).map { UInt8(truncatingIfNeeded: $0 &+ index) } }, port: 11123)
 
+    /// Next Protocol NTPv4, critical.
     static let nextProtocolNTP: [UInt8] = [0x80, 0x01, 0x00, 0x02, 0x00, 0x00]
+    /// AEAD 15, critical.
     static let aead15: [UInt8] = [0x80, 0x04, 0x00, 0x02, 0x00, 0x0f]
+    /// A 4-byte cookie.
     static let cookie: [UInt8] = [0x00, 0x05, 0x00, 0x04, 1, 2, 3, 4]
+    /// End of Message, critical.
     static let end: [UInt8] = [0x80, 0x00, 0x00, 0x00]
 
+    /// Parses `bytes` as one read followed by the end of the stream.
     static func parse(_ bytes: [UInt8]) throws(NTSError) -> NTSKEResponse {
         var parser = NTSKEResponseParser()
         _ = try parser.consume(bytes)
         return try parser.finish()
     }
 
+    /// The error code of parsing `bytes`, or `nil` when they parse.
     static func code(_ bytes: [UInt8]) -> NTSError.Code? {
         do {
             _ = try parse(bytes)
@@ -38,10 +45,12 @@ struct NTSKETests {
         }
     }
 
+    /// The request is byte for byte what chronyd accepted (TESTING.md, "NTS").
     @Test func requestBytesMatchTheMeasuredOnes() {
         #expect(NTSKERequest.encoded() == [0x80, 0x01, 0x00, 0x02, 0x00, 0x00, 0x80, 0x04, 0x00, 0x02, 0x00, 0x0f, 0x80, 0x00, 0x00, 0x00])
     }
 
+    /// The exporter label and the C2S/S2C contexts of RFC 8915 §5.1.
     @Test func exporterContextsAndLabel() {
         #expect(NTSKeyExport.context(direction: .clientToServer) == [0, 0, 0, 0x0f, 0])
         #expect(NTSKeyExport.context(direction: .serverToClient) == [0, 0, 0, 0x0f, 1])
@@ -49,10 +58,12 @@ struct NTSKETests {
         #expect(NTSKeyExport.label.utf8.count == 30)
     }
 
+    /// A chronyd-like response read in one piece.
     @Test func chronydLikeResponseInOneChunk() throws {
         #expect(try Self.parse(Self.chronydLike) == Self.expected)
     }
 
+    /// The same response split into two reads at every possible point.
     @Test func chronydLikeResponseInEveryTwoChunkSplit() throws {
         let bytes = Self.chronydLike
         for split in 0...bytes.count {
@@ -64,6 +75,7 @@ struct NTSKETests {
         }
     }
 
+    /// The same response one byte per read.
     @Test func chronydLikeResponseByteByByte() throws {
         var parser = NTSKEResponseParser()
         for (index, byte) in Self.chronydLike.enumerated() {
@@ -73,6 +85,7 @@ struct NTSKETests {
         #expect(try parser.finish() == Self.expected)
     }
 
+    /// What the server-side encoder writes parses back equal.
     @Test func serverEncoderRoundTrips() throws {
         let response = NTSKEResponse(
             cookies: [[1, 2, 3], Array(repeating: 9, count: 100)], server: "ntp.example.com", port: 123,
@@ -81,6 +94,7 @@ struct NTSKETests {
         #expect(try Self.parse(Self.expected.encoded()) == Self.expected)
     }
 
+    /// An NTPv4 Server Negotiation record (here an IPv6 address) is reported.
     @Test func serverAndPortHonoured() throws {
         let server: [UInt8] = [0x00, 0x06, 0x00, 0x03] + Array("::1".utf8)
         let response = try Self.parse(Self.nextProtocolNTP + Self.aead15 + server + Self.cookie + Self.end)
@@ -88,17 +102,20 @@ struct NTSKETests {
         #expect(response.port == nil)
     }
 
+    /// An unknown record without the critical bit is skipped.
     @Test func nonCriticalUnknownRecordIsSkipped() throws {
         let unknown: [UInt8] = [0x40, 0x00, 0x00, 0x03, 1, 2, 3]
         let response = try Self.parse(Self.nextProtocolNTP + unknown + Self.aead15 + Self.cookie + Self.end)
         #expect(response.cookies == [[1, 2, 3, 4]])
     }
 
+    /// An unknown record with the critical bit fails the response.
     @Test func criticalUnknownRecordIsAnError() {
         let unknown: [UInt8] = [0x80, 0x08, 0x00, 0x00]
         #expect(Self.code(Self.nextProtocolNTP + unknown + Self.aead15 + Self.cookie + Self.end) == .unknownCriticalRecord)
     }
 
+    /// An Error record fails the response with its code.
     @Test(arguments: [UInt16(0), 1, 2, 999])
     func errorRecordSurfacesItsCode(_ code: UInt16) {
         let record = NTSKERecord(critical: true, type: .error, value: code).encoded()
@@ -111,12 +128,14 @@ struct NTSKETests {
         }
     }
 
+    /// Warning codes are reported with the response.
     @Test func warningsAreSurfaced() throws {
         let warning = NTSKERecord(critical: true, type: .warning, value: 42).encoded()
         let response = try Self.parse(Self.nextProtocolNTP + warning + Self.aead15 + Self.cookie + Self.end)
         #expect(response.warnings == [42])
     }
 
+    /// An AEAD algorithm we did not offer, none at all, or no AEAD record fails.
     @Test func aeadNotOursIsAnError() {
         let aead: [UInt8] = [0x80, 0x04, 0x00, 0x02, 0x00, 0x10]
         #expect(Self.code(Self.nextProtocolNTP + aead + Self.cookie + Self.end) == .unsupportedAEAD)
@@ -124,12 +143,14 @@ struct NTSKETests {
         #expect(Self.code(Self.nextProtocolNTP + Self.cookie + Self.end) == .unsupportedAEAD)
     }
 
+    /// A Next Protocol other than NTPv4, an empty one, or none fails.
     @Test func noNTPv4IsAnError() {
         #expect(Self.code([0x80, 0x01, 0x00, 0x02, 0x80, 0x01] + Self.aead15 + Self.cookie + Self.end) == .noNTPv4)
         #expect(Self.code([0x80, 0x01, 0x00, 0x00] + Self.aead15 + Self.cookie + Self.end) == .noNTPv4)
         #expect(Self.code(Self.aead15 + Self.cookie + Self.end) == .noNTPv4)
     }
 
+    /// Records that may appear once, twice; bodies of the wrong length.
     @Test func duplicatesAndMalformedBodies() {
         #expect(Self.code(Self.nextProtocolNTP + Self.nextProtocolNTP + Self.aead15 + Self.cookie + Self.end) == .duplicateRecord)
         #expect(Self.code(Self.nextProtocolNTP + Self.aead15 + Self.aead15 + Self.cookie + Self.end) == .duplicateRecord)
@@ -141,6 +162,7 @@ struct NTSKETests {
         #expect(Self.code([0x80, 0x01, 0x00, 0x04, 0, 0, 0, 1] + Self.aead15 + Self.cookie + Self.end) == .malformedRecord)
     }
 
+    /// Server names that are empty, contain a space or DEL, or exceed 255 bytes.
     @Test func invalidServerNames() {
         for body in [[UInt8](), Array("a b".utf8), [0x7f], Array(repeating: 0x61, count: 256)] {
             let record = [0x00, 0x06, 0x00, UInt8(truncatingIfNeeded: body.count)]
@@ -149,22 +171,26 @@ struct NTSKETests {
         }
     }
 
+    /// A response without a cookie fails.
     @Test func noCookiesIsAnError() {
         #expect(Self.code(Self.nextProtocolNTP + Self.aead15 + Self.end) == .noCookies)
     }
 
+    /// Cookies past the cap are dropped, not kept.
     @Test func cookiesBeyondTheCapAreDropped() throws {
         let many = (0..<40).flatMap { _ in Self.cookie }
         let response = try Self.parse(Self.nextProtocolNTP + Self.aead15 + many + Self.end)
         #expect(response.cookies.count == NTSKEResponse.maximumCookies)
     }
 
+    /// A stream that ends inside a record or before End of Message is truncated.
     @Test func truncatedBodyAndMissingEnd() {
         #expect(Self.code(Array(Self.chronydLike.dropLast(5))) == .truncated)
         #expect(Self.code(Array(Self.chronydLike.dropLast(4))) == .truncated)
         #expect(Self.code([]) == .truncated)
     }
 
+    /// A record whose length would pass the size cap fails as soon as the cap is passed.
     @Test func lengthPastTheCap() {
         var parser = NTSKEResponseParser(maximumSize: 100)
         #expect(throws: NTSError.self) { try parser.consume([0x00, 0x05, 0x00, 0x63] + Array(repeating: 0, count: 97)) }
@@ -178,6 +204,7 @@ struct NTSKETests {
         }
     }
 
+    /// Bytes after End of Message, in the same read or a later one, fail.
     @Test func bytesAfterEnd() throws {
         #expect(Self.code(Self.chronydLike + [0]) == .bytesAfterEnd)
         var parser = NTSKEResponseParser()

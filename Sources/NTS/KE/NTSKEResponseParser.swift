@@ -20,22 +20,35 @@ package struct NTSKEResponseParser: Sendable {
         case complete(NTSKEResponse)
     }
 
+    /// Where the parser is: still reading, done, or failed for good.
     private enum State: Sendable {
+        /// End of Message has not arrived.
         case reading
+        /// End of Message arrived; the response.
         case complete(NTSKEResponse)
+        /// A violation; every later call throws it again.
         case failed(NTSError)
     }
 
     /// The cap on the bytes of the whole response.
     package let maximumSize: Int
+    /// Where the parser is.
     private var state = State.reading
+    /// Received bytes not yet parsed: at most one incomplete record.
     private var pending: [UInt8] = []
+    /// All bytes received so far, checked against ``maximumSize``.
     private var received = 0
+    /// The Next Protocol ID, once its record arrived.
     private var nextProtocol: UInt16?
+    /// The AEAD algorithm ID, once its record arrived.
     private var aead: UInt16?
+    /// The cookies kept so far (at most ``NTSKEResponse/maximumCookies``).
     private var cookies: [[UInt8]] = []
+    /// The NTPv4 server, once its record arrived.
     private var server: String?
+    /// The NTPv4 port, once its record arrived.
     private var port: UInt16?
+    /// The Warning codes so far.
     private var warnings: [UInt16] = []
 
     /// Creates a parser that refuses responses longer than `maximumSize` bytes.
@@ -78,6 +91,7 @@ package struct NTSKEResponseParser: Sendable {
         }
     }
 
+    /// Enters the failed state with `error` and returns it.
     private mutating func fail(_ error: NTSError) -> NTSError {
         state = .failed(error)
         pending = []
