@@ -7,6 +7,11 @@ import NetClockPlatform
 /// server is shutting down). Sends block until the kernel takes the bytes, which for the small
 /// messages of a handshake and of NTS-KE is at once.
 package final class AcceptedTLSTransport: TLSTransport {
+    /// `EPIPE` on Linux, reported when a send fails (the accepted connection does not say why).
+    private static let brokenPipe: Int32 = 32
+    /// `EINTR` on Linux, reported when the server's stop channel ends a wait.
+    private static let interrupted: Int32 = 4
+
     private let connection: AcceptedTCPConnection
     private let stop: WakeChannel
 
@@ -20,7 +25,8 @@ package final class AcceptedTLSTransport: TLSTransport {
     /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` when the peer has gone.
     package func send(_ bytes: ArraySlice<UInt8>, timeout: Duration) throws(TransportError) -> Int {
         guard connection.sendAll(bytes) else {
-            throw .systemCall(operation: "send", errno: 32, reason: "the peer has gone or the connection is closed")
+            throw .systemCall(
+                operation: "send", errno: Self.brokenPipe, reason: "the peer has gone or the connection is closed")
         }
         return bytes.count
     }
@@ -32,7 +38,7 @@ package final class AcceptedTLSTransport: TLSTransport {
         case .timedOut:
             return .timedOut
         case .woken:
-            throw .systemCall(operation: "receive", errno: 4, reason: "the server is stopping")
+            throw .systemCall(operation: "receive", errno: Self.interrupted, reason: "the server is stopping")
         case .readable:
             guard let bytes = connection.receive(maximum: maximum) else { return .endOfStream }
             return .bytes(bytes)

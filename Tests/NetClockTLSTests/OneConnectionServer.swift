@@ -10,6 +10,9 @@ final class OneConnectionServer: Sendable {
         /// A TLS handshake with `configuration`; then it exports keying material for `label` and
         /// `context` and echoes one message back.
         case tls(TLSServerConfiguration, label: String, context: [UInt8])
+        /// A TLS handshake with `configuration`, then the end: a close_notify when `notifying`,
+        /// otherwise the socket is closed without one.
+        case tlsThenClose(TLSServerConfiguration, notifying: Bool)
         /// Accepts the TCP connection and never answers (until stopped).
         case stall
         /// Reads the first bytes (the ClientHello) and closes the connection.
@@ -77,6 +80,14 @@ final class OneConnectionServer: Sendable {
                 outcome.received = bytes
             }
             transport.close()
+        case .tlsThenClose(let configuration, let notifying):
+            do {
+                let connection = try TLSConnection.accept(over: transport, configuration: configuration, timeout: .seconds(10))
+                // Without a close_notify: releasing the connection closes the socket.
+                if notifying { connection.close() }
+            } catch {
+                outcome.error = error
+            }
         case .tls(let configuration, let label, let context):
             do {
                 let connection = try TLSConnection.accept(over: transport, configuration: configuration, timeout: .seconds(10))

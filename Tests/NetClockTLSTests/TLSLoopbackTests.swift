@@ -163,6 +163,40 @@ struct TLSLoopbackTests {
         #expect(server.finish().exported == key)
     }
 
+    @Test("a read with nothing to read times out within its deadline, and the connection goes on")
+    func readTimeout() throws {
+        let certificates = try TestCertificates.require()
+        let server = try OneConnectionServer(
+            .tls(Self.serverConfiguration(certificates), label: Self.label, context: Self.c2sContext))
+        let client = try Self.connect(to: server, name: "localhost", caFile: certificates.caFile)
+        let started = ContinuousClock.now
+        #expect(throws: TLSError(.timedOut, "")) { try client.read(maximum: 10, timeout: .milliseconds(200)) }
+        let elapsed = ContinuousClock.now - started
+        // Slack: poll rounds up to whole milliseconds, and two shared cores may delay the wake-up.
+        #expect(elapsed >= .milliseconds(200) && elapsed < .milliseconds(1_200), "\(elapsed)")
+        try client.write([42], timeout: .seconds(5))
+        #expect(try client.read(maximum: 10, timeout: .seconds(5)) == .bytes([42]))
+        client.close()
+        #expect(server.finish().error == nil)
+    }
+
+    @Test("the server's close_notify ends the stream; a socket closed without one is an error", arguments: [
+        true, false,
+    ])
+    func serverCloses(_ notifying: Bool) throws {
+        let certificates = try TestCertificates.require()
+        let server = try OneConnectionServer(.tlsThenClose(Self.serverConfiguration(certificates), notifying: notifying))
+        let client = try Self.connect(to: server, name: "localhost", caFile: certificates.caFile)
+        if notifying {
+            #expect(try client.read(maximum: 10, timeout: .seconds(5)) == .endOfStream)
+        } else {
+            let error = #expect(throws: TLSError.self) { try client.read(maximum: 10, timeout: .seconds(5)) }
+            #expect(error?.code == .closed && error?.reason.contains("close_notify") == true, "\(String(describing: error))")
+        }
+        client.close()
+        #expect(server.finish().error == nil)
+    }
+
     @Test("a server that never answers: timed out within the deadline")
     func stalledHandshake() throws {
         let certificates = try TestCertificates.require()
