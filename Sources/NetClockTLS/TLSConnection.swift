@@ -67,6 +67,10 @@ package final class TLSConnection {
     /// The protocol version agreed on.
     package var protocolVersion: TLSProtocolVersion { engine.protocolVersion }
 
+    /// On a server, the host name the client asked for (SNI); nil when it sent none (as for an IP
+    /// address) and on a client.
+    package var requestedServerName: String? { engine.requestedServerName }
+
     /// Writes all of `bytes` within `timeout`.
     /// - Throws: ``TLSError`` with code `timedOut`, `closed`, `connectionFailed` or `transport`.
     package func write(_ bytes: [UInt8], timeout: Duration) throws(TLSError) {
@@ -84,8 +88,8 @@ package final class TLSConnection {
     }
 
     /// Keying material exported from the session (RFC 5705 / RFC 8446 §7.5), as NTS derives its
-    /// keys: `length` bytes for `label` and `context` (nil: no context, which differs from an empty
-    /// one).
+    /// keys: `length` bytes (1 to 4096) for `label` and `context`. Under TLS 1.2 no context (nil)
+    /// differs from an empty one; under TLS 1.3 they are the same.
     /// - Throws: ``TLSError`` with code `keyExport` (an invalid length) or `closed`.
     package func exportKeyingMaterial(label: String, context: [UInt8]?, length: Int) throws(TLSError) -> [UInt8] {
         try checkOpen()

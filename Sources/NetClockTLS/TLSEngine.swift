@@ -101,6 +101,12 @@ final class TLSEngine {
         return String(decoding: UnsafeBufferPointer(start: name, count: Int(length)), as: UTF8.self)
     }
 
+    /// On a server, the SNI host name the client sent.
+    var requestedServerName: String? {
+        guard isServer, let name = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name) else { return nil }
+        return String(cString: name)
+    }
+
     /// The protocol version agreed on.
     var protocolVersion: TLSProtocolVersion { TLSProtocolVersion(rawValue: SSL_version(ssl)) }
 

@@ -24,6 +24,7 @@ final class OneConnectionServer: Sendable {
         var error: TLSError?
         var negotiatedProtocol: String?
         var protocolVersion: TLSProtocolVersion?
+        var requestedServerName: String?
         var exported: [UInt8]?
         var received: [UInt8] = []
     }
@@ -93,6 +94,7 @@ final class OneConnectionServer: Sendable {
                 let connection = try TLSConnection.accept(over: transport, configuration: configuration, timeout: .seconds(10))
                 outcome.negotiatedProtocol = connection.negotiatedProtocol
                 outcome.protocolVersion = connection.protocolVersion
+                outcome.requestedServerName = connection.requestedServerName
                 outcome.exported = try connection.exportKeyingMaterial(label: label, context: context, length: 32)
                 if case .bytes(let bytes) = try connection.read(maximum: 4096, timeout: .seconds(10)) {
                     outcome.received = bytes

@@ -34,7 +34,7 @@ struct TLSLoopbackTests {
         return try TLSConnection.connect(over: tcp, serverName: name, configuration: configuration, timeout: timeout)
     }
 
-    @Test("handshake with ALPN ntske/1, equal exporter keys, data both ways", arguments: ["localhost", "127.0.0.1"])
+    @Test("handshake with ALPN ntske/1, SNI for names, equal exporter keys, data both ways", arguments: ["localhost", "127.0.0.1"])
     func handshake(_ name: String) throws {
         let certificates = try TestCertificates.require()
         let server = try OneConnectionServer(
@@ -54,6 +54,9 @@ struct TLSLoopbackTests {
         #expect(outcome.error == nil, "\(String(describing: outcome.error))")
         #expect(outcome.negotiatedProtocol == "ntske/1")
         #expect(outcome.exported == key)
+        // SNI carries a name, never an address (RFC 6066 §3).
+        #expect(outcome.requestedServerName == (name == "localhost" ? "localhost" : nil))
+        #expect(client.requestedServerName == nil)
         #expect(throws: TLSError(.closed, "")) { try client.read(maximum: 1, timeout: .seconds(1)) }
     }
 
