@@ -8,8 +8,11 @@ final class AESCMAC {
     /// The length of a tag and of the key: one AES block.
     static let blockLength = 16
 
+    /// The fetched `CMAC` algorithm (`EVP_MAC`).
     private let mac: OpaquePointer
+    /// Its context (`EVP_MAC_CTX`), re-initialised for each message.
     private let context: OpaquePointer
+    /// The 16-byte AES key.
     private let key: [UInt8]
 
     /// A CMAC keyed with `key`, which must be 16 bytes.

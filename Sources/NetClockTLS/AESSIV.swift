@@ -70,6 +70,7 @@ package enum AESSIV {
         return plaintext
     }
 
+    /// Checks the key length and the number of associated-data items.
     private static func validate(key: [UInt8], associatedData: [[UInt8]]) throws(AESSIVError) {
         guard key.count == keyLength else { throw .invalidKeyLength(key.count) }
         guard associatedData.count <= maximumAssociatedDataItems else {

@@ -1,6 +1,7 @@
 /// A server's ALPN choice: its protocols in preference order, kept at a stable address because
 /// OpenSSL's selection callback returns a pointer into them.
 final class ALPNSelection {
+    /// The server's list in wire form, at an address that never moves.
     private let storage: UnsafeMutableBufferPointer<UInt8>
 
     /// The selection from `list` (non-empty).

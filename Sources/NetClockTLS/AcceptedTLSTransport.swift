@@ -12,7 +12,9 @@ package final class AcceptedTLSTransport: TLSTransport {
     /// `EINTR` on Linux, reported when the server's stop channel ends a wait.
     private static let interrupted: Int32 = 4
 
+    /// The accepted socket.
     private let connection: AcceptedTCPConnection
+    /// Woken when the server stops.
     private let stop: WakeChannel
 
     /// Wraps `connection`; a wake of `stop` ends any wait for data with an error.

@@ -3,8 +3,11 @@ import COpenSSL
 /// One use of OpenSSL's `AES-128-SIV` cipher (32-byte key) for a non-empty message: associated
 /// data, then the text, then the tag. The cipher and its context are freed with the instance.
 final class SIVCipher {
+    /// The fetched `AES-128-SIV` cipher (`EVP_CIPHER`).
     private let cipher: OpaquePointer
+    /// Its context (`EVP_CIPHER_CTX`).
     private let context: OpaquePointer
+    /// Whether the context encrypts (or decrypts).
     private let isEncrypting: Bool
 
     /// A context keyed with `key` (32 bytes, checked by the caller), encrypting or decrypting.

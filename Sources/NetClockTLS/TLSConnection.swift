@@ -19,10 +19,12 @@ package final class TLSConnection {
         case endOfStream
     }
 
+    /// The `SSL`, its BIOs and the transport.
     private let engine: TLSEngine
     /// Whether the connection is closed.
     private var isClosed = false
 
+    /// A connection whose handshake `engine` has finished.
     private init(engine: TLSEngine) {
         self.engine = engine
     }
@@ -104,6 +106,7 @@ package final class TLSConnection {
         engine.shutdown(deadline: TLSEngine.deadline(after: timeout))
     }
 
+    /// Throws `closed` once ``close(timeout:)`` was called.
     private func checkOpen() throws(TLSError) {
         if isClosed { throw TLSError(.closed, "the connection is closed") }
     }

@@ -8,6 +8,7 @@ final class TLSContext {
     /// The server's ALPN choice, which the selection callback reads; kept alive with the context.
     private let selection: ALPNSelection?
 
+    /// A context for `method` (`TLS_client_method()` or `TLS_server_method()`).
     private init(method: OpaquePointer?, selection: ALPNSelection?) throws(TLSError) {
         OpenSSLErrorQueue.clear()
         guard let method, let context = SSL_CTX_new(method) else {
@@ -75,6 +76,7 @@ final class TLSContext {
         return context
     }
 
+    /// Sets the lowest and (when given) highest protocol versions.
     private func setVersions(minimum: TLSProtocolVersion, maximum: TLSProtocolVersion?) throws(TLSError) {
         guard netclock_SSL_CTX_set_min_proto_version(pointer, minimum.rawValue) == 1 else {
             throw TLSError(.configuration, OpenSSLErrorQueue.reason(or: "cannot set the minimum version \(minimum)"))

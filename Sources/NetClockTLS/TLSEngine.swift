@@ -12,12 +12,15 @@ final class TLSEngine {
     /// The context the `SSL` was made from, kept alive with it (its ALPN selection is read by
     /// OpenSSL's callback).
     private let context: TLSContext
+    /// The `SSL`, which owns both BIOs.
     private let ssl: OpaquePointer
     /// Bytes from the transport for OpenSSL to read (owned by `ssl`).
     private let incoming: OpaquePointer
     /// Bytes OpenSSL wrote for the transport (owned by `ssl`).
     private let outgoing: OpaquePointer
+    /// The socket below.
     private let transport: any TLSTransport
+    /// Whether this is the server's side.
     private let isServer: Bool
     /// Bytes taken from `outgoing` that the transport has not accepted yet.
     private var unsent: [UInt8] = []

@@ -5,6 +5,7 @@
 package struct TLSError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of failure this is. New codes may be added; do not `switch` exhaustively.
     package struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The codes, with their stable names.
         private enum Raw: String, Hashable, Sendable {
             case configuration = "configuration"
             case handshakeFailed = "handshake failed"
@@ -17,8 +18,10 @@ package struct TLSError: Error, Hashable, Sendable, CustomStringConvertible {
             case keyExport = "key export"
         }
 
+        /// Which code this is.
         private let raw: Raw
 
+        /// The code `raw`.
         private init(_ raw: Raw) {
             self.raw = raw
         }
