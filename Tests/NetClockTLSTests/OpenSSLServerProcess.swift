@@ -50,10 +50,20 @@ final class OpenSSLServerProcess {
         throw Failure(description: "openssl s_server did not start accepting within 5 s: \(printed)")
     }
 
-    /// Closes its input, waits (at most 5 s, then stops it by its pid) and returns what it printed.
+    /// Waits (at most 5 s) for it to end its connection, then closes its input, waits (at most
+    /// 5 s more, then stops it by its pid) and returns what it printed.
+    ///
+    /// The input is closed only once the connection has ended because `s_server` quits at the end
+    /// of its input, possibly before it has printed what the client sent.
     func finish() -> String {
+        var started = ContinuousClock.now
+        while process.isRunning && ContinuousClock.now - started < .seconds(5) {
+            let printed = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            if printed.contains("CONNECTION CLOSED") || printed.contains("ERROR") { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
         try? input.fileHandleForWriting.close()
-        let started = ContinuousClock.now
+        started = ContinuousClock.now
         while process.isRunning && ContinuousClock.now - started < .seconds(5) {
             Thread.sleep(forTimeInterval: 0.02)
         }
