@@ -7,6 +7,7 @@ let strict: [SwiftSetting] = [
 
 // Targets are cut by effect, in the order data flows through them:
 //   NetClockPlatform (every libc call) -> SNTP (wire, one validated exchange, selection)
+//   NetClockTLS (every OpenSSL call, through the COpenSSL system library: TLS, exporter keys, AES-SIV);
 //   HTTPTimeParsing (pure HTTP date/head/timestamp parsers) -> NetworkClock (sync engine, HTTP
 //   source, anchored clock, persistence, facade) -> NetclockCLI / netclock.
 // Only SNTP and NetworkClock are public products; everything shared between our own targets is
@@ -27,6 +28,13 @@ let package = Package(
         .target(name: "CKernelClock", path: "Sources/CKernelClock"),
         .target(
             name: "NetClockPlatform", dependencies: ["CKernelClock"], path: "Sources/NetClockPlatform",
+            swiftSettings: strict),
+        // OpenSSL 3 from the system (`libssl-dev`): headers and a shim for the macros Swift cannot
+        // import. Only NetClockTLS imports it.
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
+        // The only OpenSSL user: TLS client and server connections, exporter keys, AES-SIV.
+        .target(
+            name: "NetClockTLS", dependencies: ["COpenSSL", "NetClockPlatform"], path: "Sources/NetClockTLS",
             swiftSettings: strict),
         .target(
             name: "SNTP", dependencies: ["NetClockPlatform"], path: "Sources/SNTP",
@@ -68,6 +76,9 @@ let package = Package(
             name: "NetworkClockTests",
             dependencies: ["NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform", "LoopbackServers"],
             path: "Tests/NetworkClockTests", swiftSettings: strict),
+        .testTarget(
+            name: "NetClockTLSTests", dependencies: ["NetClockTLS", "NetClockPlatform", "LoopbackServers"],
+            path: "Tests/NetClockTLSTests", swiftSettings: strict),
         .testTarget(
             name: "LoopbackServersTests", dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform"],
             path: "Tests/LoopbackServersTests", swiftSettings: strict),

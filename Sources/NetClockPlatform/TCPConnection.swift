@@ -138,8 +138,8 @@ package final class TCPConnection {
     }
 
     /// A timeout for `poll`: 0 for a non-positive duration (just look), otherwise whole milliseconds
-    /// rounded up, capped at one hour.
-    static func milliseconds(_ duration: Duration) -> Int32 {
+    /// rounded up, capped at one hour. Shared with the TLS layer's server transport.
+    package static func milliseconds(_ duration: Duration) -> Int32 {
         duration <= .zero ? 0 : UDPSocket.milliseconds(duration)
     }
 }

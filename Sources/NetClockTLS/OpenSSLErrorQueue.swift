@@ -1,0 +1,41 @@
+import COpenSSL
+
+/// OpenSSL's per-thread error queue: read (and emptied) after a failed call, emptied before each
+/// call whose failure is examined, so that old entries never explain a new failure.
+enum OpenSSLErrorQueue {
+    /// One queued error: the library's reason code and its text.
+    struct Entry {
+        /// `ERR_GET_REASON` of the packed error code.
+        var reason: Int32
+        /// `ERR_error_string_n`'s text.
+        var text: String
+    }
+
+    /// Empties the queue.
+    static func clear() {
+        ERR_clear_error()
+    }
+
+    /// Takes every queued error, oldest first, leaving the queue empty.
+    static func drain() -> [Entry] {
+        var entries: [Entry] = []
+        while true {
+            let packed = ERR_get_error()
+            if packed == 0 { break }
+            var buffer = [CChar](repeating: 0, count: 256)
+            ERR_error_string_n(packed, &buffer, buffer.count)
+            let text = buffer.withUnsafeBufferPointer { pointer in
+                String(decoding: pointer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+            entries.append(Entry(reason: ERR_GET_REASON(packed), text: text))
+        }
+        return entries
+    }
+
+    /// The queued errors' texts joined into one reason, or `fallback` when the queue was empty;
+    /// empties the queue.
+    static func reason(or fallback: String) -> String {
+        let texts = drain().map(\.text)
+        return texts.isEmpty ? fallback : fallback + ": " + texts.joined(separator: "; ")
+    }
+}

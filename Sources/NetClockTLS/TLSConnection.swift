@@ -1,0 +1,113 @@
+import COpenSSL
+import NetClockPlatform
+
+/// A TLS connection over a ``TLSTransport`` (a connected TCP socket), as client or server.
+///
+/// OpenSSL never touches the socket: it reads and writes two memory BIOs, and the connection moves
+/// bytes between them and the transport, waiting in `poll` with whatever remains of each call's
+/// deadline. So every handshake, read and write is bounded by its `timeout`, on the boot-time
+/// clock, and nothing blocks without one.
+///
+/// The connection owns the transport and every OpenSSL object; ``close(timeout:)`` or releasing the
+/// connection frees them on every path. Use it on one thread at a time.
+package final class TLSConnection {
+    /// What one ``read(maximum:timeout:)`` produced.
+    package enum Received: Hashable, Sendable {
+        /// Between 1 and `maximum` bytes of application data.
+        case bytes([UInt8])
+        /// The peer closed the TLS session properly (close_notify); nothing more will arrive.
+        case endOfStream
+    }
+
+    /// The `SSL`, its BIOs and the transport.
+    private let engine: TLSEngine
+    /// Whether the connection is closed.
+    private var isClosed = false
+
+    /// A connection whose handshake `engine` has finished.
+    private init(engine: TLSEngine) {
+        self.engine = engine
+    }
+
+    /// Runs a client handshake over `transport` with `serverName` and returns the connection.
+    ///
+    /// `serverName` is a host name (sent as SNI and checked against the certificate's DNS names) or
+    /// an IPv4 or IPv6 address without brackets (checked against its IP addresses; no SNI).
+    /// - Throws: ``TLSError`` with code `configuration`, `certificateVerificationFailed`,
+    ///   `protocolVersion`, `handshakeFailed`, `timedOut` (after `timeout`), `closed` or
+    ///   `transport`. The transport is closed when the handshake fails.
+    package static func connect(
+        over transport: any TLSTransport, serverName: String, configuration: TLSClientConfiguration,
+        timeout: Duration
+    ) throws(TLSError) -> TLSConnection {
+        let deadline = TLSEngine.deadline(after: timeout)
+        let context = try TLSContext.client(configuration)
+        let engine = try TLSEngine(context: context, transport: transport, isServer: false)
+        try engine.expectPeer(named: serverName)
+        try engine.handshake(deadline: deadline)
+        return TLSConnection(engine: engine)
+    }
+
+    /// Runs a server handshake over `transport` and returns the connection.
+    /// - Throws: ``TLSError`` with code `configuration`, `protocolVersion`, `handshakeFailed`,
+    ///   `timedOut` (after `timeout`), `closed` or `transport`. The transport is closed when the
+    ///   handshake fails.
+    package static func accept(
+        over transport: any TLSTransport, configuration: TLSServerConfiguration, timeout: Duration
+    ) throws(TLSError) -> TLSConnection {
+        let deadline = TLSEngine.deadline(after: timeout)
+        let context = try TLSContext.server(configuration)
+        let engine = try TLSEngine(context: context, transport: transport, isServer: true)
+        try engine.handshake(deadline: deadline)
+        return TLSConnection(engine: engine)
+    }
+
+    /// The application protocol both sides agreed on (ALPN), or nil when none was: a client that
+    /// requires one must refuse the connection then.
+    package var negotiatedProtocol: String? { engine.negotiatedProtocol }
+
+    /// The protocol version agreed on.
+    package var protocolVersion: TLSProtocolVersion { engine.protocolVersion }
+
+    /// On a server, the host name the client asked for (SNI); nil when it sent none (as for an IP
+    /// address) and on a client.
+    package var requestedServerName: String? { engine.requestedServerName }
+
+    /// Writes all of `bytes` within `timeout`.
+    /// - Throws: ``TLSError`` with code `timedOut`, `closed`, `connectionFailed` or `transport`.
+    package func write(_ bytes: [UInt8], timeout: Duration) throws(TLSError) {
+        try checkOpen()
+        try engine.write(bytes, deadline: TLSEngine.deadline(after: timeout))
+    }
+
+    /// Waits up to `timeout` for application data and returns at most `maximum` (at least 1) bytes.
+    /// - Throws: ``TLSError`` with code `timedOut`, `closed` (also when the peer closed the socket
+    ///   without close_notify), `connectionFailed` or `transport`.
+    package func read(maximum: Int, timeout: Duration) throws(TLSError) -> Received {
+        try checkOpen()
+        let bytes = try engine.read(maximum: max(1, maximum), deadline: TLSEngine.deadline(after: timeout))
+        return bytes.isEmpty ? .endOfStream : .bytes(bytes)
+    }
+
+    /// Keying material exported from the session (RFC 5705 / RFC 8446 §7.5), as NTS derives its
+    /// keys: `length` bytes (1 to 4096) for `label` and `context`. Under TLS 1.2 no context (nil)
+    /// differs from an empty one; under TLS 1.3 they are the same.
+    /// - Throws: ``TLSError`` with code `keyExport` (an invalid length) or `closed`.
+    package func exportKeyingMaterial(label: String, context: [UInt8]?, length: Int) throws(TLSError) -> [UInt8] {
+        try checkOpen()
+        return try engine.exportKeyingMaterial(label: label, context: context, length: length)
+    }
+
+    /// Sends a close_notify (waiting at most `timeout` for it to leave) and closes the transport;
+    /// later calls do nothing, and later reads and writes throw `closed`.
+    package func close(timeout: Duration = .milliseconds(100)) {
+        guard !isClosed else { return }
+        isClosed = true
+        engine.shutdown(deadline: TLSEngine.deadline(after: timeout))
+    }
+
+    /// Throws `closed` once ``close(timeout:)`` was called.
+    private func checkOpen() throws(TLSError) {
+        if isClosed { throw TLSError(.closed, "the connection is closed") }
+    }
+}
