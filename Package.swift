@@ -2,7 +2,7 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [
-    .swiftLanguageMode(.v6),
+    .swiftLanguageMode(.v6)
 ]
 
 // Targets are cut by effect, in the order data flows through them:
@@ -51,7 +51,8 @@ let package = Package(
             path: "Sources/NetworkClock", swiftSettings: strict),
         .target(
             name: "NetclockCLI",
-            dependencies: ["NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform"], path: "Sources/NetclockCLI",
+            dependencies: ["NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform"],
+            path: "Sources/NetclockCLI",
             swiftSettings: strict),
         .executableTarget(
             name: "netclock", dependencies: ["NetclockCLI"], path: "Sources/netclock",
@@ -67,7 +68,8 @@ let package = Package(
             dependencies: ["NetworkClock", "SNTP", "NetClockPlatform", "LoopbackServers"],
             path: "Tools/Benchmarks", swiftSettings: strict),
         .testTarget(
-            name: "SNTPTests", dependencies: ["SNTP", "NetClockPlatform", "LoopbackServers"], path: "Tests/SNTPTests",
+            name: "SNTPTests", dependencies: ["SNTP", "NetClockPlatform", "LoopbackServers"],
+            path: "Tests/SNTPTests",
             swiftSettings: strict),
         .testTarget(
             name: "NTSTests", dependencies: ["NTS", "SNTP"], path: "Tests/NTSTests",

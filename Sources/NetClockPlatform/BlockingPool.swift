@@ -191,7 +191,8 @@ private final class PoolWaiter<T: Sendable>: Sendable {
 
     /// Resumes the waiter with `result` unless it was resumed already.
     func resume(_ result: Result<T, CancellationError>) {
-        let continuation = state.withLock { state -> CheckedContinuation<Result<T, CancellationError>, Never>? in
+        let continuation = state.withLock {
+            state -> CheckedContinuation<Result<T, CancellationError>, Never>? in
             guard !state.isDone else { return nil }
             state.isDone = true
             defer { state.continuation = nil }

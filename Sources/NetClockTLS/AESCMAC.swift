@@ -47,7 +47,9 @@ final class AESCMAC {
             ]
             return EVP_MAC_init(context, key, key.count, &parameters)
         }
-        guard initialised == 1 else { throw .cryptoFailure(OpenSSLErrorQueue.reason(or: "EVP_MAC_init failed")) }
+        guard initialised == 1 else {
+            throw .cryptoFailure(OpenSSLErrorQueue.reason(or: "EVP_MAC_init failed"))
+        }
         guard EVP_MAC_update(context, message, message.count) == 1 else {
             throw .cryptoFailure(OpenSSLErrorQueue.reason(or: "EVP_MAC_update failed"))
         }

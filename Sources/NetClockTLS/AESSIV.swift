@@ -58,7 +58,8 @@ package enum AESSIV {
         let tag = Array(ciphertext.prefix(tagLength))
         let body = Array(ciphertext.dropFirst(tagLength))
         if body.isEmpty {
-            let expected = try S2V.vector(macKey: Array(key.prefix(16)), components: associatedData, plaintext: [])
+            let expected = try S2V.vector(
+                macKey: Array(key.prefix(16)), components: associatedData, plaintext: [])
             guard CRYPTO_memcmp(expected, tag, tagLength) == 0 else { throw .authenticationFailed }
             return []
         }

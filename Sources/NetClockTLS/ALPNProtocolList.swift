@@ -11,7 +11,8 @@ struct ALPNProtocolList {
         for name in names {
             let bytes = Array(name.utf8)
             guard (1...255).contains(bytes.count) else {
-                throw TLSError(.configuration, "an ALPN protocol name must be 1 to 255 bytes, not \(bytes.count)")
+                throw TLSError(
+                    .configuration, "an ALPN protocol name must be 1 to 255 bytes, not \(bytes.count)")
             }
             wire.append(UInt8(bytes.count))
             wire += bytes

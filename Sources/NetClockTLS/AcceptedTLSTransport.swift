@@ -28,7 +28,8 @@ package final class AcceptedTLSTransport: TLSTransport {
     package func send(_ bytes: ArraySlice<UInt8>, timeout: Duration) throws(TransportError) -> Int {
         guard connection.sendAll(bytes) else {
             throw .systemCall(
-                operation: "send", errno: Self.brokenPipe, reason: "the peer has gone or the connection is closed")
+                operation: "send", errno: Self.brokenPipe,
+                reason: "the peer has gone or the connection is closed")
         }
         return bytes.count
     }

@@ -41,7 +41,8 @@ final class SIVCipher {
         for item in items {
             var written: Int32 = 0
             guard EVP_CipherUpdate(context, nil, &written, item, Int32(item.count)) == 1 else {
-                throw .cryptoFailure(OpenSSLErrorQueue.reason(or: "EVP_CipherUpdate (associated data) failed"))
+                throw .cryptoFailure(
+                    OpenSSLErrorQueue.reason(or: "EVP_CipherUpdate (associated data) failed"))
             }
         }
     }

@@ -93,7 +93,9 @@ package final class TLSConnection {
     /// keys: `length` bytes (1 to 4096) for `label` and `context`. Under TLS 1.2 no context (nil)
     /// differs from an empty one; under TLS 1.3 they are the same.
     /// - Throws: ``TLSError`` with code `keyExport` (an invalid length) or `closed`.
-    package func exportKeyingMaterial(label: String, context: [UInt8]?, length: Int) throws(TLSError) -> [UInt8] {
+    package func exportKeyingMaterial(label: String, context: [UInt8]?, length: Int) throws(TLSError)
+        -> [UInt8]
+    {
         try checkOpen()
         return try engine.exportKeyingMaterial(label: label, context: context, length: length)
     }

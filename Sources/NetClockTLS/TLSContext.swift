@@ -30,7 +30,8 @@ final class TLSContext {
         switch configuration.trustRoots {
         case .system:
             guard SSL_CTX_set_default_verify_paths(context.pointer) == 1 else {
-                throw TLSError(.configuration, OpenSSLErrorQueue.reason(or: "cannot load the system trust store"))
+                throw TLSError(
+                    .configuration, OpenSSLErrorQueue.reason(or: "cannot load the system trust store"))
             }
         case .caFile(let path):
             guard SSL_CTX_load_verify_locations(context.pointer, path, nil) == 1 else {
@@ -54,24 +55,31 @@ final class TLSContext {
         let selection = alpn.wire.isEmpty ? nil : ALPNSelection(alpn)
         let context = try TLSContext(method: TLS_server_method(), selection: selection)
         try context.setVersions(minimum: configuration.minimumVersion, maximum: configuration.maximumVersion)
-        guard SSL_CTX_use_certificate_chain_file(context.pointer, configuration.certificateChainFile) == 1 else {
-            throw TLSError(
-                .configuration,
-                OpenSSLErrorQueue.reason(or: "cannot load certificate chain \(configuration.certificateChainFile)"))
-        }
-        guard SSL_CTX_use_PrivateKey_file(context.pointer, configuration.privateKeyFile, SSL_FILETYPE_PEM) == 1
+        guard SSL_CTX_use_certificate_chain_file(context.pointer, configuration.certificateChainFile) == 1
         else {
             throw TLSError(
-                .configuration, OpenSSLErrorQueue.reason(or: "cannot load private key \(configuration.privateKeyFile)"))
+                .configuration,
+                OpenSSLErrorQueue.reason(
+                    or: "cannot load certificate chain \(configuration.certificateChainFile)"))
+        }
+        guard
+            SSL_CTX_use_PrivateKey_file(context.pointer, configuration.privateKeyFile, SSL_FILETYPE_PEM) == 1
+        else {
+            throw TLSError(
+                .configuration,
+                OpenSSLErrorQueue.reason(or: "cannot load private key \(configuration.privateKeyFile)"))
         }
         guard SSL_CTX_check_private_key(context.pointer) == 1 else {
-            throw TLSError(.configuration, OpenSSLErrorQueue.reason(or: "the private key does not match the certificate"))
+            throw TLSError(
+                .configuration, OpenSSLErrorQueue.reason(or: "the private key does not match the certificate")
+            )
         }
         guard SSL_CTX_set_num_tickets(context.pointer, 0) == 1 else {
             throw TLSError(.configuration, OpenSSLErrorQueue.reason(or: "SSL_CTX_set_num_tickets failed"))
         }
         if let selection {
-            SSL_CTX_set_alpn_select_cb(context.pointer, alpnSelect, Unmanaged.passUnretained(selection).toOpaque())
+            SSL_CTX_set_alpn_select_cb(
+                context.pointer, alpnSelect, Unmanaged.passUnretained(selection).toOpaque())
         }
         return context
     }
@@ -79,11 +87,13 @@ final class TLSContext {
     /// Sets the lowest and (when given) highest protocol versions.
     private func setVersions(minimum: TLSProtocolVersion, maximum: TLSProtocolVersion?) throws(TLSError) {
         guard netclock_SSL_CTX_set_min_proto_version(pointer, minimum.rawValue) == 1 else {
-            throw TLSError(.configuration, OpenSSLErrorQueue.reason(or: "cannot set the minimum version \(minimum)"))
+            throw TLSError(
+                .configuration, OpenSSLErrorQueue.reason(or: "cannot set the minimum version \(minimum)"))
         }
         if let maximum {
             guard netclock_SSL_CTX_set_max_proto_version(pointer, maximum.rawValue) == 1 else {
-                throw TLSError(.configuration, OpenSSLErrorQueue.reason(or: "cannot set the maximum version \(maximum)"))
+                throw TLSError(
+                    .configuration, OpenSSLErrorQueue.reason(or: "cannot set the maximum version \(maximum)"))
             }
         }
     }
@@ -98,7 +108,9 @@ private func alpnSelect(
 ) -> Int32 {
     guard let out, let outLength, let offered, let argument else { return SSL_TLSEXT_ERR_NOACK }
     let selection = Unmanaged<ALPNSelection>.fromOpaque(argument).takeUnretainedValue()
-    guard let (name, length) = selection.choose(from: UnsafeBufferPointer(start: offered, count: Int(offeredLength)))
+    guard
+        let (name, length) = selection.choose(
+            from: UnsafeBufferPointer(start: offered, count: Int(offeredLength)))
     else { return SSL_TLSEXT_ERR_NOACK }
     out.pointee = name
     outLength.pointee = length

@@ -78,10 +78,12 @@ final class TLSEngine {
         // Not an address: a host name, checked against the certificate and sent as SNI.
         OpenSSLErrorQueue.clear()
         guard SSL_set1_host(ssl, name) == 1 else {
-            throw TLSError(.configuration, OpenSSLErrorQueue.reason(or: "cannot check for the host name \(name)"))
+            throw TLSError(
+                .configuration, OpenSSLErrorQueue.reason(or: "cannot check for the host name \(name)"))
         }
         guard netclock_SSL_set_tlsext_host_name(ssl, name) == 1 else {
-            throw TLSError(.configuration, OpenSSLErrorQueue.reason(or: "cannot send the server name \(name)"))
+            throw TLSError(
+                .configuration, OpenSSLErrorQueue.reason(or: "cannot send the server name \(name)"))
         }
     }
 

@@ -9,7 +9,9 @@ enum TLSFailure {
     ]
 
     /// The error for `operation` that failed on `ssl`, given the errors OpenSSL queued.
-    static func classify(ssl: OpaquePointer, operation: String, isServer: Bool, queued: [OpenSSLErrorQueue.Entry])
+    static func classify(
+        ssl: OpaquePointer, operation: String, isServer: Bool, queued: [OpenSSLErrorQueue.Entry]
+    )
         -> TLSError
     {
         let details = queued.map(\.text).joined(separator: "; ")
@@ -17,7 +19,8 @@ enum TLSFailure {
         if !isServer, operation == "handshake" {
             let verify = SSL_get_verify_result(ssl)
             if verify != X509_V_OK {
-                let text = X509_verify_cert_error_string(verify).map { String(cString: $0) } ?? "error \(verify)"
+                let text =
+                    X509_verify_cert_error_string(verify).map { String(cString: $0) } ?? "error \(verify)"
                 return TLSError(.certificateVerificationFailed, "certificate verify failed: \(text)")
             }
         }

@@ -18,7 +18,8 @@ struct NTSExtensionFieldTests {
 
     /// A fake AEAD: the "ciphertext" is 16 bytes naming the associated-data length, nonce and plaintext.
     static func fakeSeal(_ ad: [UInt8], _ nonce: [UInt8], _ plaintext: [UInt8]) -> [UInt8] {
-        [UInt8(truncatingIfNeeded: ad.count >> 8), UInt8(truncatingIfNeeded: ad.count)] + nonce.prefix(14) + plaintext
+        [UInt8(truncatingIfNeeded: ad.count >> 8), UInt8(truncatingIfNeeded: ad.count)] + nonce.prefix(14)
+            + plaintext
     }
 
     /// A field header of `type` and `length` followed by `length - 4` bytes of `fill`.
@@ -30,7 +31,8 @@ struct NTSExtensionFieldTests {
     /// A Unique Identifier field with a 32-byte body.
     static let uidField = field(0x0104, length: 36, fill: 1)
     /// An authenticator field: nonce 16, ciphertext 16.
-    static let authField: [UInt8] = [0x04, 0x04, 0x00, 40, 0x00, 16, 0x00, 16] + Array(repeating: 0xcc, count: 32)
+    static let authField: [UInt8] =
+        [0x04, 0x04, 0x00, 40, 0x00, 16, 0x00, 16] + Array(repeating: 0xcc, count: 32)
 
     /// The error code of parsing `bytes` as a packet, or `nil` when they parse.
     static func code(_ bytes: [UInt8]) -> NTSError.Code? {
@@ -46,7 +48,8 @@ struct NTSExtensionFieldTests {
     @Test func requestLayoutWithAFakeAEAD() throws {
         var sealCalls = 0
         let request = try NTSRequest(
-            header: Self.header, uniqueIdentifier: Self.uniqueIdentifier, cookie: Self.cookie, placeholderCount: 2,
+            header: Self.header, uniqueIdentifier: Self.uniqueIdentifier, cookie: Self.cookie,
+            placeholderCount: 2,
             nonce: Self.nonce)
         let bytes = try request.encoded { ad, nonce, plaintext throws(NTSError) in
             sealCalls += 1
@@ -75,7 +78,8 @@ struct NTSExtensionFieldTests {
     /// A short cookie pads to the 16-byte minimum; a short nonce gets the additional padding.
     @Test func shortCookieAndNonceArePadded() throws {
         let request = try NTSRequest(
-            header: Self.header, uniqueIdentifier: Self.uniqueIdentifier, cookie: [1, 2, 3, 4, 5], placeholderCount: 1,
+            header: Self.header, uniqueIdentifier: Self.uniqueIdentifier, cookie: [1, 2, 3, 4, 5],
+            placeholderCount: 1,
             nonce: Array(repeating: 9, count: 12))
         let bytes = try request.encoded(ciphertext: Array(repeating: 7, count: 17))
         // Cookie: 4 + 5 bytes, padded to the 16-byte minimum; the placeholder the same.
@@ -86,20 +90,28 @@ struct NTSExtensionFieldTests {
         #expect(bytes.count == 116 + 44)
         #expect(bytes.suffix(7).allSatisfy { $0 == 0 })
         let parsed = try NTSPacket(parsing: bytes)
-        #expect(parsed.authenticator == NTSAuthenticator(nonce: Array(repeating: 9, count: 12), ciphertext: Array(repeating: 7, count: 17)))
+        #expect(
+            parsed.authenticator
+                == NTSAuthenticator(
+                    nonce: Array(repeating: 9, count: 12), ciphertext: Array(repeating: 7, count: 17)))
         #expect(parsed.associatedDataRange == 0..<116)
     }
 
     /// An encoded request parses back with its fields, offsets and authenticated range.
     @Test func encodeParseRoundTrip() throws {
         let request = try NTSRequest(
-            header: Self.header, uniqueIdentifier: Self.uniqueIdentifier, cookie: Self.cookie, placeholderCount: 7,
+            header: Self.header, uniqueIdentifier: Self.uniqueIdentifier, cookie: Self.cookie,
+            placeholderCount: 7,
             nonce: Self.nonce)
-        let bytes = try request.encoded { ad, nonce, plaintext throws(NTSError) in Self.fakeSeal(ad, nonce, plaintext) }
+        let bytes = try request.encoded { ad, nonce, plaintext throws(NTSError) in
+            Self.fakeSeal(ad, nonce, plaintext)
+        }
         let packet = try NTSPacket(parsing: bytes)
         #expect(packet.header == Self.header)
         #expect(packet.uniqueIdentifier == Self.uniqueIdentifier)
-        #expect(packet.fields.map(\.field.type) == [.uniqueIdentifier, .cookie] + Array(repeating: .cookiePlaceholder, count: 7) + [.authenticator])
+        #expect(
+            packet.fields.map(\.field.type) == [.uniqueIdentifier, .cookie]
+                + Array(repeating: .cookiePlaceholder, count: 7) + [.authenticator])
         #expect(packet.fields.map(\.offset) == [48, 84] + (0..<7).map { 188 + $0 * 104 } + [916])
         #expect(packet.associatedDataRange == 0..<916)
         #expect(Array(bytes[packet.associatedDataRange]) == request.associatedData)
@@ -110,20 +122,31 @@ struct NTSExtensionFieldTests {
     /// The encoder refuses inputs outside their bounds.
     @Test func requestInputsAreBounded() {
         #expect(throws: NTSError.self) {
-            try NTSRequest(header: Self.header, uniqueIdentifier: [1], cookie: Self.cookie, placeholderCount: 0, nonce: Self.nonce)
+            try NTSRequest(
+                header: Self.header, uniqueIdentifier: [1], cookie: Self.cookie, placeholderCount: 0,
+                nonce: Self.nonce)
         }
         #expect(throws: NTSError.self) {
-            try NTSRequest(header: Self.header, uniqueIdentifier: Self.uniqueIdentifier, cookie: [], placeholderCount: 0, nonce: Self.nonce)
+            try NTSRequest(
+                header: Self.header, uniqueIdentifier: Self.uniqueIdentifier, cookie: [], placeholderCount: 0,
+                nonce: Self.nonce)
         }
         #expect(throws: NTSError.self) {
-            try NTSRequest(header: Self.header, uniqueIdentifier: Self.uniqueIdentifier, cookie: Self.cookie, placeholderCount: 8, nonce: Self.nonce)
+            try NTSRequest(
+                header: Self.header, uniqueIdentifier: Self.uniqueIdentifier, cookie: Self.cookie,
+                placeholderCount: 8, nonce: Self.nonce)
         }
         #expect(throws: NTSError.self) {
-            try NTSRequest(header: Self.header, uniqueIdentifier: Self.uniqueIdentifier, cookie: Self.cookie, placeholderCount: 0, nonce: [])
+            try NTSRequest(
+                header: Self.header, uniqueIdentifier: Self.uniqueIdentifier, cookie: Self.cookie,
+                placeholderCount: 0, nonce: [])
         }
         #expect(throws: NTSError.self) {
-            try NTSRequest(header: Self.header, uniqueIdentifier: Self.uniqueIdentifier, cookie: Self.cookie, placeholderCount: 0, nonce: Self.nonce)
-                .encoded(ciphertext: [1, 2, 3])
+            try NTSRequest(
+                header: Self.header, uniqueIdentifier: Self.uniqueIdentifier, cookie: Self.cookie,
+                placeholderCount: 0, nonce: Self.nonce
+            )
+            .encoded(ciphertext: [1, 2, 3])
         }
     }
 
@@ -137,10 +160,13 @@ struct NTSExtensionFieldTests {
         #expect(Self.code(head + Self.field(0x0104, length: 12)) == .fieldTooShort)
         #expect(Self.code(head + Self.uidField + Array(Self.authField.dropLast(4))) == .truncatedField)
         #expect(Self.code(head + Self.field(0x0104, length: 32) + Self.authField) == .fieldTooShort)
-        #expect(Self.code(head + Self.uidField + Self.authField + Self.field(0x0204, length: 16)) == .authenticatorNotLast)
+        #expect(
+            Self.code(head + Self.uidField + Self.authField + Self.field(0x0204, length: 16))
+                == .authenticatorNotLast)
         #expect(Self.code(head + Self.uidField + Self.authField + Self.authField) == .duplicateAuthenticator)
         #expect(Self.code(head + Self.authField) == .missingUniqueIdentifier)
-        #expect(Self.code(head + Self.uidField + Self.uidField + Self.authField) == .duplicateUniqueIdentifier)
+        #expect(
+            Self.code(head + Self.uidField + Self.uidField + Self.authField) == .duplicateUniqueIdentifier)
         #expect(Self.code(head + Self.uidField) == .missingAuthenticator)
         #expect(Self.code(head + Self.uidField + Self.field(0x0404, length: 16)) == .fieldTooShort)
         #expect(Self.code(head + Self.uidField + Self.uidField.prefix(2) + [0, 36]) == .truncatedField)
@@ -153,15 +179,25 @@ struct NTSExtensionFieldTests {
     @Test func malformedAuthenticators() {
         let head = Self.header.encoded() + Self.uidField
         // Lengths past the field.
-        #expect(Self.code(head + [0x04, 0x04, 0x00, 40, 0x00, 16, 0x00, 20] + Array(repeating: 0, count: 32)) == .malformedAuthenticator)
+        #expect(
+            Self.code(head + [0x04, 0x04, 0x00, 40, 0x00, 16, 0x00, 20] + Array(repeating: 0, count: 32))
+                == .malformedAuthenticator)
         // Ciphertext shorter than a SIV tag.
-        #expect(Self.code(head + [0x04, 0x04, 0x00, 40, 0x00, 16, 0x00, 8] + Array(repeating: 0, count: 32)) == .malformedAuthenticator)
+        #expect(
+            Self.code(head + [0x04, 0x04, 0x00, 40, 0x00, 16, 0x00, 8] + Array(repeating: 0, count: 32))
+                == .malformedAuthenticator)
         // Empty nonce.
-        #expect(Self.code(head + [0x04, 0x04, 0x00, 40, 0x00, 0, 0x00, 16] + Array(repeating: 0, count: 32)) == .malformedAuthenticator)
+        #expect(
+            Self.code(head + [0x04, 0x04, 0x00, 40, 0x00, 0, 0x00, 16] + Array(repeating: 0, count: 32))
+                == .malformedAuthenticator)
         // An 8-byte nonce without the additional padding to 16.
-        #expect(Self.code(head + [0x04, 0x04, 0x00, 32, 0x00, 8, 0x00, 16] + Array(repeating: 0, count: 24)) == .malformedAuthenticator)
+        #expect(
+            Self.code(head + [0x04, 0x04, 0x00, 32, 0x00, 8, 0x00, 16] + Array(repeating: 0, count: 24))
+                == .malformedAuthenticator)
         // With it, fine.
-        #expect(Self.code(head + [0x04, 0x04, 0x00, 40, 0x00, 8, 0x00, 16] + Array(repeating: 0, count: 32)) == nil)
+        #expect(
+            Self.code(head + [0x04, 0x04, 0x00, 40, 0x00, 8, 0x00, 16] + Array(repeating: 0, count: 32))
+                == nil)
     }
 
     /// Cookies in decrypted plaintext round-trip; broken framing fails.
@@ -186,14 +222,16 @@ struct NTSExtensionFieldFuzzRegressionTests {
         let uid = NTSExtensionFieldTests.uniqueIdentifier
         do {
             _ = try NTSRequest(
-                header: header, uniqueIdentifier: uid, cookie: Array(repeating: 1, count: 1024), placeholderCount: 7,
+                header: header, uniqueIdentifier: uid, cookie: Array(repeating: 1, count: 1024),
+                placeholderCount: 7,
                 nonce: NTSExtensionFieldTests.nonce)
             Issue.record("a request past the cap was laid out")
         } catch {
             #expect(error.code == .unencodable)
         }
         let largest = try NTSRequest(
-            header: header, uniqueIdentifier: uid, cookie: Array(repeating: 1, count: 1024), placeholderCount: 6,
+            header: header, uniqueIdentifier: uid, cookie: Array(repeating: 1, count: 1024),
+            placeholderCount: 6,
             nonce: NTSExtensionFieldTests.nonce)
         let bytes = try largest.encoded(ciphertext: Array(repeating: 2, count: 16))
         #expect(try NTSPacket(parsing: bytes).fields.count == 9)

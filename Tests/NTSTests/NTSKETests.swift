@@ -17,7 +17,8 @@ struct NTSKETests {
 
     /// What ``chronydLike`` parses to.
     static let expected = NTSKEResponse(
-        cookies: (0..<8).map { index in (0..<100).map { UInt8(truncatingIfNeeded: $0 &+ index) } }, port: 11123)
+        cookies: (0..<8).map { index in (0..<100).map { UInt8(truncatingIfNeeded: $0 &+ index) } },
+        port: 11123)
 
     /// Next Protocol NTPv4, critical.
     static let nextProtocolNTP: [UInt8] = [0x80, 0x01, 0x00, 0x02, 0x00, 0x00]
@@ -47,7 +48,11 @@ struct NTSKETests {
 
     /// The request is byte for byte what chronyd accepted (TESTING.md, "NTS").
     @Test func requestBytesMatchTheMeasuredOnes() {
-        #expect(NTSKERequest.encoded() == [0x80, 0x01, 0x00, 0x02, 0x00, 0x00, 0x80, 0x04, 0x00, 0x02, 0x00, 0x0f, 0x80, 0x00, 0x00, 0x00])
+        #expect(
+            NTSKERequest.encoded() == [
+                0x80, 0x01, 0x00, 0x02, 0x00, 0x00, 0x80, 0x04, 0x00, 0x02, 0x00, 0x0f, 0x80, 0x00, 0x00,
+                0x00,
+            ])
     }
 
     /// The exporter label and the C2S/S2C contexts of RFC 8915 §5.1.
@@ -69,7 +74,8 @@ struct NTSKETests {
         for split in 0...bytes.count {
             var parser = NTSKEResponseParser()
             let first = try parser.consume(bytes[..<split])
-            #expect(first == (split == bytes.count ? .complete(Self.expected) : .needMoreBytes), "split \(split)")
+            #expect(
+                first == (split == bytes.count ? .complete(Self.expected) : .needMoreBytes), "split \(split)")
             let second = try parser.consume(bytes[split...])
             #expect(second == .complete(Self.expected), "split \(split)")
         }
@@ -80,7 +86,8 @@ struct NTSKETests {
         var parser = NTSKEResponseParser()
         for (index, byte) in Self.chronydLike.enumerated() {
             let progress = try parser.consume([byte])
-            #expect(progress == (index == Self.chronydLike.count - 1 ? .complete(Self.expected) : .needMoreBytes))
+            #expect(
+                progress == (index == Self.chronydLike.count - 1 ? .complete(Self.expected) : .needMoreBytes))
         }
         #expect(try parser.finish() == Self.expected)
     }
@@ -112,7 +119,9 @@ struct NTSKETests {
     /// An unknown record with the critical bit fails the response.
     @Test func criticalUnknownRecordIsAnError() {
         let unknown: [UInt8] = [0x80, 0x08, 0x00, 0x00]
-        #expect(Self.code(Self.nextProtocolNTP + unknown + Self.aead15 + Self.cookie + Self.end) == .unknownCriticalRecord)
+        #expect(
+            Self.code(Self.nextProtocolNTP + unknown + Self.aead15 + Self.cookie + Self.end)
+                == .unknownCriticalRecord)
     }
 
     /// An Error record fails the response with its code.
@@ -139,27 +148,42 @@ struct NTSKETests {
     @Test func aeadNotOursIsAnError() {
         let aead: [UInt8] = [0x80, 0x04, 0x00, 0x02, 0x00, 0x10]
         #expect(Self.code(Self.nextProtocolNTP + aead + Self.cookie + Self.end) == .unsupportedAEAD)
-        #expect(Self.code(Self.nextProtocolNTP + [0x80, 0x04, 0, 0] + Self.cookie + Self.end) == .unsupportedAEAD)
+        #expect(
+            Self.code(Self.nextProtocolNTP + [0x80, 0x04, 0, 0] + Self.cookie + Self.end) == .unsupportedAEAD)
         #expect(Self.code(Self.nextProtocolNTP + Self.cookie + Self.end) == .unsupportedAEAD)
     }
 
     /// A Next Protocol other than NTPv4, an empty one, or none fails.
     @Test func noNTPv4IsAnError() {
-        #expect(Self.code([0x80, 0x01, 0x00, 0x02, 0x80, 0x01] + Self.aead15 + Self.cookie + Self.end) == .noNTPv4)
+        #expect(
+            Self.code([0x80, 0x01, 0x00, 0x02, 0x80, 0x01] + Self.aead15 + Self.cookie + Self.end) == .noNTPv4
+        )
         #expect(Self.code([0x80, 0x01, 0x00, 0x00] + Self.aead15 + Self.cookie + Self.end) == .noNTPv4)
         #expect(Self.code(Self.aead15 + Self.cookie + Self.end) == .noNTPv4)
     }
 
     /// Records that may appear once, twice; bodies of the wrong length.
     @Test func duplicatesAndMalformedBodies() {
-        #expect(Self.code(Self.nextProtocolNTP + Self.nextProtocolNTP + Self.aead15 + Self.cookie + Self.end) == .duplicateRecord)
-        #expect(Self.code(Self.nextProtocolNTP + Self.aead15 + Self.aead15 + Self.cookie + Self.end) == .duplicateRecord)
+        #expect(
+            Self.code(Self.nextProtocolNTP + Self.nextProtocolNTP + Self.aead15 + Self.cookie + Self.end)
+                == .duplicateRecord)
+        #expect(
+            Self.code(Self.nextProtocolNTP + Self.aead15 + Self.aead15 + Self.cookie + Self.end)
+                == .duplicateRecord)
         let port: [UInt8] = [0x00, 0x07, 0x00, 0x02, 0x00, 0x7b]
-        #expect(Self.code(Self.nextProtocolNTP + Self.aead15 + port + port + Self.cookie + Self.end) == .duplicateRecord)
-        #expect(Self.code(Self.nextProtocolNTP + Self.aead15 + [0, 7, 0, 2, 0, 0] + Self.cookie + Self.end) == .malformedRecord)
+        #expect(
+            Self.code(Self.nextProtocolNTP + Self.aead15 + port + port + Self.cookie + Self.end)
+                == .duplicateRecord)
+        #expect(
+            Self.code(Self.nextProtocolNTP + Self.aead15 + [0, 7, 0, 2, 0, 0] + Self.cookie + Self.end)
+                == .malformedRecord)
         #expect(Self.code(Self.nextProtocolNTP + Self.aead15 + [0, 5, 0, 0] + Self.end) == .malformedRecord)
-        #expect(Self.code(Self.nextProtocolNTP + Self.aead15 + Self.cookie + [0x80, 0, 0, 1, 0]) == .malformedRecord)
-        #expect(Self.code([0x80, 0x01, 0x00, 0x04, 0, 0, 0, 1] + Self.aead15 + Self.cookie + Self.end) == .malformedRecord)
+        #expect(
+            Self.code(Self.nextProtocolNTP + Self.aead15 + Self.cookie + [0x80, 0, 0, 1, 0])
+                == .malformedRecord)
+        #expect(
+            Self.code([0x80, 0x01, 0x00, 0x04, 0, 0, 0, 1] + Self.aead15 + Self.cookie + Self.end)
+                == .malformedRecord)
     }
 
     /// Server names that are empty, contain a space or DEL, or exceed 255 bytes.
@@ -167,7 +191,9 @@ struct NTSKETests {
         for body in [[UInt8](), Array("a b".utf8), [0x7f], Array(repeating: 0x61, count: 256)] {
             let record = [0x00, 0x06, 0x00, UInt8(truncatingIfNeeded: body.count)]
             let bytes: [UInt8] = body.count > 255 ? [0x00, 0x06, 0x01, 0x00] + body : record + body
-            #expect(Self.code(Self.nextProtocolNTP + Self.aead15 + bytes + Self.cookie + Self.end) == .invalidServer)
+            #expect(
+                Self.code(Self.nextProtocolNTP + Self.aead15 + bytes + Self.cookie + Self.end)
+                    == .invalidServer)
         }
     }
 
@@ -193,7 +219,9 @@ struct NTSKETests {
     /// A record whose length would pass the size cap fails as soon as the cap is passed.
     @Test func lengthPastTheCap() {
         var parser = NTSKEResponseParser(maximumSize: 100)
-        #expect(throws: NTSError.self) { try parser.consume([0x00, 0x05, 0x00, 0x63] + Array(repeating: 0, count: 97)) }
+        #expect(throws: NTSError.self) {
+            try parser.consume([0x00, 0x05, 0x00, 0x63] + Array(repeating: 0, count: 97))
+        }
         var other = NTSKEResponseParser(maximumSize: 1024)
         #expect((try? other.consume([0x00, 0x05, 0xff, 0xff])) == .needMoreBytes)
         do {

@@ -6,18 +6,21 @@ import Testing
 @Suite struct AESSIVTests {
     @Test("seal matches the known answer", arguments: AESSIVVector.all)
     func sealKnownAnswer(_ vector: AESSIVVector) throws {
-        let sealed = try AESSIV.seal(key: vector.key, associatedData: vector.components, plaintext: vector.plaintext)
+        let sealed = try AESSIV.seal(
+            key: vector.key, associatedData: vector.components, plaintext: vector.plaintext)
         #expect(sealed == vector.expected)
         if let nonce = vector.nonce {
             let viaNonce = try AESSIV.seal(
-                key: vector.key, nonce: nonce, associatedData: vector.associatedData, plaintext: vector.plaintext)
+                key: vector.key, nonce: nonce, associatedData: vector.associatedData,
+                plaintext: vector.plaintext)
             #expect(viaNonce == vector.expected)
         }
     }
 
     @Test("open recovers the plaintext of the known answer", arguments: AESSIVVector.all)
     func openKnownAnswer(_ vector: AESSIVVector) throws {
-        let opened = try AESSIV.open(key: vector.key, associatedData: vector.components, ciphertext: vector.expected)
+        let opened = try AESSIV.open(
+            key: vector.key, associatedData: vector.components, ciphertext: vector.expected)
         #expect(opened == vector.plaintext)
     }
 
@@ -29,14 +32,17 @@ import Testing
             let items = [[UInt8](repeating: 7, count: length % 20), [], [UInt8](repeating: 9, count: 16)]
             let plaintext = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let sealed = try AESSIV.seal(key: key, associatedData: items, plaintext: plaintext)
-            let vector = try S2V.vector(macKey: Array(key.prefix(16)), components: items, plaintext: plaintext)
+            let vector = try S2V.vector(
+                macKey: Array(key.prefix(16)), components: items, plaintext: plaintext)
             #expect(Array(sealed.prefix(16)) == vector, "plaintext of \(length) bytes")
         }
     }
 
-    @Test("open rejects any flipped bit: tag, ciphertext, associated data, nonce, key", arguments: [
-        AESSIVVector.rfc5297A2, AESSIVVector.emptyWithNonce,
-    ])
+    @Test(
+        "open rejects any flipped bit: tag, ciphertext, associated data, nonce, key",
+        arguments: [
+            AESSIVVector.rfc5297A2, AESSIVVector.emptyWithNonce,
+        ])
     func flippedBits(_ vector: AESSIVVector) throws {
         let nonce = try #require(vector.nonce)
         for byte in vector.expected.indices {
@@ -45,7 +51,8 @@ import Testing
                 ciphertext[byte] ^= 1 << bit
                 #expect(throws: AESSIVError.authenticationFailed) {
                     try AESSIV.open(
-                        key: vector.key, nonce: nonce, associatedData: vector.associatedData, ciphertext: ciphertext)
+                        key: vector.key, nonce: nonce, associatedData: vector.associatedData,
+                        ciphertext: ciphertext)
                 }
             }
         }
@@ -53,7 +60,8 @@ import Testing
             var data = vector.associatedData
             data[item][data[item].count - 1] ^= 0x01
             #expect(throws: AESSIVError.authenticationFailed) {
-                try AESSIV.open(key: vector.key, nonce: nonce, associatedData: data, ciphertext: vector.expected)
+                try AESSIV.open(
+                    key: vector.key, nonce: nonce, associatedData: data, ciphertext: vector.expected)
             }
         }
         var otherNonce = nonce
@@ -71,7 +79,8 @@ import Testing
             otherKey[byte] ^= 0x01
             #expect(throws: AESSIVError.authenticationFailed, "key byte \(byte)") {
                 try AESSIV.open(
-                    key: otherKey, nonce: nonce, associatedData: vector.associatedData, ciphertext: vector.expected)
+                    key: otherKey, nonce: nonce, associatedData: vector.associatedData,
+                    ciphertext: vector.expected)
             }
         }
         // The nonce is an item of its own: moving it into the associated data changes the tag.
@@ -88,7 +97,8 @@ import Testing
             try AESSIV.seal(key: key, nonce: [1], associatedData: [], plaintext: [1, 2, 3])
         }
         #expect(throws: AESSIVError.invalidKeyLength(length)) {
-            try AESSIV.open(key: key, nonce: [1], associatedData: [], ciphertext: [UInt8](repeating: 0, count: 20))
+            try AESSIV.open(
+                key: key, nonce: [1], associatedData: [], ciphertext: [UInt8](repeating: 0, count: 20))
         }
     }
 
@@ -115,10 +125,14 @@ import Testing
         let key = (0..<32).map { UInt8($0) }
         for length in [0, 1, 16, 33, 500] {
             let plaintext = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-            let one = try AESSIV.seal(key: key, nonce: [1, 2, 3], associatedData: [[9]], plaintext: plaintext)
-            let two = try AESSIV.seal(key: key, nonce: [1, 2, 4], associatedData: [[9]], plaintext: plaintext)
+            let one = try AESSIV.seal(
+                key: key, nonce: [1, 2, 3], associatedData: [[9]], plaintext: plaintext)
+            let two = try AESSIV.seal(
+                key: key, nonce: [1, 2, 4], associatedData: [[9]], plaintext: plaintext)
             #expect(one.count == length + 16 && one != two)
-            #expect(try AESSIV.open(key: key, nonce: [1, 2, 3], associatedData: [[9]], ciphertext: one) == plaintext)
+            #expect(
+                try AESSIV.open(key: key, nonce: [1, 2, 3], associatedData: [[9]], ciphertext: one)
+                    == plaintext)
         }
     }
 }

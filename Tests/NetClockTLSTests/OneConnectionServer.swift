@@ -69,7 +69,9 @@ final class OneConnectionServer: Sendable {
         return outcome.value.withLock { $0 }
     }
 
-    private static func serve(_ behaviour: Behaviour, transport: AcceptedTLSTransport, stop: WakeChannel) -> Outcome {
+    private static func serve(_ behaviour: Behaviour, transport: AcceptedTLSTransport, stop: WakeChannel)
+        -> Outcome
+    {
         var outcome = Outcome()
         switch behaviour {
         case .stall:
@@ -83,7 +85,8 @@ final class OneConnectionServer: Sendable {
             transport.close()
         case .tlsThenClose(let configuration, let notifying):
             do {
-                let connection = try TLSConnection.accept(over: transport, configuration: configuration, timeout: .seconds(10))
+                let connection = try TLSConnection.accept(
+                    over: transport, configuration: configuration, timeout: .seconds(10))
                 // Without a close_notify: releasing the connection closes the socket.
                 if notifying { connection.close() }
             } catch {
@@ -91,11 +94,13 @@ final class OneConnectionServer: Sendable {
             }
         case .tls(let configuration, let label, let context):
             do {
-                let connection = try TLSConnection.accept(over: transport, configuration: configuration, timeout: .seconds(10))
+                let connection = try TLSConnection.accept(
+                    over: transport, configuration: configuration, timeout: .seconds(10))
                 outcome.negotiatedProtocol = connection.negotiatedProtocol
                 outcome.protocolVersion = connection.protocolVersion
                 outcome.requestedServerName = connection.requestedServerName
-                outcome.exported = try connection.exportKeyingMaterial(label: label, context: context, length: 32)
+                outcome.exported = try connection.exportKeyingMaterial(
+                    label: label, context: context, length: 32)
                 if case .bytes(let bytes) = try connection.read(maximum: 4096, timeout: .seconds(10)) {
                     outcome.received = bytes
                     try connection.write(bytes, timeout: .seconds(10))

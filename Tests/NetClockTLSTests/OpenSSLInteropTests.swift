@@ -9,17 +9,22 @@ struct OpenSSLInteropTests {
 
     /// The `openssl` command (a recorded failure when CI requires it and it is missing).
     static func openssl() throws -> String {
-        try #require(TestCertificates.opensslPath, "openssl is not installed, and NETCLOCK_REQUIRE_PEERS=1 requires it")
+        try #require(
+            TestCertificates.opensslPath, "openssl is not installed, and NETCLOCK_REQUIRE_PEERS=1 requires it"
+        )
     }
 
     /// Connects to the s_server on `port` as `localhost`, trusting the test CA.
-    static func connect(port: UInt16, certificates: TestCertificates, minimumVersion: TLSProtocolVersion = .tls13)
+    static func connect(
+        port: UInt16, certificates: TestCertificates, minimumVersion: TLSProtocolVersion = .tls13
+    )
         throws -> TLSConnection
     {
         let tcp = try TCPConnection(startingConnectionTo: .loopback(.ipv4, port: port))
         #expect(try tcp.waitUntilConnected(timeout: .seconds(2)))
         let configuration = TLSClientConfiguration(
-            minimumVersion: minimumVersion, applicationProtocols: ["ntske/1"], trustRoots: .caFile(certificates.caFile))
+            minimumVersion: minimumVersion, applicationProtocols: ["ntske/1"],
+            trustRoots: .caFile(certificates.caFile))
         return try TLSConnection.connect(
             over: tcp, serverName: "localhost", configuration: configuration, timeout: .seconds(5))
     }
@@ -53,7 +58,8 @@ struct OpenSSLInteropTests {
     func refusesTLS12Server() throws {
         let certificates = try TestCertificates.require()
         let server = try OpenSSLServerProcess(
-            openssl: try Self.openssl(), certificates: certificates, arguments: ["-tls1_2", "-alpn", "ntske/1"])
+            openssl: try Self.openssl(), certificates: certificates,
+            arguments: ["-tls1_2", "-alpn", "ntske/1"])
         let error = #expect(throws: TLSError.self) {
             try Self.connect(port: server.port, certificates: certificates)
         }

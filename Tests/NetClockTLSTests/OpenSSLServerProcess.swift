@@ -29,7 +29,8 @@ final class OpenSSLServerProcess {
         process.executableURL = URL(fileURLWithPath: openssl)
         process.arguments =
             [
-                "s_server", "-accept", "127.0.0.1:0", "-naccept", "1", "-cert", certificates.serverCertificate, "-key",
+                "s_server", "-accept", "127.0.0.1:0", "-naccept", "1", "-cert",
+                certificates.serverCertificate, "-key",
                 certificates.serverKey,
             ] + arguments
         process.standardInput = input
@@ -38,7 +39,9 @@ final class OpenSSLServerProcess {
         try process.run()
         let started = ContinuousClock.now
         while ContinuousClock.now - started < .seconds(5) {
-            if let port = Self.acceptedPort(in: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "") {
+            if let port = Self.acceptedPort(
+                in: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
+            {
                 self.port = port
                 return
             }
@@ -87,7 +90,8 @@ final class OpenSSLServerProcess {
         for line in output.split(separator: "\n") {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("Keying material:") {
-                return trimmed.dropFirst("Keying material:".count).trimmingCharacters(in: .whitespaces).lowercased()
+                return trimmed.dropFirst("Keying material:".count).trimmingCharacters(in: .whitespaces)
+                    .lowercased()
             }
         }
         return nil

@@ -14,7 +14,8 @@ struct TLSLoopbackTests {
 
     /// A server configuration with the test CA's certificate.
     static func serverConfiguration(
-        _ certificates: TestCertificates, alpn: [String] = ["ntske/1"], maximumVersion: TLSProtocolVersion? = nil,
+        _ certificates: TestCertificates, alpn: [String] = ["ntske/1"],
+        maximumVersion: TLSProtocolVersion? = nil,
         minimumVersion: TLSProtocolVersion = .tls13
     ) -> TLSServerConfiguration {
         TLSServerConfiguration(
@@ -31,10 +32,13 @@ struct TLSLoopbackTests {
         #expect(try tcp.waitUntilConnected(timeout: .seconds(2)))
         let configuration = TLSClientConfiguration(
             minimumVersion: minimumVersion, applicationProtocols: alpn, trustRoots: .caFile(caFile))
-        return try TLSConnection.connect(over: tcp, serverName: name, configuration: configuration, timeout: timeout)
+        return try TLSConnection.connect(
+            over: tcp, serverName: name, configuration: configuration, timeout: timeout)
     }
 
-    @Test("handshake with ALPN ntske/1, SNI for names, equal exporter keys, data both ways", arguments: ["localhost", "127.0.0.1"])
+    @Test(
+        "handshake with ALPN ntske/1, SNI for names, equal exporter keys, data both ways",
+        arguments: ["localhost", "127.0.0.1"])
     func handshake(_ name: String) throws {
         let certificates = try TestCertificates.require()
         let server = try OneConnectionServer(
@@ -62,11 +66,14 @@ struct TLSLoopbackTests {
 
     @Test(
         "over IPv6 loopback, checked against the address ::1",
-        .enabled(if: LoopbackEnvironment.ipv6LoopbackAvailable, Comment(rawValue: LoopbackEnvironment.ipv6LoopbackUnavailableReason)))
+        .enabled(
+            if: LoopbackEnvironment.ipv6LoopbackAvailable,
+            Comment(rawValue: LoopbackEnvironment.ipv6LoopbackUnavailableReason)))
     func handshakeIPv6() throws {
         let certificates = try TestCertificates.require()
         let server = try OneConnectionServer(
-            .tls(Self.serverConfiguration(certificates), label: Self.label, context: Self.c2sContext), family: .ipv6)
+            .tls(Self.serverConfiguration(certificates), label: Self.label, context: Self.c2sContext),
+            family: .ipv6)
         let client = try Self.connect(to: server, name: "::1", caFile: certificates.caFile)
         #expect(client.negotiatedProtocol == "ntske/1")
         try client.write([1], timeout: .seconds(5))
@@ -75,9 +82,11 @@ struct TLSLoopbackTests {
         #expect(server.finish().error == nil)
     }
 
-    @Test("a name or address the certificate does not carry fails verification", arguments: [
-        "example.com", "127.0.0.2",
-    ])
+    @Test(
+        "a name or address the certificate does not carry fails verification",
+        arguments: [
+            "example.com", "127.0.0.2",
+        ])
     func wrongName(_ name: String) throws {
         let certificates = try TestCertificates.require()
         let server = try OneConnectionServer(
@@ -114,20 +123,25 @@ struct TLSLoopbackTests {
         #expect(try tcp.waitUntilConnected(timeout: .seconds(2)))
         let error = #expect(throws: TLSError.self) {
             try TLSConnection.connect(
-                over: tcp, serverName: "localhost", configuration: TLSClientConfiguration(applicationProtocols: ["ntske/1"]),
+                over: tcp, serverName: "localhost",
+                configuration: TLSClientConfiguration(applicationProtocols: ["ntske/1"]),
                 timeout: .seconds(5))
         }
         #expect(error?.code == .certificateVerificationFailed, "\(String(describing: error))")
         _ = server.finish()
     }
 
-    @Test("a server that agrees on no ALPN protocol: the handshake finishes, nothing negotiated", arguments: [
-        [String](), ["http/1.1"],
-    ])
+    @Test(
+        "a server that agrees on no ALPN protocol: the handshake finishes, nothing negotiated",
+        arguments: [
+            [String](), ["http/1.1"],
+        ])
     func noALPN(_ serverProtocols: [String]) throws {
         let certificates = try TestCertificates.require()
         let server = try OneConnectionServer(
-            .tls(Self.serverConfiguration(certificates, alpn: serverProtocols), label: Self.label, context: []))
+            .tls(
+                Self.serverConfiguration(certificates, alpn: serverProtocols), label: Self.label, context: [])
+        )
         let client = try Self.connect(to: server, name: "localhost", caFile: certificates.caFile)
         #expect(client.negotiatedProtocol == nil)
         client.close()
@@ -183,18 +197,23 @@ struct TLSLoopbackTests {
         #expect(server.finish().error == nil)
     }
 
-    @Test("the server's close_notify ends the stream; a socket closed without one is an error", arguments: [
-        true, false,
-    ])
+    @Test(
+        "the server's close_notify ends the stream; a socket closed without one is an error",
+        arguments: [
+            true, false,
+        ])
     func serverCloses(_ notifying: Bool) throws {
         let certificates = try TestCertificates.require()
-        let server = try OneConnectionServer(.tlsThenClose(Self.serverConfiguration(certificates), notifying: notifying))
+        let server = try OneConnectionServer(
+            .tlsThenClose(Self.serverConfiguration(certificates), notifying: notifying))
         let client = try Self.connect(to: server, name: "localhost", caFile: certificates.caFile)
         if notifying {
             #expect(try client.read(maximum: 10, timeout: .seconds(5)) == .endOfStream)
         } else {
             let error = #expect(throws: TLSError.self) { try client.read(maximum: 10, timeout: .seconds(5)) }
-            #expect(error?.code == .closed && error?.reason.contains("close_notify") == true, "\(String(describing: error))")
+            #expect(
+                error?.code == .closed && error?.reason.contains("close_notify") == true,
+                "\(String(describing: error))")
         }
         client.close()
         #expect(server.finish().error == nil)
@@ -206,7 +225,8 @@ struct TLSLoopbackTests {
         let server = try OneConnectionServer(.stall)
         let started = ContinuousClock.now
         let error = #expect(throws: TLSError.self) {
-            try Self.connect(to: server, name: "localhost", caFile: certificates.caFile, timeout: .milliseconds(300))
+            try Self.connect(
+                to: server, name: "localhost", caFile: certificates.caFile, timeout: .milliseconds(300))
         }
         let elapsed = ContinuousClock.now - started
         #expect(error?.code == .timedOut, "\(String(describing: error))")
@@ -239,7 +259,8 @@ struct TLSLoopbackTests {
             let tcp = try TCPConnection(startingConnectionTo: server.address)
             #expect(try tcp.waitUntilConnected(timeout: .seconds(2)))
             #expect(throws: TLSError(.configuration, "")) {
-                try TLSConnection.connect(over: tcp, serverName: "localhost", configuration: configuration, timeout: .seconds(1))
+                try TLSConnection.connect(
+                    over: tcp, serverName: "localhost", configuration: configuration, timeout: .seconds(1))
             }
             tcp.close()
             _ = server.finish()
@@ -247,14 +268,16 @@ struct TLSLoopbackTests {
         let server = try OneConnectionServer(.stall)
         let tcp = try TCPConnection(startingConnectionTo: server.address)
         #expect(throws: TLSError(.configuration, "")) {
-            try TLSConnection.connect(over: tcp, serverName: "", configuration: TLSClientConfiguration(), timeout: .seconds(1))
+            try TLSConnection.connect(
+                over: tcp, serverName: "", configuration: TLSClientConfiguration(), timeout: .seconds(1))
         }
         tcp.close()
         _ = server.finish()
         var bad = Self.serverConfiguration(certificates)
         bad.privateKeyFile = certificates.selfSignedKey
         let listener = try OneConnectionServer(.tls(bad, label: Self.label, context: []))
-        _ = try? Self.connect(to: listener, name: "localhost", caFile: certificates.caFile, timeout: .seconds(2))
+        _ = try? Self.connect(
+            to: listener, name: "localhost", caFile: certificates.caFile, timeout: .seconds(2))
         #expect(listener.finish().error?.code == .configuration, "a key that does not match the certificate")
     }
 }

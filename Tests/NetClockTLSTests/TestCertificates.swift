@@ -56,8 +56,12 @@ struct TestCertificates: Sendable {
         }
         let newKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2"]
         let commands: [[String]] = [
-            ["req", "-x509"] + newKey + ["-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=NetClock Test CA"],
-            ["req", "-new"] + newKey.dropLast(2) + ["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost"],
+            ["req", "-x509"] + newKey + [
+                "-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=NetClock Test CA",
+            ],
+            ["req", "-new"] + newKey.dropLast(2) + [
+                "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost",
+            ],
             [
                 "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
                 "-out", "server.pem", "-days", "2", "-extfile", "san.ext",
@@ -84,7 +88,8 @@ struct TestCertificates: Sendable {
             process.waitUntilExit()
             guard process.terminationStatus == 0 else {
                 let text = String(decoding: printed, as: UTF8.self)
-                return .failure(Failure(description: "openssl \(arguments.joined(separator: " ")) failed: \(text)"))
+                return .failure(
+                    Failure(description: "openssl \(arguments.joined(separator: " ")) failed: \(text)"))
             }
         }
         return .success(TestCertificates(directory: directory))

@@ -71,7 +71,9 @@ import Testing
             for _ in 0..<(cap * 4) {
                 group.addTask {
                     try await pool.run { _ in
-                        gauge.counts.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) }
+                        gauge.counts.withLock {
+                            $0.running += 1; $0.peak = max($0.peak, $0.running)
+                        }
                         Syscalls.sleep(.milliseconds(20))
                         gauge.counts.withLock { $0.running -= 1 }
                     }
@@ -122,7 +124,9 @@ import Testing
             try await pool.run { flag in
                 running.signal()
                 // Works in poll slices, as a burst does, for at most 10 s.
-                if !CancellableWait.sleep(.seconds(10), isCancelled: { flag.isCancelled }) { sawFlag.signal() }
+                if !CancellableWait.sleep(.seconds(10), isCancelled: { flag.isCancelled }) {
+                    sawFlag.signal()
+                }
                 return 42
             }
         }

@@ -69,7 +69,8 @@ struct BoundedThreadsTests {
                     group.addTask {
                         var engine = NTPSyncEngine(policy: policy)
                         engine.pool = pool
-                        let sync = Task { () async throws(SyncError) -> SyncReport in try await engine.sync() }
+                        let sync = Task { () async throws(SyncError) -> SyncReport in try await engine.sync()
+                        }
                         if index % 3 == 0 {
                             try? await Task.sleep(for: .milliseconds(20 + batch * 10))
                             sync.cancel()

@@ -51,7 +51,8 @@ struct BurstEstimateEngineTests {
         #expect(estimate.reference == samples.map(\.receivedAt).max())
         // The truth is inside the intersection.
         let error = abs(estimate.offset.offset - truth)
-        #expect(error <= estimate.offset.bound + Self.mapping, "error \(error) bound \(estimate.offset.bound)")
+        #expect(
+            error <= estimate.offset.bound + Self.mapping, "error \(error) bound \(estimate.offset.bound)")
         // Never looser than the best sample's own interval, aged to the same instant.
         let aged = best.errorBound + BurstInterval(best).widening(to: estimate.reference)
         #expect(estimate.offset.bound <= aged, "intersection ±\(estimate.offset.bound) vs best ±\(aged)")

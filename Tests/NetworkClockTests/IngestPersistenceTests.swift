@@ -55,6 +55,7 @@ import Testing
         }
         await clock.persister?.waitUntilIdle()
         let restored = try Self.load(store).get()
-        #expect(restored.errorBound == .microseconds(500), "the last (1 ms round trip) anchor is the one stored")
+        #expect(
+            restored.errorBound == .microseconds(500), "the last (1 ms round trip) anchor is the one stored")
     }
 }

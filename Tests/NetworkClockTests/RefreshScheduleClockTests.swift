@@ -74,7 +74,10 @@ struct RefreshScheduleClockTests {
 
         // No anchor: the first sync runs at once, fails, and the loop backs off 64 s × [0.5, 1].
         let first = try await Self.sleepingDelay(on: manual)
-        #expect(await BlockingPoolTests.eventually { log.failures == 1 && log.syncs == 0 && log.backoffs.count == 1 })
+        #expect(
+            await BlockingPoolTests.eventually {
+                log.failures == 1 && log.syncs == 0 && log.backoffs.count == 1
+            })
         #expect(log.backoffs.map(\.delay) == [first])
         #expect(first >= .seconds(32) && first <= .seconds(64), "\(first)")
 
@@ -86,7 +89,10 @@ struct RefreshScheduleClockTests {
         // ...but right at it; the second failure doubles the backoff (128 s × [0.5, 1]).
         manual.advance(by: .milliseconds(1))
         let second = try await Self.sleepingDelay(on: manual)
-        #expect(await BlockingPoolTests.eventually { log.failures == 2 && log.syncs == 0 && log.backoffs.count == 2 })
+        #expect(
+            await BlockingPoolTests.eventually {
+                log.failures == 2 && log.syncs == 0 && log.backoffs.count == 2
+            })
         #expect(log.backoffs.last?.failures == 2)
         #expect(second >= .seconds(64) && second <= .seconds(128), "\(second)")
 

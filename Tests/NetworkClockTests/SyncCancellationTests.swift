@@ -75,7 +75,8 @@ struct SyncCancellationTests {
         for _ in 0..<Self.trials {
             // A fresh registry each time, so etiquette spacing never delays the next burst.
             engine.registry = SourceRegistry()
-            let (latency, error) = try await Self.cancelMidway(servers) { [engine] () async throws(SyncError) in
+            let (latency, error) = try await Self.cancelMidway(servers) {
+                [engine] () async throws(SyncError) in
                 try await engine.sync()
             }
             #expect(error == .cancelled)

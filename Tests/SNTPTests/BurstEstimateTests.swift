@@ -33,7 +33,8 @@ struct BurstEstimateTests {
     static func burst(_ outcomes: [ExchangeRecord.Outcome]) -> ServerQueryResult {
         let exchanges = outcomes.enumerated().map { index, outcome in
             ExchangeRecord(
-                nonce: NTPTimestamp(rawValue: UInt64(index + 1)), sentAt: wall, outcome: outcome, rejected: [])
+                nonce: NTPTimestamp(rawValue: UInt64(index + 1)), sentAt: wall, outcome: outcome, rejected: []
+            )
         }
         return ServerQueryResult(
             address: address, exchanges: exchanges, mapping: TimeMapping(wall: wall, monotonic: monotonic))

@@ -12,7 +12,9 @@ struct BurstIntersectionTests {
     static let start = MonotonicInstant(sinceOrigin: .seconds(1000))
 
     /// `[lower, upper]` milliseconds at `start + at`, drifting at most `ppm`.
-    static func interval(_ lower: Double, _ upper: Double, at: Duration = .zero, ppm: Double = 0) -> BurstInterval {
+    static func interval(_ lower: Double, _ upper: Double, at: Duration = .zero, ppm: Double = 0)
+        -> BurstInterval
+    {
         BurstInterval(
             bootEpoch: OffsetInterval(
                 lower: .nanoseconds(Int64(lower * 1e6)), upper: .nanoseconds(Int64(upper * 1e6))),
@@ -27,7 +29,8 @@ struct BurstIntersectionTests {
     }
 
     @Test func overlappingIntervalsGiveTheirCommonPart() throws {
-        let (interval, reference) = try #require(Self.agreement([Self.interval(0, 10), Self.interval(4, 14)]))
+        let (interval, reference) = try #require(
+            Self.agreement([Self.interval(0, 10), Self.interval(4, 14)]))
         #expect(interval == OffsetInterval(lower: .milliseconds(4), upper: .milliseconds(10)))
         #expect(interval.offset == .milliseconds(7))
         #expect(interval.bound == .milliseconds(3))
@@ -89,7 +92,9 @@ struct BurstIntersectionTests {
         #expect(interval.lower == .microseconds(10_050))
         #expect(abs(interval.upper - .microseconds(10_100)) <= .nanoseconds(1))
         // Without drift they contradict each other.
-        let rigid = BurstIntersection.intersect([Self.interval(0, 10), Self.interval(10.05, 20, at: .seconds(1))])
+        let rigid = BurstIntersection.intersect([
+            Self.interval(0, 10), Self.interval(10.05, 20, at: .seconds(1)),
+        ])
         guard case .conflict(let conflict) = rigid else {
             Issue.record("expected a conflict")
             return

@@ -118,6 +118,8 @@ struct HostileServerTests {
         options.validation.maximumOffset = .seconds(60)
         let result = SNTPClient().query(address, options: options)
         #expect(result.samples.isEmpty)
-        #expect(result.failure.map { "\($0)" }?.contains("ceiling") == true, "\(String(describing: result.failure))")
+        #expect(
+            result.failure.map { "\($0)" }?.contains("ceiling") == true,
+            "\(String(describing: result.failure))")
     }
 }

@@ -46,7 +46,9 @@ import Testing
         defer { server.stop() }
         let result = Self.blockingQuery(ServerName(host: server.host, port: server.port))
         #expect(throws: SNTPError(code: .kissOfDeath, reason: "")) { try result.get() }
-        if case .failure(let error) = result { #expect(error.kissCode == NTPPacket.KissCode(rawValue: "DENY")) }
+        if case .failure(let error) = result {
+            #expect(error.kissCode == NTPPacket.KissCode(rawValue: "DENY"))
+        }
     }
 
     @Test func spoofedRepliesAreRejectedWithTheirReasons() throws {

@@ -33,15 +33,18 @@ import Testing
                     nonce: NTPTimestamp(rawValue: 0x1111), sentAt: Fixture.sentAt(0),
                     outcome: .sample(Fixture.sample), rejected: []),
                 ExchangeRecord(
-                    nonce: NTPTimestamp(rawValue: 0x2222), sentAt: Fixture.sentAt(1), outcome: .sample(stepped),
+                    nonce: NTPTimestamp(rawValue: 0x2222), sentAt: Fixture.sentAt(1),
+                    outcome: .sample(stepped),
                     rejected: []),
             ], mapping: Fixture.mapping)
         guard case .failure(let inconsistency) = query.estimate else {
             Issue.record("the fixture burst should be inconsistent")
-            return SourceReport(server: ServerName(host: "127.0.0.1", port: 11123), address: nil, status: .error)
+            return SourceReport(
+                server: ServerName(host: "127.0.0.1", port: 11123), address: nil, status: .error)
         }
         return SourceReport(
-            server: ServerName(host: "127.0.0.1", port: 11123), address: Fixture.address, status: .inconsistent,
+            server: ServerName(host: "127.0.0.1", port: 11123), address: Fixture.address,
+            status: .inconsistent,
             reason: inconsistency.description, query: query)
     }
 
@@ -61,7 +64,8 @@ import Testing
         #expect(
             json.keys.sorted() == [
                 "address", "delay", "error_bound", "estimate", "host", "interval", "jitter", "leap", "offset",
-                "precision", "reason", "refid", "root_delay", "root_dispersion", "samples", "status", "stratum",
+                "precision", "reason", "refid", "root_delay", "root_dispersion", "samples", "status",
+                "stratum",
             ])
     }
 }

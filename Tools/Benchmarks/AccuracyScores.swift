@@ -53,7 +53,8 @@ struct AccuracyScores {
             for count in accuracySampleCounts {
                 let burst = trial.prefix(count)
                 guard let best = burst.best else { continue }
-                minDelay[count, default: MethodScore()].add(error: best.offset - offset, bound: best.errorBound)
+                minDelay[count, default: MethodScore()].add(
+                    error: best.offset - offset, bound: best.errorBound)
                 switch burst.estimate {
                 case .success(let estimate):
                     intersection[count, default: MethodScore()].add(
@@ -95,7 +96,8 @@ struct AccuracyScores {
             let limitError = count.map { ms(Stats.median(limitErrors[$0] ?? [])) } ?? "-"
             let errorText = baseline.map { String(format: "%.2f", score.medianError / $0.medianError) } ?? "-"
             let boundText =
-                count.map { score.bounds.isEmpty ? "-" : String(format: "%.3f", self.boundRatio(score, $0)) } ?? "-"
+                count.map { score.bounds.isEmpty ? "-" : String(format: "%.3f", self.boundRatio(score, $0)) }
+                ?? "-"
             table.add([
                 name, ms(score.medianError), ms(Stats.quantile(score.errors, 0.9)), inBound,
                 score.bounds.isEmpty ? "-" : ms(score.medianBound), limitBound, limitError, errorText,
@@ -118,12 +120,15 @@ struct AccuracyScores {
     /// How much longer the measured legs were than the drawn delays.
     var latencyNote: String {
         "legs beyond the drawn delays (loopback transit + scheduling): median "
-            + String(format: "%.1f µs out, %.1f µs back", Stats.median(extraOut) * 1e6, Stats.median(extraBack) * 1e6)
+            + String(
+                format: "%.1f µs out, %.1f µs back", Stats.median(extraOut) * 1e6,
+                Stats.median(extraBack) * 1e6)
     }
 
     /// One line of the criteria summary.
     func summaryRow(_ name: String) -> [String] {
-        let allContained = ([naive, midpoint] + Array(minDelay.values) + Array(intersection.values))
+        let allContained =
+            ([naive, midpoint] + Array(minDelay.values) + Array(intersection.values))
             .filter(\.hasBound).map(\.containedPercent).min() ?? 0
         return [
             name, String(format: "%.2f", errorRatio(4)), String(format: "%.2f", errorRatio(8)),

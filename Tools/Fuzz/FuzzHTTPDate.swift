@@ -79,7 +79,8 @@ private struct Civil {
 
     var rfc850: String {
         let twoDigits = ((year % 100) + 100) % 100
-        return "\(longDays[weekday]), \(pad(Int64(day), 2))-\(monthNames[month - 1])-\(pad(twoDigits, 2)) \(clock) GMT"
+        return
+            "\(longDays[weekday]), \(pad(Int64(day), 2))-\(monthNames[month - 1])-\(pad(twoDigits, 2)) \(clock) GMT"
     }
 
     var asctime: String {
@@ -94,7 +95,8 @@ private func checkDate(_ text: String, referenceYear: Int64) {
     } catch {
         _ = error.description
         if let position = error.position {
-            require(position >= 0 && position <= text.utf8.count, "error position \(position) outside the text")
+            require(
+                position >= 0 && position <= text.utf8.count, "error position \(position) outside the text")
         }
         return
     }
@@ -106,15 +108,17 @@ private func checkDate(_ text: String, referenceYear: Int64) {
     // The year is where the format says it must be; a leap second 23:59:60 on 31 December reads
     // as midnight on 1 January of the next year, so that instant may be one year later.
     let clamped = min(max(referenceYear, -1_000_000_000), 1_000_000_000)
-    let isNewYear = civil.month == 1 && civil.day == 1 && civil.hour == 0 && civil.minute == 0
+    let isNewYear =
+        civil.month == 1 && civil.day == 1 && civil.hour == 0 && civil.minute == 0
         && civil.second == 0
     let years = isNewYear ? [civil.year, civil.year - 1] : [civil.year]
     switch date.format {
     case .imfFixdate, .asctime:
         require(years.contains { (0...9999).contains($0) }, "four-digit year parsed to \(civil.year)")
     case .rfc850:
-        require(years.contains { $0 > clamped - 50 && $0 <= clamped + 50 },
-                "two-digit year parsed to \(civil.year) for reference year \(referenceYear)")
+        require(
+            years.contains { $0 > clamped - 50 && $0 <= clamped + 50 },
+            "two-digit year parsed to \(civil.year) for reference year \(referenceYear)")
     }
 
     // The instant, written back in the input's own format, reproduces the input: every field was
@@ -124,8 +128,9 @@ private func checkDate(_ text: String, referenceYear: Int64) {
     let input = lowercasedASCII(trimmedBytes(text))
     let rest = input.drop { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }
     let renderings = canonicalRenderings(time, format: date.format)
-    require(renderings.contains { lowercasedASCII($0.utf8) == Array(rest) },
-            "\(text.debugDescription) parsed to \(time) as \(date.format), written back as \(renderings)")
+    require(
+        renderings.contains { lowercasedASCII($0.utf8) == Array(rest) },
+        "\(text.debugDescription) parsed to \(time) as \(date.format), written back as \(renderings)")
 
     // Surrounding spaces and tabs are ignored.
     let padded = try? HTTPDate(parsing: " \t" + text + "\t ", referenceYear: referenceYear)
@@ -142,8 +147,9 @@ private func checkDate(_ text: String, referenceYear: Int64) {
         do {
             let again = try HTTPDate(parsing: written, referenceYear: reference)
             require(again.format == format, "\(written.debugDescription) parsed as \(again.format)")
-            require(again.time == time,
-                    "\(text.debugDescription) -> \(time) -> \(written.debugDescription) -> \(again.time)")
+            require(
+                again.time == time,
+                "\(text.debugDescription) -> \(time) -> \(written.debugDescription) -> \(again.time)")
         } catch {
             require(false, "\(text.debugDescription) -> \(written.debugDescription) does not parse: \(error)")
         }
@@ -210,8 +216,9 @@ private func checkTimestamp(_ text: String, unit: HTTPTimestampHeader.Unit) {
         return
     }
     require(reading.time.sinceEpoch >= .zero, "\(text.debugDescription) parsed before the epoch")
-    require(reading.resolution > .zero && reading.resolution <= unit.step,
-            "resolution \(reading.resolution) for \(unit)")
+    require(
+        reading.resolution > .zero && reading.resolution <= unit.step,
+        "resolution \(reading.resolution) for \(unit)")
     let dot = trimmed.firstIndex(of: UInt8(ascii: "."))
     let integerText = String(decoding: trimmed[..<(dot ?? trimmed.endIndex)], as: UTF8.self)
     guard let whole = Int64(integerText), integerText.utf8.allSatisfy(isDigit) else {
@@ -222,8 +229,9 @@ private func checkTimestamp(_ text: String, unit: HTTPTimestampHeader.Unit) {
     if let dot {
         require(unit == .seconds, "a fraction accepted in \(unit)")
         let fraction = trimmed[(dot + 1)...]
-        require(!fraction.isEmpty && fraction.count <= 9 && fraction.allSatisfy(isDigit),
-                "fraction of \(text.debugDescription) accepted")
+        require(
+            !fraction.isEmpty && fraction.count <= 9 && fraction.allSatisfy(isDigit),
+            "fraction of \(text.debugDescription) accepted")
         var nanoseconds: Int64 = 0
         for index in 0..<9 {
             let digit = index < fraction.count ? Int64(fraction[fraction.startIndex + index] - 0x30) : 0
@@ -232,12 +240,14 @@ private func checkTimestamp(_ text: String, unit: HTTPTimestampHeader.Unit) {
         expected += .nanoseconds(nanoseconds)
         var resolution = Duration.seconds(1)
         for _ in 0..<fraction.count { resolution = resolution / 10 }
-        require(reading.resolution == resolution, "resolution \(reading.resolution) for \(fraction.count) digits")
+        require(
+            reading.resolution == resolution, "resolution \(reading.resolution) for \(fraction.count) digits")
     } else {
         require(reading.resolution == unit.step, "resolution \(reading.resolution) for an integer")
     }
-    require(reading.time.sinceEpoch == expected,
-            "\(text.debugDescription) in \(unit) parsed to \(reading.time.sinceEpoch), not \(expected)")
+    require(
+        reading.time.sinceEpoch == expected,
+        "\(text.debugDescription) in \(unit) parsed to \(reading.time.sinceEpoch), not \(expected)")
     // What the client does with the reading next must not trap either.
     _ = reading.time.description
     let interval = OffsetInterval.timestamp(

@@ -94,7 +94,8 @@ private func checkDecoding(_ bytes: [UInt8]) {
     } catch {
         require(bytes.count < NTPPacket.headerSize, "\(bytes.count) bytes did not decode: \(error)")
         require(error.code == .malformedPacket, "wrong error \(error.code) for \(bytes.count) bytes")
-        require(error.reason.contains("\(bytes.count) bytes"), "the reason '\(error.reason)' misses the length")
+        require(
+            error.reason.contains("\(bytes.count) bytes"), "the reason '\(error.reason)' misses the length")
         return
     }
     require(bytes.count >= NTPPacket.headerSize, "\(bytes.count) bytes decoded")
@@ -207,7 +208,8 @@ private func checkSample(_ packet: NTPPacket, control: UInt8, steering: inout St
         t4 = NTPTimestamp(localReceiveTime)
         t1 = NTPTimestamp(localReceiveTime - roundTrip)
         let back = t4.unixTime(near: localReceiveTime)
-        require(abs(back - localReceiveTime) <= .nanoseconds(1), "T4 \(t4) does not map back to the local time")
+        require(
+            abs(back - localReceiveTime) <= .nanoseconds(1), "T4 \(t4) does not map back to the local time")
     }
     let receivedAt = MonotonicInstant(sinceOrigin: .nanoseconds(steering.int32()) * 1_000)
     let localPrecision = Duration.nanoseconds(Int64(1) << Int64(steering.byte() % 40))
@@ -215,11 +217,13 @@ private func checkSample(_ packet: NTPPacket, control: UInt8, steering: inout St
     let sample = NTPSample(
         server: server, t1: t1, reply: packet, t4: t4, receivedAt: receivedAt,
         localReceiveTime: localReceiveTime, localPrecision: localPrecision)
-    require(sample.t2 == packet.receiveTimestamp && sample.t3 == packet.transmitTimestamp, "T2/T3 copied wrong")
+    require(
+        sample.t2 == packet.receiveTimestamp && sample.t3 == packet.transmitTimestamp, "T2/T3 copied wrong")
     // The offset and delay are exact: θ·2 = (T2 − T1) + (T3 − T4), δ = (T4 − T1) − (T3 − T2).
     let twiceOffset = (packet.receiveTimestamp - t1) + (packet.transmitTimestamp - t4)
-    require(abs(sample.offset * 2 - twiceOffset) <= Duration(secondsComponent: 0, attosecondsComponent: 1),
-            "offset \(sample.offset) is not half of \(twiceOffset)")
+    require(
+        abs(sample.offset * 2 - twiceOffset) <= Duration(secondsComponent: 0, attosecondsComponent: 1),
+        "offset \(sample.offset) is not half of \(twiceOffset)")
     _ = sample.trueTime
     _ = sample.offset.formattedSeconds
     _ = sample.delay.formattedSeconds
@@ -252,7 +256,8 @@ private func checkSample(_ packet: NTPPacket, control: UInt8, steering: inout St
     let bound = sample.errorBound
     _ = bound.formattedSeconds
     if sample.delay >= .zero {
-        require(bound >= sample.delay / 2 + packet.rootDistance, "error bound \(bound) below δ/2 + root distance")
+        require(
+            bound >= sample.delay / 2 + packet.rootDistance, "error bound \(bound) below δ/2 + root distance")
     }
     guard acceptedBySomePolicy else { return }
 

@@ -40,7 +40,9 @@ private func checkPacket(_ bytes: [UInt8]) {
     var offset = NTPPacket.headerSize
     for located in packet.fields {
         require(located.offset == offset, "field at \(located.offset), expected \(offset)")
-        require(located.field.length % 4 == 0 && located.field.length >= 16, "field length \(located.field.length)")
+        require(
+            located.field.length % 4 == 0 && located.field.length >= 16,
+            "field length \(located.field.length)")
         offset += located.field.length
     }
     require(offset == bytes.count, "fields end at \(offset) of \(bytes.count)")
@@ -49,10 +51,13 @@ private func checkPacket(_ bytes: [UInt8]) {
     require(packet.associatedDataRange == 0..<packet.authenticatorOffset, "associated data range")
     require(packet.fields.filter { $0.field.type == .uniqueIdentifier }.count == 1, "Unique Identifier count")
     require(packet.uniqueIdentifier.count >= 32, "short Unique Identifier")
-    require(packet.authenticator.ciphertext.count >= 16 && !packet.authenticator.nonce.isEmpty, "authenticator sizes")
+    require(
+        packet.authenticator.ciphertext.count >= 16 && !packet.authenticator.nonce.isEmpty,
+        "authenticator sizes")
     // The authenticator re-laid out by the encoder carries the same nonce and ciphertext.
     if let field = try? packet.authenticator.field() {
-        require((try? NTSAuthenticator(parsing: field.body)) == packet.authenticator, "authenticator round trip")
+        require(
+            (try? NTSAuthenticator(parsing: field.body)) == packet.authenticator, "authenticator round trip")
     }
 }
 
@@ -76,7 +81,8 @@ private func checkRequest(_ bytes: [UInt8]) {
     let encoded: [UInt8]
     do {
         request = try NTSRequest(
-            header: header, uniqueIdentifier: uniqueIdentifier, cookie: cookie, placeholderCount: placeholders,
+            header: header, uniqueIdentifier: uniqueIdentifier, cookie: cookie,
+            placeholderCount: placeholders,
             nonce: nonce)
         encoded = try request.encoded { ad, nonce, plaintext throws(NTSError) in
             Array(ad.suffix(16)) + plaintext
@@ -85,7 +91,9 @@ private func checkRequest(_ bytes: [UInt8]) {
         // Only a request past the packet cap may be refused.
         let cookieField = 4 + max(12, (cookie.count + 3) & ~3)
         let size = 48 + 36 + (1 + placeholders) * cookieField + 24 + max(16, (nonce.count + 3) & ~3)
-        require(error.code == .unencodable && size > NTSPacket.maximumSize, "a \(size)-byte request did not encode: \(error)")
+        require(
+            error.code == .unencodable && size > NTSPacket.maximumSize,
+            "a \(size)-byte request did not encode: \(error)")
         return
     }
     let packet: NTSPacket

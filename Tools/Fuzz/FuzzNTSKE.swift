@@ -51,7 +51,9 @@ public func fuzzNTSKE(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         require(a == b, "one chunk and splits (seed \(seed)) gave different responses")
     case (.failure(let a), .failure(let b)):
         require(a.code == b.code, "one chunk failed with \(a.code), splits with \(b.code)")
-        if a.code == .serverError { require(a.serverCode != nil && a.serverCode == b.serverCode, "server codes differ") }
+        if a.code == .serverError {
+            require(a.serverCode != nil && a.serverCode == b.serverCode, "server codes differ")
+        }
     default:
         require(false, "one chunk gave \(whole), splits \(split)")
     }
@@ -60,8 +62,12 @@ public func fuzzNTSKE(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard case .success(let response) = whole else { return 0 }
     require(response.nextProtocol == 0, "next protocol \(response.nextProtocol)")
     require(response.aead == 15, "AEAD \(response.aead)")
-    require((1...NTSKEResponse.maximumCookies).contains(response.cookies.count), "\(response.cookies.count) cookies")
-    require(response.cookies.allSatisfy { (1...NTSKEResponse.maximumCookieLength).contains($0.count) }, "cookie length")
+    require(
+        (1...NTSKEResponse.maximumCookies).contains(response.cookies.count),
+        "\(response.cookies.count) cookies")
+    require(
+        response.cookies.allSatisfy { (1...NTSKEResponse.maximumCookieLength).contains($0.count) },
+        "cookie length")
     if let server = response.server {
         require(!server.isEmpty && server.utf8.allSatisfy { (0x21...0x7E).contains($0) }, "server \(server)")
     }

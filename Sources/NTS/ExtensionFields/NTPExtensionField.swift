@@ -19,7 +19,8 @@ package struct NTPExtensionField: Hashable, Sendable {
     /// A field from a body as on the wire (the parser's view); the body is padded with zeros to a
     /// multiple of 4 and to the 16-byte minimum. Throws ``NTSError/Code/unencodable`` past 65532 bytes.
     package init(type: NTPExtensionFieldType, body: [UInt8]) throws(NTSError) {
-        let length = max(Self.minimumLength, WireBytes.padded4(Self.headerSize + min(body.count, Self.maximumLength)))
+        let length = max(
+            Self.minimumLength, WireBytes.padded4(Self.headerSize + min(body.count, Self.maximumLength)))
         guard body.count <= Self.maximumLength - Self.headerSize else {
             throw NTSError(.unencodable, "extension field body of \(body.count) bytes")
         }

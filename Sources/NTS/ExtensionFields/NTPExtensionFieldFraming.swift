@@ -15,23 +15,31 @@ enum NTPExtensionFieldFraming {
             guard fields.count < maximumFields else {
                 throw NTSError(.packetTooLarge, "more than \(maximumFields) extension fields")
             }
-            guard let type = WireBytes.uint16(bytes, at: offset), let length = WireBytes.uint16(bytes, at: offset + 2)
+            guard let type = WireBytes.uint16(bytes, at: offset),
+                let length = WireBytes.uint16(bytes, at: offset + 2)
             else {
-                throw NTSError(.truncatedField, "\(bytes.count - offset) bytes at offset \(offset) are not a field header")
+                throw NTSError(
+                    .truncatedField,
+                    "\(bytes.count - offset) bytes at offset \(offset) are not a field header")
             }
             let fieldLength = Int(length)
             guard fieldLength % 4 == 0 else {
-                throw NTSError(.misalignedField, "field at offset \(offset) has length \(fieldLength), not a multiple of 4")
+                throw NTSError(
+                    .misalignedField,
+                    "field at offset \(offset) has length \(fieldLength), not a multiple of 4")
             }
             guard fieldLength >= NTPExtensionField.minimumLength else {
-                throw NTSError(.fieldTooShort, "field at offset \(offset) has length \(fieldLength), below 16")
+                throw NTSError(
+                    .fieldTooShort, "field at offset \(offset) has length \(fieldLength), below 16")
             }
             guard fieldLength <= bytes.count - offset else {
                 throw NTSError(
-                    .truncatedField, "field at offset \(offset) of length \(fieldLength) runs past the \(bytes.count) bytes")
+                    .truncatedField,
+                    "field at offset \(offset) of length \(fieldLength) runs past the \(bytes.count) bytes")
             }
             let body = Array(bytes[(offset + NTPExtensionField.headerSize)..<(offset + fieldLength)])
-            fields.append((offset, NTPExtensionField(type: NTPExtensionFieldType(rawValue: type), wireBody: body)))
+            fields.append(
+                (offset, NTPExtensionField(type: NTPExtensionFieldType(rawValue: type), wireBody: body)))
             offset += fieldLength
         }
         return fields

@@ -20,7 +20,9 @@ package struct NTSAuthenticator: Hashable, Sendable {
 
     /// Parses an authenticator field's body.
     package init(parsing body: [UInt8]) throws(NTSError) {
-        guard let nonceLength = WireBytes.uint16(body, at: 0), let ciphertextLength = WireBytes.uint16(body, at: 2) else {
+        guard let nonceLength = WireBytes.uint16(body, at: 0),
+            let ciphertextLength = WireBytes.uint16(body, at: 2)
+        else {
             throw NTSError(.malformedAuthenticator, "authenticator body of \(body.count) bytes")
         }
         let nonceEnd = 4 + WireBytes.padded4(Int(nonceLength))
@@ -28,14 +30,17 @@ package struct NTSAuthenticator: Hashable, Sendable {
         guard nonceLength > 0, ciphertextEnd <= body.count else {
             throw NTSError(
                 .malformedAuthenticator,
-                "nonce \(nonceLength) and ciphertext \(ciphertextLength) bytes do not fit a \(body.count)-byte body")
+                "nonce \(nonceLength) and ciphertext \(ciphertextLength) bytes do not fit a \(body.count)-byte body"
+            )
         }
         guard Int(ciphertextLength) >= Self.minimumCiphertextLength else {
-            throw NTSError(.malformedAuthenticator, "ciphertext of \(ciphertextLength) bytes, shorter than a SIV tag")
+            throw NTSError(
+                .malformedAuthenticator, "ciphertext of \(ciphertextLength) bytes, shorter than a SIV tag")
         }
         // Nonce, its padding and the additional padding (everything after the ciphertext).
         guard nonceEnd - 4 + (body.count - ciphertextEnd) >= Self.requiredNonceSpace else {
-            throw NTSError(.malformedAuthenticator, "nonce of \(nonceLength) bytes without the additional padding to 16")
+            throw NTSError(
+                .malformedAuthenticator, "nonce of \(nonceLength) bytes without the additional padding to 16")
         }
         nonce = Array(body[4..<(4 + Int(nonceLength))])
         ciphertext = Array(body[nonceEnd..<(nonceEnd + Int(ciphertextLength))])
@@ -51,7 +56,8 @@ package struct NTSAuthenticator: Hashable, Sendable {
         WireBytes.append(UInt16(nonce.count), to: &body)
         WireBytes.append(UInt16(ciphertext.count), to: &body)
         body += nonce + Array(repeating: 0, count: WireBytes.padded4(nonce.count) - nonce.count)
-        body += ciphertext + Array(repeating: 0, count: WireBytes.padded4(ciphertext.count) - ciphertext.count)
+        body +=
+            ciphertext + Array(repeating: 0, count: WireBytes.padded4(ciphertext.count) - ciphertext.count)
         let nonceSpace = WireBytes.padded4(nonce.count)
         if nonceSpace < Self.requiredNonceSpace {
             body += Array(repeating: 0, count: Self.requiredNonceSpace - nonceSpace)

@@ -57,12 +57,14 @@ package struct NTSPacket: Hashable, Sendable {
                 if field.type == .authenticator {
                     throw NTSError(.duplicateAuthenticator, "a second authenticator at offset \(offset)")
                 }
-                throw NTSError(.authenticatorNotLast, "field of type \(field.type.rawValue) after the authenticator")
+                throw NTSError(
+                    .authenticatorNotLast, "field of type \(field.type.rawValue) after the authenticator")
             }
             switch field.type {
             case .uniqueIdentifier:
                 guard uniqueIdentifier == nil else {
-                    throw NTSError(.duplicateUniqueIdentifier, "a second Unique Identifier at offset \(offset)")
+                    throw NTSError(
+                        .duplicateUniqueIdentifier, "a second Unique Identifier at offset \(offset)")
                 }
                 guard field.body.count >= Self.minimumUniqueIdentifierLength else {
                     throw NTSError(.fieldTooShort, "Unique Identifier of \(field.body.count) bytes, below 32")

@@ -37,13 +37,17 @@ package struct NTSRequest: Sendable {
             try NTPExtensionField(type: .uniqueIdentifier, body: uniqueIdentifier),
             try NTPExtensionField(type: .cookie, body: cookie),
         ]
-        let placeholder = try NTPExtensionField(type: .cookiePlaceholder, body: Array(repeating: 0, count: cookie.count))
+        let placeholder = try NTPExtensionField(
+            type: .cookiePlaceholder, body: Array(repeating: 0, count: cookie.count))
         fields += Array(repeating: placeholder, count: placeholderCount)
         let associatedData = NTSPacket.encode(header: header, fields: fields)
         // The smallest authenticator this nonce allows: 8 + nonce space + a 16-byte tag.
-        let smallestAuthenticator = 24 + max(NTSAuthenticator.requiredNonceSpace, WireBytes.padded4(nonce.count))
+        let smallestAuthenticator =
+            24 + max(NTSAuthenticator.requiredNonceSpace, WireBytes.padded4(nonce.count))
         guard associatedData.count + smallestAuthenticator <= NTSPacket.maximumSize else {
-            throw NTSError(.unencodable, "a request of \(associatedData.count) bytes before the authenticator exceeds the packet cap")
+            throw NTSError(
+                .unencodable,
+                "a request of \(associatedData.count) bytes before the authenticator exceeds the packet cap")
         }
         self.associatedData = associatedData
         self.nonce = nonce

@@ -63,7 +63,9 @@ package struct NTSKEResponseParser: Sendable {
         case .failed(let error):
             throw error
         case .complete(let response):
-            guard bytes.isEmpty else { throw fail(NTSError(.bytesAfterEnd, "\(bytes.count) bytes after End of Message")) }
+            guard bytes.isEmpty else {
+                throw fail(NTSError(.bytesAfterEnd, "\(bytes.count) bytes after End of Message"))
+            }
             return .complete(response)
         case .reading:
             break
@@ -87,7 +89,8 @@ package struct NTSKEResponseParser: Sendable {
         case .failed(let error): throw error
         case .complete(let response): return response
         case .reading:
-            throw fail(NTSError(.truncated, "the stream ended after \(received) bytes, before End of Message"))
+            throw fail(
+                NTSError(.truncated, "the stream ended after \(received) bytes, before End of Message"))
         }
     }
 
@@ -111,7 +114,9 @@ package struct NTSKEResponseParser: Sendable {
             offset = bodyStart + Int(length)
             let type = NTSKERecordType(rawValue: word)
             if type == .endOfMessage {
-                guard body.isEmpty else { throw NTSError(.malformedRecord, "End of Message with a \(body.count)-byte body") }
+                guard body.isEmpty else {
+                    throw NTSError(.malformedRecord, "End of Message with a \(body.count)-byte body")
+                }
                 // The response is judged first, so the outcome does not depend on how the bytes
                 // after End of Message were split into reads.
                 let response = try finished()
@@ -132,7 +137,8 @@ package struct NTSKEResponseParser: Sendable {
         guard let aead else { throw NTSError(.unsupportedAEAD, "no AEAD Algorithm Negotiation record") }
         guard !cookies.isEmpty else { throw NTSError(.noCookies, "no New Cookie for NTPv4 record") }
         return NTSKEResponse(
-            nextProtocol: nextProtocol, aead: aead, cookies: cookies, server: server, port: port, warnings: warnings)
+            nextProtocol: nextProtocol, aead: aead, cookies: cookies, server: server, port: port,
+            warnings: warnings)
     }
 
     /// Records one record other than End of Message.
@@ -142,15 +148,19 @@ package struct NTSKEResponseParser: Sendable {
             guard nextProtocol == nil else { throw NTSError(.duplicateRecord, "two Next Protocol records") }
             guard !body.isEmpty else { throw NTSError(.noNTPv4, "the server accepts none of our protocols") }
             guard body.count == 2, let id = WireBytes.uint16(body, at: 0) else {
-                throw NTSError(.malformedRecord, "Next Protocol body of \(body.count) bytes; a server names one ID")
+                throw NTSError(
+                    .malformedRecord, "Next Protocol body of \(body.count) bytes; a server names one ID")
             }
-            guard id == NTSKEConstants.ntpv4Protocol else { throw NTSError(.noNTPv4, "next protocol \(id), not NTPv4 (0)") }
+            guard id == NTSKEConstants.ntpv4Protocol else {
+                throw NTSError(.noNTPv4, "next protocol \(id), not NTPv4 (0)")
+            }
             nextProtocol = id
         case .error:
             guard body.count == 2, let code = WireBytes.uint16(body, at: 0) else {
                 throw NTSError(.malformedRecord, "Error record body of \(body.count) bytes")
             }
-            throw NTSError(.serverError, "the server sent Error \(code) (\(Self.errorName(code)))", serverCode: code)
+            throw NTSError(
+                .serverError, "the server sent Error \(code) (\(Self.errorName(code)))", serverCode: code)
         case .warning:
             guard body.count == 2, let code = WireBytes.uint16(body, at: 0) else {
                 throw NTSError(.malformedRecord, "Warning record body of \(body.count) bytes")
@@ -158,23 +168,32 @@ package struct NTSKEResponseParser: Sendable {
             warnings.append(code)
         case .aeadAlgorithm:
             guard aead == nil else { throw NTSError(.duplicateRecord, "two AEAD Algorithm records") }
-            guard !body.isEmpty else { throw NTSError(.unsupportedAEAD, "the server accepts none of our AEAD algorithms") }
+            guard !body.isEmpty else {
+                throw NTSError(.unsupportedAEAD, "the server accepts none of our AEAD algorithms")
+            }
             guard body.count == 2, let id = WireBytes.uint16(body, at: 0) else {
-                throw NTSError(.malformedRecord, "AEAD body of \(body.count) bytes; a server names one algorithm")
+                throw NTSError(
+                    .malformedRecord, "AEAD body of \(body.count) bytes; a server names one algorithm")
             }
             guard id == NTSKEConstants.aesSIVCMAC256 else {
-                throw NTSError(.unsupportedAEAD, "AEAD algorithm \(id), we offered only 15 (AES-SIV-CMAC-256)")
+                throw NTSError(
+                    .unsupportedAEAD, "AEAD algorithm \(id), we offered only 15 (AES-SIV-CMAC-256)")
             }
             aead = id
         case .newCookie:
             guard (1...NTSKEResponse.maximumCookieLength).contains(body.count) else {
-                throw NTSError(.malformedRecord, "cookie of \(body.count) bytes (1–\(NTSKEResponse.maximumCookieLength))")
+                throw NTSError(
+                    .malformedRecord, "cookie of \(body.count) bytes (1–\(NTSKEResponse.maximumCookieLength))"
+                )
             }
             if cookies.count < NTSKEResponse.maximumCookies { cookies.append(body) }
         case .ntpServer:
-            guard server == nil else { throw NTSError(.duplicateRecord, "two NTPv4 Server Negotiation records") }
+            guard server == nil else {
+                throw NTSError(.duplicateRecord, "two NTPv4 Server Negotiation records")
+            }
             guard let name = NTSServerName.parse(body) else {
-                throw NTSError(.invalidServer, "NTPv4 server of \(body.count) bytes is not printable ASCII of 1–255")
+                throw NTSError(
+                    .invalidServer, "NTPv4 server of \(body.count) bytes is not printable ASCII of 1–255")
             }
             server = name
         case .ntpPort:
@@ -184,7 +203,9 @@ package struct NTSKEResponseParser: Sendable {
             }
             port = value
         default:
-            guard !critical else { throw NTSError(.unknownCriticalRecord, "critical record of unknown type \(type.rawValue)") }
+            guard !critical else {
+                throw NTSError(.unknownCriticalRecord, "critical record of unknown type \(type.rawValue)")
+            }
         }
     }
 

@@ -64,7 +64,8 @@ struct SourceJSON: Encodable {
             jitter = Nullable(report.query?.jitter?.secondsDouble)
             let estimate = report.estimate
             self.estimate = Nullable(estimate?.method.rawValue)
-            interval = Nullable(estimate.map { [$0.offset.lower.secondsDouble, $0.offset.upper.secondsDouble] })
+            interval = Nullable(
+                estimate.map { [$0.offset.lower.secondsDouble, $0.offset.upper.secondsDouble] })
         }
         kissCode = report.query?.kissCode?.rawValue
         samples = SampleJSON.samples(of: report)

@@ -12,7 +12,8 @@ extension TimeEstimate: CustomStringConvertible {
         if let server { context.append(server) }
         context.append("synced \(age.formattedSeconds) ago")
         if isDriftCorrected { context.append("drift corrected") }
-        return "\(ISO8601.format(time, fractionDigits: 6))Z ± \(errorBound.formattedSeconds) (\(context.joined(separator: ", ")))"
+        return
+            "\(ISO8601.format(time, fractionDigits: 6))Z ± \(errorBound.formattedSeconds) (\(context.joined(separator: ", ")))"
     }
 }
 
@@ -85,7 +86,8 @@ extension ClockEvent: CustomStringConvertible {
         case .falseticker(let source): return "falseticker: \(source)"
         case .kissOfDeath(let source, let code): return "kiss-o'-death \(code): \(source)"
         case .backoff(let delay, let failures):
-            return "backoff: next sync in \(delay.formattedSeconds) after \(failures) failure\(failures == 1 ? "" : "s")"
+            return
+                "backoff: next sync in \(delay.formattedSeconds) after \(failures) failure\(failures == 1 ? "" : "s")"
         case .restored(let anchor): return "restored: \(anchor)"
         case .restoreFailed(let error): return "restore failed: \(error)"
         case .storeFailed(let error): return "store failed: \(error)"

@@ -48,7 +48,8 @@ extension NetworkClock {
         /// The round trip `roundTrip` is longer than a minute.
         static func roundTripTooLong(_ roundTrip: Duration) -> IngestError {
             IngestError(
-                code: .roundTripTooLong, reason: "round trip \(roundTrip.formattedSeconds) is longer than 60 s")
+                code: .roundTripTooLong,
+                reason: "round trip \(roundTrip.formattedSeconds) is longer than 60 s")
         }
 
         /// The resolution is negative or over a minute.

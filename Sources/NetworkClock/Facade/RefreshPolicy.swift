@@ -24,7 +24,8 @@ extension NetworkClock {
 
         /// Creates a policy; every parameter has the default described on its property.
         public init(
-            interval: Duration = .seconds(1024), jitter: Double = 0.25, minimumInterval: Duration = .seconds(64),
+            interval: Duration = .seconds(1024), jitter: Double = 0.25,
+            minimumInterval: Duration = .seconds(64),
             initialBackoff: Duration = .seconds(64), maximumBackoff: Duration = .seconds(3600)
         ) {
             self.interval = interval

@@ -161,7 +161,9 @@ private struct PlainHTTPExchangeRun {
         while true {
             let wait = instant - clock.now()
             guard wait > .zero else { return }
-            guard CancellableWait.sleep(wait, isCancelled: isAbandoned) else { throw Stop(result: .cancelled) }
+            guard CancellableWait.sleep(wait, isCancelled: isAbandoned) else {
+                throw Stop(result: .cancelled)
+            }
         }
     }
 

@@ -53,7 +53,8 @@ public struct AnchorStore: Sendable {
 
     /// Creates a store at the default location, ``defaultPath(environment:)``.
     /// - Throws: ``AnchorStoreError/Code/noDefaultLocation`` when the environment gives none.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(AnchorStoreError) {
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(AnchorStoreError)
+    {
         guard let path = Self.defaultPath(environment: environment) else {
             throw AnchorStoreError(
                 code: .noDefaultLocation,
@@ -93,7 +94,9 @@ public struct AnchorStore: Sendable {
     ///   directory or file cannot be written, ``AnchorStoreError/Code/bootIDUnavailable`` when the
     ///   boot identity cannot be read, ``AnchorStoreError/Code/invalidAnchor`` for an anchor outside
     ///   the supported range. An ``AnchoredClock`` keeps working regardless.
-    @available(*, noasync, message: "writes and fsyncs a file; from async code use AnchoredClock.save(to:) async")
+    @available(
+        *, noasync, message: "writes and fsyncs a file; from async code use AnchoredClock.save(to:) async"
+    )
     package func save(_ anchor: Anchor, drift: DriftEstimator? = nil) throws(AnchorStoreError) {
         guard anchor.isWithinSupportedRange else {
             throw error(.invalidAnchor, "the anchor's values are outside the supported range")

@@ -151,7 +151,8 @@ package struct NTPSyncEngine: Sendable {
         for (index, target) in targets.enumerated() {
             let engine = self
             pool.execute(flag: stop) {
-                let result = engine.burst(to: target.address, deadline: deadline, isCancelled: { stop.isCancelled })
+                let result = engine.burst(
+                    to: target.address, deadline: deadline, isCancelled: { stop.isCancelled })
                 collector.deliver(result, index: index)
             }
         }
@@ -171,7 +172,8 @@ package struct NTPSyncEngine: Sendable {
                 CancellableWait.sleep(wait, isCancelled: isCancelled)
             }
         }
-        let result = client.query(address, options: policy.query, deadline: deadline, isCancelled: isCancelled)
+        let result = client.query(
+            address, options: policy.query, deadline: deadline, isCancelled: isCancelled)
         // Stopped before anything was sent: the address's etiquette state is unchanged.
         if result.exchanges.isEmpty { return result }
         let now = monotonic.now()

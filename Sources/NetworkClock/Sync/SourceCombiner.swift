@@ -62,7 +62,8 @@ struct SourceCombiner {
         guard let latest = candidates.map(\.instant).max() else { throw .noSources }
         let base = candidates[0].bootEpoch
         let intervals = candidates.map {
-            OffsetInterval(offset: $0.bootEpoch - base, bound: $0.bound(at: latest, tolerancePPM: tolerancePPM))
+            OffsetInterval(
+                offset: $0.bootEpoch - base, bound: $0.bound(at: latest, tolerancePPM: tolerancePPM))
         }
         let selection = try Intersection.select(intervals)
         let survivors = selection.truechimers

@@ -56,7 +56,8 @@ extension SyncReport {
 
         /// Creates a report.
         package init(
-            server: ServerName, address: SocketAddress?, status: SyncReport.SourceStatus, reason: String? = nil,
+            server: ServerName, address: SocketAddress?, status: SyncReport.SourceStatus,
+            reason: String? = nil,
             query: ServerQueryResult? = nil
         ) {
             self.server = server

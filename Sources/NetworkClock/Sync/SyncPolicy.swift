@@ -40,7 +40,8 @@ package struct SyncPolicy: Hashable, Sendable {
 
     /// Creates a policy. The default deadline covers a full burst plus one timeout.
     package init(
-        servers: [ServerName], defaultPort: UInt16 = ServerName.defaultPort, family: AddressFamilyPreference = .any,
+        servers: [ServerName], defaultPort: UInt16 = ServerName.defaultPort,
+        family: AddressFamilyPreference = .any,
         addressesPerHost: Int = 4, query: QueryOptions = QueryOptions(), minimumSources: Int? = nil,
         deadline: Duration? = nil, combine: CombineMethod = .intersection
     ) {

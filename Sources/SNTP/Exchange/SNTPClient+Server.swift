@@ -61,7 +61,9 @@ extension SNTPClient {
         }
         var firstFailure: SNTPError?
         for address in addresses {
-            if isCancelled() { throw SNTPError(code: .cancelled, reason: "the query of \(server) was cancelled") }
+            if isCancelled() {
+                throw SNTPError(code: .cancelled, reason: "the query of \(server) was cancelled")
+            }
             let result = query(address, options: options, isCancelled: isCancelled)
             if let best = result.best { return best }
             let failure = result.failure.map(SNTPError.init) ?? SNTPError(.timedOut)

@@ -50,7 +50,8 @@ package enum BurstIntersection {
         let lower = aged[highest].lower
         let upper = aged[lowest].upper
         guard lower <= upper else {
-            return .conflict(Conflict(higher: highest, lower: lowest, gap: lower - upper, reference: reference))
+            return .conflict(
+                Conflict(higher: highest, lower: lowest, gap: lower - upper, reference: reference))
         }
         return .agreement(OffsetInterval(lower: lower, upper: upper), reference: reference)
     }

@@ -43,7 +43,8 @@ final class ManualClock: Clock, Sendable {
             return state.nextID
         }
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<Void, any Error>) in
                 enum Start { case wait, due, cancelled }
                 let start = state.withLock { state -> Start in
                     if state.cancelledEarly.remove(id) != nil { return .cancelled }
