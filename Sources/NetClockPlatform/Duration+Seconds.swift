@@ -27,6 +27,11 @@ extension Duration {
         return Self.fixed(seconds, 6) + "s"
     }
 
+    /// ``formattedSeconds`` with an explicit sign: `+1.500000s`, `-0.250ms`, `+0.000ms`.
+    package var signedFormattedSeconds: String {
+        self < .zero ? formattedSeconds : "+" + formattedSeconds
+    }
+
     /// Formats `value` with `digits` digits after the decimal point, without Foundation.
     static func fixed(_ value: Double, _ digits: Int) -> String {
         var scale = 1.0

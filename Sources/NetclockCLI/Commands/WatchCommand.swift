@@ -38,7 +38,7 @@ struct WatchCommand {
     private func line(_ report: SyncReport) -> String {
         let total = report.sources.filter { $0.query != nil }.count
         return
-            "\(ISO8601.format(report.trueTime, fractionDigits: 3))  offset \(ReportText.signed(report.offset))"
+            "\(ISO8601.format(report.trueTime, fractionDigits: 3))  offset \(report.offset.signedFormattedSeconds)"
             + "  delay \(report.delay.formattedSeconds)  ±\(report.errorBound.formattedSeconds)"
             + "  agree \(report.agreeingSources)/\(total)  \(report.source)"
     }

@@ -8,7 +8,7 @@ enum ReportText {
     static func report(_ report: SyncReport) -> String {
         var lines = report.sources.map(source) + report.httpSources.map(http)
         lines.append(
-            "time \(ISO8601.format(report.trueTime, fractionDigits: 6))  offset \(signed(report.offset))"
+            "time \(ISO8601.format(report.trueTime, fractionDigits: 6))  offset \(report.offset.signedFormattedSeconds)"
                 + " ± \(report.errorBound.formattedSeconds)  (\(report.source), \(report.server))")
         return lines.joined(separator: "\n")
     }
@@ -19,7 +19,8 @@ enum ReportText {
             return "\(place)  \(report.status)  \(report.reason ?? "")"
         }
         let jitter = query.jitter.map { ", jitter \($0.formattedSeconds)" } ?? ""
-        var line = "\(place)  offset \(signed(best.offset))  delay \(best.delay.formattedSeconds)"
+        var line =
+            "\(place)  offset \(best.offset.signedFormattedSeconds)  delay \(best.delay.formattedSeconds)"
         line += "  ±\(best.errorBound.formattedSeconds)  stratum \(best.reply.stratum.rawValue)"
         line += "  refid \(best.reply.referenceID.display(stratum: best.reply.stratum))"
         line +=
@@ -36,13 +37,7 @@ enum ReportText {
             return "\(report.url)  \(report.status)  \(report.reason ?? "")"
         }
         return
-            "\(report.url)  offset \(signed(offset))  ±\(bound.formattedSeconds)  (\(report.kind ?? "http"),"
+            "\(report.url)  offset \(offset.signedFormattedSeconds)  ±\(bound.formattedSeconds)  (\(report.kind ?? "http"),"
             + " \(report.requests.count) requests)  \(report.status)"
-    }
-
-    /// A duration with an explicit sign: `+1.500000s`, `-0.250ms`.
-    static func signed(_ duration: Duration) -> String {
-        let text = duration.formattedSeconds
-        return duration < .zero ? text : "+" + text
     }
 }

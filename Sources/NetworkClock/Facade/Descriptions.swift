@@ -21,11 +21,10 @@ extension SyncReport: CustomStringConvertible {
     /// E.g. `2026-12-01T03:47:03.287503Z, local clock +42.500004s ± 138.5µs (ntp, 127.0.0.1:123,
     /// 3 of 4 sources agree)`.
     public var description: String {
-        let sign = offset < .zero ? "" : "+"
         var context = [source.rawValue, server]
         if !sources.isEmpty { context.append("\(agreeingSources) of \(sources.count) sources agree") }
         return
-            "\(ISO8601.format(trueTime, fractionDigits: 6))Z, local clock \(sign)\(offset.formattedSeconds) ± \(errorBound.formattedSeconds) (\(context.joined(separator: ", ")))"
+            "\(ISO8601.format(trueTime, fractionDigits: 6))Z, local clock \(offset.signedFormattedSeconds) ± \(errorBound.formattedSeconds) (\(context.joined(separator: ", ")))"
     }
 }
 
@@ -35,9 +34,8 @@ extension SyncReport.NTPSource: CustomStringConvertible {
     public var description: String {
         let place = resolvedAddress.map { "\(server) (\($0))" } ?? server.description
         if let best, reason == nil {
-            let sign = best.offset < .zero ? "" : "+"
             return
-                "\(place): \(status), offset \(sign)\(best.offset.formattedSeconds) delay \(best.delay.formattedSeconds) ±\(best.errorBound.formattedSeconds)"
+                "\(place): \(status), offset \(best.offset.signedFormattedSeconds) delay \(best.delay.formattedSeconds) ±\(best.errorBound.formattedSeconds)"
         }
         return "\(place): \(status)" + (reason.map { ", \($0)" } ?? "")
     }
@@ -49,9 +47,8 @@ extension SyncReport.HTTPSource: CustomStringConvertible {
         guard let offset, let errorBound else {
             return "\(url): \(status)" + (reason.map { ", \($0)" } ?? "")
         }
-        let sign = offset < .zero ? "" : "+"
         return
-            "\(url): \(status), offset \(sign)\(offset.formattedSeconds) ±\(errorBound.formattedSeconds) (\(kind ?? "date"), \(requestCount) requests)"
+            "\(url): \(status), offset \(offset.signedFormattedSeconds) ±\(errorBound.formattedSeconds) (\(kind ?? "date"), \(requestCount) requests)"
     }
 }
 
@@ -92,9 +89,8 @@ extension ClockEvent: CustomStringConvertible {
         case .restoreFailed(let error): return "restore failed: \(error)"
         case .storeFailed(let error): return "store failed: \(error)"
         case .anchorDiscontinuity(let step):
-            let sign = step < .zero ? "" : "+"
             return
-                "anchor discontinuity: the new time disagrees with the anchor, now() jumped by \(sign)\(step.formattedSeconds)"
+                "anchor discontinuity: the new time disagrees with the anchor, now() jumped by \(step.signedFormattedSeconds)"
         }
     }
 }

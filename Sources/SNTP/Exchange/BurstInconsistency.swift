@@ -19,13 +19,9 @@ package struct BurstInconsistency: Error, Hashable, Sendable, CustomStringConver
     /// burst, or the local clock jumped)`.
     package var description: String {
         "requests \(firstRequest) and \(secondRequest) of the burst contradict each other: offset "
-            + "\(Self.signed(first.offset)) ±\(first.errorBound.formattedSeconds) vs "
-            + "\(Self.signed(second.offset)) ±\(second.errorBound.formattedSeconds), intervals "
+            + "\(first.offset.signedFormattedSeconds) ±\(first.errorBound.formattedSeconds) vs "
+            + "\(second.offset.signedFormattedSeconds) ±\(second.errorBound.formattedSeconds), intervals "
             + "\(gap.formattedSeconds) apart (the server stepped its clock or lied within the burst, "
             + "or the local clock jumped)"
-    }
-
-    private static func signed(_ duration: Duration) -> String {
-        (duration < .zero ? "" : "+") + duration.formattedSeconds
     }
 }

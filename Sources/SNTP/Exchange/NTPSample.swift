@@ -80,8 +80,7 @@ extension NTPSample: CustomStringConvertible {
     /// A one-line summary, e.g. `offset +1.500076s delay 228.5µs ±222.0µs from 127.0.0.1:123
     /// (stratum 2)`.
     public var description: String {
-        let sign = offset < .zero ? "" : "+"
         return
-            "offset \(sign)\(offset.formattedSeconds) delay \(delay.formattedSeconds) ±\(errorBound.formattedSeconds) from \(address) (stratum \(reply.stratum))"
+            "offset \(offset.signedFormattedSeconds) delay \(delay.formattedSeconds) ±\(errorBound.formattedSeconds) from \(address) (stratum \(reply.stratum))"
     }
 }
