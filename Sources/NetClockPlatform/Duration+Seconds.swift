@@ -27,6 +27,12 @@ extension Duration {
         return Self.fixed(seconds, 6) + "s"
     }
 
+    /// How far a clock whose rate is off by `ppm` parts per million drifts over this duration: the
+    /// one place a tolerance in ppm becomes time.
+    package func drift(atPPM ppm: Double) -> Duration {
+        self * (ppm * 1e-6)
+    }
+
     /// ``formattedSeconds`` with an explicit sign: `+1.500000s`, `-0.250ms`, `+0.000ms`.
     package var signedFormattedSeconds: String {
         self < .zero ? formattedSeconds : "+" + formattedSeconds

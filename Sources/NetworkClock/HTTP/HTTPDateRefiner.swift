@@ -34,7 +34,7 @@ struct HTTPDateRefiner: Sendable {
 
     /// The drift allowance accumulated over `elapsed`.
     func driftAllowance(over elapsed: Duration) -> Duration {
-        elapsed < .zero ? .zero : elapsed * (frequencyTolerancePPM * 1e-6)
+        elapsed < .zero ? .zero : elapsed.drift(atPPM: frequencyTolerancePPM)
     }
 
     /// Adds the interval one response gave (sent at `sent`, received at `received`) and returns the

@@ -36,7 +36,7 @@ struct Candidate: Hashable, Sendable {
     /// The bound aged to `reference` at the given frequency tolerance (ppm).
     func bound(at reference: MonotonicInstant, tolerancePPM: Double) -> Duration {
         let age = reference - instant
-        return bound + abs(age) * (tolerancePPM * 1e-6)
+        return bound + abs(age).drift(atPPM: tolerancePPM)
     }
 }
 

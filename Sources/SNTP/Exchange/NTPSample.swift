@@ -65,7 +65,7 @@ public struct NTPSample: Hashable, Sendable {
     /// [offset − ε, offset + ε].
     public var errorBound: Duration {
         let halfDelay = max(delay, .zero) / 2
-        let drift = max(delay, .zero) * (frequencyTolerancePPM * 1e-6)
+        let drift = max(delay, .zero).drift(atPPM: frequencyTolerancePPM)
         return halfDelay + reply.rootDistance + reply.precision.duration + localPrecision + drift
     }
 

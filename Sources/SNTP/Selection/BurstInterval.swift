@@ -33,7 +33,7 @@ package struct BurstInterval: Hashable, Sendable {
     /// How much the interval grows between ``instant`` and `reference` (either side): the frequency
     /// tolerance times the distance.
     package func widening(to reference: MonotonicInstant) -> Duration {
-        abs(reference - instant) * (max(tolerancePPM, 0) * 1e-6)
+        abs(reference - instant).drift(atPPM: max(tolerancePPM, 0))
     }
 
     /// The interval as it stands at `reference`: widened by ``widening(to:)``.
