@@ -219,7 +219,7 @@ import Testing
             received: received)
         #expect(stamp.lower == .milliseconds(1_979))
         #expect(stamp.upper == .milliseconds(2_021))
-        #expect(stamp.halfWidth == .milliseconds(21))
+        #expect(stamp.bound == .milliseconds(21))
         let date = OffsetInterval.dateHeader(UnixTime(seconds: 102), sent: sent, received: received)
         #expect(date.lower == .milliseconds(1_960))
         #expect(date.upper == .seconds(3))

@@ -254,8 +254,8 @@ private func checkTimestamp(_ text: String, unit: HTTPTimestampHeader.Unit) {
         reading.time, resolution: reading.resolution, sent: UnixTime(seconds: 1_796_004_667),
         received: UnixTime(seconds: 1_796_004_668))
     require(interval.lower <= interval.upper, "empty interval \(interval)")
-    _ = interval.midpoint
-    _ = interval.halfWidth
+    _ = interval.offset
+    _ = interval.bound
 }
 
 private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }

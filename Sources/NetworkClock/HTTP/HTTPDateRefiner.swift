@@ -25,7 +25,7 @@ struct HTTPDateRefiner: Sendable {
     }
 
     /// Whether the interval is already narrow enough.
-    var isPrecise: Bool { interval.map { $0.halfWidth <= targetHalfWidth } ?? false }
+    var isPrecise: Bool { interval.map { $0.bound <= targetHalfWidth } ?? false }
 
     /// The mean round trip so far (zero before the first sample).
     var expectedRoundTrip: Duration {
@@ -62,7 +62,7 @@ struct HTTPDateRefiner: Sendable {
     /// crosses a whole second. Nil before the first sample.
     func nextSendInstant(after earliest: MonotonicInstant, mapping: TimeMapping) -> MonotonicInstant? {
         guard let interval else { return nil }
-        let serverTimeAtArrival = mapping.wallTime(at: earliest) + interval.midpoint + expectedRoundTrip / 2
+        let serverTimeAtArrival = mapping.wallTime(at: earliest) + interval.offset + expectedRoundTrip / 2
         let next = UnixTime(seconds: serverTimeAtArrival.seconds + 1)
         let wait = next - serverTimeAtArrival
         // `wait` is in (0, 1 s]; a whole second means the boundary is exactly now.

@@ -45,9 +45,9 @@ package struct HTTPTimeMeasurement: Sendable {
         self.url = url
         self.kind = kind
         self.interval = interval
-        self.offset = interval.midpoint
-        self.errorBound = interval.halfWidth
-        self.trueTime = localTime + interval.midpoint
+        self.offset = interval.offset
+        self.errorBound = interval.bound
+        self.trueTime = localTime + interval.offset
         self.monotonic = monotonic
         self.localTime = localTime
         self.roundTripDelay = roundTripDelay

@@ -26,12 +26,6 @@ package struct OffsetInterval: Hashable, Sendable, CustomStringConvertible {
     /// Half the width: how far the true offset can be from ``offset``.
     package var bound: Duration { (upper - lower) / 2 }
 
-    /// The centre (the same as ``offset``).
-    package var midpoint: Duration { offset }
-
-    /// Half the width (the same as ``bound``).
-    package var halfWidth: Duration { bound }
-
     /// The width of the interval.
     package var width: Duration { upper - lower }
 
