@@ -40,37 +40,26 @@ sntp_limit=${limits[1]:-12}
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-swift=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
-[[ -x $swift ]] || { echo "api-count.sh: no swift (set SWIFT)" >&2; exit 2; }
-toolchain_bin=$(dirname "$(readlink -f "$swift")")
+# shellcheck source=Tools/built-modules.sh
+source "$root/Tools/built-modules.sh"
+locate_swift api-count.sh
 extract=$toolchain_bin/swift-symbolgraph-extract
 [[ -x $extract ]] || { echo "api-count.sh: no $extract" >&2; exit 2; }
 
 out=$root/.build/api-count
 mkdir -p "$out"
-if ! "$swift" build --target NetworkClock >"$out/build.log" 2>&1; then
-    tail -n 40 "$out/build.log" >&2
-    echo "api-count.sh: swift build failed" >&2
-    exit 2
-fi
-# .build/<triple>/debug/Modules: where SwiftPM puts the .swiftmodule files.
-modules=$("$swift" build --show-bin-path)/Modules
+build_library_modules api-count.sh "$out/build.log"
 
 status=0
 
-# The package's C targets: the module maps SwiftPM generated beside the Swift modules' build
-# directories, passed as a client build would see them.
-c_modules=()
-for map in "$(dirname "$modules")"/*.build/module.modulemap; do
-    [[ -f $map ]] && c_modules+=(-Xcc "-fmodule-map-file=$map")
-done
+find_c_module_flags "$(dirname "$modules_dir")"
 for module in NetworkClock SNTP; do
     limit=$networkclock_limit
     [[ $module == SNTP ]] && limit=$sntp_limit
     rm -rf "${out:?}/$module"
     mkdir -p "$out/$module"
     if ! "$extract" -module-name "$module" -minimum-access-level public -skip-synthesized-members \
-        -I "$modules" "${c_modules[@]}" -output-dir "$out/$module" >"$out/$module.log" 2>&1; then
+        -I "$modules_dir" "${c_module_flags[@]}" -output-dir "$out/$module" >"$out/$module.log" 2>&1; then
         cat "$out/$module.log" >&2
         echo "api-count.sh: extracting the symbol graph of $module failed" >&2
         exit 2

@@ -34,14 +34,12 @@ for block in blocks:
         out.write("\n".join("    " + l for l in body) + "\n}\n")
 print(f"{count} examples", file=sys.stderr)
 PY
-# The package's C targets (module maps SwiftPM generated) are found as a client build finds them.
-c_modules=()
-for map in "$build"/*.build/module.modulemap; do
-    [[ -f $map ]] && c_modules+=(-Xcc "-fmodule-map-file=$map")
-done
+# shellcheck source=Tools/built-modules.sh
+source "$root/Tools/built-modules.sh"
+find_c_module_flags "$build"
 status=0
 for file in "$work"/Example*.swift; do
-    if ! swiftc -typecheck -swift-version 6 -I "$modules" "${c_modules[@]}" "$file" 2>"$file.log"; then
+    if ! swiftc -typecheck -swift-version 6 -I "$modules" "${c_module_flags[@]}" "$file" 2>"$file.log"; then
         echo "check-readme-examples: README example $(basename "$file" .swift) does not compile against the public API:" >&2
         cat "$file" "$file.log" >&2
         status=1

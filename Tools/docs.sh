@@ -36,9 +36,9 @@ done
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-swift=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
-[[ -x $swift ]] || { echo "docs.sh: no swift (set SWIFT)" >&2; exit 2; }
-toolchain_bin=$(dirname "$(readlink -f "$swift")")
+# shellcheck source=Tools/built-modules.sh
+source "$root/Tools/built-modules.sh"
+locate_swift docs.sh
 extract=$toolchain_bin/swift-symbolgraph-extract
 docc=${DOCC:-$toolchain_bin/docc}
 [[ -x $extract ]] || { echo "docs.sh: no $extract" >&2; exit 2; }
@@ -46,22 +46,11 @@ docc=${DOCC:-$toolchain_bin/docc}
 
 out=$root/.build/docs
 mkdir -p "$out"
-if ! "$swift" build --target NetworkClock >"$out/build.log" 2>&1; then
-    tail -n 40 "$out/build.log" >&2
-    echo "docs.sh: swift build failed" >&2
-    exit 2
-fi
-# .build/<triple>/debug/Modules: where SwiftPM puts the .swiftmodule files.
-search_path=$("$swift" build --show-bin-path)/Modules
+build_library_modules docs.sh "$out/build.log"
 
 status=0
 
-# The package's C targets: the module maps SwiftPM generated beside the Swift modules' build
-# directories, passed as a client build would see them.
-c_modules=()
-for map in "$(dirname "$search_path")"/*.build/module.modulemap; do
-    [[ -f $map ]] && c_modules+=(-Xcc "-fmodule-map-file=$map")
-done
+find_c_module_flags "$(dirname "$modules_dir")"
 for module in "${modules[@]}"; do
     catalog=$root/Sources/$module/$module.docc
     [[ -d $catalog ]] || { echo "docs.sh: no catalog $catalog" >&2; exit 2; }
@@ -70,7 +59,7 @@ for module in "${modules[@]}"; do
     rm -rf "$graphs" "$archive"
     mkdir -p "$graphs"
     if ! "$extract" -module-name "$module" -minimum-access-level public -emit-extension-block-symbols \
-        -skip-inherited-docs -I "$search_path" "${c_modules[@]}" -output-dir "$graphs" >"$out/$module-extract.log" 2>&1; then
+        -skip-inherited-docs -I "$modules_dir" "${c_module_flags[@]}" -output-dir "$graphs" >"$out/$module-extract.log" 2>&1; then
         cat "$out/$module-extract.log" >&2
         echo "docs.sh: extracting the symbol graph of $module failed" >&2
         exit 2
