@@ -43,7 +43,7 @@ extension SNTPClient {
                 }
             }
         } catch {
-            throw SNTPError(code: .cancelled, reason: "the query of \(server) was cancelled")
+            throw .cancelled(querying: server)
         }
         return try outcome.get()
     }
@@ -62,7 +62,7 @@ extension SNTPClient {
         var firstFailure: SNTPError?
         for address in addresses {
             if isCancelled() {
-                throw SNTPError(code: .cancelled, reason: "the query of \(server) was cancelled")
+                throw .cancelled(querying: server)
             }
             let result = query(address, options: options, isCancelled: isCancelled)
             if let best = result.best { return best }
@@ -72,5 +72,12 @@ extension SNTPClient {
             if firstFailure == nil { firstFailure = failure }
         }
         throw firstFailure ?? SNTPError(.timedOut)
+    }
+}
+
+extension SNTPError {
+    /// The query of `server` was cancelled before it produced a sample.
+    static func cancelled(querying server: ServerName) -> SNTPError {
+        SNTPError(code: .cancelled, reason: "the query of \(server) was cancelled")
     }
 }
