@@ -33,7 +33,8 @@ struct NowCommand {
             var line =
                 "\(ISO8601.format(estimate.time, fractionDigits: 6)) ± \(estimate.errorBound.formattedSeconds)"
             line += "  (\(estimate.source)\(estimate.server.map { ", \($0)" } ?? ""), synced "
-            line += "\(estimate.age.formattedSeconds) ago, local clock \((.zero - offset).signedFormattedSeconds))"
+            line +=
+                "\(estimate.age.formattedSeconds) ago, local clock \((.zero - offset).signedFormattedSeconds))"
             console.out(line)
         }
         return .success
