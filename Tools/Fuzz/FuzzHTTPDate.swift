@@ -23,6 +23,7 @@ private let fixedReferenceYears: [Int64] = [
     2026, 1994, 2049, 2050, 2099, 2100, 0, -1, 9999, 1_000_000_000, -1_000_000_001, .max, .min,
 ]
 
+/// The libFuzzer entry point: checks one input (see the file comment).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTPDate(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: start, count: count)

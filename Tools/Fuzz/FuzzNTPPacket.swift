@@ -63,6 +63,7 @@ private func wireUInt64(_ bytes: [UInt8], at offset: Int) -> UInt64 {
     bytes[offset..<(offset + 8)].reduce(0) { $0 << 8 | UInt64($1) }
 }
 
+/// The libFuzzer entry point: checks one input (see the file comment).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzNTPPacket(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))

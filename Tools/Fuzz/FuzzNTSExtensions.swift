@@ -19,6 +19,7 @@ private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
     }
 }
 
+/// The libFuzzer entry point: checks one input (see the file comment).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzNTSExtensions(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))

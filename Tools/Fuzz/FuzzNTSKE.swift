@@ -39,6 +39,7 @@ private func parse(_ stream: [UInt8], seed: UInt8, maximumSize: Int = NTSKERespo
     }
 }
 
+/// The libFuzzer entry point: checks one input (see the file comment).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzNTSKE(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
