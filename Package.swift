@@ -47,7 +47,7 @@ let package = Package(
             name: "HTTPTimeParsing", dependencies: ["SNTP"], path: "Sources/HTTPTimeParsing",
             swiftSettings: strict),
         .target(
-            name: "NetworkClock", dependencies: ["SNTP", "HTTPTimeParsing", "NetClockPlatform"],
+            name: "NetworkClock", dependencies: ["SNTP", "HTTPTimeParsing", "NetClockPlatform", "NetClockTLS"],
             path: "Sources/NetworkClock", swiftSettings: strict),
         .target(
             name: "NetclockCLI",
@@ -58,7 +58,7 @@ let package = Package(
             name: "netclock", dependencies: ["NetclockCLI"], path: "Sources/netclock",
             swiftSettings: strict),
         .target(
-            name: "LoopbackServers", dependencies: ["SNTP", "NetClockPlatform"],
+            name: "LoopbackServers", dependencies: ["SNTP", "NetClockPlatform", "NetClockTLS", "NTS"],
             path: "Tools/LoopbackServers", swiftSettings: strict),
         .executableTarget(
             name: "fake-ntp-server", dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform"],

@@ -31,6 +31,12 @@ package struct QueryCommandOptions: Hashable, Sendable {
     package var every: Duration = .seconds(64)
     /// Header carrying a server timestamp in HTTP responses.
     package var httpTimestampHeader: String?
+    /// `--nts`: every server names an NTS-KE server (`host`, `host:port`; default port 4460).
+    package var nts = false
+    /// `--nts-mode`: whether unauthenticated sources may decide the time.
+    package var ntsMode: NetworkClock.NTSMode = .require
+    /// `--ca-file`: trust only this PEM file's CAs for NTS-KE and `https://` (default: the system's).
+    package var caFile: String?
 
     /// Creates the defaults.
     package init() {}
@@ -89,6 +95,21 @@ package struct QueryCommandOptions: Hashable, Sendable {
                     throw UsageError("--http needs an http:// or https:// URL, got \(url)")
                 }
                 options.httpURLs.append(url)
+            case "--nts":
+                try queryFlag(argument)
+                options.nts = true
+            case "--nts-mode":
+                try queryFlag(argument)
+                let text = try value(argument)
+                guard let mode = NetworkClock.NTSMode(rawValue: text) else {
+                    throw UsageError("--nts-mode must be require, prefer or mix, got \(text)")
+                }
+                options.ntsMode = mode
+            case "--ca-file":
+                try queryFlag(argument)
+                let path = try value(argument)
+                guard !path.isEmpty else { throw UsageError("--ca-file needs a file") }
+                options.caFile = path
             case "--http-only":
                 try queryFlag(argument)
                 options.httpOnly = true
@@ -132,6 +153,9 @@ package struct QueryCommandOptions: Hashable, Sendable {
         if options.httpOnly && options.httpURLs.isEmpty {
             throw UsageError("--http-only needs at least one --http URL")
         }
+        if options.nts {
+            options.servers = options.servers.map { .nts($0.host, port: $0.port) }
+        }
         return options
     }
 
@@ -148,6 +172,11 @@ package struct QueryCommandOptions: Hashable, Sendable {
     /// The servers to query: the given ones, or the defaults.
     package var effectiveServers: [ServerName] {
         servers.isEmpty ? NetworkClock.Configuration.defaultServers : servers
+    }
+
+    /// Whom TLS connections trust: `--ca-file`, else the system's store.
+    package var trustRoots: NetworkClock.TrustRoots {
+        caFile.map { .certificateFile($0) } ?? .system
     }
 
     /// The sync policy these options describe.

@@ -1,3 +1,4 @@
+import LoopbackServers
 import NetClockPlatform
 import NetClockTLS
 import Testing

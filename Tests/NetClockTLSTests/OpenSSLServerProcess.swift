@@ -1,3 +1,4 @@
+import LoopbackServers
 import Foundation
 
 /// `openssl s_server` on a free port of 127.0.0.1, serving one connection: a real TLS peer for

@@ -5,8 +5,14 @@ extension NetworkClock {
     /// Everything a ``NetworkClock`` needs to know: where time comes from, how politely to ask,
     /// how often to refresh, and where to keep the anchor.
     public struct Configuration: Sendable {
-        /// NTP servers (each resolved to all its addresses). Default: ``defaultServers``.
+        /// NTP servers (each resolved to all its addresses) and NTS-KE servers
+        /// (``ServerName/nts(_:port:)``), alongside each other. Default: ``defaultServers``.
         public var servers: [ServerName]
+        /// Whether unauthenticated sources may decide the time when NTS servers are configured.
+        /// Default ``NetworkClock/NTSMode/require``.
+        public var ntsMode: NetworkClock.NTSMode
+        /// Whom NTS-KE and `https://` connections trust. Default the system's trust store.
+        public var trustRoots: NetworkClock.TrustRoots
         /// HTTP(S) URLs tried when NTP gives no time (UDP blocked). Default none.
         public var httpURLs: [URL]
         /// The burst sent to each NTP address. Its frequency tolerance is the clock's
@@ -37,9 +43,11 @@ extension NetworkClock {
             minimumSources: Int? = nil, addressesPerHost: Int = 4, combine: CombineMethod = .intersection,
             deadline: Duration? = nil, http: HTTPOptions = HTTPOptions(),
             refresh: RefreshPolicy = RefreshPolicy(), clock: ClockPolicy = ClockPolicy(),
-            store: AnchorStore? = nil
+            store: AnchorStore? = nil, ntsMode: NTSMode = .require, trustRoots: TrustRoots = .system
         ) {
             self.servers = servers
+            self.ntsMode = ntsMode
+            self.trustRoots = trustRoots
             self.httpURLs = httpURLs
             self.query = query
             self.minimumSources = minimumSources

@@ -1,17 +1,42 @@
-/// A server as a user writes it: `host`, `host:port`, `[v6addr]` or `[v6addr]:port`.
+/// A server as a user writes it: `host`, `host:port`, `[v6addr]` or `[v6addr]:port`; either a
+/// plain NTP server or an NTS-KE server (``nts(_:port:)``) whose time is authenticated.
 public struct ServerName: Hashable, Sendable, CustomStringConvertible {
     /// The host name or numeric address (IPv6 without brackets).
     public var host: String
-    /// The port, when one was given.
+    /// The port, when one was given: the NTP port, or for an NTS server the NTS-KE port.
     public var port: UInt16?
+    /// Whether this names an NTS-KE server (RFC 8915): time from it is authenticated, and the NTP
+    /// host and port come from its key-exchange response. `SNTPClient` queries plain servers only;
+    /// `NetworkClock` queries both.
+    public var usesNTS: Bool
 
     /// The NTP port, 123, used when a name gives none.
     public static let defaultPort: UInt16 = 123
+    /// The NTS-KE port, 4460 (RFC 8915 §4), used when an NTS server's name gives none.
+    public static let defaultNTSKEPort: UInt16 = 4460
 
-    /// Creates a server name from its parts.
+    /// Creates a plain NTP server name from its parts.
     public init(host: String, port: UInt16? = nil) {
         self.host = host
         self.port = port
+        self.usesNTS = false
+    }
+
+    /// An NTS-KE server (RFC 8915): `host` on `port` (default 4460) gives the keys and cookies,
+    /// then names the NTP server to query (by default the same host on port 123).
+    ///
+    /// ```swift
+    /// let servers: [ServerName] = [.nts("time.cloudflare.com"), .nts("nts.netnod.se")]
+    /// ```
+    public static func nts(_ host: String, port: UInt16? = nil) -> ServerName {
+        var name = ServerName(host: host, port: port)
+        name.usesNTS = true
+        return name
+    }
+
+    /// The port to connect to: the given one, else 123 (or 4460 for an NTS-KE server).
+    public var effectivePort: UInt16 {
+        port ?? (usesNTS ? Self.defaultNTSKEPort : Self.defaultPort)
     }
 
     /// Parses `host`, `host:port`, `[v6addr]`, `[v6addr]:port`, or a bare IPv6 address (two or more
@@ -54,7 +79,7 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible {
         return value
     }
 
-    /// `host`, `host:port` or `[v6]:port`.
+    /// `host`, `host:port` or `[v6]:port` (for an NTS-KE server too: reports say NTS apart).
     public var description: String {
         let shown = host.contains(":") ? "[\(host)]" : host
         guard let port else { return shown }

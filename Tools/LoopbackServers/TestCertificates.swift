@@ -1,43 +1,46 @@
 import Foundation
 
 /// A test CA and certificates made with the `openssl` command into a temporary directory, once per
-/// test process (EC P-256, valid for two days), as TESTING.md's NTS section describes.
-struct TestCertificates: Sendable {
+/// test process (EC P-256, valid for two days), as TESTING.md's NTS section describes: what the
+/// loopback TLS servers (NTS-KE, HTTPS) serve and what their clients trust in tests.
+package struct TestCertificates: Sendable {
     /// The directory holding every file.
-    var directory: String
+    package var directory: String
     /// The test CA's certificate, which clients trust.
-    var caFile: String { directory + "/ca.pem" }
+    package var caFile: String { directory + "/ca.pem" }
     /// A server certificate issued by the test CA for `localhost`, 127.0.0.1 and ::1.
-    var serverCertificate: String { directory + "/server.pem" }
+    package var serverCertificate: String { directory + "/server.pem" }
     /// Its key.
-    var serverKey: String { directory + "/server.key" }
+    package var serverKey: String { directory + "/server.key" }
     /// A self-signed certificate for the same names, which no client here trusts.
-    var selfSignedCertificate: String { directory + "/self.pem" }
+    package var selfSignedCertificate: String { directory + "/self.pem" }
     /// Its key.
-    var selfSignedKey: String { directory + "/self.key" }
+    package var selfSignedKey: String { directory + "/self.key" }
 
     /// A failure to make the certificates, with the command's output.
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
+        package var description: String
     }
 
     /// The `openssl` command, if installed.
-    static let opensslPath: String? = ["/usr/bin/openssl", "/bin/openssl", "/usr/local/bin/openssl"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-    }
+    package static let opensslPath: String? = ["/usr/bin/openssl", "/bin/openssl", "/usr/local/bin/openssl"]
+        .first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
 
     /// Whether CI requires every external tool (`NETCLOCK_REQUIRE_PEERS=1`): then a missing
     /// `openssl` fails the tests instead of skipping them.
-    static let toolsRequired = ProcessInfo.processInfo.environment["NETCLOCK_REQUIRE_PEERS"] == "1"
+    package static let toolsRequired = ProcessInfo.processInfo.environment["NETCLOCK_REQUIRE_PEERS"] == "1"
 
     /// Whether tests needing certificates should run: `openssl` is installed, or CI requires it.
-    static let runnable = opensslPath != nil || toolsRequired
+    package static let runnable = opensslPath != nil || toolsRequired
 
     /// The certificates, made on first use.
-    static let shared: Result<TestCertificates, Failure> = make()
+    package static let shared: Result<TestCertificates, Failure> = make()
 
     /// The certificates, or the failure to make them (which fails the calling test).
-    static func require() throws -> TestCertificates {
+    package static func require() throws -> TestCertificates {
         try shared.get()
     }
 
@@ -51,6 +54,8 @@ struct TestCertificates: Sendable {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             try "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\n".write(
                 toFile: directory + "/san.ext", atomically: true, encoding: .utf8)
+            try "subjectAltName=DNS:wrong.example\n".write(
+                toFile: directory + "/wrong.ext", atomically: true, encoding: .utf8)
         } catch {
             return .failure(Failure(description: "cannot prepare \(directory): \(error)"))
         }
@@ -65,6 +70,15 @@ struct TestCertificates: Sendable {
             [
                 "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
                 "-out", "server.pem", "-days", "2", "-extfile", "san.ext",
+            ],
+            // `-days -1` ends the validity a day before it begins: expired whenever it is checked.
+            [
+                "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                "-out", "expired.pem", "-days", "-1", "-extfile", "san.ext",
+            ],
+            [
+                "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                "-out", "wrong-name.pem", "-days", "2", "-extfile", "wrong.ext",
             ],
             ["req", "-x509"] + newKey + [
                 "-keyout", "self.key", "-out", "self.pem", "-subj", "/CN=localhost",
