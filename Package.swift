@@ -43,11 +43,17 @@ let package = Package(
         .target(
             name: "NTS", dependencies: ["SNTP"], path: "Sources/NTS",
             swiftSettings: strict),
+        // The NTS client (RFC 8915): NTS-KE over NetClockTLS, the keys and cookies of an
+        // association, and the protection of NTP requests and replies.
+        .target(
+            name: "NTSClient", dependencies: ["NTS", "SNTP", "NetClockTLS", "NetClockPlatform"],
+            path: "Sources/NTSClient", swiftSettings: strict),
         .target(
             name: "HTTPTimeParsing", dependencies: ["SNTP"], path: "Sources/HTTPTimeParsing",
             swiftSettings: strict),
         .target(
-            name: "NetworkClock", dependencies: ["SNTP", "HTTPTimeParsing", "NetClockPlatform", "NetClockTLS"],
+            name: "NetworkClock",
+            dependencies: ["SNTP", "HTTPTimeParsing", "NetClockPlatform", "NetClockTLS", "NTSClient"],
             path: "Sources/NetworkClock", swiftSettings: strict),
         .target(
             name: "NetclockCLI",

@@ -182,7 +182,10 @@ package struct QueryCommandOptions: Hashable, Sendable {
     /// The sync policy these options describe.
     package var syncPolicy: SyncPolicy {
         let query = QueryOptions(samples: samples, interval: interval, timeout: timeout)
-        return SyncPolicy(
+        var policy = SyncPolicy(
             servers: httpOnly ? [] : effectiveServers, defaultPort: port, family: family, query: query)
+        policy.ntsMode = ntsMode
+        policy.trustRoots = trustRoots
+        return policy
     }
 }

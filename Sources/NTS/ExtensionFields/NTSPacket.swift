@@ -92,6 +92,23 @@ package struct NTSPacket: Hashable, Sendable {
         self.authenticatorOffset = authenticator.offset
     }
 
+    /// The Unique Identifier of a packet that carries no authenticator, such as an NTS NAK (RFC 8915
+    /// §5.7: a Kiss-o'-Death `NTSN` echoing the request's identifier); nil when it has none.
+    /// The fields' framing is checked as for any packet.
+    package static func uniqueIdentifier(inUnauthenticated bytes: [UInt8]) throws(NTSError) -> [UInt8]? {
+        guard bytes.count <= maximumSize else {
+            throw NTSError(.packetTooLarge, "packet of \(bytes.count) bytes exceeds \(maximumSize)")
+        }
+        guard bytes.count > NTPPacket.headerSize else { return nil }
+        let split = try NTPExtensionFieldFraming.split(
+            bytes, from: NTPPacket.headerSize, maximumFields: maximumFields)
+        let identifiers = split.filter { $0.field.type == .uniqueIdentifier }
+        guard identifiers.count <= 1 else {
+            throw NTSError(.duplicateUniqueIdentifier, "\(identifiers.count) Unique Identifier fields")
+        }
+        return identifiers.first?.field.body
+    }
+
     /// The wire bytes of a header followed by fields (no checks: a server or test builds what it means).
     package static func encode(header: NTPPacket, fields: [NTPExtensionField]) -> [UInt8] {
         header.encoded() + fields.flatMap { $0.encoded() }

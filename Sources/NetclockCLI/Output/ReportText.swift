@@ -9,12 +9,16 @@ enum ReportText {
         var lines = report.sources.map(source) + report.httpSources.map(http)
         lines.append(
             "time \(ISO8601.format(report.trueTime, fractionDigits: 6))  offset \(report.offset.signedFormattedSeconds)"
-                + " ± \(report.errorBound.formattedSeconds)  (\(report.source), \(report.server))")
+                + " ± \(report.errorBound.formattedSeconds)  (\(report.source), \(report.server)"
+                + (report.isAuthenticated ? ", authenticated)" : ")"))
         return lines.joined(separator: "\n")
     }
 
     static func source(_ report: SourceReport) -> String {
-        let place = report.address?.description ?? report.server.description
+        var place = report.address?.description ?? report.server.description
+        if report.usesNTS {
+            place += report.isAuthenticated ? " [NTS, authenticated]" : " [NTS]"
+        }
         guard let best = report.best, let query = report.query else {
             return "\(place)  \(report.status)  \(report.reason ?? "")"
         }

@@ -34,9 +34,14 @@ struct SourceJSON: Encodable {
     /// Present with a sample: `[lower, upper]` seconds, or `null` when inconsistent.
     var interval: Nullable<[Double]>?
     var samples: [SampleJSON]
+    /// Whether the source's samples are authenticated (NTS).
+    var authenticated: Bool
+    /// Present for an NTS server: its key exchange and association.
+    var nts: NTSJSON?
 
     enum CodingKeys: String, CodingKey {
         case host, address, status, reason, stratum, leap, refid, offset, delay, precision, jitter, samples
+        case authenticated, nts
         case estimate, interval
         case errorBound = "error_bound"
         case rootDelay = "root_delay"
@@ -69,5 +74,7 @@ struct SourceJSON: Encodable {
         }
         kissCode = report.query?.kissCode?.rawValue
         samples = SampleJSON.samples(of: report)
+        authenticated = report.isAuthenticated
+        nts = report.usesNTS ? NTSJSON(report) : nil
     }
 }

@@ -10,6 +10,8 @@ struct SyncFailureJSON: Encodable {
     var servers: [SourceJSON]
     /// Every HTTP source tried.
     var http: [HTTPSourceJSON]
+    /// Always false: there is no time to vouch for.
+    var authenticated = false
 
     /// The object for `failure`.
     init(_ failure: SyncError) {

@@ -27,13 +27,15 @@ struct SyncReportJSON: Encodable {
     var servers: [SourceJSON]
     /// Every HTTP source tried.
     var http: [HTTPSourceJSON]
+    /// Whether the time is authenticated (every source it rests on is NTS).
+    var authenticated: Bool
     /// `sync` only: the anchor file (absent for `query` and `watch`).
     var state: String?
     /// `sync` only: whether this sync's anchor replaced the stored one (absent otherwise).
     var anchorReplaced: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case offset, delay, time, unix, source, server, elapsed, servers, http, state
+        case offset, delay, time, unix, source, server, elapsed, servers, http, state, authenticated
         case errorBound = "error_bound"
         case packetsSent = "packets_sent"
         case anchorReplaced = "anchor_replaced"
@@ -50,6 +52,7 @@ struct SyncReportJSON: Encodable {
         server = report.server
         elapsed = report.elapsed.secondsDouble
         packetsSent = report.packetsSent
+        authenticated = report.isAuthenticated
         servers = report.sources.map(SourceJSON.init)
         http = report.httpSources.map(HTTPSourceJSON.init)
         self.state = state

@@ -17,18 +17,21 @@ package struct Anchor: Sendable, Hashable {
     package var source: TimeSource
     /// The server that provided the time (`host`, `host:port` or a URL), if known.
     package var server: String?
+    /// Whether every source behind the time was authenticated (NTS).
+    package var isAuthenticated: Bool
 
     /// Creates an anchor: the true time `trueTime`, known within `errorBound`, at monotonic instant
     /// `monotonic`.
     package init(
         trueTime: UnixTime, monotonic: MonotonicInstant, errorBound: Duration, source: TimeSource,
-        server: String? = nil
+        server: String? = nil, isAuthenticated: Bool = false
     ) {
         self.trueTime = trueTime
         self.monotonic = monotonic
         self.errorBound = errorBound
         self.source = source
         self.server = server
+        self.isAuthenticated = isAuthenticated
     }
 
     /// The bound on this anchor's error at monotonic instant `instant`, when the monotonic clock's

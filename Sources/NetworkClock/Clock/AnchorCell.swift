@@ -20,7 +20,7 @@ struct AnchorCell: ~Copyable, Sendable {
         let boundNanoseconds = Atomic<Int64>(0)
         let frequencyErrorBits = Atomic<UInt64>(0)
         let boundGrowthRateBits = Atomic<UInt64>(0)
-        /// Bit 0: present; bit 1: drift corrected; bits 8–15: source code; bits 32–63: server id.
+        /// Bit 0: present; bit 1: drift corrected; bit 2: authenticated; bits 8–15: source code; bits 32–63: server id.
         let metadata = Atomic<UInt64>(0)
 
         borrowing func store(_ value: PublishedAnchor) {
@@ -35,6 +35,7 @@ struct AnchorCell: ~Copyable, Sendable {
             boundGrowthRateBits.store(value.boundGrowthRate.bitPattern, ordering: .relaxed)
             var bits: UInt64 = 1
             if value.isDriftCorrected { bits |= 2 }
+            if value.isAuthenticated { bits |= 4 }
             bits |= UInt64(value.source.code) << 8
             bits |= UInt64(value.serverIdentifier) << 32
             metadata.store(bits, ordering: .relaxed)
@@ -95,6 +96,6 @@ struct AnchorCell: ~Copyable, Sendable {
             boundGrowthRate: Double(bitPattern: rate),
             source: TimeSource(code: UInt8(truncatingIfNeeded: metadata >> 8)),
             serverIdentifier: UInt32(truncatingIfNeeded: metadata >> 32),
-            isDriftCorrected: metadata & 2 != 0)
+            isDriftCorrected: metadata & 2 != 0, isAuthenticated: metadata & 4 != 0)
     }
 }

@@ -71,14 +71,19 @@ struct AnchorIntersection: Sendable {
         let new = offered.aged(to: instant, by: aging)
         let lower = max(old.earliest, new.earliest)
         let upper = min(old.latest, new.latest)
-        if lower > upper {
+        if offered.isAuthenticated && !current.isAuthenticated && lower <= upper {
+            // Unauthenticated evidence must not narrow (and so steer) authenticated time.
+            outcome = .adopted
+            anchor = offered
+            atCommonInstant = new
+        } else if lower > upper {
             outcome = .discontinuous(step: new.trueTime - old.trueTime)
             anchor = offered
             atCommonInstant = offered
         } else if lower == old.earliest && upper == old.latest {
             outcome = .kept
-            anchor = current
-            atCommonInstant = old
+            anchor = current.authenticated(current.isAuthenticated && offered.isAuthenticated)
+            atCommonInstant = old.authenticated(anchor.isAuthenticated)
         } else if lower == new.earliest && upper == new.latest {
             outcome = .adopted
             anchor = offered
@@ -96,17 +101,27 @@ struct AnchorIntersection: Sendable {
                 atCommonInstant = new
             } else if bound >= old.errorBound {
                 outcome = .kept
-                anchor = current
-                atCommonInstant = old
+                anchor = current.authenticated(current.isAuthenticated && offered.isAuthenticated)
+                atCommonInstant = old.authenticated(anchor.isAuthenticated)
             } else {
                 let intersection = Anchor(
                     trueTime: middle, monotonic: instant, errorBound: bound, source: offered.source,
-                    server: offered.server)
+                    server: offered.server,
+                    isAuthenticated: current.isAuthenticated && offered.isAuthenticated)
                 outcome = .intersected
                 anchor = intersection
                 atCommonInstant = intersection
             }
         }
+    }
+}
+
+extension Anchor {
+    /// This anchor with `isAuthenticated` set to `value`.
+    fileprivate func authenticated(_ value: Bool) -> Anchor {
+        var copy = self
+        copy.isAuthenticated = value
+        return copy
     }
 }
 

@@ -20,6 +20,8 @@ struct PublishedAnchor: Sendable, Equatable {
     var serverIdentifier: UInt32
     /// Whether `frequencyError` and `boundGrowthRate` come from a drift estimate.
     var isDriftCorrected: Bool
+    /// Whether the anchor's time was authenticated (NTS).
+    var isAuthenticated: Bool
 
     /// Converts an anchor and the rate parameters; the anchor must be within its supported range.
     init(anchor: Anchor, frequencyError: Double, boundGrowthRate: Double, isDriftCorrected: Bool) {
@@ -38,13 +40,14 @@ struct PublishedAnchor: Sendable, Equatable {
         self.source = anchor.source
         self.serverIdentifier = ServerNames.identifier(for: anchor.server)
         self.isDriftCorrected = isDriftCorrected
+        self.isAuthenticated = anchor.isAuthenticated
     }
 
     /// Creates the published form from its parts.
     init(
         trueAttoseconds: Int128, monotonicNanoseconds: Int64, boundNanoseconds: Int64,
         frequencyError: Double, boundGrowthRate: Double, source: TimeSource, serverIdentifier: UInt32,
-        isDriftCorrected: Bool
+        isDriftCorrected: Bool, isAuthenticated: Bool
     ) {
         self.trueAttoseconds = trueAttoseconds
         self.monotonicNanoseconds = monotonicNanoseconds
@@ -54,6 +57,7 @@ struct PublishedAnchor: Sendable, Equatable {
         self.source = source
         self.serverIdentifier = serverIdentifier
         self.isDriftCorrected = isDriftCorrected
+        self.isAuthenticated = isAuthenticated
     }
 
     /// The estimate at monotonic instant `nanoseconds`; allocation-free.
@@ -78,6 +82,6 @@ struct PublishedAnchor: Sendable, Equatable {
             age: Duration(attoseconds: Int128(elapsed) &* 1_000_000_000),
             source: source,
             serverIdentifier: serverIdentifier,
-            isDriftCorrected: isDriftCorrected)
+            isDriftCorrected: isDriftCorrected, isAuthenticated: isAuthenticated)
     }
 }

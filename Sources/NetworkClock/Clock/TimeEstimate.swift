@@ -19,12 +19,15 @@ public struct TimeEstimate: Sendable, Hashable {
     public let source: TimeSource
     /// Whether a measured drift of the monotonic clock was applied, rather than only the tolerance.
     public let isDriftCorrected: Bool
+    /// Whether the time is authenticated: every source behind it was an NTS server whose replies
+    /// were cryptographically verified (RFC 8915), so no one on the network path could forge it.
+    public let isAuthenticated: Bool
     /// The interned server name.
     let serverIdentifier: UInt32
 
     init(
         time: UnixTime, errorBound: Duration, age: Duration, source: TimeSource, serverIdentifier: UInt32,
-        isDriftCorrected: Bool
+        isDriftCorrected: Bool, isAuthenticated: Bool
     ) {
         self.time = time
         self.errorBound = errorBound
@@ -32,6 +35,7 @@ public struct TimeEstimate: Sendable, Hashable {
         self.source = source
         self.serverIdentifier = serverIdentifier
         self.isDriftCorrected = isDriftCorrected
+        self.isAuthenticated = isAuthenticated
     }
 
     /// The server that provided the anchor's time, if known.

@@ -73,9 +73,12 @@ extension NetworkClock {
         var syncPolicy: SyncPolicy {
             var query = self.query
             query.frequencyTolerancePPM = clock.frequencyTolerancePPM
-            return SyncPolicy(
+            var policy = SyncPolicy(
                 servers: servers, addressesPerHost: addressesPerHost, query: query,
                 minimumSources: minimumSources, combine: combine)
+            policy.ntsMode = ntsMode
+            policy.trustRoots = trustRoots
+            return policy
         }
 
         /// The HTTP options these settings describe.

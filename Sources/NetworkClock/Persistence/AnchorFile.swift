@@ -53,6 +53,8 @@ struct AnchorFile: Codable, Sendable {
         var errorBoundNanoseconds: Int64
         var source: String
         var server: String?
+        /// Absent in files written before NTS: unauthenticated.
+        var authenticated: Bool?
 
         enum CodingKeys: String, CodingKey {
             case trueTime = "true_time"
@@ -60,6 +62,7 @@ struct AnchorFile: Codable, Sendable {
             case errorBoundNanoseconds = "error_bound_ns"
             case source
             case server
+            case authenticated
         }
     }
 
@@ -134,7 +137,7 @@ struct AnchorFile: Codable, Sendable {
             errorBoundNanoseconds: Self.boundNanoseconds(
                 anchor.errorBound, truncating: anchor.trueTime.sinceEpoch, anchor.monotonic.sinceOrigin),
             source: anchor.source.rawValue,
-            server: anchor.server)
+            server: anchor.server, authenticated: anchor.isAuthenticated ? true : nil)
         if let drift, !drift.points.isEmpty {
             let estimate = drift.estimate
             self.drift = DriftRecord(
@@ -182,7 +185,7 @@ struct AnchorFile: Codable, Sendable {
         let restored = Anchor(
             trueTime: record.trueTime, monotonic: record.monotonic, errorBound: record.errorBound,
             source: source,
-            server: anchor.server)
+            server: anchor.server, isAuthenticated: anchor.authenticated ?? false)
         var points = [DriftEstimator.SyncPoint]()
         if let drift {
             guard drift.points.count <= Self.maximumPoints else {

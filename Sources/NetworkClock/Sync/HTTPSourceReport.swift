@@ -37,6 +37,15 @@ extension SyncReport {
         }
 
         /// A report for a failed measurement.
+        /// A report for a URL that was not measured, with the status and reason.
+        package init(url: URL, notMeasured status: SyncReport.SourceStatus, reason: String) {
+            self.url = url.absoluteString
+            self.status = status
+            self.reason = reason
+            self.requests = []
+        }
+
+        /// A report for a failed measurement.
         package init(url: URL, error: HTTPTimeError) {
             self.url = url.absoluteString
             self.status = .error

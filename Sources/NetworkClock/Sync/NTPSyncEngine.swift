@@ -1,3 +1,4 @@
+import NTSClient
 import NetClockPlatform
 import SNTP
 
@@ -22,6 +23,8 @@ package struct NTPSyncEngine: Sendable {
     package var rateBackoff: Duration
     /// Where name lookups and bursts run.
     package var pool: BlockingPool = .shared
+    /// NTS associations (keys, cookies) and key-exchange back-off shared across syncs.
+    package var ntsSessions: NTSSessions = NTSSessions()
 
     /// Creates an engine.
     package init(
@@ -34,10 +37,25 @@ package struct NTPSyncEngine: Sendable {
         self.rateBackoff = rateBackoff
     }
 
-    /// One source to query: a configured server and one of its addresses.
-    struct Target: Sendable {
-        var server: ServerName
-        var address: SocketAddress
+    /// One source to query: an address of a plain server, or an NTS server (whose NTP address
+    /// its key exchange names).
+    enum Target: Sendable {
+        case plain(server: ServerName, address: SocketAddress)
+        case nts(server: ServerName)
+    }
+
+    /// What querying one target produced.
+    enum TargetResult: Sendable {
+        case plain(ServerQueryResult)
+        case nts(NTSQueryOutcome)
+
+        /// The burst's record, when there was a burst.
+        var query: ServerQueryResult? {
+            switch self {
+            case .plain(let result): return result
+            case .nts(let outcome): return outcome.result
+            }
+        }
     }
 
     /// Runs one sync.
@@ -53,7 +71,7 @@ package struct NTPSyncEngine: Sendable {
         let deadline = start + policy.deadline
         var reports: [SourceReport] = []
         var targets: [(report: Int, target: Target)] = []
-        let resolved = await resolveAll(deadline: policy.deadline / 2)
+        let resolved = await resolveAll(policy.servers.filter { !$0.usesNTS }, deadline: policy.deadline / 2)
         try SyncError.checkCancellation()
         for (server, outcome) in resolved {
             switch outcome {
@@ -78,18 +96,36 @@ package struct NTPSyncEngine: Sendable {
                         continue
                     }
                     reports.append(SourceReport(server: server, address: address, status: .timeout))
-                    targets.append((reports.count - 1, Target(server: server, address: address)))
+                    targets.append((reports.count - 1, .plain(server: server, address: address)))
                 }
             }
+        }
+        for server in policy.servers where server.usesNTS {
+            var report = SourceReport(server: server, address: nil, status: .timeout)
+            report.nts = NTSSourceDetails()
+            reports.append(report)
+            targets.append((reports.count - 1, .nts(server: server)))
         }
         client.progress?(.querying(addresses: targets.count))
         let results = await queryAll(targets.map(\.target), deadline: deadline)
         try SyncError.checkCancellation()
         for (position, item) in targets.enumerated() {
-            guard let result = results[position] else {
+            guard let outcome = results[position] else {
                 reports[item.report].reason = "no sample before enough other sources answered"
                 continue
             }
+            if case .nts(let nts) = outcome {
+                reports[item.report].address = nts.ntpAddress
+                reports[item.report].nts = NTSSourceDetails(
+                    keyExchangeAddress: nts.keyExchangeAddress, aead: nts.aead, cookies: nts.cookiesHeld,
+                    keyExchanges: nts.keyExchanges)
+                if nts.result == nil, let failure = nts.failure {
+                    reports[item.report].status = .error
+                    reports[item.report].reason = failure.reason
+                    continue
+                }
+            }
+            guard let result = outcome.query else { continue }
             reports[item.report].query = result
             if let failure = result.failure {
                 reports[item.report].status = Self.status(of: failure)
@@ -116,11 +152,10 @@ package struct NTPSyncEngine: Sendable {
 
     /// Resolves every server on the pool; a name still unresolved at `deadline` is reported as
     /// failed (`getaddrinfo` cannot be cancelled, so its thread finishes on its own).
-    private func resolveAll(deadline: Duration) async -> [(
+    private func resolveAll(_ servers: [ServerName], deadline: Duration) async -> [(
         ServerName, Result<[SocketAddress], TransportError>
     )] {
         let policy = self.policy
-        let servers = policy.servers
         let collector = CompletionCollector<Result<[SocketAddress], TransportError>>(
             expected: servers.count, enough: servers.count, isSatisfying: { _ in true })
         for (index, server) in servers.enumerated() {
@@ -141,18 +176,25 @@ package struct NTPSyncEngine: Sendable {
         }
     }
 
-    private func queryAll(_ targets: [Target], deadline: MonotonicInstant) async -> [Int: ServerQueryResult] {
+    private func queryAll(_ targets: [Target], deadline: MonotonicInstant) async -> [Int: TargetResult] {
         guard !targets.isEmpty else { return [:] }
         let enough = policy.minimumSources.map { min(max(1, $0), targets.count) } ?? targets.count
-        let collector = CompletionCollector<ServerQueryResult>(expected: targets.count, enough: enough) {
-            $0.best != nil
+        let collector = CompletionCollector<TargetResult>(expected: targets.count, enough: enough) {
+            $0.query?.best != nil
         }
         let stop = collector.stop
         for (index, target) in targets.enumerated() {
             let engine = self
             pool.execute(flag: stop) {
-                let result = engine.burst(
-                    to: target.address, deadline: deadline, isCancelled: { stop.isCancelled })
+                let result: TargetResult
+                switch target {
+                case .plain(_, let address):
+                    result = .plain(
+                        engine.burst(to: address, deadline: deadline, isCancelled: { stop.isCancelled }))
+                case .nts(let server):
+                    result = .nts(
+                        engine.ntsBurst(to: server, deadline: deadline, isCancelled: { stop.isCancelled }))
+                }
                 collector.deliver(result, index: index)
             }
         }
@@ -174,9 +216,17 @@ package struct NTPSyncEngine: Sendable {
         }
         let result = client.query(
             address, options: policy.query, deadline: deadline, isCancelled: isCancelled)
+        record(result)
+        return result
+    }
+
+    /// Updates the etiquette state of the address a burst went to: when it was last sent to, and
+    /// what its Kiss-o'-Death said.
+    func record(_ result: ServerQueryResult) {
+        let address = result.address
         // Stopped before anything was sent: the address's etiquette state is unchanged.
-        if result.exchanges.isEmpty { return result }
-        let now = monotonic.now()
+        if result.exchanges.isEmpty { return }
+        let now = client.monotonic.now()
         let backoff = rateBackoff
         registry.update(address) { entry in
             entry.lastSend = now
@@ -190,18 +240,18 @@ package struct NTPSyncEngine: Sendable {
             }
             entry.consecutiveFailures = result.best == nil ? entry.consecutiveFailures + 1 : 0
         }
-        return result
     }
 
     private func select(_ reports: [SourceReport], start: MonotonicInstant) throws(SyncError) -> SyncReport {
         var reports = reports
         // Each agreeing source votes with its burst's intersection; an inconsistent one not at all.
-        let candidates = reports.enumerated().compactMap { index, report -> Candidate? in
+        let answered = reports.enumerated().compactMap { index, report -> Candidate? in
             guard report.status == .survivor, let estimate = report.estimate, let best = report.best else {
                 return nil
             }
             return Candidate(index: index, estimate: estimate, delay: best.delay)
         }
+        let candidates = Self.admit(answered, from: &reports, policy: policy)
         guard !candidates.isEmpty else { throw .noUsableSource(reports) }
         let combiner = SourceCombiner(method: policy.combine, tolerancePPM: policy.frequencyTolerancePPM)
         let outcome: SourceCombiner.Outcome
@@ -224,10 +274,15 @@ package struct NTPSyncEngine: Sendable {
         let server = reports[outcome.selected].address.map {
             $0.description == name ? name : "\(name) (\($0))"
         }
-        return SyncReport(
+        var report = SyncReport(
             trueTime: trueTime, monotonic: outcome.instant, errorBound: outcome.bound,
             offset: trueTime - localWall, delay: sample.delay, source: .ntp,
             server: server ?? reports[outcome.selected].server.description, sources: reports,
             elapsed: client.monotonic.now() - start)
+        // Authenticated only when every source the result rests on is.
+        report.isAuthenticated = reports.allSatisfy { source in
+            source.status != .selected && source.status != .survivor || source.isAuthenticated
+        }
+        return report
     }
 }

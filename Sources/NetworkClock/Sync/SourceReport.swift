@@ -34,6 +34,9 @@ extension SyncReport {
         public static let inconsistent = SourceStatus(rawValue: "inconsistent")
         /// Not queried: dropped earlier after a DENY or RSTR Kiss-o'-Death, or backing off.
         public static let skipped = SourceStatus(rawValue: "skipped")
+        /// Answered, but not used: NTS servers are configured and the NTS mode does not let an
+        /// unauthenticated source decide the time (``NetworkClock/NTSMode``).
+        public static let unauthenticated = SourceStatus(rawValue: "unauthenticated")
 
         /// The status name.
         public var description: String { rawValue }
@@ -53,6 +56,8 @@ extension SyncReport {
         public var reason: String?
         /// The burst's full record, when the source was queried.
         package var query: ServerQueryResult?
+        /// For an NTS server: its key exchange and association.
+        package var nts: NTSSourceDetails?
 
         /// Creates a report.
         package init(
@@ -73,6 +78,17 @@ extension SyncReport {
 
         /// The minimum-delay sample, when there is one.
         public var best: NTPSample? { query?.best }
+
+        /// Whether this is an NTS server (``ServerName/nts(_:port:)``).
+        public var usesNTS: Bool { server.usesNTS }
+
+        /// Whether the source's samples are authenticated: it is an NTS server and every sample came
+        /// from a reply whose authenticator verified (RFC 8915). False for plain NTP.
+        public var isAuthenticated: Bool { nts != nil && best != nil }
+
+        /// For an NTS server, the NTS-KE address connected to (`127.0.0.1:4460`), when the key
+        /// exchange (this sync's or an earlier one) succeeded.
+        public var keyExchangeAddress: String? { nts?.keyExchangeAddress?.description }
 
         /// What the source votes with: the intersection of its samples' intervals (or its one
         /// sample's), when it has samples and they agree.

@@ -34,6 +34,12 @@ package struct SyncPolicy: Hashable, Sendable {
     package var deadline: Duration
     /// How survivors are combined.
     package var combine: CombineMethod
+    /// Whether unauthenticated sources may decide the time when NTS servers are configured.
+    package var ntsMode: NetworkClock.NTSMode = .require
+    /// Whom NTS-KE connections trust.
+    package var trustRoots: NetworkClock.TrustRoots = .system
+    /// Whether any configured server is an NTS-KE server.
+    package var usesNTS: Bool { servers.contains(where: \.usesNTS) }
     /// The frequency tolerance, in ppm, that ages samples taken at different instants to a common
     /// one: `query.frequencyTolerancePPM`, so that one setting governs every bound.
     package var frequencyTolerancePPM: Double { query.frequencyTolerancePPM }

@@ -23,11 +23,15 @@ public struct SyncReport: Hashable, Sendable {
     public var httpSources: [SyncReport.HTTPSource] = []
     /// How long the sync took.
     public var elapsed: Duration
+    /// Whether the time is authenticated: every source it rests on is an NTS server whose replies
+    /// were verified (RFC 8915). Plain NTP and HTTP time never is.
+    public var isAuthenticated: Bool = false
 
     /// The anchor this result gives a clock.
     package var anchor: Anchor {
         Anchor(
-            trueTime: trueTime, monotonic: monotonic, errorBound: errorBound, source: source, server: server)
+            trueTime: trueTime, monotonic: monotonic, errorBound: errorBound, source: source, server: server,
+            isAuthenticated: isAuthenticated)
     }
 
     /// Requests sent in all.

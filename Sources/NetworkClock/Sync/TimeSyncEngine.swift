@@ -56,6 +56,16 @@ package struct TimeSyncEngine: Sendable {
             }
         }
         guard !httpURLs.isEmpty else { throw ntpFailure ?? .noServers }
+        if ntp.policy.usesNTS && ntp.policy.ntsMode == .require {
+            // HTTP time is never authenticated: with NTS required it cannot stand in.
+            let skipped = httpURLs.map {
+                HTTPSourceReport(
+                    url: $0, notMeasured: .unauthenticated,
+                    reason: "not used: NTS mode require lets only authenticated (NTS) sources decide the time"
+                )
+            }
+            throw .noUsableSource(ntpReports, http: skipped)
+        }
         let remaining = deadline - (clock.now() - start)
         guard remaining > .milliseconds(1) else {
             throw .noUsableSource(ntpReports, http: httpURLs.map { Self.skipped($0) })

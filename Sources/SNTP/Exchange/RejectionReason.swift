@@ -35,6 +35,9 @@ package enum RejectionReason: Error, Hashable, Sendable, CustomStringConvertible
     case negativeDelay(Duration)
     /// The offset exceeds the configured ceiling.
     case offsetTooLarge(Duration, limit: Duration)
+    /// An authenticated source's ``PacketProtection`` refused the datagram, or could not protect a
+    /// request: `code` names why (e.g. `nts_bad_authenticator`), `detail` explains it.
+    case unauthenticated(code: String, detail: String)
 
     /// A stable machine-readable code, used in JSON output and by tests.
     package var code: String {
@@ -54,6 +57,7 @@ package enum RejectionReason: Error, Hashable, Sendable, CustomStringConvertible
         case .rootDistanceTooLarge: return "root_distance_too_large"
         case .negativeDelay: return "negative_delay"
         case .offsetTooLarge: return "offset_too_large"
+        case .unauthenticated(let code, _): return code
         }
     }
 
@@ -90,14 +94,16 @@ package enum RejectionReason: Error, Hashable, Sendable, CustomStringConvertible
             return "negative round-trip delay \(delay.formattedSeconds)"
         case .offsetTooLarge(let offset, let limit):
             return "offset \(offset.formattedSeconds) exceeds the ceiling \(limit.formattedSeconds)"
+        case .unauthenticated(_, let detail):
+            return detail
         }
     }
 
     /// Whether the reply was authentic (it echoed our nonce) but unusable. Inauthentic datagrams
-    /// (spoofed, stale, duplicate, too short) say nothing about the server.
+    /// (spoofed, stale, duplicate, too short, failing authentication) say nothing about the server.
     package var isFromServer: Bool {
         switch self {
-        case .tooShort, .originMismatch, .staleReply, .duplicateReply: return false
+        case .tooShort, .originMismatch, .staleReply, .duplicateReply, .unauthenticated: return false
         default: return true
         }
     }

@@ -42,10 +42,14 @@ public struct SNTPClient: Sendable {
     /// `isCancelled` is checked before each request and at least every ``CancellableWait/slice``
     /// while waiting (for a reply or between requests); once it returns true the burst ends with
     /// what it has, the exchange in flight recorded as timed out.
+    ///
+    /// With a `protection` (NTS), every request is protected by it and every reply must also pass
+    /// its checks; an accepted Kiss-o'-Death or a request it cannot protect ends the burst.
     @available(*, noasync, message: "blocks in poll(2); run it on a thread of its own")
     package func query(
         _ address: SocketAddress, options: QueryOptions = QueryOptions(),
-        deadline: MonotonicInstant? = nil, isCancelled: () -> Bool = { false }
+        deadline: MonotonicInstant? = nil, protection: (any PacketProtection)? = nil,
+        isCancelled: () -> Bool = { false }
     ) -> ServerQueryResult {
         let mapping = TimeMapping(wall: wall, monotonic: monotonic)
         var result = ServerQueryResult(address: address, exchanges: [], mapping: mapping)
@@ -78,13 +82,17 @@ public struct SNTPClient: Sendable {
             lastSend = monotonic.now()
             let record = exchange(
                 on: socket, mapping: mapping, timeout: timeout, options: options, session: &session,
-                isCancelled: isCancelled)
+                protection: protection, isCancelled: isCancelled)
             result.exchanges.append(record)
             if let progress { SyncProgress.events(for: record, address: address).forEach(progress) }
             switch record.outcome {
             case .refused, .failed:
                 return result
             case .rejected(.kissOfDeath(let code)) where code == .rate || code.isTerminal:
+                return result
+            case .rejected(.kissOfDeath) where protection != nil,
+                .rejected(.unauthenticated) where protection != nil:
+                // An authenticated kiss, or no request could be protected: nothing more to send.
                 return result
             default:
                 continue
@@ -96,10 +104,18 @@ public struct SNTPClient: Sendable {
     /// One request and the wait for its reply.
     func exchange(
         on socket: UDPSocket, mapping: TimeMapping, timeout: Duration, options: QueryOptions,
-        session: inout BurstSession, isCancelled: () -> Bool = { false }
+        session: inout BurstSession, protection: (any PacketProtection)? = nil,
+        isCancelled: () -> Bool = { false }
     ) -> ExchangeRecord {
         let nonce = session.newNonce(from: nonces)
-        let request = NTPPacket.clientRequest(nonce: nonce).encoded()
+        let header = NTPPacket.clientRequest(nonce: nonce)
+        let request: [UInt8]
+        do {
+            request = try protection?.protect(header) ?? header.encoded()
+        } catch {
+            return ExchangeRecord(
+                nonce: nonce, sentAt: mapping.wall, outcome: .rejected(error), rejected: [])
+        }
         let sendInstant = monotonic.now()
         let t1Time = mapping.wallTime(at: sendInstant)
         var record = ExchangeRecord(nonce: nonce, sentAt: t1Time, outcome: .timedOut, rejected: [])
@@ -141,7 +157,15 @@ public struct SNTPClient: Sendable {
             do {
                 packet = try ReplyValidator.validate(
                     datagram, match: { session.match($0, current: nonce) }, policy: options.validation)
+                try protection?.verify(reply: datagram)
             } catch .kissOfDeath(let code) {
+                do {
+                    try protection?.verify(kissOfDeath: datagram, code: code)
+                } catch {
+                    let decoded = try? NTPPacket(decoding: datagram)
+                    record.rejected.append(RejectedReply(reason: error, packet: decoded, receivedAt: t4Time))
+                    continue
+                }
                 record.outcome = .rejected(.kissOfDeath(code))
                 session.finish(nonce, answered: true)
                 return record

@@ -21,6 +21,9 @@ extension NTPPacket {
         public static let deny = KissCode(rawValue: "DENY")
         /// `RSTR`: access restricted by policy; stop sending to this server.
         public static let restricted = KissCode(rawValue: "RSTR")
+        /// `NTSN`: an NTS negative acknowledgement (RFC 8915 §5.7); the server could not use the
+        /// request's cookie, so the client must run a new NTS key exchange.
+        public static let ntsNegativeAcknowledgement = KissCode(rawValue: "NTSN")
 
         /// Whether the code tells the client never to query this server again (DENY or RSTR).
         public var isTerminal: Bool { self == .deny || self == .restricted }

@@ -1,0 +1,80 @@
+import NTS
+import NetClockPlatform
+import Synchronization
+
+/// The state an NTS client keeps for one NTS-KE server between exchanges (RFC 8915 §5.7): the
+/// keys of the last key exchange, the unused cookies (each spent once), and whether the server
+/// asked for a new key exchange (an NTS NAK).
+///
+/// Thread-safe: bursts of several syncs may share it.
+package final class NTSAssociation: Sendable {
+    /// The most cookies kept, as RFC 8915 §5.7 suggests (and what placeholders refill to).
+    package static let cookieTarget = 8
+
+    /// What a key exchange fixed for the association's lifetime.
+    package struct Keys: Sendable {
+        /// The NTS-KE server's address.
+        package var keyExchangeAddress: SocketAddress
+        /// The NTP host and port named by the key exchange.
+        package var ntpHost: String
+        /// The NTP port named by the key exchange.
+        package var ntpPort: UInt16
+        /// The AEAD algorithm (15).
+        package var aead: UInt16
+        /// The client-to-server key.
+        package var clientToServer: [UInt8]
+        /// The server-to-client key.
+        package var serverToClient: [UInt8]
+    }
+
+    /// The mutable part.
+    private struct State {
+        var cookies: [[UInt8]]
+        var negativelyAcknowledged = false
+    }
+
+    /// The keys of the key exchange that started the association.
+    package let keys: Keys
+    private let state: Mutex<State>
+
+    /// An association from a finished key exchange.
+    package init(_ result: NTSKeyExchangeResult) {
+        keys = Keys(
+            keyExchangeAddress: result.keyExchangeAddress, ntpHost: result.ntpHost, ntpPort: result.ntpPort,
+            aead: result.aead, clientToServer: result.clientToServerKey,
+            serverToClient: result.serverToClientKey)
+        state = Mutex(State(cookies: Array(result.cookies.prefix(Self.cookieTarget))))
+    }
+
+    /// Takes the oldest unused cookie (it is never handed out again), with how many remain.
+    package func takeCookie() -> (cookie: [UInt8], remaining: Int)? {
+        state.withLock { state in
+            guard !state.cookies.isEmpty else { return nil }
+            let cookie = state.cookies.removeFirst()
+            return (cookie, state.cookies.count)
+        }
+    }
+
+    /// Keeps cookies from an authenticated reply, up to ``cookieTarget``.
+    package func add(cookies: [[UInt8]]) {
+        state.withLock { state in
+            for cookie in cookies where state.cookies.count < Self.cookieTarget {
+                state.cookies.append(cookie)
+            }
+        }
+    }
+
+    /// The unused cookies held.
+    package var cookieCount: Int { state.withLock { $0.cookies.count } }
+
+    /// Records an NTS NAK: the server cannot use our cookies, so the next query runs a new key
+    /// exchange.
+    package func markNegativelyAcknowledged() {
+        state.withLock { $0.negativelyAcknowledged = true }
+    }
+
+    /// Whether the association can no longer be used: out of cookies, or NAKed.
+    package var needsKeyExchange: Bool {
+        state.withLock { $0.negativelyAcknowledged || $0.cookies.isEmpty }
+    }
+}

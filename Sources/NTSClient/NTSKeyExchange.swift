@@ -1,0 +1,161 @@
+import NTS
+import NetClockPlatform
+import NetClockTLS
+import SNTP
+
+/// The client side of NTS Key Establishment (RFC 8915 §4): TLS 1.3 to the NTS-KE server with
+/// ALPN `ntske/1` required, the request records, the response parsed by the bounded
+/// ``NTSKEResponseParser``, and the two AES-SIV keys exported from the TLS session.
+package enum NTSKeyExchange {
+    /// How long a key exchange may take when the caller gives no tighter deadline.
+    package static let defaultTimeout: Duration = .seconds(5)
+    /// The most addresses of the NTS-KE host tried, in the resolver's order, until one connects.
+    package static let addressesTried = 4
+    /// The largest response read, in bytes (the parser's cap; eight 100-byte cookies need 1 KiB).
+    package static let maximumResponseSize = NTSKEResponseParser.defaultMaximumSize
+
+    /// Runs one key exchange with `server` (host and NTS-KE port) and returns its keys and cookies.
+    ///
+    /// Every step (name lookup, TCP connect, TLS handshake, request, response) shares one deadline,
+    /// `timeout` after the call, on the boot-time clock. `isCancelled` is checked between steps
+    /// and while connecting.
+    /// - Throws: ``NTSFailure``: TLS and certificate failures as `nts_ke_tls_<code>`, a handshake
+    ///   without ALPN `ntske/1` as `nts_ke_no_alpn`, refused responses as `nts_ke_<parser code>`
+    ///   (e.g. `nts_ke_server_error`, `nts_ke_unknown_critical_record`, `nts_ke_no_cookies`).
+    @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
+    package static func run(
+        with server: ServerName, trust: TLSClientConfiguration.TrustRoots,
+        family: AddressFamilyPreference = .any, timeout: Duration = defaultTimeout,
+        isCancelled: () -> Bool = { false }
+    ) throws(NTSFailure) -> NTSKeyExchangeResult {
+        let name = server.description
+        let end = Syscalls.clockTime(.bootTime) + timeout
+        func remaining() throws(NTSFailure) -> Duration {
+            if isCancelled() { throw .cancelled(name) }
+            let left = end - Syscalls.clockTime(.bootTime)
+            guard left > .zero else { throw .timedOut(name, after: timeout) }
+            return left
+        }
+        let addresses: [SocketAddress]
+        do {
+            addresses = try Resolver.resolve(
+                server.host, port: server.effectivePort, family: family, limit: addressesTried,
+                socketKind: .stream)
+        } catch {
+            throw NTSFailure(error, server: name)
+        }
+        let transport = try connect(to: addresses, server: name, remaining: remaining)
+        let configuration = TLSClientConfiguration(
+            minimumVersion: .tls13, applicationProtocols: [NTSKEConstants.alpn], trustRoots: trust)
+        let connection: TLSConnection
+        do {
+            connection = try TLSConnection.connect(
+                over: transport, serverName: server.host, configuration: configuration,
+                timeout: try remaining())
+        } catch let error as NTSFailure {
+            transport.close()
+            throw error
+        } catch let error as TLSError {
+            throw NTSFailure(error, server: name)
+        } catch {
+            transport.close()
+            throw NTSFailure(code: "nts_ke_transport", reason: "NTS-KE with \(name): \(error)")
+        }
+        defer { connection.close() }
+        guard connection.negotiatedProtocol == NTSKEConstants.alpn else {
+            throw NTSFailure(
+                code: "nts_ke_no_alpn",
+                reason: "NTS-KE with \(name): the server finished TLS without agreeing on ALPN ntske/1")
+        }
+        let response = try exchange(on: connection, server: name, remaining: remaining)
+        let clientToServer: [UInt8]
+        let serverToClient: [UInt8]
+        do {
+            clientToServer = try connection.exportKeyingMaterial(
+                label: NTSKeyExport.label,
+                context: NTSKeyExport.context(aead: response.aead, direction: .clientToServer),
+                length: NTSKeyExport.aesSIVKeyLength)
+            serverToClient = try connection.exportKeyingMaterial(
+                label: NTSKeyExport.label,
+                context: NTSKeyExport.context(aead: response.aead, direction: .serverToClient),
+                length: NTSKeyExport.aesSIVKeyLength)
+        } catch {
+            throw NTSFailure(error, server: name)
+        }
+        return NTSKeyExchangeResult(
+            keyExchangeAddress: transport.remote, ntpHost: response.server ?? transport.remote.host,
+            ntpPort: response.port ?? ServerName.defaultPort, aead: response.aead,
+            clientToServerKey: clientToServer, serverToClientKey: serverToClient, cookies: response.cookies,
+            warnings: response.warnings)
+    }
+
+    /// A TCP connection to the first of `addresses` that accepts one.
+    private static func connect(
+        to addresses: [SocketAddress], server: String, remaining: () throws(NTSFailure) -> Duration
+    ) throws(NTSFailure) -> TCPConnection {
+        var firstError: TransportError?
+        for address in addresses {
+            do {
+                let connection = try TCPConnection(startingConnectionTo: address)
+                while true {
+                    let left = try remaining()
+                    if try connection.waitUntilConnected(timeout: min(left, CancellableWait.slice)) {
+                        return connection
+                    }
+                }
+            } catch let error as TransportError {
+                if firstError == nil { firstError = error }
+            } catch let error as NTSFailure {
+                throw error
+            } catch {
+                continue
+            }
+        }
+        throw NTSFailure(firstError ?? .noAddresses(host: server), server: server)
+    }
+
+    /// Sends the request records and reads the response until End of Message.
+    private static func exchange(
+        on connection: TLSConnection, server: String, remaining: () throws(NTSFailure) -> Duration
+    ) throws(NTSFailure) -> NTSKEResponse {
+        do {
+            try connection.write(NTSKERequest.encoded(), timeout: try remaining())
+        } catch let error as NTSFailure {
+            throw error
+        } catch let error as TLSError {
+            throw NTSFailure(error, server: server)
+        } catch {
+            throw NTSFailure(code: "nts_ke_transport", reason: "NTS-KE with \(server): \(error)")
+        }
+        var parser = NTSKEResponseParser(maximumSize: maximumResponseSize)
+        while true {
+            let received: TLSConnection.Received
+            do {
+                received = try connection.read(maximum: 16_384, timeout: try remaining())
+            } catch let error as NTSFailure {
+                throw error
+            } catch let error as TLSError {
+                if error.code == .closed {
+                    throw NTSFailure(
+                        code: "nts_ke_truncated",
+                        reason: "NTS-KE with \(server): the connection closed before End of Message")
+                }
+                throw NTSFailure(error, server: server)
+            } catch {
+                throw NTSFailure(code: "nts_ke_transport", reason: "NTS-KE with \(server): \(error)")
+            }
+            do {
+                switch received {
+                case .endOfStream:
+                    throw NTSError(.truncated, "the server closed the session before End of Message")
+                case .bytes(let bytes):
+                    if case .complete(let response) = try parser.consume(bytes) { return response }
+                }
+            } catch let error as NTSError {
+                throw NTSFailure(error, server: server)
+            } catch {
+                throw NTSFailure(code: "nts_ke_transport", reason: "NTS-KE with \(server): \(error)")
+            }
+        }
+    }
+}

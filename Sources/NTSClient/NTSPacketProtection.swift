@@ -1,0 +1,142 @@
+import NTS
+import NetClockTLS
+import SNTP
+
+/// Protects one burst's requests to an NTS association's NTP server and checks its replies
+/// (RFC 8915 §5.7): a fresh 32-byte Unique Identifier and one cookie per request, placeholders to
+/// refill the association to eight cookies, an AES-SIV authenticator over the packet with a fresh
+/// nonce; a reply counts only if it echoes the Unique Identifier and its authenticator verifies
+/// with the server-to-client key. The cookies it carries (encrypted) join the association.
+package final class NTSPacketProtection: PacketProtection {
+    /// The length of the Unique Identifier sent (the minimum RFC 8915 §5.3 allows).
+    package static let uniqueIdentifierLength = 32
+    /// The length of the authenticator nonce sent (AES-SIV's recommended 16 bytes).
+    package static let nonceLength = 16
+
+    /// The association whose keys and cookies are used.
+    package let association: NTSAssociation
+    /// The Unique Identifier of the request in flight.
+    private var uniqueIdentifier: [UInt8] = []
+    /// Replies authenticated in this burst.
+    package private(set) var authenticatedReplies = 0
+
+    /// Protection for a burst on `association`.
+    package init(association: NTSAssociation) {
+        self.association = association
+    }
+
+    /// The NTS request for `header`.
+    /// - Throws: `nts_no_cookies` when the association holds none (a new NTS-KE is needed), or
+    ///   `nts_request_failed` when the request cannot be built or sealed.
+    package func protect(_ header: NTPPacket) throws(RejectionReason) -> [UInt8] {
+        guard let (cookie, remaining) = association.takeCookie() else {
+            throw .unauthenticated(
+                code: "nts_no_cookies", detail: "no NTS cookie left: a new NTS key exchange is needed")
+        }
+        uniqueIdentifier = NTSRandom.bytes(Self.uniqueIdentifierLength)
+        let placeholders = max(
+            0, min(NTSRequest.maximumPlaceholders, NTSAssociation.cookieTarget - 1 - remaining))
+        let key = association.keys.clientToServer
+        do {
+            let request = try NTSRequest(
+                header: header, uniqueIdentifier: uniqueIdentifier, cookie: cookie,
+                placeholderCount: placeholders, nonce: NTSRandom.bytes(Self.nonceLength))
+            return try request.encoded { associatedData, nonce, plaintext throws(NTSError) in
+                do {
+                    return try AESSIV.seal(
+                        key: key, nonce: nonce, associatedData: [associatedData], plaintext: plaintext)
+                } catch {
+                    throw NTSError(.unencodable, "\(error)")
+                }
+            }
+        } catch {
+            throw .unauthenticated(
+                code: "nts_request_failed", detail: "cannot build the NTS request: \(error)")
+        }
+    }
+
+    /// Checks a reply: NTS fields present and well formed, our Unique Identifier, a valid
+    /// authenticator; then keeps the cookies it carries.
+    package func verify(reply datagram: [UInt8]) throws(RejectionReason) {
+        let packet = try parse(datagram)
+        let associatedData = Array(datagram[packet.associatedDataRange])
+        let plaintext: [UInt8]
+        do {
+            plaintext = try AESSIV.open(
+                key: association.keys.serverToClient, nonce: packet.authenticator.nonce,
+                associatedData: [associatedData], ciphertext: packet.authenticator.ciphertext)
+        } catch {
+            throw .unauthenticated(
+                code: "nts_bad_authenticator",
+                detail: "NTS authenticator does not verify with the server-to-client key (\(error))")
+        }
+        let fields: [NTPExtensionField]
+        do {
+            fields = try NTSEncryptedFields.parse(plaintext)
+        } catch {
+            throw .unauthenticated(
+                code: "nts_malformed_reply", detail: "malformed encrypted NTS fields: \(error.reason)")
+        }
+        association.add(cookies: NTSEncryptedFields.cookies(in: fields))
+        authenticatedReplies += 1
+    }
+
+    /// An NTS NAK (`NTSN`) is accepted when it echoes our Unique Identifier (it cannot be
+    /// authenticated: the server lost our keys), and makes the association run a new NTS-KE. Any
+    /// other kiss must be authenticated like a reply, or it is discarded.
+    package func verify(kissOfDeath datagram: [UInt8], code: KissCode) throws(RejectionReason) {
+        if code == .ntsNegativeAcknowledgement {
+            let echoed: [UInt8]?
+            do {
+                echoed = try NTSPacket.uniqueIdentifier(inUnauthenticated: datagram)
+            } catch {
+                throw .unauthenticated(
+                    code: "nts_malformed_reply", detail: "malformed NTS NAK: \(error.reason)")
+            }
+            guard echoed == uniqueIdentifier else {
+                throw .unauthenticated(
+                    code: "nts_unique_identifier_mismatch",
+                    detail: "NTS NAK without our request's Unique Identifier")
+            }
+            association.markNegativelyAcknowledged()
+            return
+        }
+        do {
+            try verify(reply: datagram)
+        } catch {
+            throw .unauthenticated(
+                code: "nts_unauthenticated_kiss",
+                detail: "unauthenticated Kiss-o'-Death \(code) from an NTS server: \(error.description)")
+        }
+    }
+
+    /// The datagram as an NTS packet carrying our Unique Identifier.
+    private func parse(_ datagram: [UInt8]) throws(RejectionReason) -> NTSPacket {
+        let packet: NTSPacket
+        do {
+            packet = try NTSPacket(parsing: datagram)
+        } catch {
+            switch error.code {
+            case .noExtensionFields:
+                throw .unauthenticated(
+                    code: "nts_unauthenticated_reply",
+                    detail: "reply without NTS extension fields from an NTS server (a downgrade)")
+            case .missingUniqueIdentifier:
+                throw .unauthenticated(
+                    code: "nts_missing_unique_identifier", detail: "NTS reply without a Unique Identifier")
+            case .missingAuthenticator:
+                throw .unauthenticated(
+                    code: "nts_missing_authenticator", detail: "NTS reply without an authenticator")
+            default:
+                throw .unauthenticated(
+                    code: "nts_malformed_reply", detail: "malformed NTS reply: \(error.reason)")
+            }
+        }
+        guard packet.uniqueIdentifier == uniqueIdentifier else {
+            throw .unauthenticated(
+                code: "nts_unique_identifier_mismatch",
+                detail: "NTS reply whose Unique Identifier is not our request's")
+        }
+        return packet
+    }
+}

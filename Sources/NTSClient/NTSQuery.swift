@@ -1,0 +1,123 @@
+import NTS
+import NetClockPlatform
+import NetClockTLS
+import SNTP
+
+/// Queries NTS servers (RFC 8915): a key exchange when no usable association exists, then a
+/// burst of NTS-protected requests to the NTP server it named, every reply authenticated.
+///
+/// When the server answers with an NTS NAK or the cookies run out before the burst gave a
+/// sample, one new key exchange and one more burst follow if the deadline allows; never more, and
+/// a failed key exchange backs the server off (``NTSSessions``).
+package struct NTSQuery: Sendable {
+    /// The SNTP client whose exchange, validation and clocks the bursts use.
+    package var client: SNTPClient
+    /// Whom the NTS-KE TLS connections trust.
+    package var trust: TLSClientConfiguration.TrustRoots
+    /// The address family of the NTS-KE and NTP addresses.
+    package var family: AddressFamilyPreference
+    /// The associations and back-off shared across queries.
+    package var sessions: NTSSessions
+    /// The longest one key exchange may take.
+    package var keyExchangeTimeout: Duration
+
+    /// A query engine.
+    package init(
+        client: SNTPClient = SNTPClient(), trust: TLSClientConfiguration.TrustRoots = .system,
+        family: AddressFamilyPreference = .any, sessions: NTSSessions = NTSSessions(),
+        keyExchangeTimeout: Duration = NTSKeyExchange.defaultTimeout
+    ) {
+        self.client = client
+        self.trust = trust
+        self.family = family
+        self.sessions = sessions
+        self.keyExchangeTimeout = keyExchangeTimeout
+    }
+
+    /// Queries `server` (an NTS-KE server) with a burst of `options.samples` NTS requests, all
+    /// before `deadline` on the client's monotonic clock.
+    @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
+    package func query(
+        _ server: ServerName, options: QueryOptions, deadline: MonotonicInstant,
+        isCancelled: () -> Bool = { false }
+    ) -> NTSQueryOutcome {
+        var outcome = NTSQueryOutcome(server: server, keyExchanges: 0)
+        for attempt in 0..<2 {
+            let association: NTSAssociation
+            if let existing = sessions.association(for: server) {
+                association = existing
+            } else {
+                let now = client.monotonic.now()
+                if let notBefore = sessions.backoff(for: server), notBefore > now, attempt == 0 {
+                    outcome.failure = NTSFailure(
+                        code: "nts_ke_backoff",
+                        reason: "NTS-KE with \(server) failed recently; next attempt in "
+                            + (notBefore - now).formattedSeconds)
+                    return outcome
+                }
+                let left = deadline - now
+                guard left > .zero else {
+                    outcome.failure = outcome.failure ?? .timedOut(server.description, after: .zero)
+                    return outcome
+                }
+                do {
+                    outcome.keyExchanges += 1
+                    let result = try NTSKeyExchange.run(
+                        with: server, trust: trust, family: family, timeout: min(left, keyExchangeTimeout),
+                        isCancelled: isCancelled)
+                    association = NTSAssociation(result)
+                    sessions.succeeded(server, with: association)
+                } catch {
+                    if error.code != "cancelled" { sessions.failed(server, at: client.monotonic.now()) }
+                    outcome.failure = error
+                    return outcome
+                }
+            }
+            outcome.association = association
+            let address: SocketAddress
+            do {
+                address = try ntpAddress(of: association)
+            } catch {
+                outcome.failure = NTSFailure(
+                    code: "nts_ntp_resolution_failed",
+                    reason: "the NTP server \(association.keys.ntpHost) named by \(server): \(error)")
+                return outcome
+            }
+            outcome.ntpAddress = address
+            let protection = NTSPacketProtection(association: association)
+            var result = client.query(
+                address, options: options, deadline: deadline, protection: protection,
+                isCancelled: isCancelled)
+            if let earlier = outcome.result, earlier.address == result.address {
+                // The record keeps the first burst's NAK or exhausted cookies as well.
+                result.exchanges = earlier.exchanges + result.exchanges
+            }
+            outcome.result = result
+            outcome.failure = nil
+            // A NAK or running dry without a sample: one fresh key exchange, if time is left.
+            guard result.best == nil, association.needsKeyExchange, !isCancelled(),
+                deadline - client.monotonic.now() > options.timeout
+            else { break }
+        }
+        return outcome
+    }
+
+    /// The NTP address an existing association with `server` would use, when it names no other
+    /// host than the key exchange's (known without a lookup).
+    package func knownNTPAddress(of server: ServerName) -> SocketAddress? {
+        guard let keys = sessions.association(for: server)?.keys, keys.ntpHost == keys.keyExchangeAddress.host
+        else { return nil }
+        return keys.keyExchangeAddress.withPort(keys.ntpPort)
+    }
+
+    /// The NTP server's address: the key exchange's own address when it named no other host.
+    private func ntpAddress(of association: NTSAssociation) throws(TransportError) -> SocketAddress {
+        let keys = association.keys
+        if keys.ntpHost == keys.keyExchangeAddress.host {
+            return keys.keyExchangeAddress.withPort(keys.ntpPort)
+        }
+        let addresses = try Resolver.resolve(keys.ntpHost, port: keys.ntpPort, family: family, limit: 1)
+        guard let first = addresses.first else { throw .noAddresses(host: keys.ntpHost) }
+        return first
+    }
+}
