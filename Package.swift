@@ -81,6 +81,10 @@ let package = Package(
             name: "NTSTests", dependencies: ["NTS", "SNTP"], path: "Tests/NTSTests",
             swiftSettings: strict),
         .testTarget(
+            name: "NTSClientTests",
+            dependencies: ["NTSClient", "NTS", "SNTP", "NetClockTLS", "NetClockPlatform", "LoopbackServers"],
+            path: "Tests/NTSClientTests", swiftSettings: strict),
+        .testTarget(
             name: "NetworkClockTests",
             dependencies: ["NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform", "LoopbackServers"],
             path: "Tests/NetworkClockTests", swiftSettings: strict),

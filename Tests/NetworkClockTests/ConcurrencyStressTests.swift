@@ -74,7 +74,7 @@ struct ConcurrencyStressTests {
                 trueAttoseconds: Int128(plan.trueTime(of: k)) * 1_000_000_000,
                 monotonicNanoseconds: plan.monotonic(of: k), boundNanoseconds: plan.bound(of: k),
                 frequencyError: 0, boundGrowthRate: ntp15, source: plan.source(of: k),
-                serverIdentifier: plan.serverIdentifiers[k], isDriftCorrected: false)
+                serverIdentifier: plan.serverIdentifiers[k], isDriftCorrected: false, isAuthenticated: false)
         }
         // Intact readings pass.
         var stats = ReaderStats()

@@ -160,7 +160,7 @@ enum JSONContractFixture {
             time: UnixTime(seconds: unixSeconds, nanoseconds: 250_000_000), errorBound: .microseconds(125),
             age: .seconds(2), source: .restored,
             serverIdentifier: ServerNames.identifier(for: "127.0.0.1:11123"),
-            isDriftCorrected: true)
+            isDriftCorrected: true, isAuthenticated: false)
     }
 
     /// The kernel's discipline for `now`: synchronised by a daemon, 0.5 ms still to slew (PLL

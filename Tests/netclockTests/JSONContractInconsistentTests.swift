@@ -63,7 +63,8 @@ import Testing
         #expect((json["samples"] as? [Any])?.count == 2)
         #expect(
             json.keys.sorted() == [
-                "address", "delay", "error_bound", "estimate", "host", "interval", "jitter", "leap", "offset",
+                "address", "authenticated", "delay", "error_bound", "estimate", "host", "interval", "jitter",
+                "leap", "offset",
                 "precision", "reason", "refid", "root_delay", "root_dispersion", "samples", "status",
                 "stratum",
             ])

@@ -36,7 +36,8 @@ import Testing
     }()
 
     static let selectedSource: JSONExpectation = [
-        "host": "127.0.0.1:11123", "address": "127.0.0.1:11123", "status": "selected", "reason": nil,
+        "authenticated": false, "host": "127.0.0.1:11123", "address": "127.0.0.1:11123", "status": "selected",
+        "reason": nil,
         "stratum": 2, "leap": "none", "refid": "127.127.1.1", "offset": 1.4998779296875,
         "delay": 0.000732421875,
         "error_bound": sampleBound, "root_delay": 0.03125, "root_dispersion": 0.000244140625,
@@ -62,7 +63,7 @@ import Testing
     ]
 
     static let silentSource: JSONExpectation = [
-        "host": "127.0.0.1:11124", "address": "127.0.0.1:11124", "status": "timeout",
+        "authenticated": false, "host": "127.0.0.1:11124", "address": "127.0.0.1:11124", "status": "timeout",
         "reason": "no reply (timed out)", "stratum": nil, "leap": nil, "refid": nil, "offset": nil,
         "delay": nil,
         "samples": [
@@ -87,7 +88,7 @@ import Testing
     ]
 
     static let kissedSource: JSONExpectation = [
-        "host": "127.0.0.1:11125", "address": "127.0.0.1:11125", "status": "kod",
+        "authenticated": false, "host": "127.0.0.1:11125", "address": "127.0.0.1:11125", "status": "kod",
         "reason": "Kiss-o'-Death DENY",
         "stratum": nil, "leap": nil, "refid": nil, "offset": nil, "delay": nil, "kiss_code": "DENY",
         "samples": [
@@ -99,7 +100,8 @@ import Testing
     ]
 
     static let unresolvedSource: JSONExpectation = [
-        "host": "nowhere.invalid", "address": nil, "status": "error", "reason": "cannot resolve",
+        "authenticated": false, "host": "nowhere.invalid", "address": nil, "status": "error",
+        "reason": "cannot resolve",
         "stratum": nil,
         "leap": nil, "refid": nil, "offset": nil, "delay": nil, "samples": [],
     ]
@@ -128,7 +130,7 @@ import Testing
     static let report: JSONExpectation = [
         "offset": 1.4998779296875, "delay": 0.000732421875, "error_bound": 0.000125,
         "time": "2026-11-30T12:00:00.250000Z", "unix": 1_796_040_000.25, "source": "ntp",
-        "server": "127.0.0.1:11123", "elapsed": 0.012, "packets_sent": 7,
+        "server": "127.0.0.1:11123", "elapsed": 0.012, "packets_sent": 7, "authenticated": false,
         "servers": [selectedSource, silentSource, kissedSource, unresolvedSource], "http": [httpMeasured],
     ]
 
@@ -151,7 +153,7 @@ import Testing
     @Test func failureObjectHasEveryKeyAndValue() throws {
         let json = try Self.decode(JSONOutput.line(SyncFailureJSON(Fixture.failure)))
         let expected: JSONExpectation = [
-            "error": .string(Fixture.failure.description),
+            "error": .string(Fixture.failure.description), "authenticated": false,
             "servers": [Self.silentSource, Self.kissedSource, Self.unresolvedSource],
             "http": [Self.httpFailed],
         ]
@@ -166,6 +168,7 @@ import Testing
             "time": "2026-11-30T12:00:00.250000Z", "unix": 1_796_040_000.25, "error_bound": 0.000125,
             "age": 2,
             "source": "restored", "server": "127.0.0.1:11123", "offset": 1.5, "drift_corrected": true,
+            "authenticated": false,
             "system_clock": [
                 "synchronized": true, "maximum_error": 0.0625, "estimated_error": 0.000125,
                 "offset_to_slew": 0.0005, "frequency_ppm": -12.5, "tick": 0.01, "state": "ok",
@@ -204,19 +207,22 @@ import Testing
         let report = try Self.decode(JSONOutput.line(SyncReportJSON(Fixture.report)))
         #expect(
             report.keys.sorted() == [
-                "delay", "elapsed", "error_bound", "http", "offset", "packets_sent", "server", "servers",
+                "authenticated", "delay", "elapsed", "error_bound", "http", "offset", "packets_sent",
+                "server", "servers",
                 "source",
                 "time", "unix",
             ])
         let servers = try #require(report["servers"] as? [[String: Any]])
         #expect(
             servers[0].keys.sorted() == [
-                "address", "delay", "error_bound", "estimate", "host", "interval", "jitter", "leap", "offset",
+                "address", "authenticated", "delay", "error_bound", "estimate", "host", "interval", "jitter",
+                "leap", "offset",
                 "precision", "reason", "refid",
                 "root_delay", "root_dispersion", "samples", "status", "stratum",
             ])
         let noSample = [
-            "address", "delay", "host", "leap", "offset", "reason", "refid", "samples", "status", "stratum",
+            "address", "authenticated", "delay", "host", "leap", "offset", "reason", "refid", "samples",
+            "status", "stratum",
         ]
         #expect(servers[1].keys.sorted() == noSample)
         #expect(servers[2].keys.sorted() == (noSample + ["kiss_code"]).sorted())
@@ -239,7 +245,7 @@ import Testing
                 "combined", "header", "interval", "method", "round_trip", "sent", "status", "value",
             ])
         let failure = try Self.decode(JSONOutput.line(SyncFailureJSON(Fixture.failure)))
-        #expect(failure.keys.sorted() == ["error", "http", "servers"])
+        #expect(failure.keys.sorted() == ["authenticated", "error", "http", "servers"])
         let sync = try Self.decode(
             JSONOutput.line(SyncReportJSON(Fixture.report, state: "/s", anchorReplaced: true)))
         #expect(Set(sync.keys).subtracting(report.keys).sorted() == ["anchor_replaced", "state"])
@@ -247,7 +253,8 @@ import Testing
             JSONOutput.line(NowJSON(Fixture.estimate, wall: Fixture.wall, systemClock: Fixture.kernel)))
         #expect(
             now.keys.sorted() == [
-                "age", "drift_corrected", "error_bound", "offset", "server", "source", "system_clock", "time",
+                "age", "authenticated", "drift_corrected", "error_bound", "offset", "server", "source",
+                "system_clock", "time",
                 "unix",
             ])
         let systemClock = try #require(now["system_clock"] as? [String: Any])
@@ -264,7 +271,10 @@ import Testing
     @Test func textFormatIsStable() {
         let line = JSONOutput.line(SyncReportJSON(Fixture.report))
         #expect(!line.contains("\n"))
-        #expect(line.hasPrefix(#"{"delay":0.000732421875,"elapsed":0.012,"error_bound":0.000125,"http":[{"#))
+        #expect(
+            line.hasPrefix(
+                #"{"authenticated":false,"delay":0.000732421875,"elapsed":0.012,"error_bound":0.000125,"http":[{"#
+            ))
         #expect(line.contains(#""url":"http://127.0.0.1:18080/a/b?x=1""#))
         for fragment in [
             #""offset":1.4998779296875"#, #""packets_sent":7"#, #""unix":1796040000.25"#, #""stratum":2"#,

@@ -15,11 +15,13 @@ struct NowJSON: Encodable {
     /// True time − local wall clock.
     var offset: Double
     var driftCorrected: Bool
+    /// Whether the anchor's time is authenticated (NTS).
+    var authenticated: Bool
     /// The kernel's view of the system clock; `null` where it cannot be read (not Linux).
     var systemClock: Nullable<SystemClockJSON>
 
     enum CodingKeys: String, CodingKey {
-        case time, unix, age, source, server, offset
+        case time, unix, age, source, server, offset, authenticated
         case errorBound = "error_bound"
         case driftCorrected = "drift_corrected"
         case systemClock = "system_clock"
@@ -36,6 +38,7 @@ struct NowJSON: Encodable {
         server = Nullable(estimate.server)
         offset = estimate.offset(from: wall).secondsDouble
         driftCorrected = estimate.isDriftCorrected
+        authenticated = estimate.isAuthenticated
         self.systemClock = Nullable(systemClock.map(SystemClockJSON.init))
     }
 }
