@@ -12,6 +12,7 @@ extension TimeEstimate: CustomStringConvertible {
         if let server { context.append(server) }
         context.append("synced \(age.formattedSeconds) ago")
         if isDriftCorrected { context.append("drift corrected") }
+        if isAuthenticated { context.append("authenticated") }
         return
             "\(ISO8601.format(time, fractionDigits: 6))Z ± \(errorBound.formattedSeconds) (\(context.joined(separator: ", ")))"
     }
@@ -23,6 +24,7 @@ extension SyncReport: CustomStringConvertible {
     public var description: String {
         var context = [source.rawValue, server]
         if !sources.isEmpty { context.append("\(agreeingSources) of \(sources.count) sources agree") }
+        if isAuthenticated { context.append("authenticated") }
         return
             "\(ISO8601.format(trueTime, fractionDigits: 6))Z, local clock \(offset.signedFormattedSeconds) ± \(errorBound.formattedSeconds) (\(context.joined(separator: ", ")))"
     }
@@ -32,7 +34,8 @@ extension SyncReport.NTPSource: CustomStringConvertible {
     /// E.g. `pool.ntp.org (192.0.2.1:123): selected, offset +1.2ms delay 20.1ms ±10.3ms` or
     /// `pool.ntp.org (192.0.2.2:123): timeout, no reply (timed out)`.
     public var description: String {
-        let place = resolvedAddress.map { "\(server) (\($0))" } ?? server.description
+        var place = resolvedAddress.map { "\(server) (\($0))" } ?? server.description
+        if usesNTS { place += isAuthenticated ? " [NTS, authenticated]" : " [NTS]" }
         if let best, reason == nil {
             return
                 "\(place): \(status), offset \(best.offset.signedFormattedSeconds) delay \(best.delay.formattedSeconds) ±\(best.errorBound.formattedSeconds)"
