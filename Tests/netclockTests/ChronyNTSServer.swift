@@ -46,14 +46,15 @@ final class ChronyNTSServer {
     /// What chronyd logged so far.
     var log: String { server.log }
 
-    /// Why NTS tests skip when chronyd or openssl is missing.
+    /// Why NTS tests skip when chronyd, chronyc or openssl is missing.
     static let toolsMissing: Comment =
-        "chronyd or openssl not installed (apt-get install -y chrony openssl): skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"
+        "chronyd/chronyc or openssl not installed (apt-get install -y chrony openssl): skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"
 
-    /// Whether NTS tests should run: chronyd and openssl are installed, or CI requires them (the
-    /// test then fails in ``start(ntpServer:ipv6:)``).
+    /// Whether NTS tests should run: chronyd, chronyc (for ``serverStatistics(chronyc:)``) and openssl
+    /// are installed, or CI requires them (the test then fails in ``start(ntpServer:ipv6:)`` or on
+    /// `InteropTool.require`).
     static var runnable: Bool {
-        InteropTool.runnable("chronyd") && TestCertificates.runnable
+        InteropTool.runnable("chronyd", "chronyc") && TestCertificates.runnable
     }
 
     /// Starts chronyd as an NTS server and waits (at most 5 s) until NTP answers and NTS-KE accepts
@@ -95,7 +96,8 @@ final class ChronyNTSServer {
     /// chronyd's `serverstats` counters (`NTS-KE connections accepted`, `Authenticated NTP packets`,
     /// `NTP packets received`, …) by name, read over the private command socket.
     func serverStatistics(chronyc: String) throws -> [String: Int] {
-        let output = try InteropTool.run(chronyc, ["-h", server.socketPath, "serverstats"], timeout: .seconds(5))
+        let output = try InteropTool.run(
+            chronyc, ["-h", server.socketPath, "serverstats"], timeout: .seconds(5))
         guard output.status == 0 else { throw InteropTool.Failure("chronyc serverstats: \(output.combined)") }
         return Self.parseServerStatistics(output.stdout)
     }

@@ -21,12 +21,11 @@ import Testing
 /// either (the client follows the advertised NTP server, record type 6).
 @Suite(.serialized)
 struct ChronyNTSServerTests {
-    static let chronycMissing: Comment =
-        "chronyd/chronyc or openssl not installed (apt-get install -y chrony openssl): skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"
+    static let toolsMissing = ChronyNTSServer.toolsMissing
     static let noIPv6Loopback: Comment =
         "no IPv6 loopback (::1) on this machine: skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"
 
-    static var runnable: Bool { ChronyNTSServer.runnable && InteropTool.runnable("chronyc") }
+    static var runnable: Bool { ChronyNTSServer.runnable }
 
     /// What one `chronyd -Q` run against the server printed.
     struct Measurement {
@@ -44,7 +43,8 @@ struct ChronyNTSServerTests {
             "server \(host) port \(server.ntpPort) nts ntsport \(server.ntsPort) iburst minpoll 0 maxpoll 0"
         // -u root: the client reads the CA file where the tests made it, as the server does.
         let output = try InteropTool.run(
-            chronyd, ["-Q", "-u", "root", "-t", "\(timeLimit)", source, "ntstrustedcerts \(caFile)", "nosystemcert"],
+            chronyd,
+            ["-Q", "-u", "root", "-t", "\(timeLimit)", source, "ntstrustedcerts \(caFile)", "nosystemcert"],
             timeout: .seconds(Double(timeLimit + 5)))
         return Measurement(output: output, wrongBy: InteropTests.chronydWrongBy(in: output.combined))
     }
@@ -52,7 +52,8 @@ struct ChronyNTSServerTests {
     /// chronyd -Q measured `server` over NTS, within the shared-clock tolerance, and the server counted
     /// an NTS-KE connection and authenticated NTP packets.
     static func expectAuthenticatedSync(
-        _ server: ChronyNTSServer, host: String, label: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ server: ChronyNTSServer, host: String, label: String,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let chronyc = try InteropTool.require("chronyc", package: "chrony")
         let measurement = try chronydQuery(server, host: host, caFile: server.caFile)
@@ -60,7 +61,8 @@ struct ChronyNTSServerTests {
         #expect(!output.timedOut, sourceLocation: sourceLocation)
         #expect(output.status == 0, "chronyd -Q: \(output.combined)", sourceLocation: sourceLocation)
         let wrongBy = try #require(
-            measurement.wrongBy, "no 'System clock wrong by' in:\n\(output.combined)\nserver log:\n\(server.log)",
+            measurement.wrongBy,
+            "no 'System clock wrong by' in:\n\(output.combined)\nserver log:\n\(server.log)",
             sourceLocation: sourceLocation)
         InteropTests.note("chronyd -Q over NTS (\(label)): System clock wrong by \(wrongBy) s")
         #expect(
@@ -71,7 +73,7 @@ struct ChronyNTSServerTests {
         #expect((stats["Authenticated NTP packets"] ?? 0) >= 1, "\(stats)", sourceLocation: sourceLocation)
     }
 
-    @Test(.enabled(if: runnable, chronycMissing), arguments: ["127.0.0.1", "localhost"])
+    @Test(.enabled(if: runnable, toolsMissing), arguments: ["127.0.0.1", "localhost"])
     func chronydClientSyncsOverNTS(host: String) throws {
         let server = try ChronyNTSServer.start()
         let pid = server.pid
@@ -79,7 +81,8 @@ struct ChronyNTSServerTests {
         do {
             defer { server.stop() }
             try Self.expectAuthenticatedSync(
-                server, host: host, label: "\(host), NTS-KE port \(server.ntsPort), NTP port \(server.ntpPort)")
+                server, host: host,
+                label: "\(host), NTS-KE port \(server.ntsPort), NTP port \(server.ntpPort)")
         }
         #expect(!server.isRunning, "chronyd stopped")
         let signalled = kill(pid, 0)
@@ -89,7 +92,7 @@ struct ChronyNTSServerTests {
     }
 
     @Test(
-        .enabled(if: runnable, chronycMissing),
+        .enabled(if: runnable, toolsMissing),
         .enabled(if: InteropTool.canBindOrRequired(host: "::1", port: 0), noIPv6Loopback))
     func chronydClientSyncsOverNTSOnIPv6() throws {
         let probe = InteropTool.bindProbe(host: "::1", port: 0)
@@ -103,35 +106,39 @@ struct ChronyNTSServerTests {
     /// `ntsntpserver 127.0.0.1`: the NTS-KE response names the NTP host (record type 6), and chrony's
     /// client queries it. Asked at ::1 when IPv6 loopback works, so the NTP host differs from the
     /// NTS-KE host; else at `localhost`.
-    @Test(.enabled(if: runnable, chronycMissing))
+    @Test(.enabled(if: runnable, toolsMissing))
     func chronydClientFollowsTheAdvertisedNTPServer() throws {
         let server = try ChronyNTSServer.start(ntpServer: "127.0.0.1")
         defer { server.stop() }
         let host = server.ipv6 ? "::1" : "localhost"
-        try Self.expectAuthenticatedSync(server, host: host, label: "NTS-KE at \(host), ntsntpserver 127.0.0.1")
+        try Self.expectAuthenticatedSync(
+            server, host: host, label: "NTS-KE at \(host), ntsntpserver 127.0.0.1")
     }
 
     /// The control for the test above: an advertised NTP host where nothing listens (127.0.0.2 is
     /// loopback, but chronyd binds 127.0.0.1 only) gets no time, and no NTP packet reaches chronyd
     /// although its NTS-KE was asked: the client really queries the host the response names.
-    @Test(.enabled(if: runnable, chronycMissing))
+    @Test(.enabled(if: runnable, toolsMissing))
     func chronydClientGetsNothingFromAnAdvertisedHostWithoutServer() throws {
         let chronyc = try InteropTool.require("chronyc", package: "chrony")
         let server = try ChronyNTSServer.start(ntpServer: "127.0.0.2")
         defer { server.stop() }
         // The harness's readiness probes are plain NTP packets: count from here.
         let before = try server.serverStatistics(chronyc: chronyc)
-        let measurement = try Self.chronydQuery(server, host: "127.0.0.1", caFile: server.caFile, timeLimit: 3)
+        let measurement = try Self.chronydQuery(
+            server, host: "127.0.0.1", caFile: server.caFile, timeLimit: 3)
         #expect(measurement.wrongBy == nil, "\(measurement.output.combined)")
         #expect(measurement.output.status != 0, "\(measurement.output.combined)")
         let stats = try server.serverStatistics(chronyc: chronyc)
         #expect((stats["NTS-KE connections accepted"] ?? 0) >= 1, "\(stats)")
-        #expect(stats["NTP packets received"] == before["NTP packets received"], "before \(before), after \(stats)")
+        #expect(
+            stats["NTP packets received"] == before["NTP packets received"],
+            "before \(before), after \(stats)")
     }
 
     /// Trusting a CA that did not sign chronyd's certificate (the self-signed one) gets no time and
     /// sends chronyd no authenticated packet.
-    @Test(.enabled(if: runnable, chronycMissing))
+    @Test(.enabled(if: runnable, toolsMissing))
     func chronydClientRejectsAnUntrustedCertificate() throws {
         let chronyc = try InteropTool.require("chronyc", package: "chrony")
         let server = try ChronyNTSServer.start()

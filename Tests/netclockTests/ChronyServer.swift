@@ -180,7 +180,8 @@ final class ChronyServer {
             for host in hosts {
                 while !InteropTool.tcpConnects(host: host, port: ntsPort) {
                     guard isRunning else {
-                        throw InteropTool.Failure("chronyd exited (status \(process.exitStatus ?? -1)):\n\(log)")
+                        throw InteropTool.Failure(
+                            "chronyd exited (status \(process.exitStatus ?? -1)):\n\(log)")
                     }
                     guard clock.now < deadline else {
                         throw InteropTool.Failure(

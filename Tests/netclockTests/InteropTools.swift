@@ -160,7 +160,8 @@ enum InteropTool {
         try freePort(on: hosts, tcp: true, excluding: excluding)
     }
 
-    private static func freePort(on hosts: [String], tcp: Bool, excluding: Set<UInt16> = []) throws -> UInt16 {
+    private static func freePort(on hosts: [String], tcp: Bool, excluding: Set<UInt16> = []) throws -> UInt16
+    {
         for _ in 0..<64 {
             let port = UInt16.random(in: 20_000...32_767)
             guard !excluding.contains(port) else { continue }
