@@ -102,6 +102,13 @@ final class ChronyNTSServer {
         return Self.parseServerStatistics(output.stdout)
     }
 
+    /// How much counter `name` grew from `before` to `after` (two ``serverStatistics(chronyc:)``
+    /// readings). Compare readings: the harness's own readiness probes are one plain NTP packet and one
+    /// NTS-KE connection (closed without TLS) per address.
+    static func increase(of name: String, from before: [String: Int], to after: [String: Int]) -> Int {
+        (after[name] ?? 0) - (before[name] ?? 0)
+    }
+
     /// `Name : number` lines as a dictionary (names trimmed).
     static func parseServerStatistics(_ text: String) -> [String: Int] {
         var counters: [String: Int] = [:]
