@@ -8,17 +8,23 @@ import NetClockPlatform
 import NetworkClock
 import SNTP
 
-/// A real chronyd serving its local clock over NTP on loopback, for one test.
+/// A real chronyd serving its local clock over NTP on loopback, for one test; with ``NTS`` also an
+/// NTS-KE server (``ChronyNTSServer`` wraps that case).
 ///
 /// Everything chronyd writes lives in a fresh mode-0700 temporary directory (config, pid file, command
-/// socket, log); chronyd runs in the foreground (`-d`), never touches the system clock (`-x`), and
-/// listens on an unprivileged port. ``stop()`` ends it by its pid (SIGTERM, then SIGKILL) and deletes
+/// socket, log, NTS key dump); chronyd runs in the foreground (`-d`) as root (`-u root`: it reads the
+/// files here without a copy for its `_chrony` user), never touches the system clock (`-x`), and
+/// listens on unprivileged ports. ``stop()`` ends it by its pid (SIGTERM, then SIGKILL) and deletes
 /// the directory; `deinit` and ``with(chronyd:stratum:ipv6:_:)`` make sure that happens on every path.
 final class ChronyServer {
     /// The `local stratum` chronyd serves.
     let stratum: UInt8
     /// The NTP port on 127.0.0.1 (and ::1 when started with `ipv6`).
     let port: UInt16
+    /// The NTS-KE (TCP) port on the same addresses, when started with ``NTS``.
+    let ntsPort: UInt16?
+    /// The addresses chronyd listens on: 127.0.0.1, and ::1 when started with `ipv6`.
+    let hosts: [String]
     /// The directory holding `chrony.conf`, `chronyd.pid`, `chronyd.sock` and `chronyd.log`.
     let directory: String
     private let process: SpawnedProcess
@@ -56,14 +62,29 @@ final class ChronyServer {
         return try await body(server)
     }
 
+    /// What makes chronyd an NTS server too (RFC 8915): its certificate and key, and optionally the
+    /// NTP host its NTS-KE responses name.
+    struct NTS {
+        /// The server certificate (PEM) chronyd presents on NTS-KE (`ntsservercert`).
+        var certificate: String
+        /// Its private key (`ntsserverkey`).
+        var key: String
+        /// `ntsntpserver HOST`: the NTS-KE response then names this NTP server (record type 6)
+        /// instead of leaving the client on the NTS-KE host.
+        var ntpServer: String?
+    }
+
     /// Starts chronyd and waits (at most 5 s) until it answers an SNTP query on every address it
-    /// serves. A port taken between the probe and chronyd's bind gets a second and third try.
-    static func start(chronyd: String, stratum: UInt8 = 8, ipv6: Bool = false) throws -> ChronyServer {
+    /// serves and, with `nts`, accepts TCP connections on its NTS-KE port there. A port taken between
+    /// the probe and chronyd's bind gets a second and third try.
+    static func start(chronyd: String, stratum: UInt8 = 8, ipv6: Bool = false, nts: NTS? = nil) throws
+        -> ChronyServer
+    {
         var lastError: any Error = InteropTool.Failure("chronyd never started")
         for _ in 0..<3 {
-            let server = try ChronyServer(chronyd: chronyd, stratum: stratum, ipv6: ipv6)
+            let server = try ChronyServer(chronyd: chronyd, stratum: stratum, ipv6: ipv6, nts: nts)
             do {
-                try server.waitUntilServing(hosts: ipv6 ? ["127.0.0.1", "::1"] : ["127.0.0.1"])
+                try server.waitUntilServing()
                 return server
             } catch {
                 lastError = error
@@ -73,10 +94,10 @@ final class ChronyServer {
         throw lastError
     }
 
-    private init(chronyd: String, stratum: UInt8, ipv6: Bool) throws {
+    private init(chronyd: String, stratum: UInt8, ipv6: Bool, nts: NTS?) throws {
         let directory = try InteropTool.makePrivateTemporaryDirectory(prefix: "netclock-chronyd")
+        let hosts = ipv6 ? ["127.0.0.1", "::1"] : ["127.0.0.1"]
         do {
-            let hosts = ipv6 ? ["127.0.0.1", "::1"] : ["127.0.0.1"]
             let port = try InteropTool.freeUDPPort(on: hosts)
             var lines = [
                 "port \(port)",
@@ -90,28 +111,49 @@ final class ChronyServer {
                 "bindcmdaddress \(directory)/chronyd.sock",
                 "pidfile \(directory)/chronyd.pid",
             ]
+            var ntsPort: UInt16?
+            if let nts {
+                let keyPort = try InteropTool.freeTCPPort(on: hosts, excluding: [port])
+                let dump = directory + "/nts-dump"
+                try FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: false)
+                lines += [
+                    "ntsport \(keyPort)",
+                    "ntsserverkey \(nts.key)",
+                    "ntsservercert \(nts.certificate)",
+                    "ntsdumpdir \(dump)",
+                    "ntsprocesses 0",
+                ]
+                if let host = nts.ntpServer { lines.append("ntsntpserver \(host)") }
+                ntsPort = keyPort
+            }
             let config = directory + "/chrony.conf"
             try (lines.joined(separator: "\n") + "\n").write(
                 toFile: config, atomically: true, encoding: .utf8)
             let logPath = directory + "/chronyd.log"
             // -t 60: a safety net; should this test process die without stopping it, chronyd exits on
             // its own within a minute instead of lingering.
+            // -4 without `ipv6`: chronyd would otherwise listen for NTP and NTS-KE on every IPv6
+            // address (there is no `bindaddress` for that family); only loopback is ever opened here.
+            let family = ipv6 ? [] : ["-4"]
             self.process = try SpawnedProcess(
-                chronyd, ["-u", "root", "-x", "-d", "-t", "60", "-f", config], stdout: logPath,
+                chronyd, family + ["-u", "root", "-x", "-d", "-t", "60", "-f", config], stdout: logPath,
                 stderr: logPath)
             self.port = port
+            self.ntsPort = ntsPort
         } catch {
             try? FileManager.default.removeItem(atPath: directory)
             throw error
         }
         self.directory = directory
         self.stratum = stratum
+        self.hosts = hosts
     }
 
     deinit { stop() }
 
-    /// Polls with one-packet SNTP queries until each host gets an accepted reply.
-    private func waitUntilServing(hosts: [String]) throws {
+    /// Polls with one-packet SNTP queries until each host gets an accepted reply, then (NTS) with TCP
+    /// connections to the NTS-KE port until each host accepts one.
+    private func waitUntilServing() throws {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(5)
         let client = SNTPClient()
@@ -132,6 +174,21 @@ final class ChronyServer {
                         "chronyd did not answer on \(address) within 5 s (\(reason)):\n\(log)")
                 }
                 Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+        if let ntsPort {
+            for host in hosts {
+                while !InteropTool.tcpConnects(host: host, port: ntsPort) {
+                    guard isRunning else {
+                        throw InteropTool.Failure(
+                            "chronyd exited (status \(process.exitStatus ?? -1)):\n\(log)")
+                    }
+                    guard clock.now < deadline else {
+                        throw InteropTool.Failure(
+                            "chronyd's NTS-KE did not listen on \(host) port \(ntsPort) within 5 s:\n\(log)")
+                    }
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
             }
         }
         // chronyd keeps running when it cannot bind its NTP socket; whatever answered was not it then.
