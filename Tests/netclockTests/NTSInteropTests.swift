@@ -15,11 +15,7 @@ import Testing
 /// Both ends read the same clock: |offset| < 1 ms (InteropTests' shared-clock tolerance). chronyd's
 /// own counters (`serverstats`) confirm from the server's side that the samples were authenticated.
 /// A missing chronyd or openssl skips with the reason; with `NETCLOCK_REQUIRE_PEERS=1` it fails.
-///
-/// The `--nts` flag parses on this branch, but no NTS client exists yet (the servers are queried as
-/// plain NTP on the NTS-KE port): the suite is disabled until the client merges, and the merging
-/// engineer removes the `.disabled` trait.
-@Suite(.serialized, .disabled("NTS client not merged yet"))
+@Suite(.serialized)
 struct NTSInteropTests {
     static let noIPv6Loopback: Comment =
         "no IPv6 loopback (::1) on this machine: skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"
