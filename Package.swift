@@ -57,7 +57,7 @@ let package = Package(
             path: "Sources/NetworkClock", swiftSettings: strict),
         .target(
             name: "NetclockCLI",
-            dependencies: ["NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform"],
+            dependencies: ["NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform", "NTSClient"],
             path: "Sources/NetclockCLI",
             swiftSettings: strict),
         .executableTarget(

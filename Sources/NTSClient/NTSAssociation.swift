@@ -67,6 +67,9 @@ package final class NTSAssociation: Sendable {
     /// The unused cookies held.
     package var cookieCount: Int { state.withLock { $0.cookies.count } }
 
+    /// The unused cookies, oldest first, without spending them.
+    func cookieSnapshot() -> [[UInt8]] { state.withLock { $0.cookies } }
+
     /// Records an NTS NAK: the server cannot use our cookies, so the next query runs a new key
     /// exchange.
     package func markNegativelyAcknowledged() {

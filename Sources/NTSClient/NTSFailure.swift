@@ -30,14 +30,20 @@ package struct NTSFailure: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The NTS-KE server could not be reached.
     package init(_ error: TransportError, server: String) {
-        let code: String
         switch error {
-        case .resolutionFailed, .noAddresses: code = "nts_ke_resolution_failed"
-        case .connectionRefused: code = "nts_ke_refused"
-        case .timedOut: code = "nts_ke_timeout"
-        case .systemCall: code = "nts_ke_transport"
+        case .resolutionFailed, .noAddresses:
+            self.init(code: "nts_ke_resolution_failed", reason: "NTS-KE with \(server): \(error.description)")
+        case .connectionRefused(let address):
+            self.init(
+                code: "nts_ke_refused",
+                reason:
+                    "NTS-KE with \(server): connection refused by \(address) (nothing listens on that TCP port)"
+            )
+        case .timedOut:
+            self.init(code: "nts_ke_timeout", reason: "NTS-KE with \(server): \(error.description)")
+        case .systemCall:
+            self.init(code: "nts_ke_transport", reason: "NTS-KE with \(server): \(error.description)")
         }
-        self.init(code: code, reason: "NTS-KE with \(server): \(error.description)")
     }
 
     /// The deadline passed before the key exchange finished.

@@ -49,6 +49,27 @@ package final class NTSSessions: Sendable {
         entries.withLock { $0[server] = Entry(association: association) }
     }
 
+    /// The usable associations, to be kept across processes.
+    package func savedAssociations() -> [ServerName: NTSAssociation.Saved] {
+        let associations = entries.withLock { table in table.compactMapValues(\.association) }
+        return associations.compactMapValues { $0.saved() }
+    }
+
+    /// Adopts associations kept by an earlier process, for servers with none yet; returns how
+    /// many were adopted. Invalid ones are dropped (their servers get a new key exchange).
+    @discardableResult
+    package func restore(_ saved: [ServerName: NTSAssociation.Saved]) -> Int {
+        let restored = saved.compactMapValues(NTSAssociation.init(restoring:))
+        return entries.withLock { table in
+            var adopted = 0
+            for (server, association) in restored where server.usesNTS && table[server]?.association == nil {
+                table[server] = Entry(association: association)
+                adopted += 1
+            }
+            return adopted
+        }
+    }
+
     /// Records a failed key exchange at `now`, starting or lengthening the back-off.
     package func failed(_ server: ServerName, at now: MonotonicInstant) {
         let initial = initialBackoff

@@ -32,7 +32,8 @@ struct NowCommand {
         } else {
             var line =
                 "\(ISO8601.format(estimate.time, fractionDigits: 6)) ± \(estimate.errorBound.formattedSeconds)"
-            line += "  (\(estimate.source)\(estimate.server.map { ", \($0)" } ?? ""), synced "
+            line += "  (\(estimate.source)\(estimate.server.map { ", \($0)" } ?? "")"
+            line += estimate.isAuthenticated ? ", authenticated, synced " : ", synced "
             line +=
                 "\(estimate.age.formattedSeconds) ago, local clock \((.zero - offset).signedFormattedSeconds))"
             console.out(line)

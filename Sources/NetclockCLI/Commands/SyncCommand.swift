@@ -1,10 +1,13 @@
+import NTSClient
 import NetworkClock
 import SNTP
 
 /// `netclock sync`: query like `query`, then persist the result as an anchor for `now`.
 ///
 /// An anchor already on file (same boot) is loaded first, so a worse new result never replaces a
-/// better stored one and the drift history keeps growing across runs.
+/// better stored one and the drift history keeps growing across runs. With `--nts`, the NTS keys
+/// and unused cookies are kept beside the anchor (`<state>.nts`), so the next `sync` of this boot
+/// spends them instead of running a new key exchange.
 struct SyncCommand {
     var options: QueryCommandOptions
     var console: Console
@@ -18,7 +21,15 @@ struct SyncCommand {
             return .noTime
         }
         let report: SyncReport
-        switch await TimeQuery(options: options).run(status: options.json ? nil : console.status) {
+        let sessions = NTSSessions()
+        let usesNTS = options.syncPolicy.usesNTS
+        if usesNTS { sessions.restore(from: store, trust: options.trustRoots) }
+        let outcome = await TimeQuery(options: options, ntsSessions: sessions).run(
+            status: options.json ? nil : console.status)
+        if usesNTS, let reason = await sessions.save(to: store, trust: options.trustRoots) {
+            console.err("netclock: the NTS cookies could not be kept: \(reason)")
+        }
+        switch outcome {
         case .success(let result): report = result
         case .failure(let error):
             if options.json { console.out(JSONOutput.line(SyncFailureJSON(error))) }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTimeParsing
+import NTSClient
 import NetworkClock
 import SNTP
 
@@ -9,9 +10,13 @@ struct TimeQuery {
     var options: QueryCommandOptions
     var engine: TimeSyncEngine
 
-    init(options: QueryCommandOptions, registry: SourceRegistry = SourceRegistry()) {
+    init(
+        options: QueryCommandOptions, registry: SourceRegistry = SourceRegistry(),
+        ntsSessions: NTSSessions = NTSSessions()
+    ) {
         self.options = options
-        let ntp = NTPSyncEngine(policy: options.syncPolicy, registry: registry)
+        var ntp = NTPSyncEngine(policy: options.syncPolicy, registry: registry)
+        ntp.ntsSessions = ntsSessions
         var http = HTTPTimeSource.Configuration()
         if let header = options.httpTimestampHeader {
             http.timestampHeader = HTTPTimestampHeader(name: header)

@@ -61,6 +61,10 @@ public final class NetworkClock: Sendable {
         self.clock = clock
         let client = SNTPClient(monotonic: monotonic, wall: wall, nonces: nonces)
         let ntp = NTPSyncEngine(policy: configuration.syncPolicy, client: client, registry: SourceRegistry())
+        if let store = configuration.store, configuration.syncPolicy.usesNTS {
+            // Cookies kept by an earlier process of this boot spare a key exchange.
+            ntp.ntsSessions.restore(from: store, trust: configuration.trustRoots)
+        }
         let http = HTTPTimeSource(
             configuration: configuration.httpOptions, monotonicClock: monotonic, wallClock: wall)
         self.engine = TimeSyncEngine(
@@ -151,7 +155,9 @@ public final class NetworkClock: Sendable {
         let report: SyncReport
         do {
             report = try await engine.sync()
+            await keepNTSAssociations()
         } catch {
+            await keepNTSAssociations()
             for source in error.sources { emitStatus(of: source) }
             broadcaster.emit(.syncFailed(error))
             throw error
@@ -170,6 +176,18 @@ public final class NetworkClock: Sendable {
         }
         broadcaster.emit(.synced(report, anchorReplaced: replaced))
         return report
+    }
+
+    /// Keeps the NTS keys and unused cookies beside the anchor, when there is a store and NTS
+    /// servers; a failure is reported as ``ClockEvent/storeFailed(_:)``.
+    private func keepNTSAssociations() async {
+        guard let store = configuration.store, engine.ntp.policy.usesNTS else { return }
+        if let reason = await engine.ntp.ntsSessions.save(to: store, trust: configuration.trustRoots) {
+            broadcaster.emit(
+                .storeFailed(
+                    AnchorStoreError(
+                        code: .writeFailed, reason: "NTS cookies: \(reason)", path: store.ntsCookiePath)))
+        }
     }
 
     func emit(_ event: ClockEvent) {

@@ -77,6 +77,12 @@ public struct AnchorStore: Sendable {
         return nil
     }
 
+    /// This store's reading of the boot identity (injected in tests).
+    package var currentBootID: String? { bootID() }
+
+    /// The file beside the anchor that keeps NTS keys and cookies (``NTSCookieFile``).
+    package var ntsCookiePath: String { NTSCookieFile.path(besideAnchor: path) }
+
     /// The current boot identity from ``bootIDPath``, or `nil` where it cannot be read.
     package static func systemBootID() -> String? {
         guard case .success(let bytes) = FileSystem.readFile(atPath: bootIDPath, limit: 256) else {
