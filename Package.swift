@@ -86,7 +86,9 @@ let package = Package(
             path: "Tests/NTSClientTests", swiftSettings: strict),
         .testTarget(
             name: "NetworkClockTests",
-            dependencies: ["NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform", "LoopbackServers"],
+            dependencies: [
+                "NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform", "LoopbackServers", "NTSClient",
+            ],
             path: "Tests/NetworkClockTests", swiftSettings: strict),
         .testTarget(
             name: "NetClockTLSTests", dependencies: ["NetClockTLS", "NetClockPlatform", "LoopbackServers"],

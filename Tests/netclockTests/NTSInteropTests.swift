@@ -189,3 +189,57 @@ struct NTSInteropTests {
         }
     }
 }
+
+extension NTSInteropTests {
+    /// `sync --nts --state FILE` twice: the first run's keys and unused cookies are kept beside the
+    /// anchor (`FILE.nts`, mode 0600), so the second run makes no key exchange (chronyd counts no
+    /// new NTS-KE connection) and is still authenticated; `now` then says so from the file.
+    @Test(.enabled(if: runnable, toolsMissing))
+    func aSecondSyncSpendsTheKeptCookiesInsteadOfANewKeyExchange() async throws {
+        let chronyc = try InteropTool.require("chronyc", package: "chrony")
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("netclock-nts-state-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let state = directory + "/anchor.json"
+        try await ChronyNTSServer.with { server in
+            let name = "127.0.0.1:\(server.ntsPort)"
+            func sync() async throws -> CLIRunner.Output {
+                try await CLIRunner.run(
+                    [
+                        "sync", "--nts", "--ca-file", server.caFile, "--json", "--interval", "0", "--samples",
+                        "2",
+                        "--state", state, name,
+                    ], timeout: 30)
+            }
+            let first = try await sync()
+            #expect(first.status == 0, "stderr: \(first.stderr)")
+            let firstNTS = try #require(
+                (try first.json()["servers"] as? [[String: Any]])?.first?["nts"] as? [String: Any])
+            #expect(firstNTS["key_exchanges"] as? Int == 1, "\(firstNTS)")
+            let attributes = try FileManager.default.attributesOfItem(atPath: state + ".nts")
+            #expect((attributes[.posixPermissions] as? Int) == 0o600)
+
+            let before = try server.serverStatistics(chronyc: chronyc)
+            let second = try await sync()
+            #expect(second.status == 0, "stderr: \(second.stderr)")
+            let json = try second.json()
+            #expect(json["authenticated"] as? Bool == true)
+            let nts = try #require((json["servers"] as? [[String: Any]])?.first?["nts"] as? [String: Any])
+            #expect(nts["key_exchanges"] as? Int == 0, "\(nts)")
+            let after = try server.serverStatistics(chronyc: chronyc)
+            #expect(ChronyNTSServer.increase(of: "NTS-KE connections accepted", from: before, to: after) == 0)
+            #expect(ChronyNTSServer.increase(of: "Authenticated NTP packets", from: before, to: after) >= 2)
+
+            let now = try await CLIRunner.run(["now", "--state", state, "--json"], timeout: 10)
+            #expect(try now.json()["authenticated"] as? Bool == true, "\(now.stdout)")
+
+            // A damaged cookie file costs one key exchange, nothing else.
+            try "{not json".write(toFile: state + ".nts", atomically: true, encoding: .utf8)
+            let third = try await sync()
+            #expect(third.status == 0, "stderr: \(third.stderr)")
+            let thirdNTS = try #require(
+                (try third.json()["servers"] as? [[String: Any]])?.first?["nts"] as? [String: Any])
+            #expect(thirdNTS["key_exchanges"] as? Int == 1, "\(thirdNTS)")
+        }
+    }
+}
