@@ -6,7 +6,7 @@ extension NetworkClock {
     /// how often to refresh, and where to keep the anchor.
     public struct Configuration: Sendable {
         /// NTP servers (each resolved to all its addresses) and NTS-KE servers
-        /// (``ServerName/nts(_:port:)``), alongside each other. Default: ``defaultServers``.
+        /// (`ServerName.nts(_:port:)`), alongside each other. Default: ``defaultServers``.
         public var servers: [ServerName]
         /// Whether unauthenticated sources may decide the time when NTS servers are configured.
         /// Default ``NetworkClock/NTSMode/require``.

@@ -79,7 +79,7 @@ extension SyncReport {
         /// The minimum-delay sample, when there is one.
         public var best: NTPSample? { query?.best }
 
-        /// Whether this is an NTS server (``ServerName/nts(_:port:)``).
+        /// Whether this is an NTS server (`ServerName.nts(_:port:)`).
         public var usesNTS: Bool { server.usesNTS }
 
         /// Whether the source's samples are authenticated: it is an NTS server and every sample came

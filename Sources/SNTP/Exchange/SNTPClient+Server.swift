@@ -17,7 +17,8 @@ extension SNTPClient {
     /// let sample = try SNTPClient().query(ServerName(host: "time.example.com"))
     /// print("local clock is off by", sample.offset, "±", sample.errorBound)
     /// ```
-    /// - Throws: ``SNTPError``, for the first address tried, when no address gave a sample.
+    /// - Throws: ``SNTPError``, for the first address tried, when no address gave a sample;
+    ///   ``SNTPError/Code/invalidServerName`` for an NTS server (``ServerName/nts(_:port:)``).
     @available(*, noasync, message: "blocks its thread in poll(2); use the async query(_:options:)")
     public func query(_ server: ServerName, options: QueryOptions = QueryOptions()) throws(SNTPError)
         -> NTPSample
@@ -52,6 +53,10 @@ extension SNTPClient {
     func query(_ server: ServerName, options: QueryOptions, isCancelled: () -> Bool) throws(SNTPError)
         -> NTPSample
     {
+        guard !server.usesNTS else {
+            throw .invalidServerName(
+                "\(server) is an NTS-KE server; SNTPClient queries plain NTP servers (NetworkClock queries both)")
+        }
         let addresses: [SocketAddress]
         do {
             addresses = try Resolver.resolve(
