@@ -62,7 +62,8 @@ public final class NetworkClock: Sendable {
         let client = SNTPClient(monotonic: monotonic, wall: wall, nonces: nonces)
         let ntp = NTPSyncEngine(policy: configuration.syncPolicy, client: client, registry: SourceRegistry())
         let http = HTTPTimeSource(
-            configuration: configuration.httpOptions, monotonicClock: monotonic, wallClock: wall)
+            configuration: configuration.httpOptions, trustRoots: configuration.trustRoots,
+            monotonicClock: monotonic, wallClock: wall)
         self.engine = TimeSyncEngine(
             ntp: ntp, httpURLs: configuration.httpURLs, http: http, deadline: configuration.deadline)
         let broadcaster = EventBroadcaster()

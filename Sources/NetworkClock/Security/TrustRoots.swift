@@ -1,3 +1,5 @@
+import NetClockTLS
+
 extension NetworkClock {
     /// Whom the TLS connections of NTS-KE and `https://` time requests trust to vouch for a
     /// server's certificate.
@@ -13,6 +15,16 @@ extension NetworkClock {
             case .system: return "system trust store"
             case .certificateFile(let path): return "CA file \(path)"
             }
+        }
+    }
+}
+
+extension NetworkClock.TrustRoots {
+    /// The TLS layer's trust roots.
+    var tls: TLSClientConfiguration.TrustRoots {
+        switch self {
+        case .system: return .system
+        case .certificateFile(let path): return .caFile(path)
         }
     }
 }
