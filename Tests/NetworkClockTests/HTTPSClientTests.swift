@@ -1,0 +1,220 @@
+import Foundation
+import LoopbackServers
+import NetClockTLS
+import SNTP
+import Testing
+
+@testable import NetworkClock
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `https://` time through NetworkClock's own TLS client against the loopback HTTPS server (the
+/// test CA's certificate for `localhost`, 127.0.0.1 and ::1): the same accuracy as plain HTTP, and
+/// every hostile behaviour, TLS ones included, ending in a typed error within its deadline.
+@Suite(.serialized, .enabled(if: TestCertificates.runnable, "needs the openssl command"))
+struct HTTPSClientTests {
+    static let truth = Duration.milliseconds(2_300)
+    static let jitter = HTTPDelayDistribution.uniform(.zero, .milliseconds(20))
+    /// Allowance for thread wake-ups on a loaded 2-core machine, as in PlainHTTPClientTests.
+    static let slack = Duration.seconds(1)
+
+    /// A source trusting the test CA only, with `configuration`.
+    static func source(_ configuration: HTTPTimeSource.Configuration = .init()) throws -> HTTPTimeSource {
+        HTTPTimeSource(
+            configuration: configuration, trustRoots: .certificateFile(try TestCertificates.require().caFile))
+    }
+
+    /// An HTTPS server presenting `certificate`; its URL names `localhost` (as the certificate does).
+    static func startServer(
+        _ configuration: HTTPTimeServer.Configuration, certificate: HTTPSTimeServerTLS.Certificate = .valid,
+        maximumVersion: TLSProtocolVersion? = nil, ipv6: Bool = false, seed: UInt64 = 1
+    ) throws -> (HTTPTimeServer, URL) {
+        let tls = HTTPSTimeServerTLS(
+            try TestCertificates.require(), certificate: certificate, maximumVersion: maximumVersion)
+        let server = try HTTPTimeServer(configuration: configuration, ipv6: ipv6, seed: seed, tls: tls)
+        let url = try #require(URL(string: ipv6 ? server.urlString : server.url(hostName: "localhost")))
+        return (server, url)
+    }
+
+    static func failure(of source: HTTPTimeSource, _ url: URL) async -> (HTTPTimeError?, Duration) {
+        let start = ContinuousClock.now
+        do {
+            let measurement = try await source.measure(url)
+            Issue.record("expected an error, got offset \(measurement.offset)")
+            return (nil, ContinuousClock.now - start)
+        } catch {
+            return (error, ContinuousClock.now - start)
+        }
+    }
+
+    // MARK: Accuracy
+
+    /// The refined `Date` measurement over HTTPS meets the plain-HTTP test's bounds (within 50 ms
+    /// of the truth, a bound under 50 ms, the truth inside the interval: HTTPTimeSourceTests), with
+    /// TLS 1.3 and with a TLS 1.2-only server. The handshake happens before the planned send
+    /// instant, so it does not widen the round trip the bound is made of.
+    @Test(arguments: [nil, TLSProtocolVersion.tls12])
+    func refinedDateHeaderMatchesPlainHTTP(maximumVersion: TLSProtocolVersion?) async throws {
+        let (server, url) = try Self.startServer(
+            .init(offset: Self.truth, delayBeforeStamp: Self.jitter), maximumVersion: maximumVersion)
+        defer { server.stop() }
+        let source = try Self.source()
+        var total = 0
+        for _ in 0..<4 {
+            let measurement = try await source.measure(url)
+            #expect(measurement.kind == .dateHeader)
+            #expect(measurement.interval.contains(Self.truth), "\(measurement.interval) misses the truth")
+            let error: Duration = measurement.offset - Self.truth
+            #expect(error < .milliseconds(50) && error > .milliseconds(-50), "offset \(measurement.offset)")
+            #expect(measurement.errorBound < .milliseconds(50), "bound \(measurement.errorBound)")
+            #expect(measurement.requests.count <= 8)
+            total += measurement.requests.count
+        }
+        #expect(server.requests.count == total)
+        #expect(
+            server.requests.allSatisfy {
+                $0.method == "HEAD" && $0.header("Host") == "localhost:\(server.port)"
+            })
+    }
+
+    /// With a millisecond header the HTTPS bound is the plain-HTTP one: round trip / 2 + 1 ms.
+    @Test func millisecondHeaderIsWithin5ms() async throws {
+        let (server, url) = try Self.startServer(
+            .init(offset: Self.truth, delayBeforeStamp: Self.jitter, timestampHeaderName: "X-Server-Time-Ms"))
+        defer { server.stop() }
+        let measurement = try await Self.source(.init(timestampHeader: "X-Server-Time-Ms")).measure(url)
+        #expect(measurement.interval.contains(Self.truth))
+        let error: Duration = measurement.offset - Self.truth
+        #expect(error < .milliseconds(5) && error > .milliseconds(-5), "offset \(measurement.offset)")
+        #expect(measurement.errorBound < .milliseconds(5), "bound \(measurement.errorBound)")
+    }
+
+    /// An IPv6 literal: the certificate's IP address ::1 is checked (no SNI is sent for an address).
+    @Test(.enabled(if: LoopbackEnvironment.ipv6LoopbackAvailable, noIPv6))
+    func ipv6LiteralURLWorks() async throws {
+        let (server, url) = try Self.startServer(.init(offset: Self.truth), ipv6: true)
+        defer { server.stop() }
+        #expect(url.absoluteString.hasPrefix("https://[::1]:"))
+        let measurement = try await Self.source(.init(maximumRequests: 3)).measure(url)
+        #expect(measurement.interval.contains(Self.truth))
+        #expect(server.requests.count == 3)
+    }
+
+    // MARK: Hostile servers
+
+    /// A TLS-level or HTTP-level misbehaviour, what error it must give, and text its reason holds.
+    struct Hostile: Sendable, CustomTestStringConvertible {
+        var name: String
+        var misbehaviour: HTTPTimeServerMisbehaviour?
+        var certificate: HTTPSTimeServerTLS.Certificate = .valid
+        var code: HTTPTimeError.Code
+        var reason: String
+        var testDescription: String { name }
+    }
+
+    static let hostile: [Hostile] = [
+        Hostile(
+            name: "close_notify right after the status line",
+            misbehaviour: .closeBeforeHeadersEnd(afterBytes: 17), code: .transport,
+            reason: "closed the connection after 17 bytes"),
+        Hostile(
+            name: "cut between TLS records", misbehaviour: .cutBetweenRecords(afterBytes: 40), code: .tls,
+            reason: "without a TLS close_notify"),
+        Hostile(
+            name: "alert inside the headers", misbehaviour: .alertInsideHeaders(afterBytes: 40), code: .tls,
+            reason: "TLS connection failed"),
+        Hostile(
+            name: "self-signed certificate", certificate: .selfSigned, code: .certificateRejected,
+            reason: "self-signed certificate"),
+        Hostile(
+            name: "expired certificate", certificate: .expired, code: .certificateRejected,
+            reason: "certificate has expired"),
+        Hostile(
+            name: "certificate for another name", certificate: .wrongName, code: .certificateRejected,
+            reason: "hostname mismatch"),
+        Hostile(
+            name: "oversized head", misbehaviour: .oversizedHeaders(bytes: 100 * 1024),
+            code: .headersTooLarge,
+            reason: "16384"),
+        Hostile(
+            name: "malformed status line", misbehaviour: .statusLine("HTTP/1.1 2OO OK"),
+            code: .malformedResponse, reason: "malformed"),
+    ]
+
+    /// Each ends at once (long before the 10 s request timeout) with its typed error and reason.
+    @Test(arguments: hostile)
+    func hostileServerGivesATypedError(_ hostile: Hostile) async throws {
+        let (server, url) = try Self.startServer(
+            .init(misbehaviour: hostile.misbehaviour), certificate: hostile.certificate)
+        defer { server.stop() }
+        let patient = try Self.source(.init(requestTimeout: .seconds(10), deadline: .seconds(20)))
+        let (error, elapsed) = await Self.failure(of: patient, url)
+        #expect(error?.code == hostile.code, "\(String(describing: error))")
+        #expect(error?.reason.contains(hostile.reason) == true, "\(String(describing: error))")
+        #expect(error?.requests.count == 1)
+        #expect(elapsed < .seconds(1) + Self.slack, "took \(elapsed)")
+    }
+
+    /// A server that accepts the connection and never answers the ClientHello: a timeout when the
+    /// request timeout is due, not later.
+    @Test func stalledHandshakeTimesOutOnTime() async throws {
+        let (server, url) = try Self.startServer(.init(misbehaviour: .stalledHandshake))
+        defer { server.stop() }
+        let source = try Self.source(.init(requestTimeout: .milliseconds(500)))
+        let (error, elapsed) = await Self.failure(of: source, url)
+        #expect(error?.code == .timeout, "\(String(describing: error))")
+        #expect(error?.reason.contains("TLS handshake") == true, "\(String(describing: error))")
+        #expect(error?.urlErrorCode == NSURLErrorTimedOut)
+        #expect(elapsed >= .milliseconds(500) && elapsed < .milliseconds(500) + Self.slack, "took \(elapsed)")
+    }
+
+    /// Cancelling the task during a stalled handshake ends the measurement within a poll slice.
+    @Test func cancellingAStalledHandshakeEndsIt() async throws {
+        let (server, url) = try Self.startServer(.init(misbehaviour: .stalledHandshake))
+        defer { server.stop() }
+        let source = try Self.source(.init(requestTimeout: .seconds(10), deadline: .seconds(20)))
+        let start = ContinuousClock.now
+        let task = Task { await Self.failure(of: source, url).0 }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        let error = await task.value
+        #expect(error?.code == .cancelled, "\(String(describing: error))")
+        #expect(ContinuousClock.now - start < .milliseconds(300) + Self.slack)
+    }
+
+    /// Headers trickling in one TLS record per byte never complete within the timeout.
+    @Test func slowHeadersTimeOutOnTime() async throws {
+        let (server, url) = try Self.startServer(.init(misbehaviour: .slowHeaders(pause: .milliseconds(20))))
+        defer { server.stop() }
+        let (error, elapsed) = await Self.failure(
+            of: try Self.source(.init(requestTimeout: .milliseconds(400))), url)
+        #expect(error?.code == .timeout, "\(String(describing: error))")
+        #expect(elapsed >= .milliseconds(400) && elapsed < .milliseconds(400) + Self.slack, "took \(elapsed)")
+    }
+
+    // MARK: Trust
+
+    /// The test CA is not in the system trust store: the default source refuses the certificate.
+    @Test func systemTrustStoreRefusesTheTestCA() async throws {
+        let (server, url) = try Self.startServer(.init())
+        defer { server.stop() }
+        let (error, _) = await Self.failure(of: HTTPTimeSource(configuration: .init(maximumRequests: 1)), url)
+        #expect(error?.code == .certificateRejected, "\(String(describing: error))")
+        #expect(error?.urlErrorCode == NSURLErrorServerCertificateUntrusted)
+        #expect(
+            error?.reason.contains("unable to get local issuer certificate") == true,
+            "\(String(describing: error))")
+    }
+
+    /// A CA file that does not exist is a TLS setup error naming the file.
+    @Test func missingCAFileIsATLSError() async throws {
+        let (server, url) = try Self.startServer(.init())
+        defer { server.stop() }
+        let source = HTTPTimeSource(trustRoots: .certificateFile("/nonexistent/ca.pem"))
+        let (error, _) = await Self.failure(of: source, url)
+        #expect(error?.code == .tls, "\(String(describing: error))")
+        #expect(error?.reason.contains("/nonexistent/ca.pem") == true, "\(String(describing: error))")
+    }
+}
