@@ -23,17 +23,11 @@ build_library_modules() {
 
 # Sets `c_module_flags` to the flags that make the package's C targets visible, as a client build
 # sees them: the module maps SwiftPM generated in the build directory $1 (.build/<triple>/debug),
-# and those of the system-library targets in Sources/.
+# and those of the system-library targets (COpenSSL: NetworkClock uses NetClockTLS for https://).
 find_c_module_flags() {
     c_module_flags=()
     local map
-    for map in "$1"/*.build/module.modulemap; do
-        [[ -f $map ]] && c_module_flags+=(-Xcc "-fmodule-map-file=$map")
-    done
-    # System-library targets (COpenSSL) keep their module map in the source tree.
-    local root
-    root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-    for map in "$root"/Sources/*/module.modulemap; do
-        [[ -f $map ]] && c_module_flags+=(-Xcc "-fmodule-map-file=$map")
+    for map in "$1"/*.build/module.modulemap "$(dirname "${BASH_SOURCE[0]}")"/../Sources/*/module.modulemap; do
+        [[ -f $map ]] && c_module_flags+=(-Xcc "-fmodule-map-file=$(readlink -f "$map")")
     done
 }

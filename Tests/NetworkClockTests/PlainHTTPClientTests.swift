@@ -11,8 +11,7 @@ import Testing
 #endif
 
 /// NetworkClock's own HTTP/1.1 client for `http://` URLs against the loopback HTTP server, including
-/// the hostile behaviours that used to crash URLSession, and the URLSession (`https://`) path's
-/// delegate on loopback plain HTTP.
+/// the hostile behaviours that used to crash URLSession (`https://` is in HTTPSClientTests).
 @Suite(.serialized) struct PlainHTTPClientTests {
     static let truth = Duration.milliseconds(1_700)
     /// Allowance for thread wake-ups on a loaded 2-core machine: 1 s (was 0.8 s), still well under
@@ -122,16 +121,14 @@ import Testing
     }
 
     /// HEAD refused, then GET answered with a 1 MiB body trickling at 1 KiB per 10 ms (10 s in all):
-    /// the measurement needs only the head, so it finishes at once, whichever transport is used.
-    @Test(arguments: [false, true])
-    func getFallbackReadsNoBody(throughURLSession: Bool) async throws {
+    /// the measurement needs only the head, so it finishes at once.
+    @Test func getFallbackReadsNoBody() async throws {
         let (server, url) = try startServer(
             .init(
                 offset: Self.truth,
                 misbehaviour: .headNotAllowedTricklingBody(bytes: 1 << 20, pause: .milliseconds(10))))
         defer { server.stop() }
-        var source = HTTPTimeSource(configuration: .init(maximumRequests: 3))
-        source.usesURLSessionForPlainHTTP = throughURLSession
+        let source = HTTPTimeSource(configuration: .init(maximumRequests: 3))
         let start = ContinuousClock.now
         let measurement = try await source.measure(url)
         let elapsed = ContinuousClock.now - start
@@ -147,14 +144,12 @@ import Testing
     }
 
     /// A 3xx response carries the server's clock like any other: it is used, and the redirect is
-    /// not followed, by either transport.
-    @Test(arguments: [false, true])
-    func redirectsAreEvidenceAndNotFollowed(throughURLSession: Bool) async throws {
+    /// not followed.
+    @Test func redirectsAreEvidenceAndNotFollowed() async throws {
         let (server, url) = try startServer(
             .init(offset: Self.truth, misbehaviour: .redirect(location: "/elsewhere")))
         defer { server.stop() }
-        var source = HTTPTimeSource(configuration: .init(maximumRequests: 2))
-        source.usesURLSessionForPlainHTTP = throughURLSession
+        let source = HTTPTimeSource(configuration: .init(maximumRequests: 2))
         let measurement = try await source.measure(url)
         #expect(measurement.requests.map(\.statusCode) == [301, 301])
         #expect(measurement.interval.contains(Self.truth))
@@ -249,20 +244,6 @@ import Testing
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
     }
 
-    // MARK: The URLSession path, on loopback plain HTTP
-
-    @Test func urlSessionPathMeasuresAtTheResponseHead() async throws {
-        let (server, url) = try startServer(.init(offset: Self.truth))
-        defer { server.stop() }
-        var source = HTTPTimeSource(configuration: .init(maximumRequests: 4))
-        source.usesURLSessionForPlainHTTP = true
-        let measurement = try await source.measure(url)
-        #expect(measurement.interval.contains(Self.truth))
-        #expect(measurement.requests.count == 4)
-        #expect(
-            server.requests.allSatisfy { $0.method == "HEAD" && $0.header("Cache-Control") == "no-cache" })
-    }
-
     // MARK: Request construction and resolution
 
     @Test(arguments: [
@@ -272,9 +253,12 @@ import Testing
         ("http://[fe80::1%25eth0]:80/", "fe80::1%eth0", 80, "[fe80::1%25eth0]:80", "/"),
         ("http://Example.COM:81/p;x?q#frag", "Example.COM", 81, "Example.COM:81", "/p;x?q"),
         ("http://user:secret@example.com/", "example.com", 80, "example.com", "/"),
+        ("https://example.com/", "example.com", 443, "example.com", "/"),
+        ("HTTPS://[::1]:8443/t", "::1", 8443, "[::1]:8443", "/t"),
     ])
     func requestTargets(text: String, host: String, port: UInt16, hostHeader: String, target: String) throws {
-        let request = try PlainHTTPRequest(url: try #require(URL(string: text)))
+        let request = try HTTPRequestTarget(url: try #require(URL(string: text)))
+        #expect(request.isSecure == text.lowercased().hasPrefix("https"))
         #expect(request.host == host)
         #expect(request.port == port)
         #expect(request.hostHeader == hostHeader)

@@ -3,18 +3,19 @@ import Foundation
 // netclock-bench: benchmarks that print figures as ratios against a baseline measured in the same
 // run (the machines are shared and noisy). Run in release: `swift run -c release netclock-bench`.
 let usage = """
-    usage: netclock-bench [all|now|query|accuracy|sync|http]
+    usage: netclock-bench [all|now|query|accuracy|sync|http|https]
       now       ns per AnchoredClock.now() vs Date() and clock_gettime, 1 and 4 reader threads
       query     time of an 8-sample burst vs one exchange against the loopback fake server
       accuracy  per-source intersection vs minimum-delay sample (and naive reads) over simulated
                 network scenarios, against the information limit of the packets
       sync      accuracy and packets with 1, 3 and 5 servers; combine methods compared
       http      refined HTTP Date estimate vs a single naive Date read
+      https     HTTPS (own TLS client) vs plain HTTP: Date and timestamp-header accuracy, bound, time
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let selection = arguments.first ?? "all"
-let known = ["all", "now", "query", "accuracy", "sync", "http"]
+let known = ["all", "now", "query", "accuracy", "sync", "http", "https"]
 guard known.contains(selection), arguments.count <= 1 else {
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(2)
@@ -24,7 +25,8 @@ do {
     if selection == "all" || selection == "query" { try runQueryBenchmark(); print() }
     if selection == "all" || selection == "accuracy" { try runAccuracyBenchmark(); print() }
     if selection == "all" || selection == "sync" { try await runSyncBenchmark(); print() }
-    if selection == "all" || selection == "http" { await runHTTPBenchmark() }
+    if selection == "all" || selection == "http" { await runHTTPBenchmark(); print() }
+    if selection == "all" || selection == "https" { await runHTTPSBenchmark() }
 } catch {
     FileHandle.standardError.write(Data("netclock-bench: \(error)\n".utf8))
     exit(1)

@@ -7,7 +7,7 @@
 //
 // The input bytes are the stream a server sends. They are searched for the end of a head, parsed
 // whole, parsed cut at that end, compared with an independent reference parser, written back and
-// parsed again, and fed in chunks to a model of PlainHTTPClient's receive loop. Parameters (search
+// parsed again, and fed in chunks to a model of HTTPHeadClient's receive loop. Parameters (search
 // starts, chunk sizes, clock readings) come from a hash of the input. Every violated invariant calls
 // `fatalError` with a message, which libFuzzer reports as a crash.
 
@@ -334,7 +334,7 @@ private enum Outcome: Equatable {
     case incomplete
 }
 
-/// The receive loop of PlainHTTPClient (without sockets and limits): append a chunk, search from the
+/// The receive loop of HTTPHeadClient (without sockets and limits): append a chunk, search from the
 /// previous length minus 2, parse each complete head, skip informational ones.
 private func receive(_ bytes: [UInt8], chunk: Int) -> Outcome {
     var buffer: [UInt8] = []

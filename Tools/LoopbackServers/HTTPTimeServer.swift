@@ -2,7 +2,9 @@ import NetClockPlatform
 import SNTP
 
 /// An in-process HTTP/1.1 time server on a loopback address and an ephemeral port, for tests and
-/// benchmarks of HTTP time sources.
+/// benchmarks of HTTP time sources; with ``HTTPSTimeServerTLS`` settings, an HTTPS server (TLS 1.2
+/// and 1.3, a certificate of ``TestCertificates``) with the same responses and misbehaviours, plus
+/// TLS ones (a refused certificate, a stalled handshake, a cut or an alert between records).
 ///
 /// Its clock is `CLOCK_REALTIME` plus a configurable ``Configuration/offset``; each request is
 /// handled on its own thread: read the request head, wait the "processing" delay, read the clock,
@@ -23,9 +25,11 @@ package final class HTTPTimeServer: Sendable {
     ///   - configuration: the clock offset, delays, headers and misbehaviour.
     ///   - ipv6: listen on `::1` instead of `127.0.0.1`.
     ///   - seed: the seed of the delay generator, so runs repeat.
-    package init(configuration: Configuration = Configuration(), ipv6: Bool = false, seed: UInt64 = 0x5EED)
-        throws(HTTPTimeServerError)
-    {
+    ///   - tls: serve HTTPS with these settings instead of plain HTTP.
+    package init(
+        configuration: Configuration = Configuration(), ipv6: Bool = false, seed: UInt64 = 0x5EED,
+        tls: HTTPSTimeServerTLS? = nil
+    ) throws(HTTPTimeServerError) {
         host = ipv6 ? "::1" : "127.0.0.1"
         let loopback = SocketAddress.loopback(ipv6 ? .ipv6 : .ipv4, port: 0)
         do throws(TransportError) {
@@ -34,7 +38,7 @@ package final class HTTPTimeServer: Sendable {
             let stop = try WakeChannel()
             port = listener.localAddress.port
             core = HTTPTimeServerCore(
-                listener: listener, stopSignal: stop, configuration: configuration, seed: seed)
+                listener: listener, stopSignal: stop, configuration: configuration, seed: seed, tls: tls)
         } catch {
             throw HTTPTimeServerError(error)
         }
@@ -48,9 +52,19 @@ package final class HTTPTimeServer: Sendable {
 
     deinit { core.stop() }
 
-    /// The server's base URL, e.g. `http://127.0.0.1:49152/` or `http://[::1]:49152/`.
-    package var urlString: String {
-        host.contains(":") ? "http://[\(host)]:\(port)/" : "http://\(host):\(port)/"
+    /// The server's base URL, e.g. `http://127.0.0.1:49152/`, `http://[::1]:49152/` or (HTTPS)
+    /// `https://127.0.0.1:49152/`.
+    package var urlString: String { url(hostName: host) }
+
+    /// Whether the server speaks HTTPS.
+    package var isSecure: Bool { core.tls != nil }
+
+    /// The base URL with `hostName` (such as `localhost`, which the test certificate names) as its
+    /// host, e.g. `https://localhost:49152/`.
+    package func url(hostName: String) -> String {
+        let scheme = isSecure ? "https" : "http"
+        return hostName.contains(":")
+            ? "\(scheme)://[\(hostName)]:\(port)/" : "\(scheme)://\(hostName):\(port)/"
     }
 
     /// The current configuration; setting it affects requests that arrive afterwards.

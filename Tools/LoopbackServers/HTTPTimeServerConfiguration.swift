@@ -27,7 +27,8 @@ package enum HTTPTimeServerMisbehaviour: Hashable, Sendable {
     /// complete status line (17 bytes or more of `HTTP/1.1 200 OK\r\n…`) makes URLSession stop the
     /// whole process ("Transfer completed, but there's no response.", swift-corelibs-foundation
     /// issue 5285, fixed upstream by pull request 5286). Fewer bytes give a clean transport error.
-    /// NetworkClock's own client for `http://` URLs handles every size.
+    /// NetworkClock's own client, which makes every request, handles every size. Over HTTPS the
+    /// close is a clean one, with a TLS close_notify.
     case closeBeforeHeadersEnd(afterBytes: Int)
     /// Adds `Age: seconds`, as a cache would.
     case cachedAge(seconds: Int)
@@ -46,6 +47,15 @@ package enum HTTPTimeServerMisbehaviour: Hashable, Sendable {
     case statusLine(String)
     /// Answers every request with `301 Moved Permanently` and this `Location` (and the usual `Date`).
     case redirect(location: String)
+    /// Writes the status line as one TLS record and the rest of the first `afterBytes` bytes of the
+    /// head as another, then cuts the TCP connection without a TLS close_notify, as anyone on the
+    /// path can (over plain HTTP: the same bytes, then the cut).
+    case cutBetweenRecords(afterBytes: Int)
+    /// Writes the first `afterBytes` bytes of the head, then a fatal TLS alert record in the clear
+    /// (as an on-path attacker would inject it), then cuts the connection.
+    case alertInsideHeaders(afterBytes: Int)
+    /// HTTPS only: accepts the TCP connection, reads the ClientHello and never answers it.
+    case stalledHandshake
 }
 
 extension HTTPTimeServer {

@@ -18,15 +18,18 @@ final class HTTPTimeServerCore: Sendable {
     }
 
     let listener: TCPListener
+    /// The TLS settings of an HTTPS server; nil for plain HTTP.
+    let tls: HTTPSTimeServerTLS?
     /// Woken once, by ``stop()``, and never drained: every wait on it ends from then on.
     let stopSignal: WakeChannel
     private let state: Mutex<State>
 
     init(
         listener: TCPListener, stopSignal: WakeChannel, configuration: HTTPTimeServer.Configuration,
-        seed: UInt64
+        seed: UInt64, tls: HTTPSTimeServerTLS? = nil
     ) {
         self.listener = listener
+        self.tls = tls
         self.stopSignal = stopSignal
         self.state = Mutex(State(configuration: configuration, generator: SplitMix64(seed: seed)))
     }
@@ -79,7 +82,7 @@ final class HTTPTimeServerCore: Sendable {
             state.openConnections[key] = connection
             do {
                 let thread = try JoinableThread { [self] in
-                    HTTPTimeServerConnection(connection: connection, core: self).serve()
+                    HTTPTimeServerConnection(socket: connection, core: self).serve()
                     finishConnection(connection)
                 }
                 state.connectionThreads.insert(thread)

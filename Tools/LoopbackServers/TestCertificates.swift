@@ -16,6 +16,11 @@ package struct TestCertificates: Sendable {
     package var selfSignedCertificate: String { directory + "/self.pem" }
     /// Its key.
     package var selfSignedKey: String { directory + "/self.key" }
+    /// A certificate issued by the test CA for the same names whose validity ended before it
+    /// began (expired whenever checked), with ``serverKey``.
+    package var expiredCertificate: String { directory + "/expired.pem" }
+    /// A certificate issued by the test CA for `wrong.example` only, with ``serverKey``.
+    package var wrongNameCertificate: String { directory + "/wrong-name.pem" }
 
     /// A failure to make the certificates, with the command's output.
     package struct Failure: Error, CustomStringConvertible {

@@ -22,7 +22,8 @@ struct TimeQuery {
             http.timestampHeader = HTTPTimestampHeader(name: header)
         }
         let urls = options.httpURLs.compactMap { URL(string: $0) }
-        self.engine = TimeSyncEngine(ntp: ntp, httpURLs: urls, http: HTTPTimeSource(configuration: http))
+        let source = HTTPTimeSource(configuration: http, trustRoots: options.trustRoots)
+        self.engine = TimeSyncEngine(ntp: ntp, httpURLs: urls, http: source)
     }
 
     /// Runs one round; with a `status` writer (a terminal, no `--json`), a live status line shows

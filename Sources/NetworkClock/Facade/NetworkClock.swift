@@ -66,7 +66,8 @@ public final class NetworkClock: Sendable {
             ntp.ntsSessions.restore(from: store, trust: configuration.trustRoots)
         }
         let http = HTTPTimeSource(
-            configuration: configuration.httpOptions, monotonicClock: monotonic, wallClock: wall)
+            configuration: configuration.httpOptions, trustRoots: configuration.trustRoots,
+            monotonicClock: monotonic, wallClock: wall)
         self.engine = TimeSyncEngine(
             ntp: ntp, httpURLs: configuration.httpURLs, http: http, deadline: configuration.deadline)
         let broadcaster = EventBroadcaster()

@@ -2,7 +2,7 @@ import NetClockPlatform
 import SNTP
 import Synchronization
 
-/// Runs one HTTP request on some transport (the plain client or URLSession) with a hard timeout
+/// Runs one HTTP request on some transport (``HTTPHeadClient`` on the blocking pool) with a hard timeout
 /// and task cancellation: whichever of the transport's own finish, the timeout or the cancellation
 /// comes first decides the outcome, and the transport is told to abort when it lost. The timeout
 /// runs on ``RelativeTimer``, so it fires when the wall clock is faked too.

@@ -7,7 +7,7 @@ struct HTTPExchangeOutcome: Sendable {
         /// The response head arrived; the receive instant is when it was complete. No body is kept.
         case response(HTTPResponseHead)
         /// No response: the error code to report, a readable reason, and the `NSURLErrorDomain`
-        /// code URLSession reported (or, for the plain client, the code it would have reported).
+        /// code URLSession would have reported.
         case failed(HTTPTimeError.Code, String, urlErrorCode: Int?)
         /// The surrounding task was cancelled.
         case cancelled

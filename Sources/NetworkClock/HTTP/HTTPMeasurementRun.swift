@@ -45,8 +45,7 @@ struct HTTPMeasurementRun {
                 if samples > 0 { break }
                 throw failure(.timeout, "the deadline passed before any response")
             }
-            let outcome = await transport.perform(
-                method: method, sendAt: sendAt, timeout: timeout, configuration: configuration, clock: clock)
+            let outcome = await transport.perform(method: method, sendAt: sendAt, timeout: timeout)
             try handle(outcome)
         }
         guard let interval = refiner.interval, let asOf = refiner.asOf else {

@@ -39,9 +39,9 @@ extension NetworkClock {
         /// from earlier requests is widened by this much per elapsed second so it stays sound. Set
         /// from ``NetworkClock/ClockPolicy/frequencyTolerancePPM``, the one place it is configured.
         package var frequencyTolerancePPM: Double = QueryOptions.defaultFrequencyTolerancePPM
-        /// The most bytes the head of an `http://` response may have (status line, header fields
-        /// and the empty line; at least 64); a longer head fails with
-        /// `headers-too-large`. URLSession (`https://`) applies its own limit.
+        /// The most bytes the head of an `http://` or `https://` response may have (status line,
+        /// header fields and the empty line; at least 64); a longer head fails with
+        /// `headers-too-large`.
         public var maximumResponseHeadBytes: Int
 
         /// The name of the timestamp header read instead of `Date` (e.g. `X-Server-Time-Ms`), or nil

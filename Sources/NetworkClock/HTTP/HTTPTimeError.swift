@@ -20,8 +20,16 @@ package struct HTTPTimeError: Error, Sendable, CustomStringConvertible {
         case httpStatus = "http-status"
         /// No response within the per-request timeout or the overall deadline.
         case timeout = "timeout"
-        /// The connection failed (refused, reset, closed early, TLS, …); see ``urlErrorCode``.
+        /// The connection failed (refused, reset, closed early, …); see ``urlErrorCode``.
         case transport = "transport"
+        /// An `https://` server's certificate was refused: ``reason`` carries the verifier's
+        /// verdict, such as `certificate verify failed: certificate has expired`, `…: Hostname
+        /// mismatch` or `…: self-signed certificate`.
+        case certificateRejected = "certificate-rejected"
+        /// TLS failed otherwise: the handshake (no common version, a handshake alert, the peer
+        /// closing it), an unusable CA file, or a broken connection after it (a bad record, an
+        /// alert, the connection cut without a TLS close_notify inside the response head).
+        case tls = "tls"
         /// The responses' intervals do not overlap: the server's clock jumped or is inconsistent.
         case inconsistentIntervals = "inconsistent-intervals"
         /// The response head (status line and header fields) is longer than
@@ -40,10 +48,11 @@ package struct HTTPTimeError: Error, Sendable, CustomStringConvertible {
     package let reason: String
     /// The HTTP status code, for ``Code/httpStatus``.
     package let statusCode: Int?
-    /// The `URLError` code, for ``Code/transport`` and ``Code/timeout`` when URLSession reported one;
-    /// for `http://` URLs (NetworkClock's own client) the code URLSession uses for the same failure:
-    /// `NSURLErrorCannotFindHost`, `NSURLErrorCannotConnectToHost`,
-    /// `NSURLErrorNetworkConnectionLost` or `NSURLErrorBadURL`.
+    /// The `URLError` code URLSession uses for the same failure (NetworkClock's own client makes
+    /// every request): `NSURLErrorCannotFindHost`, `NSURLErrorCannotConnectToHost`,
+    /// `NSURLErrorNetworkConnectionLost`, `NSURLErrorBadURL`, and over TLS
+    /// `NSURLErrorServerCertificateUntrusted`, `NSURLErrorSecureConnectionFailed` or
+    /// `NSURLErrorTimedOut`.
     package let urlErrorCode: Int?
     /// The requests made before the failure, for reports.
     package internal(set) var requests: [HTTPRequestRecord]

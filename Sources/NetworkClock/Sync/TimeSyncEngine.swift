@@ -75,7 +75,8 @@ package struct TimeSyncEngine: Sendable {
         configuration.deadline = min(configuration.deadline, remaining)
         configuration.requestTimeout = min(configuration.requestTimeout, remaining)
         source = HTTPTimeSource(
-            configuration: configuration, monotonicClock: clock, wallClock: ntp.client.wall)
+            configuration: configuration, trustRoots: source.trustRoots, monotonicClock: clock,
+            wallClock: ntp.client.wall)
         let outcomes = await Self.measureAll(httpURLs, with: source, progress: progress)
         try SyncError.checkCancellation()
         var reports: [HTTPSourceReport] = []

@@ -1,108 +1,22 @@
 import Foundation
 import HTTPTimeParsing
 import NetClockPlatform
+import NetClockTLS
 import SNTP
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// NetworkClock's own minimal HTTP/1.1 client for `http://` URLs, used instead of URLSession, whose
-/// Linux implementation crashes the process when a server closes the connection inside the response
-/// head (swift-corelibs-foundation issue 5285), rejects IPv6-literal URLs, and buffers whole bodies.
-///
-/// One exchange: resolve the host (`getaddrinfo`, TCP hints), connect to its addresses in turn
-/// (non-blocking), optionally wait until a planned send instant with the connection already open,
-/// write one `HEAD` or `GET` with `Connection: close`, read until the empty line that ends the
-/// response head — at most ``maximumHeadBytes``, never the body — and close. The receive instant
-/// is taken when the head is complete. Informational (1xx) heads before the final one are skipped.
-///
-/// Every wait is a `poll(2)` with a relative timeout of at most ``slice``, so an exchange notices
-/// within that time that it was abandoned (its task cancelled or its caller's timer fired), and
-/// timeouts keep working when the wall clock is faked. Each exchange runs on the ``BlockingPool``,
-/// so it never occupies one of Swift concurrency's cooperative threads, and its caller's backstop
-/// timer still answers on time if `getaddrinfo` hangs.
-struct PlainHTTPClient: Sendable {
-    /// The most bytes the response head may have, its final empty line included.
-    let maximumHeadBytes: Int
-    /// The clock of the send and receive instants and of the deadlines.
-    let clock: any MonotonicClockSource
-
-    /// The longest single wait.
-    static let slice = CancellableWait.slice
-    /// How long after the exchange's own end the caller's backstop timer fires.
-    static let backstopGrace = Duration.milliseconds(250)
-
-    /// Where exchanges run.
-    let pool: BlockingPool
-
-    init(maximumHeadBytes: Int, clock: any MonotonicClockSource, pool: BlockingPool = .shared) {
-        self.maximumHeadBytes = max(64, maximumHeadBytes)
-        self.clock = clock
-        self.pool = pool
-    }
-
-    /// Performs one request on the blocking pool.
-    ///
-    /// - Parameters:
-    ///   - sendAt: when to write the request (nil: as soon as connected). The connection is opened
-    ///     before, so that connecting does not delay the send.
-    ///   - timeout: how long the response may take after the send instant (and how long connecting
-    ///     may take at most).
-    func perform(
-        _ request: PlainHTTPRequest, method: HTTPRequestRecord.Method, sendAt: MonotonicInstant?,
-        timeout: Duration
-    ) async -> HTTPExchangeOutcome {
-        let now = clock.now()
-        let end = max(now, sendAt ?? now) + timeout
-        let client = self
-        let reason = "no response from \(request.hostHeader) within \(timeout.formattedSeconds)"
-        return await HTTPExchange.run(
-            timeout: end - now + Self.backstopGrace, timeoutReason: reason, clock: clock
-        ) { finish in
-            // Set when the caller gave up; a job still queued then never starts.
-            let abandoned = CancellationFlag()
-            client.pool.execute(flag: abandoned) {
-                finish(
-                    client.exchange(
-                        request, method: method, sendAt: sendAt, end: end, timeout: timeout,
-                        isAbandoned: { abandoned.isCancelled }))
-            }
-            return { abandoned.cancel() }
-        }
-    }
-
-    /// Performs one request on the calling thread, which it blocks until the outcome is known, `end`
-    /// passes, or `isAbandoned` says to stop (checked at least every ``slice``).
-    @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
-    func exchange(
-        _ request: PlainHTTPRequest, method: HTTPRequestRecord.Method, sendAt: MonotonicInstant?,
-        end: MonotonicInstant, timeout: Duration, isAbandoned: @escaping () -> Bool
-    ) -> HTTPExchangeOutcome {
-        var run = PlainHTTPExchangeRun(
-            client: self, request: request, end: end, timeout: timeout, isAbandoned: isAbandoned,
-            sent: clock.now())
-        do throws(PlainHTTPExchangeRun.Stop) {
-            let connection = try run.connect()
-            try run.wait(until: sendAt)
-            try run.send(request.head(method: method), on: connection)
-            let (head, received) = try run.readHead(from: connection)
-            return HTTPExchangeOutcome(sent: run.sent, received: received, result: .response(head))
-        } catch {
-            return HTTPExchangeOutcome(sent: run.sent, received: clock.now(), result: error.result)
-        }
-    }
-}
-
-/// The steps of one plain HTTP exchange, each ending early with a ``Stop`` that carries the result.
-private struct PlainHTTPExchangeRun {
+/// The steps of one ``HTTPHeadClient`` exchange, each ending early with a ``Stop`` that carries the
+/// result.
+struct HTTPExchangeRun {
     struct Stop: Error {
         var result: HTTPExchangeOutcome.Result
     }
 
-    let client: PlainHTTPClient
-    let request: PlainHTTPRequest
+    let client: HTTPHeadClient
+    let request: HTTPRequestTarget
     let end: MonotonicInstant
     let timeout: Duration
     let isAbandoned: () -> Bool
@@ -116,13 +30,43 @@ private struct PlainHTTPExchangeRun {
         if isAbandoned() { throw Stop(result: .cancelled) }
         let left = end - clock.now()
         guard left > .zero else { throw Stop(result: .failed(.timeout, timeoutReason(), urlErrorCode: nil)) }
-        return min(left, PlainHTTPClient.slice)
+        return min(left, HTTPHeadClient.slice)
     }
 
     private static func failure(_ code: HTTPTimeError.Code, _ reason: String, _ urlErrorCode: Int? = nil)
         -> Stop
     {
         Stop(result: .failed(code, reason, urlErrorCode: urlErrorCode))
+    }
+
+    /// Connects, and for `https://` runs the TLS handshake: the stream the request goes on.
+    func open() throws(Stop) -> any HTTPByteStream {
+        let connection = try connect()
+        guard request.isSecure else { return TCPByteStream(connection) }
+        return try secure(connection)
+    }
+
+    /// Runs the TLS handshake over `connection`, with the URL's host as the server name, within
+    /// what remains before `end`.
+    private func secure(_ connection: TCPConnection) throws(Stop) -> TLSByteStream {
+        let peer = "\(connection.remote)"
+        let left = end - clock.now()
+        guard left > .zero else {
+            throw Stop(
+                result: .failed(
+                    .timeout, "no time left for the TLS handshake with \(peer)", urlErrorCode: nil)
+            )
+        }
+        do {
+            let tls = try TLSConnection.connect(
+                over: HTTPAbandonableTransport(connection, isAbandoned: isAbandoned),
+                serverName: request.host,
+                configuration: client.tlsConfiguration, timeout: left)
+            return TLSByteStream(tls, peer: peer)
+        } catch {
+            if isAbandoned() { throw Stop(result: .cancelled) }
+            throw HTTPTLSFailure.stop(for: error, peer: peer, timeout: timeout)
+        }
     }
 
     /// Resolves the host and connects to its addresses in the resolver's order until one accepts.
@@ -168,7 +112,7 @@ private struct PlainHTTPExchangeRun {
     }
 
     /// Writes the whole request; sets ``sent`` just before its first byte goes out.
-    mutating func send(_ bytes: [UInt8], on connection: TCPConnection) throws(Stop) {
+    mutating func send(_ bytes: [UInt8], on connection: any HTTPByteStream) throws(Stop) {
         sent = clock.now()
         var offset = 0
         while offset < bytes.count {
@@ -177,7 +121,7 @@ private struct PlainHTTPExchangeRun {
                 offset += try connection.send(bytes[offset...], timeout: slice)
             } catch {
                 throw Self.failure(
-                    .transport, "sending the request to \(connection.remote) failed: \(error)",
+                    error.code, "sending the request to \(connection.peer) failed: \(error.reason)",
                     NSURLErrorNetworkConnectionLost)
             }
         }
@@ -185,14 +129,14 @@ private struct PlainHTTPExchangeRun {
 
     /// Reads until a final (non-1xx) response head is complete and returns it with the instant it
     /// was. Never reads more than the head limit in all.
-    func readHead(from connection: TCPConnection) throws(Stop) -> (HTTPResponseHead, MonotonicInstant) {
+    func readHead(from connection: any HTTPByteStream) throws(Stop) -> (HTTPResponseHead, MonotonicInstant) {
         let limit = client.maximumHeadBytes
         var buffer: [UInt8] = []
         var consumed = 0
         var searchFrom = 0
         while true {
             let slice = try remaining(
-                "no complete response head from \(connection.remote) within \(timeout.formattedSeconds)"
+                "no complete response head from \(connection.peer) within \(timeout.formattedSeconds)"
                     + " (\(consumed + buffer.count) bytes received)")
             let room = limit - consumed - buffer.count
             guard room > 0 else {
@@ -203,7 +147,9 @@ private struct PlainHTTPExchangeRun {
                 received = try connection.receive(maximum: min(room, 4096), timeout: slice)
             } catch {
                 throw Self.failure(
-                    .transport, "receiving the response from \(connection.remote) failed: \(error)",
+                    error.code,
+                    "receiving the response from \(connection.peer) failed after \(consumed + buffer.count)"
+                        + " bytes of the head: \(error.reason)",
                     NSURLErrorNetworkConnectionLost)
             }
             let instant = clock.now()
@@ -217,7 +163,7 @@ private struct PlainHTTPExchangeRun {
                     ? "without sending a response"
                     : "after \(total) bytes, before the response head was complete"
                 throw Self.failure(
-                    .transport, "\(connection.remote) closed the connection \(what)",
+                    .transport, "\(connection.peer) closed the connection \(what)",
                     NSURLErrorNetworkConnectionLost)
             case .bytes(let chunk):
                 buffer += chunk

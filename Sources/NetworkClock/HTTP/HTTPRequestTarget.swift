@@ -5,32 +5,36 @@ import SNTP
     import FoundationNetworking
 #endif
 
-/// Where an `http://` URL points and what the plain HTTP client sends there: the host to resolve,
-/// the port, and the request head (origin-form target, `Host`, no-cache headers, `Connection:
-/// close`).
-struct PlainHTTPRequest: Hashable, Sendable {
+/// Where an `http://` or `https://` URL points and what ``HTTPHeadClient`` sends there: the host to
+/// resolve (and, over TLS, the name the certificate must carry), the port, whether the stream is
+/// TLS, and the request head (origin-form target, `Host`, no-cache headers, `Connection: close`).
+struct HTTPRequestTarget: Hashable, Sendable {
     /// The host to resolve: a name or an IP literal, without brackets, percent-decoded (so an IPv6
     /// zone ID reads `fe80::1%eth0`).
     let host: String
-    /// The TCP port: the URL's, or 80.
+    /// The TCP port: the URL's, or 80 (`http`) or 443 (`https`).
     let port: UInt16
+    /// Whether the URL is `https`: the request then goes over TLS, with `host` as the server name
+    /// (SNI for a name, checked against the certificate's names or addresses).
+    let isSecure: Bool
     /// The `Host` header value: the host as written in the URL (IPv6 literals in brackets), with the
     /// port when the URL gives one.
     let hostHeader: String
     /// The request target: the percent-encoded path (`/` when empty) and query.
     let target: String
 
-    /// Reads an `http` URL.
+    /// Reads an `http` or `https` URL (any other scheme is read as `http`; the caller checks it).
     /// - Throws: ``HTTPTimeError/Code/transport`` with `NSURLErrorBadURL` when the URL has no host,
     ///   a port outside 1…65535, or characters that cannot appear in a request head.
     init(url: URL) throws(HTTPTimeError) {
         let shown = url.absoluteString
+        let isSecure = url.scheme?.lowercased() == "https"
         guard let encodedHost = url.host(percentEncoded: true), !encodedHost.isEmpty,
             let host = url.host(percentEncoded: false), !host.isEmpty
         else {
             throw Self.badURL("\(shown) has no host")
         }
-        let port = url.port ?? 80
+        let port = url.port ?? (isSecure ? 443 : 80)
         guard (1...65_535).contains(port) else {
             throw Self.badURL("\(shown) has port \(port), outside 1…65535")
         }
@@ -46,6 +50,7 @@ struct PlainHTTPRequest: Hashable, Sendable {
         }
         self.host = host
         self.port = UInt16(port)
+        self.isSecure = isSecure
         self.hostHeader = hostHeader
         self.target = target
     }

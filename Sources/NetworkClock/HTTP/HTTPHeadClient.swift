@@ -1,0 +1,112 @@
+import Foundation
+import HTTPTimeParsing
+import NetClockPlatform
+import NetClockTLS
+import SNTP
+
+/// NetworkClock's own minimal HTTP/1.1 client, for `http://` and `https://` URLs alike, used
+/// instead of URLSession, whose Linux implementation crashes the process when a server (or anyone
+/// on the path) closes the connection inside the response head (swift-corelibs-foundation issue
+/// 5285), rejects IPv6-literal URLs, and buffers whole bodies.
+///
+/// One exchange: resolve the host (`getaddrinfo`, TCP hints), connect to its addresses in turn
+/// (non-blocking); for `https://`, run a TLS handshake over the socket (``TLSConnection``: TLS 1.2
+/// or 1.3, the server's certificate verified against ``trustRoots`` and the URL's host, SNI sent
+/// for a name); optionally wait until a planned send instant with the connection already open (and
+/// secured), write one `HEAD` or `GET` with `Connection: close`, read until the empty line that ends
+/// the response head — at most ``maximumHeadBytes``, never the body — and close. The receive
+/// instant is taken when the head is complete. Informational (1xx) heads before the final one are
+/// skipped. Both kinds of stream are one ``HTTPByteStream`` to the reading code.
+///
+/// Every wait is a `poll(2)` with a relative timeout of at most ``slice`` (the TLS handshake's
+/// too, through ``HTTPAbandonableTransport``), so an exchange notices within that time that it was
+/// abandoned (its task cancelled or its caller's timer fired), and timeouts keep working when the
+/// wall clock is faked. Each exchange runs on the ``BlockingPool``, so it never occupies one of
+/// Swift concurrency's cooperative threads, and its caller's backstop timer still answers on time
+/// if `getaddrinfo` hangs.
+struct HTTPHeadClient: Sendable {
+    /// The most bytes the response head may have, its final empty line included.
+    let maximumHeadBytes: Int
+    /// The clock of the send and receive instants and of the deadlines.
+    let clock: any MonotonicClockSource
+    /// Whom `https://` servers' certificates must chain to.
+    let trustRoots: TLSClientConfiguration.TrustRoots
+
+    /// The longest single wait.
+    static let slice = CancellableWait.slice
+    /// How long after the exchange's own end the caller's backstop timer fires.
+    static let backstopGrace = Duration.milliseconds(250)
+
+    /// Where exchanges run.
+    let pool: BlockingPool
+
+    init(
+        maximumHeadBytes: Int, clock: any MonotonicClockSource,
+        trustRoots: TLSClientConfiguration.TrustRoots = .system, pool: BlockingPool = .shared
+    ) {
+        self.maximumHeadBytes = max(64, maximumHeadBytes)
+        self.clock = clock
+        self.trustRoots = trustRoots
+        self.pool = pool
+    }
+
+    /// The TLS settings of `https://` exchanges: TLS 1.2 or later, no ALPN (HTTP/1.1 is the
+    /// default), the configured trust roots.
+    var tlsConfiguration: TLSClientConfiguration {
+        TLSClientConfiguration(minimumVersion: .tls12, applicationProtocols: [], trustRoots: trustRoots)
+    }
+
+    /// Performs one request on the blocking pool.
+    ///
+    /// - Parameters:
+    ///   - sendAt: when to write the request (nil: as soon as connected). The connection is opened
+    ///     (and its TLS handshake run) before, so that neither delays the send.
+    ///   - timeout: how long the response may take after the send instant (and how long connecting
+    ///     and the handshake may take at most).
+    func perform(
+        _ request: HTTPRequestTarget, method: HTTPRequestRecord.Method, sendAt: MonotonicInstant?,
+        timeout: Duration
+    ) async -> HTTPExchangeOutcome {
+        let now = clock.now()
+        let end = max(now, sendAt ?? now) + timeout
+        let client = self
+        let reason = "no response from \(request.hostHeader) within \(timeout.formattedSeconds)"
+        return await HTTPExchange.run(
+            timeout: end - now + Self.backstopGrace, timeoutReason: reason, clock: clock
+        ) { finish in
+            // Set when the caller gave up; a job still queued then never starts.
+            let abandoned = CancellationFlag()
+            client.pool.execute(flag: abandoned) {
+                finish(
+                    client.exchange(
+                        request, method: method, sendAt: sendAt, end: end, timeout: timeout,
+                        isAbandoned: { abandoned.isCancelled }))
+            }
+            return { abandoned.cancel() }
+        }
+    }
+
+    /// Performs one request on the calling thread, which it blocks until the outcome is known, `end`
+    /// passes, or `isAbandoned` says to stop (checked at least every ``slice``).
+    @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
+    func exchange(
+        _ request: HTTPRequestTarget, method: HTTPRequestRecord.Method, sendAt: MonotonicInstant?,
+        end: MonotonicInstant, timeout: Duration, isAbandoned: @escaping () -> Bool
+    ) -> HTTPExchangeOutcome {
+        var run = HTTPExchangeRun(
+            client: self, request: request, end: end, timeout: timeout, isAbandoned: isAbandoned,
+            sent: clock.now())
+        var opened: (any HTTPByteStream)?
+        defer { opened?.close() }
+        do throws(HTTPExchangeRun.Stop) {
+            let stream = try run.open()
+            opened = stream
+            try run.wait(until: sendAt)
+            try run.send(request.head(method: method), on: stream)
+            let (head, received) = try run.readHead(from: stream)
+            return HTTPExchangeOutcome(sent: run.sent, received: received, result: .response(head))
+        } catch {
+            return HTTPExchangeOutcome(sent: run.sent, received: clock.now(), result: error.result)
+        }
+    }
+}
