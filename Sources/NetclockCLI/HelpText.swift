@@ -9,6 +9,7 @@ package enum HelpText {
     package static let usage = """
         usage: netclock query [SERVER ...] [--port N] [--samples N] [--interval SEC] [--timeout SEC]
                               [--http URL ...] [--http-only] [--http-header NAME] [-4|-6] [--json]
+                              [--nts] [--nts-mode require|prefer|mix] [--ca-file FILE]
                netclock sync  [same options] [--state FILE]
                netclock now   [--state FILE] [--json]
                netclock watch [same options] [--count N] [--every SEC]
@@ -36,6 +37,11 @@ package enum HelpText {
               --http URL        HTTP(S) URL to take the time from when NTP fails (repeatable)
               --http-only       skip NTP and use the --http URLs only
               --http-header N   response header with a millisecond server timestamp (default: Date only)
+              --nts             every SERVER is an NTS-KE server (host or host:port, default port 4460):
+                                authenticated time (RFC 8915)
+              --nts-mode MODE   require (default): only NTS sources decide the time; prefer: others only
+                                when no NTS source answered; mix: all alike
+              --ca-file FILE    trust only this PEM file's CAs for NTS-KE and https:// (default: the system's)
               -4, -6            use IPv4 or IPv6 addresses only
               --json            print one JSON object
               --state FILE      anchor file (default $XDG_CACHE_HOME/netclock/anchor.json)

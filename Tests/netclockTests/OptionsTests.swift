@@ -14,6 +14,23 @@ struct OptionsTests {
         #expect(!options.json && options.family == .any)
     }
 
+    @Test func ntsOptions() throws {
+        let options = try QueryCommandOptions.parse(
+            ["--nts", "time.example.com", "[::1]:14460", "--nts-mode", "prefer", "--ca-file", "/tmp/ca.pem"],
+            accepting: [.query])
+        #expect(options.servers.filter(\.usesNTS).count == 2)
+        #expect(options.servers.map(\.effectivePort) == [4460, 14460])
+        #expect(options.syncPolicy.usesNTS && options.syncPolicy.ntsMode == .prefer)
+        #expect(options.syncPolicy.trustRoots == .certificateFile("/tmp/ca.pem"))
+        let plain = try QueryCommandOptions.parse(["time.example.com"], accepting: [.query])
+        #expect(!plain.syncPolicy.usesNTS && plain.syncPolicy.ntsMode == .require)
+        #expect(plain.syncPolicy.trustRoots == .system)
+        for bad in [["--nts-mode", "always"], ["--nts-mode"], ["--ca-file", ""], ["--ca-file"]] {
+            #expect(throws: UsageError.self) { try QueryCommandOptions.parse(bad, accepting: [.query]) }
+        }
+        #expect(throws: UsageError.self) { try QueryCommandOptions.parse(["--nts"], accepting: [.state]) }
+    }
+
     @Test func everyQueryOption() throws {
         let options = try QueryCommandOptions.parse(
             [
