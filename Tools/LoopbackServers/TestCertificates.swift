@@ -16,6 +16,10 @@ package struct TestCertificates: Sendable {
     package var selfSignedCertificate: String { directory + "/self.pem" }
     /// Its key.
     package var selfSignedKey: String { directory + "/self.key" }
+    /// A certificate issued by the test CA for `wrong.example` only (key: ``serverKey``).
+    package var wrongNameCertificate: String { directory + "/wrong-name.pem" }
+    /// A certificate issued by the test CA for the right names, expired (key: ``serverKey``).
+    package var expiredCertificate: String { directory + "/expired.pem" }
 
     /// A failure to make the certificates, with the command's output.
     package struct Failure: Error, CustomStringConvertible {
