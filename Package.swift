@@ -47,7 +47,8 @@ let package = Package(
             name: "HTTPTimeParsing", dependencies: ["SNTP"], path: "Sources/HTTPTimeParsing",
             swiftSettings: strict),
         .target(
-            name: "NetworkClock", dependencies: ["SNTP", "HTTPTimeParsing", "NetClockPlatform", "NetClockTLS"],
+            name: "NetworkClock",
+            dependencies: ["SNTP", "HTTPTimeParsing", "NetClockPlatform", "NetClockTLS"],
             path: "Sources/NetworkClock", swiftSettings: strict),
         .target(
             name: "NetclockCLI",
@@ -82,7 +83,8 @@ let package = Package(
             name: "NetClockTLSTests", dependencies: ["NetClockTLS", "NetClockPlatform", "LoopbackServers"],
             path: "Tests/NetClockTLSTests", swiftSettings: strict),
         .testTarget(
-            name: "LoopbackServersTests", dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform"],
+            name: "LoopbackServersTests",
+            dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform", "NTS", "NetClockTLS"],
             path: "Tests/LoopbackServersTests", swiftSettings: strict),
         .testTarget(
             name: "netclockTests",
