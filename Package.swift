@@ -47,8 +47,7 @@ let package = Package(
             name: "HTTPTimeParsing", dependencies: ["SNTP"], path: "Sources/HTTPTimeParsing",
             swiftSettings: strict),
         .target(
-            name: "NetworkClock",
-            dependencies: ["SNTP", "HTTPTimeParsing", "NetClockPlatform", "NetClockTLS"],
+            name: "NetworkClock", dependencies: ["SNTP", "HTTPTimeParsing", "NetClockPlatform", "NetClockTLS"],
             path: "Sources/NetworkClock", swiftSettings: strict),
         .target(
             name: "NetclockCLI",
