@@ -57,13 +57,14 @@ struct FakeNTSServerChronyTests {
     /// Runs `chronyd -Q` against `server` (its name in the `server` directive is `127.0.0.1`, which
     /// the certificate covers; no `port`, so only the Port Negotiation record leads chronyd to the
     /// NTP port) and returns what it printed. Bounded: `-t 10` ends chronyd, and after 20 s it is
-    /// killed by its pid.
-    static func runChronyd(against server: FakeNTSServer, caFile: String, directory: String) throws -> String
-    {
+    /// killed by its pid. `seconds` replaces the 10 of `-t`.
+    static func runChronyd(
+        against server: FakeNTSServer, caFile: String, directory: String, seconds: Int = 10
+    ) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try ChronyPeer.chronyd())
         process.arguments = [
-            "-Q", "-t", "10",
+            "-Q", "-t", "\(seconds)",
             "server 127.0.0.1 nts ntsport \(server.kePort) iburst minpoll 0 maxpoll 0",
             "ntstrustedcerts \(caFile)", "nosystemcert",
         ]
@@ -122,6 +123,44 @@ struct FakeNTSServerChronyTests {
         #expect(statistics.lastRequestedServerName == nil)
         print(
             "chronyd measured \(measured) s (configured offset \(offsetMilliseconds) ms, reply delay \(replyDelayMilliseconds) ms); server: \(statistics.keHandshakes) NTS-KE, \(statistics.authenticatedRequests) authenticated requests"
+        )
+    }
+
+    @Test(
+        "chronyd -Q refuses each hostile behaviour (no offset printed), though it did talk to the server",
+        arguments: ["bad authenticator", "wrong UID", "downgrade", "NAK", "wrong name", "TLS 1.2"])
+    func chronydRefuses(_ kind: String) throws {
+        let certificates = try TestCertificates.require()
+        let behaviour: FakeNTSServer.Behaviour =
+            switch kind {
+            case "bad authenticator": .badAuthenticator
+            case "wrong UID": .wrongUniqueIdentifier
+            case "downgrade": .noExtensionFields
+            case "NAK": .nak
+            case "wrong name": .wrongNameCertificate(certificates)
+            default: .keTLS12Only
+            }
+        let server = try FakeNTSServer(
+            configuration: .init(certificates: certificates, offset: .seconds(3), behaviour: behaviour))
+        defer { server.stop() }
+        let ca = try Self.readableCA(certificates)
+        defer { try? FileManager.default.removeItem(atPath: ca.directory) }
+        // Four seconds: chronyd polls every second (minpoll 0), so it sends several requests.
+        let output = try Self.runChronyd(
+            against: server, caFile: ca.file, directory: ca.directory, seconds: 4)
+        #expect(Self.measuredOffset(in: output) == nil, "chronyd accepted \(kind):\n\(output)")
+        let statistics = server.statistics
+        switch behaviour {
+        case .keCertificate, .keTLS12Only:
+            #expect(statistics.keHandshakes == 0)
+            #expect(statistics.keFailures >= 1)
+            #expect(statistics.authenticatedRequests == 0)
+        default:
+            #expect(statistics.keResponses >= 1)
+            #expect(statistics.authenticatedRequests >= 1, "\(output)")
+        }
+        print(
+            "chronyd refused \(kind): \(statistics.keHandshakes) handshakes, \(statistics.keFailures) failed, \(statistics.authenticatedRequests) authenticated requests; it said: \(output.split(separator: "\n").suffix(2).joined(separator: " | "))"
         )
     }
 }
