@@ -40,7 +40,17 @@ enum NTSTestClient {
         with server: FakeNTSServer, name: String = "localhost", caFile: String,
         minimumVersion: TLSProtocolVersion = .tls13
     ) throws -> Exchange {
-        let address = try #require(SocketAddress(numericHost: server.host, port: server.kePort))
+        try keyExchange(
+            host: server.host, port: server.kePort, name: name, caFile: caFile, minimumVersion: minimumVersion
+        )
+    }
+
+    /// Connects to the NTS-KE server at `host`, `port` (see ``keyExchange(with:name:caFile:minimumVersion:)``).
+    static func keyExchange(
+        host: String, port: UInt16, name: String = "localhost", caFile: String,
+        minimumVersion: TLSProtocolVersion = .tls13
+    ) throws -> Exchange {
+        let address = try #require(SocketAddress(numericHost: host, port: port))
         let tcp = try TCPConnection(startingConnectionTo: address)
         #expect(try tcp.waitUntilConnected(timeout: .seconds(2)))
         let configuration = TLSClientConfiguration(
@@ -89,9 +99,17 @@ enum NTSTestClient {
     /// Sends an NTS request with `cookie` and `placeholders` placeholders, sealed with `c2s`, to
     /// `server`'s NTP port, and waits up to 2 s for the reply.
     static func query(
-        _ server: FakeNTSServer, port: UInt16? = nil, cookie: [UInt8], c2s: [UInt8], placeholders: Int = 0
+        _ server: FakeNTSServer, cookie: [UInt8], c2s: [UInt8], placeholders: Int = 0
     ) throws -> Query {
-        let address = try #require(SocketAddress(numericHost: server.host, port: port ?? server.ntpPort))
+        try query(
+            host: server.host, port: server.ntpPort, cookie: cookie, c2s: c2s, placeholders: placeholders)
+    }
+
+    /// Sends an NTS request to `host`, `port` (see ``query(_:cookie:c2s:placeholders:)``).
+    static func query(
+        host: String, port: UInt16, cookie: [UInt8], c2s: [UInt8], placeholders: Int = 0
+    ) throws -> Query {
+        let address = try #require(SocketAddress(numericHost: host, port: port))
         let socket = try UDPSocket(connectingTo: address)
         defer { socket.close() }
         let uniqueIdentifier = random(32)
