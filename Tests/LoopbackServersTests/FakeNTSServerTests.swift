@@ -130,7 +130,10 @@ struct FakeNTSServerTests {
             server.waitUntil(timeout: .seconds(2)) {
                 $0.rejected[.unknownCookie] == 2 && $0.rejected[.badAuthenticator] == 1
             })
-        #expect(server.statistics.authenticatedRequests == 0)
+        let statistics = server.statistics
+        #expect(statistics.authenticatedRequests == 0)
+        #expect(statistics.lastUniqueIdentifier == wrongKey.uniqueIdentifier)
+        #expect(statistics.lastCookie == response.cookies[1])
     }
 
     /// Checks that `query` was answered with an NTS NAK: stratum 0, `NTSN`, the request's UID field

@@ -50,7 +50,7 @@ extension FakeNTSServer {
         /// non-critical records of an unknown type with 35 000-byte bodies, then the usual records.
         case keOversizedResponse
         /// The NTS-KE response stops in the middle of its first New Cookie record; the server then
-        /// closes the TLS connection.
+        /// closes the TLS connection properly (close_notify), so the fault is in the records alone.
         case keTruncatedRecords
         /// The NTS-KE response names `server` in an NTPv4 Server Negotiation record (when not nil)
         /// and `port` in the Port Negotiation record (when not nil, instead of the server's own NTP

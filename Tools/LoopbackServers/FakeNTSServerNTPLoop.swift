@@ -89,9 +89,9 @@ extension FakeNTSServer {
             core.record { statistics in
                 if let rejection = outcome.rejection { statistics.rejected[rejection, default: 0] += 1 }
                 if outcome.plain { statistics.plainRequests += 1 }
-                if outcome.authenticated {
-                    statistics.authenticatedRequests += 1
-                    statistics.lastUniqueIdentifier = outcome.uniqueIdentifier
+                if outcome.authenticated { statistics.authenticatedRequests += 1 }
+                if let uniqueIdentifier = outcome.uniqueIdentifier {
+                    statistics.lastUniqueIdentifier = uniqueIdentifier
                 }
                 if let cookie = outcome.cookie { statistics.lastCookie = cookie }
                 statistics.cookiesIssued += outcome.cookiesIssued

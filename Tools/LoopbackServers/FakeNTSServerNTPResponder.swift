@@ -17,7 +17,7 @@ extension FakeNTSServer {
         var cookiesIssued = 0
         /// The request's cookie, if it had one.
         var cookie: [UInt8]?
-        /// The request's Unique Identifier, if it was authenticated.
+        /// The request's Unique Identifier, if it framed as an NTS request.
         var uniqueIdentifier: [UInt8]?
     }
 
@@ -57,6 +57,7 @@ extension FakeNTSServer {
                 outcome.rejection = .malformedNTS
                 return outcome
             }
+            outcome.uniqueIdentifier = packet.uniqueIdentifier
             let cookies = packet.fields.filter { $0.field.type == .cookie }.map(\.field.body)
             outcome.cookie = cookies.first
             guard cookies.count == 1, let keys = jar.open(cookies[0]) else {
@@ -75,7 +76,6 @@ extension FakeNTSServer {
                 return outcome
             }
             outcome.authenticated = true
-            outcome.uniqueIdentifier = packet.uniqueIdentifier
             // Placeholders may travel in the clear or inside the authenticator (RFC 8915 §5.7).
             let encrypted = (try? NTSEncryptedFields.parse(plaintext)) ?? []
             let placeholders = (packet.fields.map(\.field) + encrypted).filter {

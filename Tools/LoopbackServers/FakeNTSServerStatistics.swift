@@ -22,7 +22,8 @@ extension FakeNTSServer {
         package var keFailures = 0
         /// NTS-KE responses sent (in whatever form the behaviour dictates).
         package var keResponses = 0
-        /// NTS-protected NTP requests whose cookie opened and whose authenticator verified.
+        /// NTS-protected NTP requests whose cookie opened and whose authenticator verified (whatever
+        /// the behaviour then made of the reply, ``Behaviour/nak`` included).
         package var authenticatedRequests = 0
         /// Plain (48-byte, non-NTS) NTP requests answered.
         package var plainRequests = 0
@@ -30,7 +31,7 @@ extension FakeNTSServer {
         package var rejected: [RejectionReason: Int] = [:]
         /// Cookies handed out, by NTS-KE responses and by NTP replies together.
         package var cookiesIssued = 0
-        /// The Unique Identifier of the last authenticated NTS request.
+        /// The Unique Identifier of the last NTS request (authenticated or not).
         package var lastUniqueIdentifier: [UInt8]?
         /// The cookie of the last NTS request (authenticated or not).
         package var lastCookie: [UInt8]?
