@@ -104,9 +104,8 @@ extension FakeNTSServer {
             if behaviour == .noExtensionFields { return header.encoded() }
             var echoed = uniqueIdentifier
             if behaviour == .wrongUniqueIdentifier {
-                var generator = SystemRandomNumberGenerator()
                 repeat {
-                    echoed = CookieJar.randomBytes(uniqueIdentifier.count, using: &generator)
+                    echoed = CookieJar.randomBytes(uniqueIdentifier.count)
                 } while echoed == uniqueIdentifier
             }
             var fields: [NTPExtensionField] = []
@@ -117,8 +116,7 @@ extension FakeNTSServer {
                 fields.append(field)
             }
             let associatedData = NTSPacket.encode(header: header, fields: fields)
-            var generator = SystemRandomNumberGenerator()
-            let nonce = CookieJar.randomBytes(nonceLength, using: &generator)
+            let nonce = CookieJar.randomBytes(nonceLength)
             guard let plaintext = try? NTSEncryptedFields.encode(cookies: cookies),
                 var ciphertext = try? AESSIV.seal(
                     key: key, nonce: nonce, associatedData: [associatedData], plaintext: plaintext)
