@@ -76,13 +76,13 @@ extension FakeNTSServer {
                 privateKeyFile: certificates.serverKey, offset: offset, behaviour: behaviour)
         }
 
-        /// The SNTP server configuration whose header fields NTP replies copy.
+        /// The SNTP server configuration whose header fields NTP replies copy (the version echoes the
+        /// request's, as the plain fake server does).
         var headerConfiguration: FakeNTPServer.Configuration {
             var configuration = FakeNTPServer.Configuration(host: host, port: ntpPort, offset: offset)
             configuration.stratum = stratum
             configuration.rootDelay = rootDelay
             configuration.rootDispersion = rootDispersion
-            configuration.version = 4
             return configuration
         }
     }
