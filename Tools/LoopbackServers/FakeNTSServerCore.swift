@@ -21,6 +21,9 @@ extension FakeNTSServer {
         let jar = CookieJar()
         /// Set when the server stops.
         let isStopRequested = Atomic<Bool>(false)
+        /// The NTS-KE connection being served, which a stop shuts down so that even a send blocked
+        /// on a peer that does not read returns.
+        let activeConnection = Mutex<AcceptedTCPConnection?>(nil)
 
         /// A core over open sockets.
         init(
@@ -47,6 +50,7 @@ extension FakeNTSServer {
             isStopRequested.store(true, ordering: .releasing)
             keStop.wake()
             ntpWake.wake()
+            activeConnection.withLock { $0?.shutdown() }
         }
 
         /// Releases every descriptor (after both threads have finished).

@@ -4,7 +4,9 @@ import NetClockTLS
 
 extension FakeNTSServer {
     /// The NTS-KE thread: accepts one TCP connection at a time on the listener and serves it
-    /// (RFC 8915 §4), every wait bounded by ``timeout`` and ended early by a stop.
+    /// (RFC 8915 §4), every wait bounded by ``timeout`` and ended early by a stop. A client that
+    /// stalls holds the next ones back (at most one ``timeout`` each for the handshake, the request
+    /// and the response); the kernel queues their connections meanwhile.
     enum KESession {
         /// The bound on the handshake, on reading the request, and on writing the response.
         static let timeout = Duration.seconds(5)
@@ -17,7 +19,10 @@ extension FakeNTSServer {
                 case .timedOut: continue
                 case .readable:
                     guard let connection = core.listener.accept() else { continue }
+                    core.activeConnection.withLock { $0 = connection }
                     serve(AcceptedTLSTransport(connection, stop: core.keStop), core: core)
+                    core.activeConnection.withLock { $0 = nil }
+                    connection.close()
                 }
             }
         }
