@@ -54,8 +54,8 @@ struct FakeNTSServerChronyTests {
         return (directory, file)
     }
 
-    /// Runs `chronyd -Q` against `server` (its name in the `server` directive is `127.0.0.1`, which
-    /// the certificate covers; no `port`, so only the Port Negotiation record leads chronyd to the
+    /// Runs `chronyd -Q` against `server` (its name in the `server` directive is its address,
+    /// `127.0.0.1` or `::1`, which the certificate covers; no `port`, so only the Port Negotiation record leads chronyd to the
     /// NTP port) and returns what it printed. Bounded: `-t 10` ends chronyd, and after 20 s it is
     /// killed by its pid. `seconds` replaces the 10 of `-t`.
     static func runChronyd(
@@ -65,7 +65,7 @@ struct FakeNTSServerChronyTests {
         process.executableURL = URL(fileURLWithPath: try ChronyPeer.chronyd())
         process.arguments = [
             "-Q", "-t", "\(seconds)",
-            "server 127.0.0.1 nts ntsport \(server.kePort) iburst minpoll 0 maxpoll 0",
+            "server \(server.host) nts ntsport \(server.kePort) iburst minpoll 0 maxpoll 0",
             "ntstrustedcerts \(caFile)", "nosystemcert",
         ]
         let outputPath = directory + "/chronyd.out"
@@ -103,6 +103,22 @@ struct FakeNTSServerChronyTests {
         var configuration = FakeNTSServer.Configuration(
             certificates: certificates, offset: .milliseconds(offsetMilliseconds))
         configuration.replyDelay = .milliseconds(replyDelayMilliseconds)
+        try Self.expectMeasurement(configuration)
+    }
+
+    @Test(
+        "chronyd -Q measures the offset through NTS over IPv6 loopback",
+        .enabled(if: LoopbackEnvironment.ipv6LoopbackAvailable, noIPv6))
+    func chronydOverIPv6() throws {
+        let certificates = try TestCertificates.require()
+        let configuration = FakeNTSServer.Configuration(
+            certificates: certificates, host: "::1", offset: .milliseconds(700))
+        try Self.expectMeasurement(configuration)
+    }
+
+    /// Runs chronyd against a server with `configuration` and checks the offset it measured.
+    static func expectMeasurement(_ configuration: FakeNTSServer.Configuration) throws {
+        let certificates = try TestCertificates.require()
         let server = try FakeNTSServer(configuration: configuration)
         defer { server.stop() }
         let ca = try Self.readableCA(certificates)
@@ -112,7 +128,8 @@ struct FakeNTSServerChronyTests {
         // chronyd reports how far the system clock is behind the server: the server's offset. The
         // reply held `replyDelay` on its way back makes the path asymmetric by that much, which
         // NTP's symmetric estimate halves.
-        let expected = Double(offsetMilliseconds - replyDelayMilliseconds / 2) / 1000
+        let (seconds, attoseconds) = (configuration.offset - configuration.replyDelay / 2).components
+        let expected = Double(seconds) + Double(attoseconds) * 1e-18
         #expect(
             abs(measured - expected) <= 0.010,
             "chronyd measured \(measured) s, expected \(expected) s:\n\(output)")
@@ -122,7 +139,7 @@ struct FakeNTSServerChronyTests {
         #expect(statistics.rejectedTotal == 0)
         #expect(statistics.lastRequestedServerName == nil)
         print(
-            "chronyd measured \(measured) s (configured offset \(offsetMilliseconds) ms, reply delay \(replyDelayMilliseconds) ms); server: \(statistics.keHandshakes) NTS-KE, \(statistics.authenticatedRequests) authenticated requests"
+            "chronyd measured \(measured) s (configured offset \(configuration.offset), reply delay \(configuration.replyDelay), host \(server.host)); server: \(statistics.keHandshakes) NTS-KE, \(statistics.authenticatedRequests) authenticated requests"
         )
     }
 

@@ -382,6 +382,30 @@ struct FakeNTSServerTests {
         socket.close()
     }
 
+    @Test("stop() ends an NTS-KE connection waiting for a request after the handshake")
+    func stopDuringRequest() throws {
+        let (server, certificates) = try Self.server()
+        let address = try #require(SocketAddress(numericHost: server.host, port: server.kePort))
+        let tcp = try TCPConnection(startingConnectionTo: address)
+        #expect(try tcp.waitUntilConnected(timeout: .seconds(2)))
+        let client = try TLSConnection.connect(
+            over: tcp, serverName: "localhost",
+            configuration: TLSClientConfiguration(
+                applicationProtocols: [NTSKEConstants.alpn], trustRoots: .caFile(certificates.caFile)),
+            timeout: .seconds(5))
+        defer { client.close() }
+        #expect(server.waitUntil(timeout: .seconds(2)) { $0.keHandshakes == 1 })
+        let clock = ContinuousClock()
+        let start = clock.now
+        server.stop()
+        // The server waits up to 5 s for the request; the stop ends that wait at once.
+        #expect(clock.now - start < .seconds(1))
+        #expect(server.statistics.keFailures == 1)
+        // The connection is over: a close_notify or a closed socket, whichever the stop reached first.
+        let after = try? client.read(maximum: 1, timeout: .seconds(2))
+        #expect(after == nil || after == .endOfStream)
+    }
+
     @Test("the host must be a numeric loopback address")
     func startErrors() throws {
         let certificates = try TestCertificates.require()
