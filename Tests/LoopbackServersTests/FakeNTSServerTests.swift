@@ -283,6 +283,36 @@ struct FakeNTSServerTests {
         }
     }
 
+    @Test(
+        "NTS-KE requests the server cannot serve get an Error record; an oversized one gets nothing",
+        arguments: [
+            // AEAD 16 only: bad request (1).
+            (
+                [
+                    0x80, 0x01, 0x00, 0x02, 0x00, 0x00, 0x80, 0x04, 0x00, 0x02, 0x00, 0x10, 0x80, 0x00, 0x00,
+                    0x00,
+                ], 1
+            ),
+            // A critical record of unknown type 0x1234: unrecognized critical record (0).
+            ([0x92, 0x34, 0x00, 0x00] + NTSKERequest.encoded(), 0),
+            // 5 000 bytes of a non-critical unknown record: past the 4 096-byte cap, no answer.
+            ([0x12, 0x34, 0x13, 0x88] + [UInt8](repeating: 0, count: 5_000) + NTSKERequest.encoded(), nil),
+        ] as [([UInt8], UInt16?)])
+    func badRequests(request: [UInt8], errorCode: UInt16?) throws {
+        let (server, certificates) = try Self.server()
+        defer { server.stop() }
+        let exchange = try NTSTestClient.keyExchange(
+            host: server.host, port: server.kePort, caFile: certificates.caFile, request: request)
+        if let errorCode {
+            #expect(
+                exchange.bytes == [0x80, 0x02, 0x00, 0x02, 0x00, UInt8(errorCode), 0x80, 0x00, 0x00, 0x00])
+            #expect(server.waitUntil(timeout: .seconds(2)) { $0.keResponses == 1 && $0.cookiesIssued == 0 })
+        } else {
+            #expect(exchange.bytes.isEmpty)
+            #expect(server.waitUntil(timeout: .seconds(2)) { $0.keFailures == 1 && $0.keResponses == 0 })
+        }
+    }
+
     @Test("hostile NTS-KE: a Warning record, and a redirection to another host and port")
     func warningAndRedirection() throws {
         let (server, certificates) = try Self.server(.keWarningRecord(code: 7))

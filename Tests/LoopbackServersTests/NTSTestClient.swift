@@ -45,10 +45,11 @@ enum NTSTestClient {
         )
     }
 
-    /// Connects to the NTS-KE server at `host`, `port` (see ``keyExchange(with:name:caFile:minimumVersion:)``).
+    /// Connects to the NTS-KE server at `host`, `port` and sends `request` (by default the standard
+    /// one; see ``keyExchange(with:name:caFile:minimumVersion:)``).
     static func keyExchange(
         host: String, port: UInt16, name: String = "localhost", caFile: String,
-        minimumVersion: TLSProtocolVersion = .tls13
+        minimumVersion: TLSProtocolVersion = .tls13, request: [UInt8] = NTSKERequest.encoded()
     ) throws -> Exchange {
         let address = try #require(SocketAddress(numericHost: host, port: port))
         let tcp = try TCPConnection(startingConnectionTo: address)
@@ -59,7 +60,7 @@ enum NTSTestClient {
         let connection = try TLSConnection.connect(
             over: tcp, serverName: name, configuration: configuration, timeout: .seconds(5))
         defer { connection.close() }
-        try connection.write(NTSKERequest.encoded(), timeout: .seconds(5))
+        try connection.write(request, timeout: .seconds(5))
         var bytes: [UInt8] = []
         while bytes.count < 200_000,
             case .bytes(let chunk) = try? connection.read(maximum: 16_384, timeout: .seconds(5))
