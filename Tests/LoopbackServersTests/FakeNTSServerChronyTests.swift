@@ -145,17 +145,35 @@ struct FakeNTSServerChronyTests {
 
     @Test(
         "chronyd -Q refuses each hostile behaviour (no offset printed), though it did talk to the server",
-        arguments: ["bad authenticator", "wrong UID", "downgrade", "NAK", "wrong name", "TLS 1.2"])
+        arguments: [
+            "bad authenticator", "wrong UID", "missing UID", "downgrade", "NAK", "no new cookies",
+            "oversized field", "truncated field", "wrong name", "expired", "self-signed", "TLS 1.2",
+            "no ALPN",
+            "no cookies", "critical unknown record", "error record", "oversized response",
+            "truncated records",
+        ])
     func chronydRefuses(_ kind: String) throws {
         let certificates = try TestCertificates.require()
         let behaviour: FakeNTSServer.Behaviour =
             switch kind {
             case "bad authenticator": .badAuthenticator
             case "wrong UID": .wrongUniqueIdentifier
+            case "missing UID": .missingUniqueIdentifier
             case "downgrade": .noExtensionFields
             case "NAK": .nak
+            case "no new cookies": .noNewCookies
+            case "oversized field": .oversizedExtensionField
+            case "truncated field": .truncatedExtensionField
             case "wrong name": .wrongNameCertificate(certificates)
-            default: .keTLS12Only
+            case "expired": .expiredCertificate(certificates)
+            case "self-signed": .selfSignedCertificate(certificates)
+            case "TLS 1.2": .keTLS12Only
+            case "no ALPN": .keNoALPN
+            case "no cookies": .keNoCookies
+            case "critical unknown record": .keCriticalUnknownRecord
+            case "error record": .keErrorRecord(code: 2)
+            case "oversized response": .keOversizedResponse
+            default: .keTruncatedRecords
             }
         let server = try FakeNTSServer(
             configuration: .init(certificates: certificates, offset: .seconds(3), behaviour: behaviour))
@@ -173,6 +191,12 @@ struct FakeNTSServerChronyTests {
             #expect(statistics.keHandshakes == 0)
             #expect(statistics.keFailures >= 1)
             #expect(statistics.authenticatedRequests == 0)
+        case .keNoALPN, .keNoCookies, .keCriticalUnknownRecord, .keErrorRecord, .keOversizedResponse,
+            .keTruncatedRecords:
+            // The handshake succeeds; the NTS-KE content is refused, so no NTP request follows.
+            #expect(statistics.keHandshakes >= 1)
+            #expect(statistics.authenticatedRequests == 0)
+            #expect(statistics.rejectedTotal == 0)
         default:
             #expect(statistics.keResponses >= 1)
             #expect(statistics.authenticatedRequests >= 1, "\(output)")
