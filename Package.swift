@@ -94,7 +94,8 @@ let package = Package(
             name: "NetClockTLSTests", dependencies: ["NetClockTLS", "NetClockPlatform", "LoopbackServers"],
             path: "Tests/NetClockTLSTests", swiftSettings: strict),
         .testTarget(
-            name: "LoopbackServersTests", dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform"],
+            name: "LoopbackServersTests",
+            dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform", "NTS", "NetClockTLS"],
             path: "Tests/LoopbackServersTests", swiftSettings: strict),
         .testTarget(
             name: "netclockTests",

@@ -964,7 +964,7 @@ struct FakeNTPServerCommandLineTests {
 // MARK: - The command, end to end
 
 /// The built `fake-ntp-server` binary beside the test bundle, when the build produced it.
-private let commandPath: String? = {
+let commandPath: String? = {
     let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     for directory in [bundle, bundle.deletingLastPathComponent()] {
         let path = directory.appendingPathComponent("fake-ntp-server").path
@@ -974,7 +974,7 @@ private let commandPath: String? = {
 }()
 
 /// A running `fake-ntp-server` process and the address it printed.
-private final class RunningCommand {
+final class RunningCommand {
     let process = Process()
     let output = Pipe()
     let errors = Pipe()

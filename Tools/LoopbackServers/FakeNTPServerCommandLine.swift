@@ -37,6 +37,8 @@ extension FakeNTPServer {
         package var count: Int?
         /// Whether to print a line to stderr for each request.
         package var verbose = false
+        /// The NTS options (`--nts`, `--cert`, `--key`, `--nts-port`).
+        package var nts = NTSOptions()
 
         /// Creates the default options.
         package init() {}
@@ -83,6 +85,16 @@ extension FakeNTPServer {
                                         bad-first:BEHAVIOUR, stepped:DURATION (a clock that
                                         many seconds further ahead; may be negative).
               --count N                 Exit 0 after serving N requests.
+              --nts                     Serve NTS (RFC 8915) instead: NTS-KE over TLS 1.3 on TCP,
+                                        NTS-protected NTP on UDP --port (named in the NTS-KE
+                                        response). --host, --port, --offset, --stratum,
+                                        --root-delay and --root-dispersion apply; the behaviours
+                                        and delays above do not. Prints `listening on HOST:PORT`
+                                        (NTS-KE), then `ntp on HOST:PORT`. --count counts
+                                        authenticated NTS requests.
+              --cert FILE               With --nts: the PEM certificate chain to serve.
+              --key FILE                With --nts: its private key.
+              --nts-port N              With --nts: the NTS-KE TCP port; 0 (default) picks one.
               -v, --verbose             Print a line to stderr for each request.
               -h, --help                Show this help and exit.
               --version                 Show the version and exit.
@@ -150,10 +162,15 @@ extension FakeNTPServer {
                     let count: Int = try integer(try value(), name)
                     guard count > 0 else { throw UsageError("--count: must be positive: \(count)") }
                     options.count = count
+                case "--nts": options.nts.enabled = true
+                case "--cert": options.nts.certificateChainFile = try value()
+                case "--key": options.nts.privateKeyFile = try value()
+                case "--nts-port": options.nts.kePort = try integer(try value(), name)
                 default:
                     throw UsageError("unknown option: \(argument)")
                 }
             }
+            if options.action == .serve { try options.nts.validate() }
             return options
         }
 

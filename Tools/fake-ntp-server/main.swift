@@ -29,6 +29,10 @@ case .serve:
 // signals stay pending until the loop below takes them: no handler, no global state.
 ProcessControl.blockStopSignals()
 
+if let ntsConfiguration = options.ntsConfiguration {
+    serveNTS(ntsConfiguration, count: options.count, verbose: options.verbose)
+}
+
 let server: FakeNTPServer
 do {
     server = try FakeNTPServer(configuration: options.configuration)
@@ -55,3 +59,33 @@ while true {
 }
 server.stop()
 ProcessControl.exit(0)
+
+/// `--nts`: serves a FakeNTSServer until a stop signal, or until `count` authenticated NTS requests;
+/// with `verbose`, prints the statistics whenever they change. Never returns.
+func serveNTS(_ configuration: FakeNTSServer.Configuration, count: Int?, verbose: Bool) -> Never {
+    let server: FakeNTSServer
+    do {
+        server = try FakeNTSServer(configuration: configuration)
+    } catch {
+        ProcessControl.writeError("fake-ntp-server: \(error.reason)")
+        ProcessControl.exit(1)
+    }
+    let host = server.host.contains(":") ? "[\(server.host)]" : server.host
+    print("listening on \(host):\(server.kePort)")
+    print("ntp on \(host):\(server.ntpPort)")
+    ProcessControl.flushStandardOutput()
+    var last = server.statistics
+    while !ProcessControl.waitForStopSignal(timeout: .milliseconds(20)) {
+        let statistics = server.statistics
+        if verbose, statistics != last {
+            ProcessControl.writeError(
+                "nts-ke \(statistics.keHandshakes) handshakes, \(statistics.keFailures) failed; "
+                    + "ntp \(statistics.authenticatedRequests) authenticated, \(statistics.plainRequests) plain, "
+                    + "\(statistics.rejectedTotal) rejected; \(statistics.cookiesIssued) cookies issued")
+        }
+        last = statistics
+        if let count, statistics.authenticatedRequests >= count { break }
+    }
+    server.stop()
+    ProcessControl.exit(0)
+}

@@ -1,0 +1,208 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Foundation
+import LoopbackServers
+import Testing
+
+/// Finding chronyd, the real NTS client, and deciding whether its test runs.
+enum ChronyPeer {
+    /// Where `chronyd` is: the `PATH`, then the sbin directories a non-login `PATH` may lack.
+    static let chronydPath: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let directories =
+            path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin", "/usr/local/sbin"]
+        return directories.map { $0 + "/chronyd" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// Whether to run: chronyd and openssl are installed, or CI requires every peer (then a missing
+    /// one fails the test in ``chronyd()``).
+    static let runnable =
+        TestCertificates.toolsRequired || (chronydPath != nil && TestCertificates.opensslPath != nil)
+
+    /// chronyd's path, or a test failure when CI requires it.
+    static func chronyd() throws -> String {
+        try #require(
+            chronydPath,
+            "chronyd is not installed and NETCLOCK_REQUIRE_PEERS=1 requires it (apt-get install -y chrony)")
+    }
+
+}
+
+/// The fake NTS server against a real, independent NTS client: `chronyd -Q` (chrony 4.3) does the
+/// NTS-KE, follows the Port Negotiation record, authenticates our replies and prints the offset it
+/// measured (TESTING.md, NTS item 3).
+@Suite(
+    .enabled(
+        if: ChronyPeer.runnable,
+        "chronyd or openssl is not installed (apt-get install -y chrony openssl); NETCLOCK_REQUIRE_PEERS=1 makes this fail"
+    ),
+    .serialized)
+struct FakeNTSServerChronyTests {
+    /// The test CA copied to a fresh directory (0755) as a 0644 file, so chronyd can read it after
+    /// dropping to the `_chrony` user, whatever the umask made of the original.
+    static func readableCA(_ certificates: TestCertificates) throws -> (directory: String, file: String) {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("netclock-nts-chrony-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        let file = directory + "/ca.pem"
+        try FileManager.default.copyItem(atPath: certificates.caFile, toPath: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        return (directory, file)
+    }
+
+    /// Runs `chronyd -Q` against `server` (its name in the `server` directive is its address,
+    /// `127.0.0.1` or `::1`, which the certificate covers; no `port`, so only the Port Negotiation record leads chronyd to the
+    /// NTP port) and returns what it printed. Bounded: `-t 10` ends chronyd, and after 20 s it is
+    /// killed by its pid. `seconds` replaces the 10 of `-t`.
+    static func runChronyd(
+        against server: FakeNTSServer, caFile: String, directory: String, seconds: Int = 10
+    ) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try ChronyPeer.chronyd())
+        process.arguments = [
+            "-Q", "-t", "\(seconds)",
+            "server \(server.host) nts ntsport \(server.kePort) iburst minpoll 0 maxpoll 0",
+            "ntstrustedcerts \(caFile)", "nosystemcert",
+        ]
+        let outputPath = directory + "/chronyd.out"
+        guard FileManager.default.createFile(atPath: outputPath, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        defer { try? output.close() }
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(20)
+        while process.isRunning && clock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    }
+
+    /// The X of chronyd's `System clock wrong by X seconds`, if it printed one.
+    static func measuredOffset(in output: String) -> Double? {
+        guard let range = output.range(of: "System clock wrong by ") else { return nil }
+        let rest = output[range.upperBound...]
+        return Double(rest.prefix { !$0.isWhitespace })
+    }
+
+    @Test(
+        "chronyd -Q measures the configured offset through NTS (minus half a one-way reply delay)",
+        arguments: [(2_500, 0), (-1_250, 40)])
+    func chronydMeasuresOffset(offsetMilliseconds: Int, replyDelayMilliseconds: Int) throws {
+        let certificates = try TestCertificates.require()
+        var configuration = FakeNTSServer.Configuration(
+            certificates: certificates, offset: .milliseconds(offsetMilliseconds))
+        configuration.replyDelay = .milliseconds(replyDelayMilliseconds)
+        try Self.expectMeasurement(configuration)
+    }
+
+    @Test(
+        "chronyd -Q measures the offset through NTS over IPv6 loopback",
+        .enabled(if: LoopbackEnvironment.ipv6LoopbackAvailable, noIPv6))
+    func chronydOverIPv6() throws {
+        let certificates = try TestCertificates.require()
+        let configuration = FakeNTSServer.Configuration(
+            certificates: certificates, host: "::1", offset: .milliseconds(700))
+        try Self.expectMeasurement(configuration)
+    }
+
+    /// Runs chronyd against a server with `configuration` and checks the offset it measured.
+    static func expectMeasurement(_ configuration: FakeNTSServer.Configuration) throws {
+        let certificates = try TestCertificates.require()
+        let server = try FakeNTSServer(configuration: configuration)
+        defer { server.stop() }
+        let ca = try Self.readableCA(certificates)
+        defer { try? FileManager.default.removeItem(atPath: ca.directory) }
+        let output = try Self.runChronyd(against: server, caFile: ca.file, directory: ca.directory)
+        let measured = try #require(Self.measuredOffset(in: output), "chronyd printed:\n\(output)")
+        // chronyd reports how far the system clock is behind the server: the server's offset. The
+        // reply held `replyDelay` on its way back makes the path asymmetric by that much, which
+        // NTP's symmetric estimate halves.
+        let (seconds, attoseconds) = (configuration.offset - configuration.replyDelay / 2).components
+        let expected = Double(seconds) + Double(attoseconds) * 1e-18
+        #expect(
+            abs(measured - expected) <= 0.010,
+            "chronyd measured \(measured) s, expected \(expected) s:\n\(output)")
+        let statistics = server.statistics
+        #expect(statistics.keHandshakes >= 1)
+        #expect(statistics.authenticatedRequests >= 1)
+        #expect(statistics.rejectedTotal == 0)
+        #expect(statistics.lastRequestedServerName == nil)
+        print(
+            "chronyd measured \(measured) s (configured offset \(configuration.offset), reply delay \(configuration.replyDelay), host \(server.host)); server: \(statistics.keHandshakes) NTS-KE, \(statistics.authenticatedRequests) authenticated requests"
+        )
+    }
+
+    @Test(
+        "chronyd -Q refuses each hostile behaviour (no offset printed), though it did talk to the server",
+        arguments: [
+            "bad authenticator", "wrong UID", "missing UID", "downgrade", "NAK", "no new cookies",
+            "oversized field", "truncated field", "wrong name", "expired", "self-signed", "TLS 1.2",
+            "no ALPN",
+            "no cookies", "critical unknown record", "error record", "oversized response",
+            "truncated records",
+        ])
+    func chronydRefuses(_ kind: String) throws {
+        let certificates = try TestCertificates.require()
+        let behaviour: FakeNTSServer.Behaviour =
+            switch kind {
+            case "bad authenticator": .badAuthenticator
+            case "wrong UID": .wrongUniqueIdentifier
+            case "missing UID": .missingUniqueIdentifier
+            case "downgrade": .noExtensionFields
+            case "NAK": .nak
+            case "no new cookies": .noNewCookies
+            case "oversized field": .oversizedExtensionField
+            case "truncated field": .truncatedExtensionField
+            case "wrong name": .wrongNameCertificate(certificates)
+            case "expired": .expiredCertificate(certificates)
+            case "self-signed": .selfSignedCertificate(certificates)
+            case "TLS 1.2": .keTLS12Only
+            case "no ALPN": .keNoALPN
+            case "no cookies": .keNoCookies
+            case "critical unknown record": .keCriticalUnknownRecord
+            case "error record": .keErrorRecord(code: 2)
+            case "oversized response": .keOversizedResponse
+            default: .keTruncatedRecords
+            }
+        let server = try FakeNTSServer(
+            configuration: .init(certificates: certificates, offset: .seconds(3), behaviour: behaviour))
+        defer { server.stop() }
+        let ca = try Self.readableCA(certificates)
+        defer { try? FileManager.default.removeItem(atPath: ca.directory) }
+        // Up to eight seconds: chronyd polls every second (minpoll 0), so it sends several requests, and
+        // gives up on the source by itself well before.
+        let output = try Self.runChronyd(
+            against: server, caFile: ca.file, directory: ca.directory, seconds: 8)
+        #expect(Self.measuredOffset(in: output) == nil, "chronyd accepted \(kind):\n\(output)")
+        let statistics = server.statistics
+        switch behaviour {
+        case .keCertificate, .keTLS12Only:
+            #expect(statistics.keHandshakes == 0)
+            #expect(statistics.keFailures >= 1)
+            #expect(statistics.authenticatedRequests == 0)
+        case .keNoALPN, .keNoCookies, .keCriticalUnknownRecord, .keErrorRecord, .keOversizedResponse,
+            .keTruncatedRecords:
+            // The handshake succeeds; the NTS-KE content is refused, so no NTP request follows.
+            #expect(statistics.keHandshakes >= 1)
+            #expect(statistics.authenticatedRequests == 0)
+            #expect(statistics.rejectedTotal == 0)
+        default:
+            #expect(statistics.keResponses >= 1)
+            #expect(statistics.authenticatedRequests >= 1, "\(output)")
+        }
+        print(
+            "chronyd refused \(kind): \(statistics.keHandshakes) handshakes, \(statistics.keFailures) failed, \(statistics.authenticatedRequests) authenticated requests; it said: \(output.split(separator: "\n").suffix(2).joined(separator: " | "))"
+        )
+    }
+}

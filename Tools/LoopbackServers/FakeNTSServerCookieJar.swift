@@ -1,0 +1,69 @@
+import NTS
+import NetClockTLS
+
+extension FakeNTSServer {
+    /// Makes and opens the server's cookies, like chronyd does: a cookie is a 4-byte key
+    /// identifier, a 16-byte random nonce, and the C2S and S2C keys sealed with AES-SIV under the
+    /// server's random master key (the nonce as associated data): 100 bytes, opaque to clients.
+    struct CookieJar: Sendable {
+        /// The keys a cookie carries.
+        struct Keys: Hashable, Sendable {
+            /// The client-to-server key (requests).
+            var c2s: [UInt8]
+            /// The server-to-client key (replies).
+            var s2c: [UInt8]
+        }
+
+        /// The length of the key identifier at the start of a cookie.
+        static let keyIDLength = 4
+        /// The length of the random nonce after the key identifier.
+        static let nonceLength = 16
+        /// The length of every cookie: identifier, nonce, tag and two 32-byte keys.
+        static let cookieLength = keyIDLength + nonceLength + AESSIV.tagLength + 2 * AESSIV.keyLength
+
+        /// The identifier of the master key, the first bytes of every cookie.
+        let keyID: [UInt8]
+        /// The random master key that seals the cookies.
+        private let masterKey: [UInt8]
+
+        /// A jar with a fresh random master key and key identifier.
+        init() {
+            keyID = Self.randomBytes(Self.keyIDLength)
+            masterKey = Self.randomBytes(AESSIV.keyLength)
+        }
+
+        /// A new cookie carrying `keys`; nil if sealing fails (wrong key lengths).
+        func cookie(for keys: Keys) -> [UInt8]? {
+            let nonce = Self.randomBytes(Self.nonceLength)
+            guard
+                let sealed = try? AESSIV.seal(
+                    key: masterKey, nonce: nonce, associatedData: [], plaintext: keys.c2s + keys.s2c)
+            else { return nil }
+            return keyID + nonce + sealed
+        }
+
+        /// The keys in `cookie`, or nil when this jar did not make it (another key identifier, a
+        /// wrong length, or a failed authentication).
+        func open(_ cookie: [UInt8]) -> Keys? {
+            guard cookie.count == Self.cookieLength, Array(cookie.prefix(Self.keyIDLength)) == keyID else {
+                return nil
+            }
+            let nonce = Array(cookie[Self.keyIDLength..<(Self.keyIDLength + Self.nonceLength)])
+            let sealed = Array(cookie[(Self.keyIDLength + Self.nonceLength)...])
+            guard
+                let plaintext = try? AESSIV.open(
+                    key: masterKey, nonce: nonce, associatedData: [], ciphertext: sealed),
+                plaintext.count == 2 * AESSIV.keyLength
+            else { return nil }
+            return Keys(
+                c2s: Array(plaintext.prefix(AESSIV.keyLength)), s2c: Array(plaintext.suffix(AESSIV.keyLength))
+            )
+        }
+
+        /// `count` bytes from the system's random number generator. (Not through an `inout`
+        /// generator: the system one has no size, and ThreadSanitizer crashed on such an access.)
+        static func randomBytes(_ count: Int) -> [UInt8] {
+            (0..<count).map { _ in UInt8.random(in: 0...255) }
+        }
+    }
+}
