@@ -6,7 +6,8 @@ import NetClockTLS
 /// a refused or malformed NTS-KE response) or it could not be reached. A stable ``code`` for
 /// programs and tests, a ``reason`` for people.
 package struct NTSFailure: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The kind of failure, e.g. `nts_ke_tls_certificate_verification_failed`, `nts_ke_no_alpn`,
+    /// The kind of failure, e.g. `nts_ke_tls_certificate_verification_failed`,
+    /// `nts_ke_tls_protocol_version`, `nts_ke_no_alpn`,
     /// `nts_ke_server_error`, `nts_ke_timeout`.
     package let code: String
     /// What went wrong, for people.
@@ -20,7 +21,8 @@ package struct NTSFailure: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// A TLS failure during NTS-KE: the code carries the TLS one (`nts_ke_tls_<code>`).
     package init(_ error: TLSError, server: String) {
-        self.init(code: "nts_ke_tls_\(error.code)", reason: "NTS-KE with \(server): TLS \(error.reason)")
+        let code = String(error.code.description.map { $0 == " " ? "_" : $0 })
+        self.init(code: "nts_ke_tls_\(code)", reason: "NTS-KE with \(server): TLS \(error.reason)")
     }
 
     /// A refused NTS-KE response: the code carries the parser's (`nts_ke_<code>`).

@@ -21,7 +21,8 @@ package enum NTSKeyExchange {
     /// and while connecting.
     /// - Throws: ``NTSFailure``: TLS and certificate failures as `nts_ke_tls_<code>`, a handshake
     ///   without ALPN `ntske/1` as `nts_ke_no_alpn`, refused responses as `nts_ke_<parser code>`
-    ///   (e.g. `nts_ke_server_error`, `nts_ke_unknown_critical_record`, `nts_ke_no_cookies`).
+    ///   (e.g. `nts_ke_server_error`, `nts_ke_unknown_critical_record`, `nts_ke_no_cookies`), and a
+    ///   response with a Warning record as `nts_ke_warning`.
     @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
     package static func run(
         with server: ServerName, trust: TLSClientConfiguration.TrustRoots,
@@ -68,6 +69,15 @@ package enum NTSKeyExchange {
                 reason: "NTS-KE with \(name): the server finished TLS without agreeing on ALPN ntske/1")
         }
         let response = try exchange(on: connection, server: name, remaining: remaining)
+        // No warning codes are defined (RFC 8915 §7.6), so any is one we do not understand: refused,
+        // as chrony does, rather than guessing it harmless.
+        guard response.warnings.isEmpty else {
+            throw NTSFailure(
+                code: "nts_ke_warning",
+                reason: "NTS-KE with \(name): the server sent Warning "
+                    + response.warnings.map(String.init).joined(separator: ", ")
+                    + ", which this client does not understand")
+        }
         let clientToServer: [UInt8]
         let serverToClient: [UInt8]
         do {

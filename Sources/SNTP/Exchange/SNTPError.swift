@@ -85,7 +85,10 @@ extension SNTPError {
         case .kissOfDeath(let code):
             self.init(code: .kissOfDeath, reason: failure.description, kissCode: code)
         case .allRejected(let reasons):
-            self.init(code: .rejected, reason: failure.description, rejections: reasons.map(\.code))
+            // Distinct codes, most frequent reason first: two reasons may share a code.
+            var codes: [String] = []
+            for code in reasons.map(\.code) where !codes.contains(code) { codes.append(code) }
+            self.init(code: .rejected, reason: failure.description, rejections: codes)
         case .transport(let error): self.init(error)
         }
     }

@@ -1,0 +1,217 @@
+import LoopbackServers
+import NTS
+import NetClockPlatform
+import NetClockTLS
+import SNTP
+import Testing
+
+@testable import NTSClient
+
+/// Our NTS client against the loopback fake NTS server (``FakeNTSServer``): a correct server gives
+/// authenticated samples; every hostile behaviour ends with its own reason and no sample.
+@Suite(.enabled(if: TestCertificates.runnable, "the openssl command is not installed"), .serialized)
+struct NTSHostileServerTests {
+    /// Two requests, back to back, each waiting at most 300 ms: a discarded reply costs a timeout.
+    static let options = QueryOptions(samples: 2, interval: .zero, timeout: .milliseconds(300))
+
+    /// A fake NTS server with `behaviour` (on 127.0.0.1, its clock `offset` ahead).
+    static func server(
+        _ behaviour: FakeNTSServer.Behaviour = .normal, offset: Duration = .milliseconds(1500),
+        configure: (inout FakeNTSServer.Configuration) -> Void = { _ in }
+    ) throws -> (FakeNTSServer, TestCertificates) {
+        let certificates = try TestCertificates.require()
+        var configuration = FakeNTSServer.Configuration(
+            certificates: certificates, offset: offset, behaviour: behaviour)
+        configure(&configuration)
+        return (try FakeNTSServer(configuration: configuration), certificates)
+    }
+
+    /// One query of `server` by `host`, with fresh sessions unless given.
+    static func query(
+        _ server: FakeNTSServer, certificates: TestCertificates, host: String = "127.0.0.1",
+        sessions: NTSSessions = NTSSessions(), options: QueryOptions = options
+    ) -> NTSQueryOutcome {
+        let client = SNTPClient()
+        let query = NTSQuery(client: client, trust: .caFile(certificates.caFile), sessions: sessions)
+        return query.query(
+            .nts(host, port: server.kePort), options: options, deadline: client.monotonic.now() + .seconds(5))
+    }
+
+    /// The rejection codes of a burst that produced no sample.
+    static func rejectionCodes(_ outcome: NTSQueryOutcome) -> [String] {
+        guard case .allRejected(let reasons) = outcome.result?.failure else { return [] }
+        return reasons.map(\.code)
+    }
+
+    @Test func aCorrectServerGivesAuthenticatedSamplesWithinTheirBounds() throws {
+        let (server, certificates) = try Self.server()
+        defer { server.stop() }
+        let sessions = NTSSessions()
+        let first = Self.query(server, certificates: certificates, sessions: sessions)
+        #expect(first.failure == nil)
+        #expect(first.keyExchanges == 1)
+        let samples = try #require(first.result?.samples)
+        #expect(samples.count == 2)
+        for sample in samples {
+            // The truth (+1.5 s) lies inside each sample's interval: θ ± ε, ε ≥ δ/2.
+            #expect(abs(sample.offset - .milliseconds(1500)) <= sample.errorBound, "\(sample)")
+        }
+        #expect(first.aead == 15)
+        #expect(first.ntpAddress == SocketAddress(numericHost: "127.0.0.1", port: server.ntpPort))
+        // Each request spent one cookie and asked for the difference to 8 with placeholders.
+        #expect(first.cookiesHeld == 8)
+        #expect(server.statistics.authenticatedRequests == 2)
+        #expect(server.statistics.keHandshakes == 1)
+
+        // The association is kept: a second query makes no key exchange.
+        let second = Self.query(server, certificates: certificates, sessions: sessions)
+        #expect(second.keyExchanges == 0)
+        #expect(second.result?.samples.count == 2)
+        #expect(server.statistics.keHandshakes == 1)
+    }
+
+    /// Replies the client must discard: each leaves its own code, and no sample.
+    @Test(arguments: [
+        (FakeNTSServer.Behaviour.badAuthenticator, "nts_bad_authenticator"),
+        (.wrongUniqueIdentifier, "nts_unique_identifier_mismatch"),
+        (.missingUniqueIdentifier, "nts_missing_unique_identifier"),
+        (.noExtensionFields, "nts_unauthenticated_reply"),
+        (.oversizedExtensionField, "nts_malformed_reply"),
+        (.truncatedExtensionField, "nts_malformed_reply"),
+    ])
+    func aTamperedOrStrippedReplyNeverBecomesASample(behaviour: FakeNTSServer.Behaviour, code: String) throws
+    {
+        let (server, certificates) = try Self.server(behaviour)
+        defer { server.stop() }
+        let outcome = Self.query(server, certificates: certificates)
+        #expect(outcome.failure == nil)
+        #expect(outcome.result?.samples.isEmpty == true)
+        #expect(Set(Self.rejectionCodes(outcome)) == [code])
+        // The server did receive and authenticate our requests: the fault is in its replies.
+        #expect(server.statistics.authenticatedRequests == 2)
+        let failure = try #require(outcome.result?.failure)
+        #expect(SNTPError(failure).rejections == [code])
+    }
+
+    @Test func anNTSNAKLeadsToOneNewKeyExchangeAndNoSample() throws {
+        let (server, certificates) = try Self.server(.nak)
+        defer { server.stop() }
+        let outcome = Self.query(server, certificates: certificates)
+        #expect(outcome.result?.samples.isEmpty == true)
+        #expect(outcome.result?.kissCode == .ntsNegativeAcknowledgement)
+        // The NAK made the association unusable; exactly one new key exchange followed.
+        #expect(outcome.keyExchanges == 2)
+        #expect(server.statistics.keHandshakes == 2)
+        #expect(outcome.association?.needsKeyExchange == true)
+    }
+
+    @Test func aServerThatStopsSendingCookiesCostsANewKeyExchangeWhenTheyRunOut() throws {
+        let (server, certificates) = try Self.server(.noNewCookies)
+        defer { server.stop() }
+        let sessions = NTSSessions()
+        let four = QueryOptions(samples: 4, interval: .zero, timeout: .milliseconds(300))
+        let first = Self.query(server, certificates: certificates, sessions: sessions, options: four)
+        #expect(first.result?.samples.count == 4 && first.cookiesHeld == 4 && first.keyExchanges == 1)
+        let second = Self.query(server, certificates: certificates, sessions: sessions, options: four)
+        #expect(second.result?.samples.count == 4 && second.cookiesHeld == 0 && second.keyExchanges == 0)
+        let third = Self.query(server, certificates: certificates, sessions: sessions, options: four)
+        #expect(third.result?.samples.count == 4 && third.keyExchanges == 1)
+        #expect(server.statistics.keHandshakes == 2)
+    }
+
+    /// Key exchanges the client must refuse: each with its own code, and no NTP request sent.
+    @Test(arguments: [
+        (FakeNTSServer.Behaviour.keNoCookies, "nts_ke_no_cookies", ""),
+        (.keTLS12Only, "nts_ke_tls_protocol_version", ""),
+        (.keNoALPN, "nts_ke_no_alpn", "ALPN"),
+        (.keCriticalUnknownRecord, "nts_ke_unknown_critical_record", ""),
+        (.keErrorRecord(code: 2), "nts_ke_server_error", ""),
+        (.keWarningRecord(code: 5), "nts_ke_warning", "Warning 5"),
+        (.keOversizedResponse, "nts_ke_response_too_large", ""),
+        (.keTruncatedRecords, "nts_ke_truncated", ""),
+    ])
+    func aRefusedKeyExchangeSendsNoNTPRequest(behaviour: FakeNTSServer.Behaviour, code: String, words: String)
+        throws
+    {
+        let (server, certificates) = try Self.server(behaviour)
+        defer { server.stop() }
+        let outcome = Self.query(server, certificates: certificates)
+        #expect(outcome.failure?.code == code, "\(String(describing: outcome.failure))")
+        if !words.isEmpty { #expect(outcome.failure?.reason.contains(words) == true) }
+        #expect(outcome.result == nil)
+        #expect(server.statistics.authenticatedRequests == 0 && server.statistics.plainRequests == 0)
+    }
+
+    /// Certificates the client must refuse: the handshake fails with the verification reason.
+    @Test(arguments: ["wrong name", "expired", "self-signed"])
+    func anUntrustedCertificateIsRefused(kind: String) throws {
+        let certificates = try TestCertificates.require()
+        let behaviour: FakeNTSServer.Behaviour
+        let words: String
+        switch kind {
+        case "wrong name":
+            behaviour = .wrongNameCertificate(certificates)
+            words = "hostname mismatch"
+        case "expired":
+            behaviour = .expiredCertificate(certificates)
+            words = "expired"
+        default:
+            behaviour = .selfSignedCertificate(certificates)
+            words = "self-signed"
+        }
+        let (server, _) = try Self.server(behaviour)
+        defer { server.stop() }
+        let outcome = Self.query(server, certificates: certificates, host: "localhost")
+        #expect(outcome.failure?.code == "nts_ke_tls_certificate_verification_failed")
+        #expect(outcome.failure?.reason.contains(words) == true, "\(String(describing: outcome.failure))")
+        #expect(outcome.result == nil)
+        #expect(server.statistics.authenticatedRequests == 0)
+    }
+
+    @Test func aFailedKeyExchangeBacksOffInsteadOfRetryingAtOnce() throws {
+        let (server, certificates) = try Self.server(.keNoALPN)
+        defer { server.stop() }
+        let sessions = NTSSessions()
+        #expect(
+            Self.query(server, certificates: certificates, sessions: sessions).failure?.code
+                == "nts_ke_no_alpn")
+        let handshakes = server.statistics.keHandshakes
+        let again = Self.query(server, certificates: certificates, sessions: sessions)
+        #expect(again.failure?.code == "nts_ke_backoff")
+        #expect(server.statistics.keHandshakes == handshakes)
+    }
+
+    @Test func theNTPServerNamedByTheKeyExchangeIsTheOneQueried() throws {
+        let (server, certificates) = try Self.server(.keServerNegotiation(server: "127.0.0.1", port: nil))
+        defer { server.stop() }
+        let outcome = Self.query(server, certificates: certificates, host: "localhost")
+        #expect(outcome.ntpAddress == SocketAddress(numericHost: "127.0.0.1", port: server.ntpPort))
+        #expect(outcome.result?.samples.count == 2)
+    }
+
+    /// RFC 8915 cannot stop delay: replies held back 40 ms in one direction shift the offset by
+    /// half of it, and each sample's bound (ε ≥ δ/2) grows as much, so the truth stays inside.
+    @Test func aOneWayDelayOf40msShiftsTheOffsetByHalfAndTheTruthStaysInsideTheBound() throws {
+        let (server, certificates) = try Self.server(offset: .milliseconds(1500)) {
+            $0.replyDelay = .milliseconds(40)
+        }
+        defer { server.stop() }
+        let outcome = Self.query(
+            server, certificates: certificates,
+            options: QueryOptions(samples: 4, interval: .zero, timeout: .seconds(1)))
+        let samples = try #require(outcome.result?.samples)
+        #expect(samples.count == 4)
+        for sample in samples {
+            #expect(sample.delay >= .milliseconds(40))
+            // θ = truth − (return leg − outbound leg)/2 ≈ 1.5 s − 20 ms (plus loopback noise).
+            #expect(abs(sample.offset - .milliseconds(1480)) < .milliseconds(5), "\(sample)")
+            #expect(abs(sample.offset - .milliseconds(1500)) <= sample.errorBound, "\(sample)")
+        }
+        // The burst's intersection holds the truth as well.
+        guard case .success(let estimate) = outcome.result?.estimate else {
+            Issue.record("no burst estimate")
+            return
+        }
+        #expect(estimate.offset.lower <= .milliseconds(1500) && .milliseconds(1500) <= estimate.offset.upper)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import LoopbackServers
+import NetClockPlatform
+import SNTP
+import Testing
+
+@testable import NetworkClock
+
+/// The sync engine with NTS servers beside plain ones: who may decide the time under each
+/// ``NetworkClock/NTSMode``, and what the report says about authentication.
+///
+/// The NTS server's clock is 1.5 s ahead, the plain one's 1.5 s too (so `mix` can combine them) or
+/// 7 s ahead (a liar the NTS source must not be outvoted by); offsets are checked against each
+/// result's own bound.
+@Suite(.enabled(if: TestCertificates.runnable, "the openssl command is not installed"), .serialized)
+struct NTSPolicyTests {
+    static let fast = QueryOptions(samples: 2, interval: .zero, timeout: .milliseconds(300))
+    static let truth = Duration.milliseconds(1500)
+
+    static func nts(_ behaviour: FakeNTSServer.Behaviour = .normal) throws -> (
+        FakeNTSServer, TestCertificates
+    ) {
+        let certificates = try TestCertificates.require()
+        let server = try FakeNTSServer(
+            configuration: .init(certificates: certificates, offset: truth, behaviour: behaviour))
+        return (server, certificates)
+    }
+
+    static func plain(offset: Duration = truth) throws -> FakeNTPServer {
+        try FakeNTPServer(configuration: FakeNTPServer.Configuration(offset: offset))
+    }
+
+    static func engine(
+        nts: FakeNTSServer, plain: FakeNTPServer, certificates: TestCertificates, mode: NetworkClock.NTSMode
+    ) -> NTPSyncEngine {
+        var policy = SyncPolicy(
+            servers: [.nts(nts.host, port: nts.kePort), ServerName(host: plain.host, port: plain.port)],
+            query: fast)
+        policy.ntsMode = mode
+        policy.trustRoots = .certificateFile(certificates.caFile)
+        return NTPSyncEngine(policy: policy)
+    }
+
+    @Test func requireLetsOnlyTheNTSSourceDecideEvenAgainstADisagreeingPlainOne() async throws {
+        let (nts, certificates) = try Self.nts()
+        let plain = try Self.plain(offset: .seconds(7))
+        defer {
+            nts.stop()
+            plain.stop()
+        }
+        let report = try await Self.engine(nts: nts, plain: plain, certificates: certificates, mode: .require)
+            .sync()
+        #expect(report.isAuthenticated)
+        #expect(abs(report.offset - Self.truth) <= report.errorBound, "\(report)")
+        let ntsSource = try #require(report.sources.first { $0.usesNTS })
+        let plainSource = try #require(report.sources.first { !$0.usesNTS })
+        #expect(ntsSource.status == .selected && ntsSource.isAuthenticated)
+        #expect(ntsSource.nts?.aead == 15 && ntsSource.nts?.keyExchanges == 1)
+        #expect(plainSource.status == .unauthenticated && !plainSource.isAuthenticated)
+        #expect(plainSource.reason?.contains("require") == true)
+        // The anchor it gives is authenticated, and so is the clock's estimate.
+        #expect(report.anchor.isAuthenticated)
+    }
+
+    @Test func requireWithAFailingNTSSourceGivesNoTimeRatherThanUnauthenticatedTime() async throws {
+        let (nts, certificates) = try Self.nts(.badAuthenticator)
+        let plain = try Self.plain()
+        defer {
+            nts.stop()
+            plain.stop()
+        }
+        let engine = Self.engine(nts: nts, plain: plain, certificates: certificates, mode: .require)
+        await #expect(throws: SyncError.self) { try await engine.sync() }
+        do {
+            _ = try await engine.sync()
+        } catch {
+            let ntsSource = try #require(error.sources.first { $0.usesNTS })
+            #expect(ntsSource.status == .rejected)
+            #expect(ntsSource.reason?.contains("authenticator") == true)
+            #expect(error.sources.first { !$0.usesNTS }?.status == .unauthenticated)
+        }
+        // HTTP cannot stand in either.
+        let fallback = TimeSyncEngine(ntp: engine, httpURLs: [URL(string: "http://127.0.0.1:9/")!])
+        do {
+            _ = try await fallback.sync()
+            Issue.record("an unauthenticated fallback decided the time")
+        } catch {
+            #expect(error.httpSources.first?.status == .unauthenticated)
+        }
+    }
+
+    @Test func preferFallsBackToPlainSourcesOnlyWhenNoNTSSourceAnswers() async throws {
+        let (good, certificates) = try Self.nts()
+        let (bad, _) = try Self.nts(.badAuthenticator)
+        let plain = try Self.plain(offset: .seconds(7))
+        defer {
+            good.stop()
+            bad.stop()
+            plain.stop()
+        }
+        let withNTS = try await Self.engine(
+            nts: good, plain: plain, certificates: certificates, mode: .prefer
+        ).sync()
+        #expect(withNTS.isAuthenticated && abs(withNTS.offset - Self.truth) <= withNTS.errorBound)
+        #expect(withNTS.sources.first { !$0.usesNTS }?.status == .unauthenticated)
+
+        let without = try await Self.engine(nts: bad, plain: plain, certificates: certificates, mode: .prefer)
+            .sync()
+        #expect(!without.isAuthenticated)
+        #expect(abs(without.offset - .seconds(7)) <= without.errorBound)
+        #expect(without.anchor.isAuthenticated == false)
+    }
+
+    @Test func mixCombinesBothAndIsNotAuthenticated() async throws {
+        let (nts, certificates) = try Self.nts()
+        let plain = try Self.plain()
+        defer {
+            nts.stop()
+            plain.stop()
+        }
+        let report = try await Self.engine(nts: nts, plain: plain, certificates: certificates, mode: .mix)
+            .sync()
+        #expect(!report.isAuthenticated)
+        #expect(report.agreeingSources == 2)
+        #expect(abs(report.offset - Self.truth) <= report.errorBound)
+    }
+
+    @Test func theFacadeGivesAuthenticatedTimeAndARestartedClockSpendsTheKeptCookies() async throws {
+        let (nts, certificates) = try Self.nts()
+        defer { nts.stop() }
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("netclock-nts-facade-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let configuration = NetworkClock.Configuration(
+            servers: [.nts(nts.host, port: nts.kePort)], query: Self.fast,
+            store: AnchorStore(path: directory + "/anchor.json"),
+            trustRoots: .certificateFile(certificates.caFile))
+        let first = NetworkClock(configuration: configuration)
+        let report = try await first.sync()
+        #expect(report.isAuthenticated)
+        let estimate = try #require(first.now())
+        #expect(estimate.isAuthenticated)
+        #expect(estimate.description.contains("authenticated"))
+        #expect(nts.statistics.keHandshakes == 1)
+
+        // A new process of the same boot: the anchor and the NTS cookies come back from the store.
+        let second = NetworkClock(configuration: configuration)
+        #expect(second.now()?.isAuthenticated == true)
+        let again = try await second.sync()
+        #expect(again.isAuthenticated)
+        #expect(again.sources.first?.nts?.keyExchanges == 0)
+        #expect(nts.statistics.keHandshakes == 1)
+    }
+}

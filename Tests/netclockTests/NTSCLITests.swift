@@ -1,0 +1,78 @@
+import Foundation
+import LoopbackServers
+import Testing
+
+/// `netclock query --nts` in a child process against the loopback fake NTS server: an
+/// authenticated result, and for hostile servers exit 1 with the reason on stderr and no time.
+@Suite(.enabled(if: TestCertificates.runnable, "the openssl command is not installed"), .serialized)
+struct NTSCLITests {
+    static func run(_ server: FakeNTSServer, certificates: TestCertificates, json: Bool = false) async throws
+        -> CLIRunner.Output
+    {
+        try await CLIRunner.run(
+            [
+                "query", "--nts", "--ca-file", certificates.caFile, "--interval", "0", "--samples", "2",
+                "--timeout", "0.3",
+            ] + (json ? ["--json"] : []) + ["localhost:\(server.kePort)"], timeout: 30)
+    }
+
+    static func server(_ behaviour: FakeNTSServer.Behaviour = .normal) throws -> (
+        FakeNTSServer, TestCertificates
+    ) {
+        let certificates = try TestCertificates.require()
+        let server = try FakeNTSServer(
+            configuration: .init(
+                certificates: certificates, offset: .milliseconds(-2250), behaviour: behaviour))
+        return (server, certificates)
+    }
+
+    @Test func anAuthenticatedQueryPrintsTheNTSDetails() async throws {
+        let (server, certificates) = try Self.server()
+        defer { server.stop() }
+        let output = try await Self.run(server, certificates: certificates, json: true)
+        #expect(output.status == 0, "\(output.stderr)")
+        let json = try output.json()
+        #expect(json["authenticated"] as? Bool == true)
+        let offset = try #require(json["offset"] as? Double)
+        let bound = try #require(json["error_bound"] as? Double)
+        #expect(abs(offset - -2.25) <= bound)
+        let source = try #require((json["servers"] as? [[String: Any]])?.first)
+        #expect(source["authenticated"] as? Bool == true)
+        let nts = try #require(source["nts"] as? [String: Any])
+        #expect(nts["aead"] as? Int == 15 && nts["cookies"] as? Int == 8 && nts["key_exchanges"] as? Int == 1)
+        #expect(nts["ntp_server"] as? String == source["address"] as? String)
+        let text = try await Self.run(server, certificates: certificates)
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("[NTS, authenticated]") && text.stdout.contains(", authenticated)"))
+    }
+
+    /// Each hostile server: exit 1 (never a signal), its reason on stderr, no time printed.
+    @Test(arguments: [
+        ("bad authenticator", "authenticator does not verify"),
+        ("downgrade", "without NTS extension fields"),
+        ("wrong identifier", "Unique Identifier is not our request's"),
+        ("no ALPN", "without agreeing on ALPN ntske/1"),
+        ("TLS 1.2", "no protocol version in common"),
+        ("wrong name", "hostname mismatch"),
+        ("error record", "the server sent Error 1 (bad request)"),
+    ])
+    func aHostileServerExitsOneWithItsReason(kind: String, words: String) async throws {
+        let certificates = try TestCertificates.require()
+        let behaviour: FakeNTSServer.Behaviour
+        switch kind {
+        case "bad authenticator": behaviour = .badAuthenticator
+        case "downgrade": behaviour = .noExtensionFields
+        case "wrong identifier": behaviour = .wrongUniqueIdentifier
+        case "no ALPN": behaviour = .keNoALPN
+        case "TLS 1.2": behaviour = .keTLS12Only
+        case "wrong name": behaviour = .wrongNameCertificate(certificates)
+        default: behaviour = .keErrorRecord(code: 1)
+        }
+        let (server, _) = try Self.server(behaviour)
+        defer { server.stop() }
+        let output = try await Self.run(server, certificates: certificates)
+        #expect(output.status == 1, "stdout: \(output.stdout)\nstderr: \(output.stderr)")
+        #expect(output.stderr.contains(words), "\(output.stderr)")
+        #expect(!output.stdout.contains("time 20"), "\(output.stdout)")
+    }
+}
