@@ -44,8 +44,7 @@ func runNTSBenchmark() throws {
     let trust = TLSClientConfiguration.TrustRoots.caFile(certificates.caFile)
     let bench = NTSBench(plainAddress: plainAddress, keServer: keServer, trust: trust)
 
-    // 1. Per exchange: one key exchange before timing, then plain and NTS exchanges alternately.
-    let exchanges = 500
+    // 1. Per exchange: one association from a key exchange made before timing.
     let association = NTSAssociation(try bench.keyExchange())
     guard
         let ntpAddress = SocketAddress(numericHost: association.keys.ntpHost, port: association.keys.ntpPort)
@@ -57,12 +56,25 @@ func runNTSBenchmark() throws {
     for _ in 0..<20 {  // warm up
         _ = try bench.exchange(plainAddress, protection: nil)
         _ = try bench.exchange(ntpAddress, protection: NTSPacketProtection(association: association))
+        _ = try bench.plainBurst()
     }
+    for _ in 0..<5 { _ = try bench.ntsQueries() }
+
+    // Every series is measured interleaved with its baseline, round by round, so that both see the
+    // same load on this shared machine: each round is a plain and an NTS exchange (1.); every fifth
+    // round also a key exchange (2.), and every fifth (shifted) a plain 4-sample burst and a first
+    // and second NTS query (3.).
     let keBefore = ntsServer.statistics.keResponses
+    let rounds = 500
+    let everyNth = 5
     var plainExchange = NTSBenchSeries()
     var ntsExchange = NTSBenchSeries()
+    var keyExchange = NTSBenchSeries()
+    var plainBurst = NTSBenchSeries()
+    var firstQuery = NTSBenchSeries()
+    var secondQuery = NTSBenchSeries()
     var fewestCookies = Int.max
-    for _ in 0..<exchanges {
+    for round in 0..<rounds {
         plainExchange.add(try bench.exchange(plainAddress, protection: nil), truth: truth)
         let protection = NTSPacketProtection(association: association)
         ntsExchange.add(try bench.exchange(ntpAddress, protection: protection), truth: truth)
@@ -70,36 +82,29 @@ func runNTSBenchmark() throws {
             throw NTSBenchmarkFailure("an NTS exchange ended without an authenticated reply")
         }
         fewestCookies = min(fewestCookies, association.cookieCount)
-    }
-    let keDuringExchanges = ntsServer.statistics.keResponses - keBefore
-    guard keDuringExchanges == 0, fewestCookies >= 1 else {
-        throw NTSBenchmarkFailure(
-            "the exchange series needed \(keDuringExchanges) key exchanges; fewest cookies held \(fewestCookies)"
-        )
-    }
-
-    // 2. Key exchanges alone.
-    let keyExchanges = 100
-    var keyExchange = NTSBenchSeries()
-    for _ in 0..<keyExchanges {
-        let start = bench.clock.now()
-        _ = try bench.keyExchange()
-        keyExchange.times.append((bench.clock.now() - start).secondsDouble)
-    }
-
-    // 3. Whole queries: a plain 4-sample burst, a first NTS query (fresh sessions), a second (kept).
-    let queries = 100
-    var plainBurst = NTSBenchSeries()
-    var firstQuery = NTSBenchSeries()
-    var secondQuery = NTSBenchSeries()
-    for _ in 0..<5 { _ = try bench.ntsQueries() }  // warm up
-    for _ in 0..<queries {
-        plainBurst.add(try bench.plainBurst(), truth: truth)
-        let (first, second) = try bench.ntsQueries()
-        firstQuery.add(first, truth: truth)
-        secondQuery.add(second, truth: truth)
+        // The key exchanges and the queries fall in different rounds, so that none starts while
+        // the server's single NTS-KE thread may still be closing the previous connection.
+        if round % everyNth == 0 {
+            let start = bench.clock.now()
+            _ = try bench.keyExchange()
+            keyExchange.times.append((bench.clock.now() - start).secondsDouble)
+        } else if round % everyNth == everyNth / 2 {
+            plainBurst.add(try bench.plainBurst(), truth: truth)
+            let (first, second) = try bench.ntsQueries()
+            firstQuery.add(first, truth: truth)
+            secondQuery.add(second, truth: truth)
+        }
     }
     let statistics = ntsServer.statistics
+    // The key exchanges the benchmark made itself (timed ones and first queries): any more would
+    // mean the exchange series ran out of cookies and needed a new association.
+    let planned = keyExchange.times.count + firstQuery.times.count
+    let extraKeyExchanges = statistics.keResponses - keBefore - planned
+    guard extraKeyExchanges == 0, fewestCookies >= 1 else {
+        throw NTSBenchmarkFailure(
+            "\(extraKeyExchanges) unplanned key exchanges; fewest cookies held after an exchange: \(fewestCookies)"
+        )
+    }
 
     let one = plainExchange.median
     let four = plainBurst.median
@@ -114,13 +119,14 @@ func runNTSBenchmark() throws {
     table.add(firstQuery.row("NTSQuery 1st (fresh sessions: KE+4)", baseline: four, baselineName: "B"))
     table.add(secondQuery.row("NTSQuery 2nd (cookies kept: 4)", baseline: four, baselineName: "B"))
     print("nts: NTS (RFC 8915) vs plain SNTP against in-process fake servers on 127.0.0.1, true offset")
-    print("+1.500 s, interval 0, timeout 1 s; plain and NTS runs alternate. Ratios are medians over")
+    print("+1.500 s, interval 0, timeout 1 s; all series interleaved round by round. Ratios are medians over")
     print(
         "baseline A (one plain exchange) or B (a plain 4-sample burst). Server work runs on the same cores.")
     print(table.render())
     print(
-        "cookies: \(exchanges) NTS exchanges on one association, fewest cookies held after one: "
-            + "\(fewestCookies) of \(NTSAssociation.cookieTarget), key exchanges during them: \(keDuringExchanges); "
+        "cookies: \(rounds) NTS exchanges on one association (one key exchange before timing), fewest "
+            + "cookies held after one: \(fewestCookies) of \(NTSAssociation.cookieTarget), unplanned key "
+            + "exchanges: \(extraKeyExchanges);\n"
             + "server: \(statistics.keResponses) NTS-KE responses, \(statistics.authenticatedRequests) "
             + "authenticated requests, \(statistics.cookiesIssued) cookies issued, "
             + "\(statistics.rejectedTotal) rejected")
