@@ -71,7 +71,9 @@ let package = Package(
             path: "Tools/fake-ntp-server", swiftSettings: strict),
         .executableTarget(
             name: "netclock-bench",
-            dependencies: ["NetworkClock", "SNTP", "NetClockPlatform", "LoopbackServers"],
+            dependencies: [
+                "NetworkClock", "SNTP", "NetClockPlatform", "LoopbackServers", "NTSClient", "NetClockTLS",
+            ],
             path: "Tools/Benchmarks", swiftSettings: strict),
         .testTarget(
             name: "SNTPTests", dependencies: ["SNTP", "NetClockPlatform", "LoopbackServers"],

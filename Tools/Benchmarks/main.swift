@@ -3,7 +3,7 @@ import Foundation
 // netclock-bench: benchmarks that print figures as ratios against a baseline measured in the same
 // run (the machines are shared and noisy). Run in release: `swift run -c release netclock-bench`.
 let usage = """
-    usage: netclock-bench [all|now|query|accuracy|sync|http|https]
+    usage: netclock-bench [all|now|query|accuracy|sync|http|https|nts]
       now       ns per AnchoredClock.now() vs Date() and clock_gettime, 1 and 4 reader threads
       query     time of an 8-sample burst vs one exchange against the loopback fake server
       accuracy  per-source intersection vs minimum-delay sample (and naive reads) over simulated
@@ -11,11 +11,12 @@ let usage = """
       sync      accuracy and packets with 1, 3 and 5 servers; combine methods compared
       http      refined HTTP Date estimate vs a single naive Date read
       https     HTTPS (own TLS client) vs plain HTTP: Date and timestamp-header accuracy, bound, time
+      nts       NTS vs plain SNTP on loopback: one exchange, one key exchange, first and second query
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let selection = arguments.first ?? "all"
-let known = ["all", "now", "query", "accuracy", "sync", "http", "https"]
+let known = ["all", "now", "query", "accuracy", "sync", "http", "https", "nts"]
 guard known.contains(selection), arguments.count <= 1 else {
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(2)
@@ -26,7 +27,8 @@ do {
     if selection == "all" || selection == "accuracy" { try runAccuracyBenchmark(); print() }
     if selection == "all" || selection == "sync" { try await runSyncBenchmark(); print() }
     if selection == "all" || selection == "http" { await runHTTPBenchmark(); print() }
-    if selection == "all" || selection == "https" { await runHTTPSBenchmark() }
+    if selection == "all" || selection == "https" { await runHTTPSBenchmark(); print() }
+    if selection == "all" || selection == "nts" { try runNTSBenchmark() }
 } catch {
     FileHandle.standardError.write(Data("netclock-bench: \(error)\n".utf8))
     exit(1)

@@ -1,0 +1,246 @@
+import Foundation
+import LoopbackServers
+import NTSClient
+import NetClockPlatform
+import NetClockTLS
+import SNTP
+
+/// A failure of `netclock-bench nts` that makes its figures meaningless.
+struct NTSBenchmarkFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// `netclock-bench nts`: in one run, against two in-process loopback servers on 127.0.0.1 with the
+/// same clock (+1.5 s) — a plain fake SNTP server and a fake NTS server (test CA certificate) — the
+/// cost of NTS (RFC 8915) against plain SNTP, as ratios to plain baselines measured alternately:
+///
+/// 1. one NTS-protected exchange (an association from one key exchange done before timing, its
+///    cookies refilled by the replies) vs one plain exchange;
+/// 2. one NTS key exchange (TCP + TLS 1.3 + records + key export) vs the plain exchange;
+/// 3. a first `NTSQuery` (fresh sessions: key exchange + 4-sample burst) and a second one (cookies
+///    kept) vs a plain 4-sample burst, all with interval 0.
+///
+/// Every sample's offset must lie within its error bound of the configured offset, and no key
+/// exchange may happen during the exchange series; otherwise the table is printed and the run fails.
+func runNTSBenchmark() throws {
+    let truth = Duration.milliseconds(1500)
+    let certificates: TestCertificates
+    do {
+        certificates = try TestCertificates.require()
+    } catch {
+        throw NTSBenchmarkFailure("cannot make the test certificates for the loopback NTS server: \(error)")
+    }
+    let plainServer = try FakeNTPServer(configuration: FakeNTPServer.Configuration(offset: truth))
+    defer { plainServer.stop() }
+    let ntsServer = try FakeNTSServer(
+        configuration: FakeNTSServer.Configuration(
+            certificates: certificates, host: "127.0.0.1", offset: truth, behaviour: .normal))
+    defer { ntsServer.stop() }
+    guard let plainAddress = SocketAddress(numericHost: plainServer.host, port: plainServer.port) else {
+        throw NTSBenchmarkFailure("no address for the plain server \(plainServer.host):\(plainServer.port)")
+    }
+    let keServer = ServerName(host: ntsServer.host, port: ntsServer.kePort)
+    let trust = TLSClientConfiguration.TrustRoots.caFile(certificates.caFile)
+    let bench = NTSBench(plainAddress: plainAddress, keServer: keServer, trust: trust)
+
+    // 1. Per exchange: one association from a key exchange made before timing.
+    let association = NTSAssociation(try bench.keyExchange())
+    guard
+        let ntpAddress = SocketAddress(numericHost: association.keys.ntpHost, port: association.keys.ntpPort)
+    else {
+        throw NTSBenchmarkFailure(
+            "the NTS-KE response named an NTP server that is not a numeric address: \(association.keys.ntpHost)"
+        )
+    }
+    for _ in 0..<20 {  // warm up
+        _ = try bench.exchange(plainAddress, protection: nil)
+        _ = try bench.exchange(ntpAddress, protection: NTSPacketProtection(association: association))
+        _ = try bench.plainBurst()
+    }
+    for _ in 0..<5 { _ = try bench.ntsQueries() }
+
+    // Every series is measured interleaved with its baseline, round by round, so that both see the
+    // same load on this shared machine: each round is a plain and an NTS exchange (1.); every fifth
+    // round also a key exchange (2.), and every fifth (shifted) a plain 4-sample burst and a first
+    // and second NTS query (3.).
+    let keBefore = ntsServer.statistics.keResponses
+    let rounds = 500
+    let everyNth = 5
+    var plainExchange = NTSBenchSeries()
+    var ntsExchange = NTSBenchSeries()
+    var keyExchange = NTSBenchSeries()
+    var plainBurst = NTSBenchSeries()
+    var firstQuery = NTSBenchSeries()
+    var secondQuery = NTSBenchSeries()
+    var fewestCookies = Int.max
+    for round in 0..<rounds {
+        plainExchange.add(try bench.exchange(plainAddress, protection: nil), truth: truth)
+        let protection = NTSPacketProtection(association: association)
+        ntsExchange.add(try bench.exchange(ntpAddress, protection: protection), truth: truth)
+        guard protection.authenticatedReplies == 1 else {
+            throw NTSBenchmarkFailure("an NTS exchange ended without an authenticated reply")
+        }
+        fewestCookies = min(fewestCookies, association.cookieCount)
+        // The key exchanges and the queries fall in different rounds, so that none starts while
+        // the server's single NTS-KE thread may still be closing the previous connection.
+        if round % everyNth == 0 {
+            let start = bench.clock.now()
+            _ = try bench.keyExchange()
+            keyExchange.times.append((bench.clock.now() - start).secondsDouble)
+        } else if round % everyNth == everyNth / 2 {
+            plainBurst.add(try bench.plainBurst(), truth: truth)
+            let (first, second) = try bench.ntsQueries()
+            firstQuery.add(first, truth: truth)
+            secondQuery.add(second, truth: truth)
+        }
+    }
+    let statistics = ntsServer.statistics
+    // The key exchanges the benchmark made itself (timed ones and first queries): any more would
+    // mean the exchange series ran out of cookies and needed a new association.
+    let planned = keyExchange.times.count + firstQuery.times.count
+    let extraKeyExchanges = statistics.keResponses - keBefore - planned
+    guard extraKeyExchanges == 0, fewestCookies >= 1 else {
+        throw NTSBenchmarkFailure(
+            "\(extraKeyExchanges) unplanned key exchanges; fewest cookies held after an exchange: \(fewestCookies)"
+        )
+    }
+
+    let one = plainExchange.median
+    let four = plainBurst.median
+    var table = Table(header: [
+        "measurement", "runs", "median (ms)", "p90 (ms)", "ratio", "baseline", "p90 |offset err| (ms)",
+        "in bound",
+    ])
+    table.add(plainExchange.row("plain SNTP exchange", baseline: one, baselineName: "A (itself)"))
+    table.add(ntsExchange.row("NTS exchange (association kept)", baseline: one, baselineName: "A"))
+    table.add(keyExchange.row("NTS-KE (TCP+TLS 1.3+records+export)", baseline: one, baselineName: "A"))
+    table.add(plainBurst.row("plain 4-sample burst", baseline: four, baselineName: "B (itself)"))
+    table.add(firstQuery.row("NTSQuery 1st (fresh sessions: KE+4)", baseline: four, baselineName: "B"))
+    table.add(secondQuery.row("NTSQuery 2nd (cookies kept: 4)", baseline: four, baselineName: "B"))
+    print("nts: NTS (RFC 8915) vs plain SNTP against in-process fake servers on 127.0.0.1, true offset")
+    print("+1.500 s, interval 0, timeout 1 s; all series interleaved round by round. Ratios are medians over")
+    print(
+        "baseline A (one plain exchange) or B (a plain 4-sample burst). Server work runs on the same cores.")
+    print(table.render())
+    print(
+        "cookies: \(rounds) NTS exchanges on one association (one key exchange before timing), fewest "
+            + "cookies held after one: \(fewestCookies) of \(NTSAssociation.cookieTarget), unplanned key "
+            + "exchanges: \(extraKeyExchanges);\n"
+            + "server: \(statistics.keResponses) NTS-KE responses, \(statistics.authenticatedRequests) "
+            + "authenticated requests, \(statistics.cookiesIssued) cookies issued, "
+            + "\(statistics.rejectedTotal) rejected")
+    let outside = [plainExchange, ntsExchange, plainBurst, firstQuery, secondQuery].reduce(0) {
+        $0 + $1.outside
+    }
+    guard outside == 0 else {
+        throw NTSBenchmarkFailure("\(outside) offsets lay outside their error bound of the configured offset")
+    }
+}
+
+/// The clients and the timed operations of the NTS benchmark.
+private struct NTSBench {
+    let plainAddress: SocketAddress
+    let keServer: ServerName
+    let trust: TLSClientConfiguration.TrustRoots
+    let clock = BootTimeClock()
+    let client = SNTPClient()
+    let single = QueryOptions(samples: 1, interval: .zero, timeout: .seconds(1))
+    let burst = QueryOptions(samples: 4, interval: .zero, timeout: .seconds(1))
+
+    /// One key exchange with the loopback NTS server.
+    func keyExchange() throws -> NTSKeyExchangeResult {
+        do {
+            return try NTSKeyExchange.run(with: keServer, trust: trust, family: .any, timeout: .seconds(5))
+        } catch {
+            throw NTSBenchmarkFailure("NTS-KE with \(keServer) failed: \(error)")
+        }
+    }
+
+    /// One timed single-request query of `address`, protected by `protection` if given.
+    func exchange(_ address: SocketAddress, protection: NTSPacketProtection?) throws -> NTSBenchRun {
+        let start = clock.now()
+        let result = client.query(address, options: single, deadline: nil, protection: protection)
+        let time = (clock.now() - start).secondsDouble
+        guard let best = result.best else {
+            let kind = protection == nil ? "plain" : "NTS"
+            throw NTSBenchmarkFailure(
+                "a \(kind) exchange with \(address) gave no sample: \(result.failure?.description ?? "unknown")"
+            )
+        }
+        return NTSBenchRun(time: time, sample: best)
+    }
+
+    /// One timed plain 4-sample burst.
+    func plainBurst() throws -> NTSBenchRun {
+        let start = clock.now()
+        let result = client.query(plainAddress, options: burst)
+        let time = (clock.now() - start).secondsDouble
+        guard let best = result.best, result.samples.count == burst.samples else {
+            throw NTSBenchmarkFailure(
+                "a plain burst gave \(result.samples.count) samples: \(result.failure?.description ?? "")")
+        }
+        return NTSBenchRun(time: time, sample: best)
+    }
+
+    /// A timed first NTS query with fresh sessions (key exchange + burst), then a timed second one
+    /// on the same sessions (cookies kept, no key exchange).
+    func ntsQueries() throws -> (first: NTSBenchRun, second: NTSBenchRun) {
+        let query = NTSQuery(
+            client: client, trust: trust, family: .any, sessions: NTSSessions(),
+            keyExchangeTimeout: .seconds(5))
+        func timed(_ expectedKeyExchanges: Int) throws -> NTSBenchRun {
+            let start = clock.now()
+            let outcome = query.query(
+                keServer, options: burst, deadline: client.monotonic.now() + .seconds(10))
+            let time = (clock.now() - start).secondsDouble
+            if let failure = outcome.failure {
+                throw NTSBenchmarkFailure("NTSQuery of \(keServer) failed: \(failure)")
+            }
+            guard let result = outcome.result, let best = result.best, result.samples.count == burst.samples,
+                outcome.keyExchanges == expectedKeyExchanges
+            else {
+                throw NTSBenchmarkFailure(
+                    "NTSQuery of \(keServer): \(outcome.result?.samples.count ?? 0) samples and "
+                        + "\(outcome.keyExchanges) key exchanges (expected \(burst.samples) and \(expectedKeyExchanges))"
+                )
+            }
+            return NTSBenchRun(time: time, sample: best)
+        }
+        let first = try timed(1)
+        let second = try timed(0)
+        return (first, second)
+    }
+}
+
+/// One timed run and the sample it gave.
+private struct NTSBenchRun {
+    var time: Double
+    var sample: NTPSample
+}
+
+/// The times of one kind of run, its offset errors, and how many lay outside their bound.
+private struct NTSBenchSeries {
+    var times: [Double] = []
+    var errors: [Double] = []
+    var outside = 0
+
+    mutating func add(_ run: NTSBenchRun, truth: Duration) {
+        times.append(run.time)
+        let error = run.sample.offset - truth
+        let magnitude = error < .zero ? .zero - error : error
+        errors.append(magnitude.secondsDouble)
+        if magnitude > run.sample.errorBound { outside += 1 }
+    }
+
+    var median: Double { Stats.median(times) }
+
+    func row(_ name: String, baseline: Double, baselineName: String) -> [String] {
+        [
+            name, "\(times.count)", ms(median), ms(Stats.quantile(times, 0.9)),
+            baseline > 0 ? String(format: "×%.2f", median / baseline) : "–", baselineName,
+            errors.isEmpty ? "–" : ms(Stats.quantile(errors, 0.9)),
+            errors.isEmpty ? "–" : "\(errors.count - outside)/\(errors.count)",
+        ]
+    }
+}
