@@ -58,8 +58,9 @@ modules_of() {
     case $1 in
         ntp) echo NetClockPlatform SNTP ;;
         # OffsetInterval's Date and timestamp constructors (what a reading becomes) and
-        # HTTPResponseEvidence (reading it from a response's fields) live in NetworkClock.
-        httpdate | httphead) echo NetClockPlatform SNTP HTTPTimeParsing NetworkClock ;;
+        # HTTPResponseEvidence (reading it from a response's fields) live in NetworkClock, which
+        # also links the TLS and NTS client modules (https://, NTS servers).
+        httpdate | httphead) echo NetClockPlatform SNTP NetClockTLS NTS NTSClient HTTPTimeParsing NetworkClock ;;
         ntske | ntsef) echo NetClockPlatform SNTP NTS ;;
     esac
 }
@@ -257,6 +258,12 @@ for include in "$root"/Sources/*/include; do
     printf 'module %s {\n    umbrella "%s"\n    export *\n}\n' "$c_module" "$include" \
         >"$modules_dir/cmodules/$c_module.modulemap"
     common_flags+=(-Xcc "-fmodule-map-file=$modules_dir/cmodules/$c_module.modulemap")
+done
+
+# System-library targets (COpenSSL) keep their module map in the source tree; it names the
+# libraries to link (ssl, crypto), which the objects' autolink entries carry to the harness.
+for map in "$root"/Sources/*/module.modulemap; do
+    [[ -f $map ]] && common_flags+=(-Xcc "-fmodule-map-file=$map")
 done
 
 build_modules || exit 2

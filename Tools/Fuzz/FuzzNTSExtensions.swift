@@ -24,6 +24,7 @@ private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
 public func fuzzNTSExtensions(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
     checkPacket(bytes)
+    checkNegativeAcknowledgement(bytes)
     checkPlaintext(bytes)
     checkRequest(bytes)
     return 0
@@ -59,6 +60,21 @@ private func checkPacket(_ bytes: [UInt8]) {
     if let field = try? packet.authenticator.field() {
         require(
             (try? NTSAuthenticator(parsing: field.body)) == packet.authenticator, "authenticator round trip")
+    }
+}
+
+/// The lighter parse of an NTS NAK (no authenticator): total, and it agrees with the full parser
+/// on every packet both accept.
+private func checkNegativeAcknowledgement(_ bytes: [UInt8]) {
+    let identifier: [UInt8]?
+    do {
+        identifier = try NTSPacket.uniqueIdentifier(inUnauthenticated: bytes)
+    } catch {
+        _ = error.description
+        return
+    }
+    if let packet = try? NTSPacket(parsing: bytes) {
+        require(identifier == packet.uniqueIdentifier, "NAK parse disagrees on the Unique Identifier")
     }
 }
 
