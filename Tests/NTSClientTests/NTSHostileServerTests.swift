@@ -12,6 +12,13 @@ import Testing
 @Suite(.enabled(if: TestCertificates.runnable, "the openssl command is not installed"), .serialized)
 struct NTSHostileServerTests {
     /// Two requests, back to back, each waiting at most 300 ms: a discarded reply costs a timeout.
+    /// The fake servers' clocks are this machine's wall clock plus the offset, while our stamps are
+    /// boot-time readings mapped to the wall clock once per burst. The pairing of the two readings
+    /// can be off by a preemption between them (the mapping keeps the tightest of a few tries, but
+    /// a loaded 2-core machine can still stall one), so offsets against the wall clock get 1 ms
+    /// beyond their bound. Every bound on the boot-time line holds without it.
+    static let wallMapping: Duration = .milliseconds(1)
+
     static let options = QueryOptions(samples: 2, interval: .zero, timeout: .milliseconds(300))
 
     /// A fake NTS server with `behaviour` (on 127.0.0.1, its clock `offset` ahead).
@@ -54,7 +61,8 @@ struct NTSHostileServerTests {
         #expect(samples.count == 2)
         for sample in samples {
             // The truth (+1.5 s) lies inside each sample's interval: θ ± ε, ε ≥ δ/2.
-            #expect(abs(sample.offset - .milliseconds(1500)) <= sample.errorBound, "\(sample)")
+            #expect(
+                abs(sample.offset - .milliseconds(1500)) <= sample.errorBound + Self.wallMapping, "\(sample)")
         }
         #expect(first.aead == 15)
         #expect(first.ntpAddress == SocketAddress(numericHost: "127.0.0.1", port: server.ntpPort))
@@ -206,7 +214,8 @@ struct NTSHostileServerTests {
             #expect(sample.delay >= .milliseconds(40))
             // θ = truth − (return leg − outbound leg)/2 ≈ 1.5 s − 20 ms (plus loopback noise).
             #expect(abs(sample.offset - .milliseconds(1480)) < .milliseconds(5), "\(sample)")
-            #expect(abs(sample.offset - .milliseconds(1500)) <= sample.errorBound, "\(sample)")
+            #expect(
+                abs(sample.offset - .milliseconds(1500)) <= sample.errorBound + Self.wallMapping, "\(sample)")
         }
         // The burst's intersection holds the truth as well.
         guard case .success(let estimate) = outcome.result?.estimate else {

@@ -14,6 +14,13 @@ import Testing
 /// result's own bound.
 @Suite(.enabled(if: TestCertificates.runnable, "the openssl command is not installed"), .serialized)
 struct NTSPolicyTests {
+    /// The fake servers' clocks are this machine's wall clock plus the offset, while our stamps are
+    /// boot-time readings mapped to the wall clock once per burst. The pairing of the two readings
+    /// can be off by a preemption between them (the mapping keeps the tightest of a few tries, but
+    /// a loaded 2-core machine can still stall one), so offsets against the wall clock get 1 ms
+    /// beyond their bound. Every bound on the boot-time line holds without it.
+    static let wallMapping: Duration = .milliseconds(1)
+
     static let fast = QueryOptions(samples: 2, interval: .zero, timeout: .milliseconds(300))
     static let truth = Duration.milliseconds(1500)
 
@@ -51,7 +58,7 @@ struct NTSPolicyTests {
         let report = try await Self.engine(nts: nts, plain: plain, certificates: certificates, mode: .require)
             .sync()
         #expect(report.isAuthenticated)
-        #expect(abs(report.offset - Self.truth) <= report.errorBound, "\(report)")
+        #expect(abs(report.offset - Self.truth) <= report.errorBound + Self.wallMapping, "\(report)")
         let ntsSource = try #require(report.sources.first { $0.usesNTS })
         let plainSource = try #require(report.sources.first { !$0.usesNTS })
         #expect(ntsSource.status == .selected && ntsSource.isAuthenticated)
@@ -101,13 +108,15 @@ struct NTSPolicyTests {
         let withNTS = try await Self.engine(
             nts: good, plain: plain, certificates: certificates, mode: .prefer
         ).sync()
-        #expect(withNTS.isAuthenticated && abs(withNTS.offset - Self.truth) <= withNTS.errorBound)
+        #expect(
+            withNTS.isAuthenticated
+                && abs(withNTS.offset - Self.truth) <= withNTS.errorBound + Self.wallMapping)
         #expect(withNTS.sources.first { !$0.usesNTS }?.status == .unauthenticated)
 
         let without = try await Self.engine(nts: bad, plain: plain, certificates: certificates, mode: .prefer)
             .sync()
         #expect(!without.isAuthenticated)
-        #expect(abs(without.offset - .seconds(7)) <= without.errorBound)
+        #expect(abs(without.offset - .seconds(7)) <= without.errorBound + Self.wallMapping)
         #expect(without.anchor.isAuthenticated == false)
     }
 
@@ -122,7 +131,7 @@ struct NTSPolicyTests {
             .sync()
         #expect(!report.isAuthenticated)
         #expect(report.agreeingSources == 2)
-        #expect(abs(report.offset - Self.truth) <= report.errorBound)
+        #expect(abs(report.offset - Self.truth) <= report.errorBound + Self.wallMapping)
     }
 
     @Test func theFacadeGivesAuthenticatedTimeAndARestartedClockSpendsTheKeptCookies() async throws {

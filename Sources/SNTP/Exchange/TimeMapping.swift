@@ -16,14 +16,31 @@ package struct TimeMapping: Hashable, Sendable {
         self.monotonic = monotonic
     }
 
+    /// The most attempts at a tight reading.
+    static let attempts = 5
+    /// A reading whose two monotonic readings are this close needs no further attempt.
+    static let tightEnough: Duration = .microseconds(2)
+
     /// Reads both clocks, monotonic on either side of the wall reading, and pairs the wall reading
-    /// with the midpoint of the two monotonic readings.
+    /// with the midpoint of the two monotonic readings. A thread preempted between the readings
+    /// would pair them up to half the gap wrong, so up to ``attempts`` readings are taken and the
+    /// one with the smallest gap is kept (the first under ``tightEnough`` ends the search).
     package init(wall: some WallClockSource, monotonic: some MonotonicClockSource) {
-        let before = monotonic.now()
-        let wallNow = wall.now()
-        let after = monotonic.now()
-        self.wall = wallNow
-        self.monotonic = before + (after - before) / 2
+        var best: (gap: Duration, wall: UnixTime, monotonic: MonotonicInstant)?
+        for _ in 0..<Self.attempts {
+            let before = monotonic.now()
+            let wallNow = wall.now()
+            let after = monotonic.now()
+            let gap = after - before
+            if best.map({ gap < $0.gap }) ?? true {
+                best = (gap, wallNow, before + gap / 2)
+            }
+            if gap <= Self.tightEnough { break }
+        }
+        // `attempts` is positive, so `best` is set; the fallback only satisfies the compiler.
+        let reading = best ?? (.zero, wall.now(), monotonic.now())
+        self.wall = reading.wall
+        self.monotonic = reading.monotonic
     }
 
     /// The wall-clock time corresponding to a monotonic instant under this mapping.
