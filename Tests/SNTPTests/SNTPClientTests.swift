@@ -140,7 +140,8 @@ struct SNTPClientTests {
     }
 
     @Test func aWallClockStepDuringTheBurstDoesNotCorruptSamples() throws {
-        /// Reads the real clock once, then jumps an hour ahead for every later read.
+        /// Reads the real clock while the burst takes its mapping (at most `TimeMapping.attempts`
+        /// reads), then jumps an hour ahead for every later read.
         final class SteppingWall: WallClockSource {
             let reads = Mutex(0)
             func now() -> UnixTime {
@@ -148,7 +149,7 @@ struct SNTPClientTests {
                     value += 1
                     return value
                 }
-                return SystemWallClock().now() + (count > 1 ? .seconds(3600) : .zero)
+                return SystemWallClock().now() + (count > TimeMapping.attempts ? .seconds(3600) : .zero)
             }
         }
         let server = try Self.server { $0.offset = .milliseconds(250) }
