@@ -43,16 +43,25 @@ package final class UDPSocket {
 
     /// Waits up to `timeout` for one datagram and returns its bytes (at most `capacity`; longer
     /// datagrams are truncated by the kernel), or nil when the time ran out.
+    package func receive(
+        timeout: Duration, capacity: Int = 65_536
+    ) throws(TransportError) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: max(1, capacity))
+        guard let count = try receive(into: &buffer, timeout: timeout) else { return nil }
+        return Array(buffer.prefix(count))
+    }
+
+    /// Waits up to `timeout` for one datagram, copies it to the start of `buffer` and returns its
+    /// length (a datagram longer than `buffer` is truncated by the kernel), or nil when the time
+    /// ran out.
     ///
     /// `EINTR` during the wait is retried with the remaining time, measured on the boot-time clock.
-    package func receive(
-        timeout: Duration, capacity: Int = 1024
-    ) throws(TransportError) -> [UInt8]? {
+    package func receive(into buffer: inout [UInt8], timeout: Duration) throws(TransportError) -> Int? {
         guard let descriptor = openDescriptor else {
             throw .systemCall(operation: "receive", errno: 9, reason: "socket is closed")
         }
+        if buffer.isEmpty { buffer.append(0) }
         let deadline = Syscalls.clockTime(.bootTime) + timeout
-        var buffer = [UInt8](repeating: 0, count: max(1, capacity))
         while true {
             let remaining = deadline - Syscalls.clockTime(.bootTime)
             guard remaining > .zero else { return nil }
@@ -63,7 +72,7 @@ package final class UDPSocket {
             if ready == 0 { continue }
             let fd = descriptor
             let (count, code) = buffer.withUnsafeMutableBytes { Syscalls.receive(fd, $0) }
-            if count >= 0 { return Array(buffer.prefix(count)) }
+            if count >= 0 { return count }
             if code == Syscalls.wouldBlock { continue }
             if code == Syscalls.connectionRefused { throw .connectionRefused(address: remote) }
             throw .systemCall(
