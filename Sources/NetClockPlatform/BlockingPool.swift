@@ -77,9 +77,11 @@ package final class BlockingPool: Sendable {
                         complete: { waiter.resumeWithKept() }))
             }
         } onCancel: {
+            // The waiter first: once the flag is set the job may return at once with whatever it
+            // had (a burst cut short reports timeouts), and that result must not win the race.
+            waiter.resume(.failure(CancellationError()))
             flag.cancel()
             _ = state.withLock { $0.remove(id) }
-            waiter.resume(.failure(CancellationError()))
         }
         return try result.get()
     }

@@ -9,7 +9,7 @@ package enum HelpText {
     package static let usage = """
         usage: netclock query [SERVER ...] [--port N] [--samples N] [--interval SEC] [--timeout SEC]
                               [--http URL ...] [--http-only] [--http-header NAME] [-4|-6] [--json]
-                              [--nts] [--nts-mode require|prefer|mix] [--ca-file FILE]
+                              [--nts] [--nts-mode require|prefer|mix] [--ca-file FILE] [--allow-downgrade]
                netclock sync  [same options] [--state FILE]
                netclock now   [--state FILE] [--json]
                netclock watch [same options] [--count N] [--every SEC]
@@ -41,6 +41,8 @@ package enum HelpText {
                                 authenticated time (RFC 8915)
               --nts-mode MODE   require (default): only NTS sources decide the time; prefer: others only
                                 when no NTS source answered; mix: all alike
+              --allow-downgrade with --nts-mode prefer|mix: accept time from unauthenticated sources when
+                                no NTS source answered (exit 0, not 1); never replaces an authenticated anchor
               --ca-file FILE    trust only this PEM file's CAs for NTS-KE and https:// (default: the system's)
               -4, -6            use IPv4 or IPv6 addresses only
               --json            print one JSON object

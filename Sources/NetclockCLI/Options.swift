@@ -37,6 +37,9 @@ package struct QueryCommandOptions: Hashable, Sendable {
     package var ntsMode: NetworkClock.NTSMode = .require
     /// `--ca-file`: trust only this PEM file's CAs for NTS-KE and `https://` (default: the system's).
     package var caFile: String?
+    /// `--allow-downgrade`: accept unauthenticated time when NTS servers are configured but none
+    /// answered (exit 0 instead of 1); a stored authenticated anchor is still never moved by it.
+    package var allowDowngrade = false
 
     /// Creates the defaults.
     package init() {}
@@ -110,6 +113,9 @@ package struct QueryCommandOptions: Hashable, Sendable {
                 let path = try value(argument)
                 guard !path.isEmpty else { throw UsageError("--ca-file needs a file") }
                 options.caFile = path
+            case "--allow-downgrade":
+                try queryFlag(argument)
+                options.allowDowngrade = true
             case "--http-only":
                 try queryFlag(argument)
                 options.httpOnly = true

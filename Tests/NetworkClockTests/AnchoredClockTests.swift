@@ -53,6 +53,34 @@ struct AnchoredClockTests {
         #expect(later.age == .seconds(60))
     }
 
+    /// Authentication is sticky: no unauthenticated anchor moves an authenticated one, whether it
+    /// overlaps (it would narrow and so steer it), lies inside it, or contradicts it (it would step
+    /// it), and the drift history does not learn from it either.
+    @Test(
+        "unauthenticated anchors never move an authenticated one",
+        arguments: [Duration.zero, .milliseconds(3), .seconds(-400 * 86_400), .seconds(3_600)])
+    func authenticationIsSticky(shift: Duration) throws {
+        let timeline = SimulatedTimeline()
+        let clock = makeClock(timeline)
+        var authenticated = timeline.anchor(bound: .milliseconds(10), source: .ntp, server: "nts.example")
+        authenticated.isAuthenticated = true
+        #expect(clock.offer(authenticated) == .adopted)
+        timeline.advance(by: .seconds(30))
+        let before = try #require(clock.now())
+        var offered = timeline.anchor(bound: .milliseconds(1), source: .http, server: "http://evil.example/")
+        offered.trueTime = offered.trueTime + shift
+        #expect(clock.offer(offered) == .keptAuthenticated)
+        #expect(clock.anchor == authenticated)
+        #expect(clock.now() == before)
+        #expect(before.isAuthenticated)
+        #expect(clock.driftEstimator.points.count == 1, "the unauthenticated sync point was not learnt")
+        // Authenticated evidence still moves it as before.
+        var better = timeline.anchor(bound: .milliseconds(2), source: .ntp, server: "nts.example")
+        better.isAuthenticated = true
+        #expect(clock.offer(better).replacedAnchor)
+        #expect(clock.now()?.isAuthenticated == true)
+    }
+
     @Test("the estimate reports time, bound, interval, age, source and server")
     func estimateFields() throws {
         let timeline = SimulatedTimeline()

@@ -160,4 +160,43 @@ struct NTSPolicyTests {
         #expect(again.sources.first?.nts?.keyExchanges == 0)
         #expect(nts.statistics.keHandshakes == 1)
     }
+
+    /// Sticky authentication in the facade (issue 18): once the anchor came from NTS, a sync where
+    /// only an unauthenticated source answers (the NTS server went silent; `prefer` lets the plain
+    /// one decide) is a downgrade. Without permission it throws `unauthenticated_only`; with it
+    /// the report says so and the authenticated anchor still stays where it was.
+    @Test(arguments: [false, true])
+    func aDowngradeNeverMovesTheAuthenticatedAnchor(allowed: Bool) async throws {
+        let (nts, certificates) = try Self.nts()
+        let plain = try Self.plain(offset: .seconds(7))
+        defer {
+            nts.stop()
+            plain.stop()
+        }
+        let configuration = NetworkClock.Configuration(
+            servers: [.nts(nts.host, port: nts.kePort), ServerName(host: plain.host, port: plain.port)],
+            query: Self.fast, ntsMode: .prefer, trustRoots: .certificateFile(certificates.caFile),
+            allowsDowngrade: allowed)
+        let clock = NetworkClock(configuration: configuration)
+        let first = try await clock.sync()
+        #expect(first.isAuthenticated && !first.isDowngraded)
+        let anchored = try #require(clock.clock.anchor)
+        #expect(anchored.isAuthenticated)
+
+        nts.stop()
+        do {
+            let report = try await clock.sync()
+            #expect(allowed, "a downgrade was accepted without permission: \(report)")
+            #expect(report.isDowngraded && !report.isAuthenticated)
+            #expect(abs(report.offset - .seconds(7)) <= report.errorBound + Self.wallMapping)
+        } catch {
+            #expect(!allowed, "an allowed downgrade failed: \(error)")
+            #expect(error.code == .unauthenticatedOnly)
+            #expect(error.reason.contains("unauthenticated"))
+        }
+        #expect(clock.clock.anchor == anchored, "the authenticated anchor moved")
+        let estimate = try #require(clock.now())
+        #expect(estimate.isAuthenticated)
+        #expect(abs(estimate.offset(from: SystemWallClock().now()) - Self.truth) <= estimate.errorBound + Self.wallMapping)
+    }
 }

@@ -65,7 +65,8 @@ import Testing
             json.keys.sorted() == [
                 "address", "authenticated", "delay", "error_bound", "estimate", "host", "interval", "jitter",
                 "leap", "offset",
-                "precision", "reason", "refid", "root_delay", "root_dispersion", "samples", "status",
+                "precision", "reason", "refid", "rejected_replies", "root_delay", "root_dispersion", "samples",
+                "status",
                 "stratum",
             ])
     }

@@ -42,7 +42,7 @@ import Testing
         "delay": 0.000732421875,
         "error_bound": sampleBound, "root_delay": 0.03125, "root_dispersion": 0.000244140625,
         "precision": -20,
-        "jitter": 0, "estimate": "min-delay", "interval": sampleInterval,
+        "jitter": 0, "estimate": "min-delay", "interval": sampleInterval, "rejected_replies": 1,
         "samples": [
             [
                 "t1": 1_796_040_000.5, "t2_ntp": "eeb7e3c1.40000000", "t3_ntp": "eeb7e3c1.c0000000",
@@ -65,7 +65,7 @@ import Testing
     static let silentSource: JSONExpectation = [
         "authenticated": false, "host": "127.0.0.1:11124", "address": "127.0.0.1:11124", "status": "timeout",
         "reason": "no reply (timed out)", "stratum": nil, "leap": nil, "refid": nil, "offset": nil,
-        "delay": nil,
+        "delay": nil, "rejected_replies": 0,
         "samples": [
             [
                 "t1": 1_796_040_000.5, "accepted": false, "reason": "timeout",
@@ -91,6 +91,7 @@ import Testing
         "authenticated": false, "host": "127.0.0.1:11125", "address": "127.0.0.1:11125", "status": "kod",
         "reason": "Kiss-o'-Death DENY",
         "stratum": nil, "leap": nil, "refid": nil, "offset": nil, "delay": nil, "kiss_code": "DENY",
+        "rejected_replies": 0,
         "samples": [
             [
                 "t1": 1_796_040_000.5, "accepted": false, "reason": "kiss_of_death",
@@ -103,7 +104,7 @@ import Testing
         "authenticated": false, "host": "nowhere.invalid", "address": nil, "status": "error",
         "reason": "cannot resolve",
         "stratum": nil,
-        "leap": nil, "refid": nil, "offset": nil, "delay": nil, "samples": [],
+        "leap": nil, "refid": nil, "offset": nil, "delay": nil, "samples": [], "rejected_replies": 0,
     ]
 
     static let httpMeasured: JSONExpectation = [
@@ -131,6 +132,7 @@ import Testing
         "offset": 1.4998779296875, "delay": 0.000732421875, "error_bound": 0.000125,
         "time": "2026-11-30T12:00:00.250000Z", "unix": 1_796_040_000.25, "source": "ntp",
         "server": "127.0.0.1:11123", "elapsed": 0.012, "packets_sent": 7, "authenticated": false,
+        "downgrade": nil,
         "servers": [selectedSource, silentSource, kissedSource, unresolvedSource], "http": [httpMeasured],
     ]
 
@@ -153,7 +155,7 @@ import Testing
     @Test func failureObjectHasEveryKeyAndValue() throws {
         let json = try Self.decode(JSONOutput.line(SyncFailureJSON(Fixture.failure)))
         let expected: JSONExpectation = [
-            "error": .string(Fixture.failure.description), "authenticated": false,
+            "error": .string(Fixture.failure.description), "authenticated": false, "downgrade": nil,
             "servers": [Self.silentSource, Self.kissedSource, Self.unresolvedSource],
             "http": [Self.httpFailed],
         ]
@@ -207,7 +209,7 @@ import Testing
         let report = try Self.decode(JSONOutput.line(SyncReportJSON(Fixture.report)))
         #expect(
             report.keys.sorted() == [
-                "authenticated", "delay", "elapsed", "error_bound", "http", "offset", "packets_sent",
+                "authenticated", "delay", "downgrade", "elapsed", "error_bound", "http", "offset", "packets_sent",
                 "server", "servers",
                 "source",
                 "time", "unix",
@@ -217,12 +219,13 @@ import Testing
             servers[0].keys.sorted() == [
                 "address", "authenticated", "delay", "error_bound", "estimate", "host", "interval", "jitter",
                 "leap", "offset",
-                "precision", "reason", "refid",
+                "precision", "reason", "refid", "rejected_replies",
                 "root_delay", "root_dispersion", "samples", "status", "stratum",
             ])
+        #expect(servers[0]["rejected_replies"] as? Int == 1, "the fixture's one spoofed reply")
         let noSample = [
-            "address", "authenticated", "delay", "host", "leap", "offset", "reason", "refid", "samples",
-            "status", "stratum",
+            "address", "authenticated", "delay", "host", "leap", "offset", "reason", "refid",
+            "rejected_replies", "samples", "status", "stratum",
         ]
         #expect(servers[1].keys.sorted() == noSample)
         #expect(servers[2].keys.sorted() == (noSample + ["kiss_code"]).sorted())
@@ -245,7 +248,7 @@ import Testing
                 "combined", "header", "interval", "method", "round_trip", "sent", "status", "value",
             ])
         let failure = try Self.decode(JSONOutput.line(SyncFailureJSON(Fixture.failure)))
-        #expect(failure.keys.sorted() == ["authenticated", "error", "http", "servers"])
+        #expect(failure.keys.sorted() == ["authenticated", "downgrade", "error", "http", "servers"])
         let sync = try Self.decode(
             JSONOutput.line(SyncReportJSON(Fixture.report, state: "/s", anchorReplaced: true)))
         #expect(Set(sync.keys).subtracting(report.keys).sorted() == ["anchor_replaced", "state"])
@@ -273,7 +276,7 @@ import Testing
         #expect(!line.contains("\n"))
         #expect(
             line.hasPrefix(
-                #"{"authenticated":false,"delay":0.000732421875,"elapsed":0.012,"error_bound":0.000125,"http":[{"#
+                #"{"authenticated":false,"delay":0.000732421875,"downgrade":null,"elapsed":0.012,"error_bound":0.000125,"http":[{"#
             ))
         #expect(line.contains(#""url":"http://127.0.0.1:18080/a/b?x=1""#))
         for fragment in [

@@ -76,4 +76,36 @@ struct NTSCLITests {
         #expect(output.stderr.contains(words), "\(output.stderr)")
         #expect(!output.stdout.contains("time 20"), "\(output.stdout)")
     }
+
+    /// A downgrade (issue 18): with `--nts-mode prefer`, an NTS server that does not answer and an
+    /// HTTP URL that does, the HTTP time is unauthenticated: exit 1 with `downgrade` in the JSON,
+    /// unless `--allow-downgrade` accepts it (exit 0, still marked).
+    @Test(arguments: [false, true])
+    func aDowngradeExitsOneUnlessAllowed(allowed: Bool) async throws {
+        let (server, certificates) = try Self.server(.badAuthenticator)
+        defer { server.stop() }
+        let http = try HTTPTimeServer(
+            configuration: HTTPTimeServer.Configuration(offset: .seconds(3), timestampHeaderName: "X-Server-Time-Ms"))
+        defer { http.stop() }
+        let output = try await CLIRunner.run(
+            [
+                "query", "--nts", "--nts-mode", "prefer", "--ca-file", certificates.caFile, "--interval", "0",
+                "--samples", "1", "--timeout", "0.3", "--json", "--http", http.urlString, "--http-header",
+                "X-Server-Time-Ms",
+            ] + (allowed ? ["--allow-downgrade"] : []) + ["localhost:\(server.kePort)"], timeout: 30)
+        let json = try output.json()
+        #expect(json["downgrade"] as? String == "unauthenticated_only", "\(output.stdout)")
+        #expect(json["authenticated"] as? Bool == false)
+        if allowed {
+            #expect(output.status == 0, "\(output.stderr)")
+            let offset = try #require(json["offset"] as? Double)
+            let bound = try #require(json["error_bound"] as? Double)
+            // The header's 1 ms resolution is inside the bound; 1 ms more for the wall-clock pairing.
+            #expect(abs(offset - 3) <= bound + 0.001)
+        } else {
+            #expect(output.status == 1, "\(output.stdout)")
+            #expect(output.stderr.contains("only unauthenticated sources answered"), "\(output.stderr)")
+            #expect(json["error"] is String)
+        }
+    }
 }

@@ -38,7 +38,8 @@ struct SyncCommand {
         }
         let clock = AnchoredClock()
         _ = await clock.restore(from: store)
-        let replaced = clock.update(report.anchor)
+        let update = clock.offer(report.anchor)
+        let replaced = update.replacedAnchor
         do {
             try await clock.save(to: store)
         } catch {
@@ -50,7 +51,12 @@ struct SyncCommand {
             console.out(JSONOutput.line(SyncReportJSON(report, state: store.path, anchorReplaced: replaced)))
         } else {
             console.out(ReportText.report(report))
-            let kept = replaced ? "saved" : "kept the stored anchor (tighter bound than this sync); saved"
+            let kept =
+                replaced
+                ? "saved"
+                : update == .keptAuthenticated
+                    ? "kept the stored authenticated anchor (unauthenticated time never replaces it); saved"
+                    : "kept the stored anchor (tighter bound than this sync); saved"
             console.out("\(kept) to \(store.path)")
         }
         return .success

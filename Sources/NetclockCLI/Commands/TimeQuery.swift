@@ -33,7 +33,11 @@ struct TimeQuery {
             var engine = self.engine
             engine.progress = observer
             do throws(SyncError) {
-                return .success(try await engine.sync())
+                let report = try await engine.sync()
+                if report.isDowngraded && !options.allowDowngrade {
+                    return .failure(.unauthenticatedOnly(report))
+                }
+                return .success(report)
             } catch {
                 return .failure(error)
             }

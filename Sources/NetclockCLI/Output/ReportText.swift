@@ -11,6 +11,11 @@ enum ReportText {
             "time \(ISO8601.format(report.trueTime, fractionDigits: 6))  offset \(report.offset.signedFormattedSeconds)"
                 + " ± \(report.errorBound.formattedSeconds)  (\(report.source), \(report.server)"
                 + (report.isAuthenticated ? ", authenticated)" : ")"))
+        if report.isDowngraded {
+            lines.append(
+                "downgrade: NTS servers were configured but only unauthenticated sources answered"
+                    + " (allowed by --allow-downgrade)")
+        }
         return lines.joined(separator: "\n")
     }
 

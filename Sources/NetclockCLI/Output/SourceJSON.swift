@@ -34,6 +34,9 @@ struct SourceJSON: Encodable {
     /// Present with a sample: `[lower, upper]` seconds, or `null` when inconsistent.
     var interval: Nullable<[Double]>?
     var samples: [SampleJSON]
+    /// Every datagram rejected in the burst (spoofed, stale, malformed…); `samples` lists at most
+    /// the first eight of each request.
+    var rejectedReplies: Int
     /// Whether the source's samples are authenticated (NTS).
     var authenticated: Bool
     /// Present for an NTS server: its key exchange and association.
@@ -47,6 +50,7 @@ struct SourceJSON: Encodable {
         case rootDelay = "root_delay"
         case rootDispersion = "root_dispersion"
         case kissCode = "kiss_code"
+        case rejectedReplies = "rejected_replies"
     }
 
     /// The entry for `report`.
@@ -74,6 +78,7 @@ struct SourceJSON: Encodable {
         }
         kissCode = report.query?.kissCode?.rawValue
         samples = SampleJSON.samples(of: report)
+        rejectedReplies = report.query?.exchanges.reduce(0) { $0 + $1.rejectedCount } ?? 0
         authenticated = report.isAuthenticated
         nts = report.usesNTS ? NTSJSON(report) : nil
     }

@@ -12,11 +12,16 @@ struct SyncFailureJSON: Encodable {
     var http: [HTTPSourceJSON]
     /// Always false: there is no time to vouch for.
     var authenticated = false
+    /// `unauthenticated_only` when the round failed because only unauthenticated sources answered
+    /// although NTS servers were configured (a downgrade, refused without `--allow-downgrade`),
+    /// else `null`.
+    var downgrade: Nullable<String>
 
     /// The object for `failure`.
     init(_ failure: SyncError) {
         error = failure.description
         servers = failure.sources.map(SourceJSON.init)
         http = failure.httpSources.map(HTTPSourceJSON.init)
+        downgrade = Nullable(failure.code == .unauthenticatedOnly ? failure.code.rawValue : nil)
     }
 }

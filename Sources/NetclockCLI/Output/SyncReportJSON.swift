@@ -29,6 +29,9 @@ struct SyncReportJSON: Encodable {
     var http: [HTTPSourceJSON]
     /// Whether the time is authenticated (every source it rests on is NTS).
     var authenticated: Bool
+    /// `unauthenticated_only` when NTS servers were configured but the time rests on
+    /// unauthenticated sources (allowed by `--allow-downgrade`), else `null`.
+    var downgrade: Nullable<String>
     /// `sync` only: the anchor file (absent for `query` and `watch`).
     var state: String?
     /// `sync` only: whether this sync's anchor replaced the stored one (absent otherwise).
@@ -36,6 +39,7 @@ struct SyncReportJSON: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case offset, delay, time, unix, source, server, elapsed, servers, http, state, authenticated
+        case downgrade
         case errorBound = "error_bound"
         case packetsSent = "packets_sent"
         case anchorReplaced = "anchor_replaced"
@@ -53,6 +57,7 @@ struct SyncReportJSON: Encodable {
         elapsed = report.elapsed.secondsDouble
         packetsSent = report.packetsSent
         authenticated = report.isAuthenticated
+        downgrade = Nullable(report.isDowngraded ? SyncError.Code.unauthenticatedOnly.rawValue : nil)
         servers = report.sources.map(SourceJSON.init)
         http = report.httpSources.map(HTTPSourceJSON.init)
         self.state = state

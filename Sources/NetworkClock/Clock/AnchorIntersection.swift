@@ -71,7 +71,13 @@ struct AnchorIntersection: Sendable {
         let new = offered.aged(to: instant, by: aging)
         let lower = max(old.earliest, new.earliest)
         let upper = min(old.latest, new.latest)
-        if offered.isAuthenticated && !current.isAuthenticated && lower <= upper {
+        if current.isAuthenticated && !offered.isAuthenticated {
+            // Authentication is sticky: unauthenticated evidence never moves, narrows or replaces
+            // authenticated time, however it compares.
+            outcome = .keptAuthenticated
+            anchor = current
+            atCommonInstant = old
+        } else if offered.isAuthenticated && !current.isAuthenticated && lower <= upper {
             // Unauthenticated evidence must not narrow (and so steer) authenticated time.
             outcome = .adopted
             anchor = offered

@@ -13,6 +13,9 @@ package enum AnchorUpdate: Sendable, Hashable {
     /// The current anchor's aged interval lay inside the offered one, which added nothing: the
     /// anchor's interval is unchanged.
     case kept
+    /// Refused because the current anchor came from authenticated time (NTS) and the offered one
+    /// did not: unauthenticated evidence never moves authenticated time. Nothing changed.
+    case keptAuthenticated
     /// The intervals did not overlap: the offered anchor replaced the current one, and the
     /// estimate jumped by `step` (new − old at the same instant; positive means later).
     case discontinuous(step: Duration)
@@ -21,7 +24,7 @@ package enum AnchorUpdate: Sendable, Hashable {
     package var replacedAnchor: Bool {
         switch self {
         case .adopted, .intersected, .discontinuous: true
-        case .refused, .kept: false
+        case .refused, .kept, .keptAuthenticated: false
         }
     }
 }

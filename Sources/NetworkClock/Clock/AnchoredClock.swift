@@ -148,6 +148,10 @@ package final class AnchoredClock: Sendable {
         let discipline = KernelDiscipline(kernel.read())
         let instant = monotonic.now()
         return state.withLock { state in
+            if let current = state.anchor, current.isAuthenticated, !anchor.isAuthenticated {
+                // Sticky authentication: not even the drift history learns from it.
+                return .keptAuthenticated
+            }
             let before = Self.aging(for: state, policy: policy)
             if anchor.source != .restored {
                 state.drift.add(DriftEstimator.SyncPoint(anchor))

@@ -154,9 +154,12 @@ public final class NetworkClock: Sendable {
     @discardableResult
     public func sync() async throws(SyncError) -> SyncReport {
         let report: SyncReport
-        do {
+        do throws(SyncError) {
             report = try await engine.sync()
             await keepNTSAssociations()
+            if report.isDowngraded && !configuration.allowsDowngrade {
+                throw SyncError.unauthenticatedOnly(report)
+            }
         } catch {
             await keepNTSAssociations()
             for source in error.sources { emitStatus(of: source) }

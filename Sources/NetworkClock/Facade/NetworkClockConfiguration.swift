@@ -11,6 +11,11 @@ extension NetworkClock {
         /// Whether unauthenticated sources may decide the time when NTS servers are configured.
         /// Default ``NetworkClock/NTSMode/require``.
         public var ntsMode: NetworkClock.NTSMode
+        /// Whether a sync may use unauthenticated time when NTS servers are configured but none
+        /// answered (``SyncReport/isDowngraded``). Default `false`: such a sync throws
+        /// ``SyncError/Code/unauthenticatedOnly`` and the clock is not touched. Even when `true`,
+        /// unauthenticated time never moves an anchor that came from authenticated time.
+        public var allowsDowngrade: Bool
         /// Whom NTS-KE and `https://` connections trust. Default the system's trust store.
         public var trustRoots: NetworkClock.TrustRoots
         /// HTTP(S) URLs tried when NTP gives no time (UDP blocked). Default none.
@@ -43,8 +48,10 @@ extension NetworkClock {
             minimumSources: Int? = nil, addressesPerHost: Int = 4, combine: CombineMethod = .intersection,
             deadline: Duration? = nil, http: HTTPOptions = HTTPOptions(),
             refresh: RefreshPolicy = RefreshPolicy(), clock: ClockPolicy = ClockPolicy(),
-            store: AnchorStore? = nil, ntsMode: NTSMode = .require, trustRoots: TrustRoots = .system
+            store: AnchorStore? = nil, ntsMode: NTSMode = .require, trustRoots: TrustRoots = .system,
+            allowsDowngrade: Bool = false
         ) {
+            self.allowsDowngrade = allowsDowngrade
             self.servers = servers
             self.ntsMode = ntsMode
             self.trustRoots = trustRoots

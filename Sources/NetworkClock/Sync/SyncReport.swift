@@ -26,6 +26,12 @@ public struct SyncReport: Hashable, Sendable {
     /// Whether the time is authenticated: every source it rests on is an NTS server whose replies
     /// were verified (RFC 8915). Plain NTP and HTTP time never is.
     public var isAuthenticated: Bool = false
+    /// Whether this is a downgrade: authenticated (NTS) servers were configured, but the time rests
+    /// on unauthenticated sources only (plain NTP or HTTP, allowed by ``NetworkClock/NTSMode/prefer``
+    /// or ``NetworkClock/NTSMode/mix`` when no NTS source answered). A ``NetworkClock`` accepts such
+    /// a result only when ``NetworkClock/Configuration/allowsDowngrade`` is set, and even then it
+    /// never moves an anchor that came from authenticated time.
+    public var isDowngraded: Bool = false
 
     /// The anchor this result gives a clock.
     package var anchor: Anchor {
@@ -67,6 +73,10 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let noMajority = Code(rawValue: "no_majority")
         /// The task awaiting the sync was cancelled.
         public static let cancelled = Code(rawValue: "cancelled")
+        /// Authenticated (NTS) servers were configured but only unauthenticated sources answered,
+        /// and downgrades are not allowed (``NetworkClock/Configuration/allowsDowngrade``); the
+        /// clock was not touched.
+        public static let unauthenticatedOnly = Code(rawValue: "unauthenticated_only")
     }
 
     /// The kind of failure.
@@ -128,6 +138,16 @@ extension SyncError {
     {
         SyncError(
             code: .noMajority, reason: failure.description, sources: sources, majorityFailure: failure)
+    }
+
+    /// Only unauthenticated sources answered although authenticated ones were configured.
+    package static func unauthenticatedOnly(_ report: SyncReport) -> SyncError {
+        SyncError(
+            code: .unauthenticatedOnly,
+            reason: "only unauthenticated sources answered (a downgrade from NTS): \(report.server) "
+                + "gave \(report.offset.signedFormattedSeconds) ± \(report.errorBound.formattedSeconds), "
+                + "not used without an explicit permission to downgrade",
+            sources: report.sources, httpSources: report.httpSources)
     }
 
     /// The awaiting task was cancelled.

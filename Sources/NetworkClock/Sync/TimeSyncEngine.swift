@@ -40,6 +40,14 @@ package struct TimeSyncEngine: Sendable {
     /// ``SyncError/cancelled``; there is no fallback then.
     /// - Throws: ``SyncError`` naming every source's failure.
     package func sync() async throws(SyncError) -> SyncReport {
+        var report = try await syncSources()
+        // Authenticated sources were configured, yet the time rests on unauthenticated ones.
+        report.isDowngraded = ntp.policy.usesNTS && !report.isAuthenticated
+        return report
+    }
+
+    /// NTP, then the HTTP fallback if needed.
+    private func syncSources() async throws(SyncError) -> SyncReport {
         let clock = ntp.client.monotonic
         let start = clock.now()
         var ntpReports: [SourceReport] = []

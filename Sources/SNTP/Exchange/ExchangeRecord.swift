@@ -34,8 +34,31 @@ package struct ExchangeRecord: Hashable, Sendable {
     package var sentAt: UnixTime
     /// How the exchange ended.
     package var outcome: Outcome
-    /// Datagrams rejected while waiting for the reply.
-    package var rejected: [RejectedReply]
+    /// The first datagrams rejected while waiting for the reply (at most
+    /// ``maximumKeptRejections``; ``rejectedCount`` counts them all).
+    package private(set) var rejected: [RejectedReply]
+    /// Every datagram rejected while waiting for the reply, kept or not.
+    package private(set) var rejectedCount: Int
+
+    /// The most rejected datagrams one exchange keeps for its report: a flood of spoofed replies
+    /// within one timeout is counted, not stored.
+    package static let maximumKeptRejections = 8
+
+    /// A record of an exchange that has rejected `rejected` so far (the first
+    /// ``maximumKeptRejections`` of them are kept).
+    package init(nonce: NTPTimestamp, sentAt: UnixTime, outcome: Outcome, rejected: [RejectedReply] = []) {
+        self.nonce = nonce
+        self.sentAt = sentAt
+        self.outcome = outcome
+        self.rejected = Array(rejected.prefix(Self.maximumKeptRejections))
+        self.rejectedCount = rejected.count
+    }
+
+    /// Counts a rejected datagram, keeping it while fewer than ``maximumKeptRejections`` are kept.
+    package mutating func reject(_ reply: RejectedReply) {
+        rejectedCount += 1
+        if rejected.count < Self.maximumKeptRejections { rejected.append(reply) }
+    }
 
     /// The sample, when the exchange produced one.
     package var sample: NTPSample? {

@@ -57,8 +57,7 @@ public struct SNTPClient: Sendable {
         do {
             socket = try UDPSocket(connectingTo: address)
         } catch {
-            let record = ExchangeRecord(
-                nonce: .zero, sentAt: mapping.wall, outcome: .failed(error), rejected: [])
+            let record = ExchangeRecord(nonce: .zero, sentAt: mapping.wall, outcome: .failed(error))
             result.exchanges.append(record)
             progress?(.failed(address))
             return result
@@ -113,12 +112,11 @@ public struct SNTPClient: Sendable {
         do {
             request = try protection?.protect(header) ?? header.encoded()
         } catch {
-            return ExchangeRecord(
-                nonce: nonce, sentAt: mapping.wall, outcome: .rejected(error), rejected: [])
+            return ExchangeRecord(nonce: nonce, sentAt: mapping.wall, outcome: .rejected(error))
         }
         let sendInstant = monotonic.now()
         let t1Time = mapping.wallTime(at: sendInstant)
-        var record = ExchangeRecord(nonce: nonce, sentAt: t1Time, outcome: .timedOut, rejected: [])
+        var record = ExchangeRecord(nonce: nonce, sentAt: t1Time, outcome: .timedOut)
         do {
             try socket.send(request)
             progress?(.sent(socket.remote))
@@ -163,7 +161,7 @@ public struct SNTPClient: Sendable {
                     try protection?.verify(kissOfDeath: datagram, code: code)
                 } catch {
                     let decoded = try? NTPPacket(decoding: datagram)
-                    record.rejected.append(RejectedReply(reason: error, packet: decoded, receivedAt: t4Time))
+                    record.reject(RejectedReply(reason: error, packet: decoded, receivedAt: t4Time))
                     continue
                 }
                 record.outcome = .rejected(.kissOfDeath(code))
@@ -171,7 +169,7 @@ public struct SNTPClient: Sendable {
                 return record
             } catch {
                 let decoded = try? NTPPacket(decoding: datagram)
-                record.rejected.append(RejectedReply(reason: error, packet: decoded, receivedAt: t4Time))
+                record.reject(RejectedReply(reason: error, packet: decoded, receivedAt: t4Time))
                 continue
             }
             let sample = NTPSample(
