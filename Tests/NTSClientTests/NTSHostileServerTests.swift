@@ -50,6 +50,26 @@ struct NTSHostileServerTests {
         return reasons.map(\.code)
     }
 
+    /// A reply is never cut short by the receive buffer (issue 18): after a key exchange that gave
+    /// only four 500-byte cookies, the first request asks for four more (placeholders) and the
+    /// reply carries five cookies, about 2.7 KB, which a 1 KiB buffer truncated and refused as
+    /// malformed. Both replies must authenticate, and the association ends up with eight cookies.
+    @Test func aReplyWithSeveralLargeCookiesIsReadWhole() throws {
+        let (server, certificates) = try Self.server { configuration in
+            configuration.cookieCount = 4
+            configuration.cookiePadding = 400
+        }
+        defer { server.stop() }
+        let outcome = Self.query(server, certificates: certificates)
+        #expect(outcome.failure == nil, "\(String(describing: outcome.failure))")
+        let samples = try #require(outcome.result?.samples)
+        #expect(samples.count == 2, "\(Self.rejectionCodes(outcome))")
+        #expect(outcome.association?.cookieCount == 8)
+        // 4 from the key exchange, then 5 (one per request plus four placeholders) and 1.
+        #expect(server.statistics.cookiesIssued == 10)
+        #expect(server.statistics.authenticatedRequests == 2)
+    }
+
     @Test func aCorrectServerGivesAuthenticatedSamplesWithinTheirBounds() throws {
         let (server, certificates) = try Self.server()
         defer { server.stop() }

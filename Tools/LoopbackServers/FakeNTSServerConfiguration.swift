@@ -41,6 +41,9 @@ extension FakeNTSServer {
         package var serverNegotiation: String?
         /// How many cookies an NTS-KE response carries (RFC 8915 §4.1.6 suggests 8).
         package var cookieCount: Int
+        /// Bytes of padding appended to every cookie (fixed when the server starts): 0 gives
+        /// chronyd's 100-byte cookies; servers with longer ones make NTP replies of several KiB.
+        package var cookiePadding: Int
 
         /// How the server misbehaves (``Behaviour/normal`` by default).
         package var behaviour: Behaviour
@@ -63,6 +66,7 @@ extension FakeNTSServer {
             self.rootDispersion = .microseconds(500)
             self.serverNegotiation = nil
             self.cookieCount = 8
+            self.cookiePadding = 0
             self.behaviour = behaviour
         }
 

@@ -23,11 +23,15 @@ extension FakeNTSServer {
 
         /// The identifier of the master key, the first bytes of every cookie.
         let keyID: [UInt8]
+        /// Zero bytes appended to every cookie, so tests can ask for long ones.
+        let padding: Int
         /// The random master key that seals the cookies.
         private let masterKey: [UInt8]
 
-        /// A jar with a fresh random master key and key identifier.
-        init() {
+        /// A jar with a fresh random master key and key identifier, whose cookies carry `padding`
+        /// (clamped to 0…2048) zero bytes after the sealed keys.
+        init(padding: Int = 0) {
+            self.padding = min(max(padding, 0), 2048)
             keyID = Self.randomBytes(Self.keyIDLength)
             masterKey = Self.randomBytes(AESSIV.keyLength)
         }
@@ -39,17 +43,18 @@ extension FakeNTSServer {
                 let sealed = try? AESSIV.seal(
                     key: masterKey, nonce: nonce, associatedData: [], plaintext: keys.c2s + keys.s2c)
             else { return nil }
-            return keyID + nonce + sealed
+            return keyID + nonce + sealed + [UInt8](repeating: 0, count: padding)
         }
 
         /// The keys in `cookie`, or nil when this jar did not make it (another key identifier, a
         /// wrong length, or a failed authentication).
         func open(_ cookie: [UInt8]) -> Keys? {
-            guard cookie.count == Self.cookieLength, Array(cookie.prefix(Self.keyIDLength)) == keyID else {
+            guard cookie.count == Self.cookieLength + padding, Array(cookie.prefix(Self.keyIDLength)) == keyID
+            else {
                 return nil
             }
             let nonce = Array(cookie[Self.keyIDLength..<(Self.keyIDLength + Self.nonceLength)])
-            let sealed = Array(cookie[(Self.keyIDLength + Self.nonceLength)...])
+            let sealed = Array(cookie[(Self.keyIDLength + Self.nonceLength)..<Self.cookieLength])
             guard
                 let plaintext = try? AESSIV.open(
                     key: masterKey, nonce: nonce, associatedData: [], ciphertext: sealed),

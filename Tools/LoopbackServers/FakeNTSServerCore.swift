@@ -18,7 +18,7 @@ extension FakeNTSServer {
         /// The counters.
         let statistics = Mutex(Statistics())
         /// The master key behind every cookie.
-        let jar = CookieJar()
+        let jar: CookieJar
         /// Set when the server stops.
         let isStopRequested = Atomic<Bool>(false)
         /// The NTS-KE connection being served, which a stop shuts down so that even a send blocked
@@ -35,6 +35,7 @@ extension FakeNTSServer {
             self.keStop = keStop
             self.ntpWake = ntpWake
             self.configuration = Mutex(configuration)
+            self.jar = CookieJar(padding: configuration.cookiePadding)
         }
 
         /// The NTP port the NTS-KE responses name.
