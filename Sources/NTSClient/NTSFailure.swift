@@ -1,6 +1,7 @@
 import NTS
 import NetClockPlatform
 import NetClockTLS
+import SNTP
 
 /// Why an NTS source gave no authenticated time: the key exchange failed (TLS, certificate, ALPN,
 /// a refused or malformed NTS-KE response) or it could not be reached. A stable ``code`` for
@@ -53,6 +54,12 @@ package struct NTSFailure: Error, Hashable, Sendable, CustomStringConvertible {
         NTSFailure(
             code: "nts_ke_timeout",
             reason: "NTS-KE with \(server) did not finish within \(limit.formattedSeconds)")
+    }
+
+    /// Etiquette kept the server's NTP address silent (a Kiss-o'-Death DENY or RSTR, or a RATE
+    /// back-off): code `skipped`, as a plain source's status says.
+    package init(skipped admission: SourceEtiquette.Admission) {
+        self.init(code: "skipped", reason: admission.description)
     }
 
     /// The query was cancelled.

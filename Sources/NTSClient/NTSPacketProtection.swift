@@ -7,7 +7,7 @@ import SNTP
 /// refill the association to eight cookies, an AES-SIV authenticator over the packet with a fresh
 /// nonce; a reply counts only if it echoes the Unique Identifier and its authenticator verifies
 /// with the server-to-client key. The cookies it carries (encrypted) join the association.
-package final class NTSPacketProtection: PacketProtection {
+package struct NTSPacketProtection: PacketProtection {
     /// The length of the Unique Identifier sent (the minimum RFC 8915 §5.3 allows).
     package static let uniqueIdentifierLength = 32
     /// The length of the authenticator nonce sent (AES-SIV's recommended 16 bytes).
@@ -28,7 +28,7 @@ package final class NTSPacketProtection: PacketProtection {
     /// The NTS request for `header`.
     /// - Throws: `nts_no_cookies` when the association holds none (a new NTS-KE is needed), or
     ///   `nts_request_failed` when the request cannot be built or sealed.
-    package func protect(_ header: NTPPacket) throws(RejectionReason) -> [UInt8] {
+    package mutating func protect(_ header: NTPPacket) throws(RejectionReason) -> [UInt8] {
         guard let (cookie, remaining) = association.takeCookie() else {
             throw .unauthenticated(
                 code: "nts_no_cookies", detail: "no NTS cookie left: a new NTS key exchange is needed")
@@ -57,7 +57,7 @@ package final class NTSPacketProtection: PacketProtection {
 
     /// Checks a reply: NTS fields present and well formed, our Unique Identifier, a valid
     /// authenticator; then keeps the cookies it carries.
-    package func verify(reply datagram: [UInt8]) throws(RejectionReason) {
+    package mutating func verify(reply datagram: [UInt8]) throws(RejectionReason) {
         let packet = try parse(datagram)
         let associatedData = Array(datagram[packet.associatedDataRange])
         let plaintext: [UInt8]
@@ -84,7 +84,7 @@ package final class NTSPacketProtection: PacketProtection {
     /// An NTS NAK (`NTSN`) is accepted when it echoes our Unique Identifier (it cannot be
     /// authenticated: the server lost our keys), and makes the association run a new NTS-KE. Any
     /// other kiss must be authenticated like a reply, or it is discarded.
-    package func verify(kissOfDeath datagram: [UInt8], code: KissCode) throws(RejectionReason) {
+    package mutating func verify(kissOfDeath datagram: [UInt8], code: KissCode) throws(RejectionReason) {
         if code == .ntsNegativeAcknowledgement {
             let echoed: [UInt8]?
             do {

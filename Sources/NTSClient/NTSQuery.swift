@@ -41,6 +41,21 @@ package struct NTSQuery: Sendable {
         _ server: ServerName, options: QueryOptions, deadline: MonotonicInstant,
         isCancelled: () -> Bool = { false }
     ) -> NTSQueryOutcome {
+        query(server, options: options, deadline: deadline, isCancelled: isCancelled) { address, protection in
+            client.query(
+                address, options: options, deadline: deadline, protection: protection, isCancelled: isCancelled)
+        }
+    }
+
+    /// Queries `server` as ``query(_:options:deadline:isCancelled:)`` does, sending each burst of
+    /// protected requests with `burst`: the sync engine passes its own, which applies the
+    /// address's etiquette exactly as for plain NTP.
+    @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
+    package func query(
+        _ server: ServerName, options: QueryOptions, deadline: MonotonicInstant,
+        isCancelled: () -> Bool = { false },
+        burst: (SocketAddress, NTSPacketProtection) -> ServerQueryResult
+    ) -> NTSQueryOutcome {
         var outcome = NTSQueryOutcome(server: server, keyExchanges: 0)
         for attempt in 0..<2 {
             let association: NTSAssociation
@@ -85,9 +100,7 @@ package struct NTSQuery: Sendable {
             }
             outcome.ntpAddress = address
             let protection = NTSPacketProtection(association: association)
-            var result = client.query(
-                address, options: options, deadline: deadline, protection: protection,
-                isCancelled: isCancelled)
+            var result = burst(address, protection)
             if let earlier = outcome.result, earlier.address == result.address {
                 // The record keeps the first burst's NAK or exhausted cookies as well.
                 result.exchanges = earlier.exchanges + result.exchanges

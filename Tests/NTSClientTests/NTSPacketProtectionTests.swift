@@ -56,7 +56,7 @@ struct NTSPacketProtectionTests {
     }
 
     /// A protected request for `protection`, parsed back: its header and packet.
-    static func request(_ protection: NTSPacketProtection) throws -> (
+    static func request(_ protection: inout NTSPacketProtection) throws -> (
         header: NTPPacket, packet: NTSPacket, bytes: [UInt8]
     ) {
         let header = NTPPacket.clientRequest(nonce: SystemNonceSource().nextNonce())
@@ -66,8 +66,8 @@ struct NTSPacketProtectionTests {
 
     @Test func aRequestCarriesAFreshIdentifierOneCookieAndVerifiesWithTheClientKey() throws {
         let association = Self.association(cookies: 3)
-        let protection = NTSPacketProtection(association: association)
-        let (header, packet, bytes) = try Self.request(protection)
+        var protection = NTSPacketProtection(association: association)
+        let (header, packet, bytes) = try Self.request(&protection)
         #expect(Array(bytes.prefix(48)) == header.encoded())
         #expect(packet.uniqueIdentifier.count == 32)
         let cookies = packet.fields.filter { $0.field.type == .cookie }
@@ -83,7 +83,7 @@ struct NTSPacketProtectionTests {
             ciphertext: packet.authenticator.ciphertext)
         #expect(opened.isEmpty)
         // A second request never reuses the cookie or the identifier.
-        let second = try Self.request(protection)
+        let second = try Self.request(&protection)
         #expect(second.packet.uniqueIdentifier != packet.uniqueIdentifier)
         #expect(
             second.packet.fields.first { $0.field.type == .cookie }?.field.body
@@ -92,8 +92,8 @@ struct NTSPacketProtectionTests {
 
     @Test func anAuthenticReplyIsAcceptedAndItsEncryptedCookiesKept() throws {
         let association = Self.association(cookies: 1)
-        let protection = NTSPacketProtection(association: association)
-        let (header, packet, _) = try Self.request(protection)
+        var protection = NTSPacketProtection(association: association)
+        let (header, packet, _) = try Self.request(&protection)
         #expect(association.cookieCount == 0)
         let fresh = (0..<8).map { Array(repeating: UInt8(0x40 + $0), count: 100) }
         let reply = try Self.reply(
@@ -108,8 +108,8 @@ struct NTSPacketProtectionTests {
 
     @Test func tamperedStrippedAndMisdirectedRepliesAreRefusedEachForItsReason() throws {
         let association = Self.association()
-        let protection = NTSPacketProtection(association: association)
-        let (header, packet, _) = try Self.request(protection)
+        var protection = NTSPacketProtection(association: association)
+        let (header, packet, _) = try Self.request(&protection)
         let reply = Self.replyHeader(to: header)
         let ours = try NTPExtensionField(type: .uniqueIdentifier, body: packet.uniqueIdentifier)
         let s2c = association.keys.serverToClient
@@ -159,8 +159,8 @@ struct NTSPacketProtectionTests {
 
     @Test func anNTSNAKNeedsOurIdentifierAndThenAsksForANewKeyExchange() throws {
         let association = Self.association()
-        let protection = NTSPacketProtection(association: association)
-        let (header, packet, _) = try Self.request(protection)
+        var protection = NTSPacketProtection(association: association)
+        let (header, packet, _) = try Self.request(&protection)
         var nak = Self.replyHeader(to: header, stratum: 0)
         nak.referenceID = NTPPacket.ReferenceID(ascii: "NTSN")
         let stranger = NTSPacket.encode(
@@ -190,8 +190,8 @@ struct NTSPacketProtectionTests {
 
     @Test func anUnauthenticatedRateKissIsDiscardedAndAnAuthenticatedOneAccepted() throws {
         let association = Self.association()
-        let protection = NTSPacketProtection(association: association)
-        let (header, packet, _) = try Self.request(protection)
+        var protection = NTSPacketProtection(association: association)
+        let (header, packet, _) = try Self.request(&protection)
         var kiss = Self.replyHeader(to: header, stratum: 0)
         kiss.referenceID = NTPPacket.ReferenceID(ascii: "RATE")
         #expect(
@@ -211,8 +211,8 @@ struct NTSPacketProtectionTests {
 
     @Test func noCookieLeftMeansNoRequestAndANewKeyExchange() throws {
         let association = Self.association(cookies: 1)
-        let protection = NTSPacketProtection(association: association)
-        _ = try Self.request(protection)
+        var protection = NTSPacketProtection(association: association)
+        _ = try Self.request(&protection)
         #expect(association.needsKeyExchange)
         let header = NTPPacket.clientRequest(nonce: SystemNonceSource().nextNonce())
         #expect(

@@ -19,10 +19,10 @@ extension FakeNTPServer {
 
     /// Builds replies. Pure functions of the request, the configuration, the stamped instants and a
     /// generator: no clock, no socket, so every behaviour is testable without threads.
-    enum ReplyBuilder {
+    package enum ReplyBuilder {
         /// The correct reply to `request`, received at `receiveTime` (T2) and sent at `transmitTime`
         /// (T3), both on the server's clock.
-        static func correctReply(
+        package static func correctReply(
             to request: NTPPacket, receiveTime: UnixTime, transmitTime: UnixTime,
             configuration: Configuration
         ) -> NTPPacket {

@@ -5,13 +5,19 @@ extension FakeNTSServer {
     /// Makes and opens the server's cookies, like chronyd does: a cookie is a 4-byte key
     /// identifier, a 16-byte random nonce, and the C2S and S2C keys sealed with AES-SIV under the
     /// server's random master key (the nonce as associated data): 100 bytes, opaque to clients.
-    struct CookieJar: Sendable {
+    package struct CookieJar: Sendable {
         /// The keys a cookie carries.
-        struct Keys: Hashable, Sendable {
+        package struct Keys: Hashable, Sendable {
             /// The client-to-server key (requests).
-            var c2s: [UInt8]
+            package var c2s: [UInt8]
             /// The server-to-client key (replies).
-            var s2c: [UInt8]
+            package var s2c: [UInt8]
+
+            /// The two keys of one association.
+            package init(c2s: [UInt8], s2c: [UInt8]) {
+                self.c2s = c2s
+                self.s2c = s2c
+            }
         }
 
         /// The length of the key identifier at the start of a cookie.
@@ -30,14 +36,14 @@ extension FakeNTSServer {
 
         /// A jar with a fresh random master key and key identifier, whose cookies carry `padding`
         /// (clamped to 0…2048) zero bytes after the sealed keys.
-        init(padding: Int = 0) {
+        package init(padding: Int = 0) {
             self.padding = min(max(padding, 0), 2048)
             keyID = Self.randomBytes(Self.keyIDLength)
             masterKey = Self.randomBytes(AESSIV.keyLength)
         }
 
         /// A new cookie carrying `keys`; nil if sealing fails (wrong key lengths).
-        func cookie(for keys: Keys) -> [UInt8]? {
+        package func cookie(for keys: Keys) -> [UInt8]? {
             let nonce = Self.randomBytes(Self.nonceLength)
             guard
                 let sealed = try? AESSIV.seal(

@@ -4,17 +4,17 @@ import SNTP
 
 extension FakeNTSServer {
     /// What the server does with one NTP datagram, and why.
-    struct NTPOutcome: Sendable {
+    package struct NTPOutcome: Sendable {
         /// The reply to send; nil to drop the request.
-        var reply: [UInt8]?
+        package var reply: [UInt8]?
         /// Why the request was refused, if it was.
-        var rejection: RejectionReason?
+        package var rejection: RejectionReason?
         /// Whether the request was a plain (non-NTS) one.
         var plain = false
         /// Whether the request's cookie opened and its authenticator verified.
-        var authenticated = false
+        package var authenticated = false
         /// The new cookies in the reply.
-        var cookiesIssued = 0
+        package var cookiesIssued = 0
         /// The request's cookie, if it had one.
         var cookie: [UInt8]?
         /// The request's Unique Identifier, if it framed as an NTS request.
@@ -24,7 +24,7 @@ extension FakeNTSServer {
     /// Answers NTP requests (RFC 8915 §5): pure functions of the request, the configuration, the
     /// stamped instants and the cookie jar, with no clock or socket, so each behaviour is visible in
     /// the bytes it returns.
-    enum NTPResponder {
+    package enum NTPResponder {
         /// The most new cookies a reply carries (the one spent plus seven placeholders).
         static let maximumCookies = 8
         /// The length of the nonce of the reply's authenticator.
@@ -32,7 +32,7 @@ extension FakeNTSServer {
 
         /// The outcome for `bytes`, received at `receiveTime` (T2) and answered at `transmitTime`
         /// (T3), both on the server's clock.
-        static func respond(
+        package static func respond(
             to bytes: [UInt8], receiveTime: UnixTime, transmitTime: UnixTime, configuration: Configuration,
             jar: CookieJar
         ) -> NTPOutcome {

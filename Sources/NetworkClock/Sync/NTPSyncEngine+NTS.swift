@@ -13,30 +13,19 @@ extension NTPSyncEngine {
         let query = NTSQuery(
             client: client, trust: policy.trustRoots.tlsTrustRoots, family: policy.family,
             sessions: ntsSessions)
-        let monotonic = client.monotonic
+        // A known NTP address that etiquette keeps silent is not worth a key exchange.
         if let address = query.knownNTPAddress(of: server) {
-            let entry = registry.entry(for: address)
-            if let code = entry.dropped {
+            let admission = registry.admission(
+                for: address, at: client.monotonic.now(), spacing: policy.query.interval)
+            if case .allowed = admission {} else {
                 return NTSQueryOutcome(
                     server: server, keyExchanges: 0, ntpAddress: address,
-                    failure: NTSFailure(code: "dropped", reason: "dropped after Kiss-o'-Death \(code)"))
-            }
-            if let notBefore = entry.notBefore, notBefore > monotonic.now() {
-                return NTSQueryOutcome(
-                    server: server, keyExchanges: 0, ntpAddress: address,
-                    failure: NTSFailure(
-                        code: "backoff",
-                        reason: "backing off for \((notBefore - monotonic.now()).formattedSeconds)"))
-            }
-            if let last = entry.lastSend {
-                let wait = policy.query.interval - (monotonic.now() - last)
-                if wait > .zero && monotonic.now() + wait < deadline {
-                    CancellableWait.sleep(wait, isCancelled: isCancelled)
-                }
+                    failure: NTSFailure(skipped: admission))
             }
         }
-        let outcome = query.query(server, options: policy.query, deadline: deadline, isCancelled: isCancelled)
-        if let result = outcome.result { record(result) }
-        return outcome
+        return query.query(server, options: policy.query, deadline: deadline, isCancelled: isCancelled) {
+            address, protection in
+            burst(to: address, deadline: deadline, protection: protection, isCancelled: isCancelled)
+        }
     }
 }

@@ -80,19 +80,11 @@ package struct NTPSyncEngine: Sendable {
                     SourceReport(server: server, address: nil, status: .error, reason: error.description))
             case .success(let addresses):
                 for address in addresses {
-                    let entry = registry.entry(for: address)
-                    if let code = entry.dropped {
+                    let admission = registry.admission(for: address, at: start, spacing: policy.query.interval)
+                    if case .allowed = admission {} else {
                         reports.append(
                             SourceReport(
-                                server: server, address: address, status: .skipped,
-                                reason: "dropped after Kiss-o'-Death \(code)"))
-                        continue
-                    }
-                    if let notBefore = entry.notBefore, notBefore > start {
-                        reports.append(
-                            SourceReport(
-                                server: server, address: address, status: .skipped,
-                                reason: "backing off for \((notBefore - start).formattedSeconds)"))
+                                server: server, address: address, status: .skipped, reason: admission.description))
                         continue
                     }
                     reports.append(SourceReport(server: server, address: address, status: .timeout))
@@ -120,7 +112,7 @@ package struct NTPSyncEngine: Sendable {
                     keyExchangeAddress: nts.keyExchangeAddress, aead: nts.aead, cookies: nts.cookiesHeld,
                     keyExchanges: nts.keyExchanges)
                 if nts.result == nil, let failure = nts.failure {
-                    reports[item.report].status = .error
+                    reports[item.report].status = failure.code == "skipped" ? .skipped : .error
                     reports[item.report].reason = failure.reason
                     continue
                 }
@@ -205,41 +197,21 @@ package struct NTPSyncEngine: Sendable {
     /// one poll slice once `isCancelled` returns true.
     @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
     func burst(
-        to address: SocketAddress, deadline: MonotonicInstant, isCancelled: () -> Bool = { false }
+        to address: SocketAddress, deadline: MonotonicInstant, protection: (any PacketProtection)? = nil,
+        isCancelled: () -> Bool = { false }
     ) -> ServerQueryResult {
-        let monotonic = client.monotonic
-        if let last = registry.entry(for: address).lastSend {
-            let wait = policy.query.interval - (monotonic.now() - last)
-            if wait > .zero && monotonic.now() + wait < deadline {
-                CancellableWait.sleep(wait, isCancelled: isCancelled)
-            }
+        let admission = registry.admission(
+            for: address, at: client.monotonic.now(), spacing: policy.query.interval)
+        guard case .allowed(let notBefore) = admission else {
+            // Another sync got a kiss meanwhile: nothing is sent.
+            let mapping = TimeMapping(wall: client.wall, monotonic: client.monotonic)
+            return ServerQueryResult(address: address, exchanges: [], mapping: mapping)
         }
         let result = client.query(
-            address, options: policy.query, deadline: deadline, isCancelled: isCancelled)
-        record(result)
+            address, options: policy.query, deadline: deadline, notBefore: notBefore, protection: protection,
+            isCancelled: isCancelled)
+        registry.record(result, at: client.monotonic.now(), rateBackoff: rateBackoff)
         return result
-    }
-
-    /// Updates the etiquette state of the address a burst went to: when it was last sent to, and
-    /// what its Kiss-o'-Death said.
-    func record(_ result: ServerQueryResult) {
-        let address = result.address
-        // Stopped before anything was sent: the address's etiquette state is unchanged.
-        if result.exchanges.isEmpty { return }
-        let now = client.monotonic.now()
-        let backoff = rateBackoff
-        registry.update(address) { entry in
-            entry.lastSend = now
-            switch result.kissCode {
-            case .some(let code) where code.isTerminal:
-                entry.dropped = code
-            case .some(.rate):
-                entry.notBefore = now + backoff
-            default:
-                break
-            }
-            entry.consecutiveFailures = result.best == nil ? entry.consecutiveFailures + 1 : 0
-        }
     }
 
     private func select(_ reports: [SourceReport], start: MonotonicInstant) throws(SyncError) -> SyncReport {

@@ -2,37 +2,30 @@ import NetClockPlatform
 import SNTP
 import Synchronization
 
-/// Per-address etiquette state that outlives one sync: when we last sent, and what the server
-/// told us with a Kiss-o'-Death.
+/// The etiquette state of every address queried, kept across syncs (one ``SourceEtiquette`` per
+/// address): the sync engine asks it before a burst and tells it how the burst ended.
 package final class SourceRegistry: Sendable {
-    /// What is known about one address.
-    package struct Entry: Hashable, Sendable {
-        /// When the last burst to it ended (an upper bound on the last send).
-        package var lastSend: MonotonicInstant?
-        /// No packet is sent before this instant (after RATE, or while backing off from failures).
-        package var notBefore: MonotonicInstant?
-        /// The terminal kiss code (DENY or RSTR) that dropped this address for good.
-        package var dropped: KissCode?
-        /// Consecutive bursts that produced no sample.
-        package var consecutiveFailures: Int = 0
-    }
-
-    private let entries = Mutex<[SocketAddress: Entry]>([:])
+    private let entries = Mutex<[SocketAddress: SourceEtiquette]>([:])
 
     /// Creates an empty registry.
     package init() {}
 
-    /// The state of `address`.
-    package func entry(for address: SocketAddress) -> Entry {
-        entries.withLock { $0[address] ?? Entry() }
+    /// Whether a burst to `address` may start at `now`, with packets spaced by `spacing`.
+    package func admission(for address: SocketAddress, at now: MonotonicInstant, spacing: Duration)
+        -> SourceEtiquette.Admission
+    {
+        entries.withLock { ($0[address] ?? SourceEtiquette()).admission(at: now, spacing: spacing) }
     }
 
-    /// Changes the state of `address`.
-    package func update(_ address: SocketAddress, _ body: (inout Entry) -> Void) {
+    /// The state of `address`.
+    package func etiquette(for address: SocketAddress) -> SourceEtiquette {
+        entries.withLock { $0[address] ?? SourceEtiquette() }
+    }
+
+    /// Records a burst to `result.address` that ended at `now`.
+    package func record(_ result: ServerQueryResult, at now: MonotonicInstant, rateBackoff: Duration) {
         entries.withLock { table in
-            var entry = table[address] ?? Entry()
-            body(&entry)
-            table[address] = entry
+            table[result.address, default: SourceEtiquette()].record(result, at: now, rateBackoff: rateBackoff)
         }
     }
 }

@@ -4,18 +4,18 @@
 /// A burst calls ``protect(_:)`` for each request and, for every datagram whose header answers the
 /// request in flight (its origin echoes the request's nonce), ``verify(reply:)`` or, for a
 /// Kiss-o'-Death, ``verify(kissOfDeath:code:)``. A datagram that fails is discarded like a spoofed
-/// one and the wait goes on; it never becomes a sample. Used by one burst's thread at a time.
-package protocol PacketProtection: AnyObject {
+/// one and the wait goes on; it never becomes a sample. A value: the burst core owns its copy.
+package protocol PacketProtection: Sendable {
     /// The wire bytes of a request with this 48-byte header, protected.
     /// - Throws: the reason no request can be sent (e.g. no cookie left); the burst ends with it.
-    func protect(_ header: NTPPacket) throws(RejectionReason) -> [UInt8]
+    mutating func protect(_ header: NTPPacket) throws(RejectionReason) -> [UInt8]
 
     /// Checks a reply to the request in flight (every plain-SNTP check of its header passed).
     /// - Throws: why the datagram must be discarded (unauthenticated, tampered, downgraded).
-    func verify(reply datagram: [UInt8]) throws(RejectionReason)
+    mutating func verify(reply datagram: [UInt8]) throws(RejectionReason)
 
     /// Checks a Kiss-o'-Death answering the request in flight; returning accepts it (the burst then
     /// ends with it).
     /// - Throws: why it must be discarded, as for an unauthenticated kiss an attacker could forge.
-    func verify(kissOfDeath datagram: [UInt8], code: KissCode) throws(RejectionReason)
+    mutating func verify(kissOfDeath datagram: [UInt8], code: KissCode) throws(RejectionReason)
 }

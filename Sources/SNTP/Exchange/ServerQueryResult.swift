@@ -46,6 +46,13 @@ package struct ServerQueryResult: Hashable, Sendable {
     /// The local time-line mapping used for every T1 and T4 of the burst.
     package var mapping: TimeMapping
 
+    /// The record of a burst to `address` whose T1 and T4 were mapped by `mapping`.
+    package init(address: SocketAddress, exchanges: [ExchangeRecord], mapping: TimeMapping) {
+        self.address = address
+        self.exchanges = exchanges
+        self.mapping = mapping
+    }
+
     /// Every accepted sample, in order.
     package var samples: [NTPSample] { exchanges.compactMap(\.sample) }
 
