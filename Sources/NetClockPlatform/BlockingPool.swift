@@ -13,13 +13,12 @@ import Synchronization
 ///   being queried. The default cap (``shared``, 64 threads) lets a sync's parallel bursts to many
 ///   addresses, and a few syncs at once, run without being serialised.
 ///
-/// Cancellation (see ``run(_:)``): a job not yet started is removed from the queue and its waiter
-/// resumes at once; a running job's ``CancellationFlag`` is set and its waiter resumes at once,
-/// while the thread finishes at its next poll slice (``CancellableWait/slice``), or by its own
-/// deadline for work that cannot poll (`getaddrinfo`).
+/// Work is submitted with a ``CancellationFlag`` and awaited through a ``BlockingBatch``, the one
+/// waiter: when the waiter gives up it resumes at once and sets the flag; a job not yet started is
+/// then skipped when its turn comes, and a running one finishes at its next poll slice
+/// (``CancellableWait/slice``), or by its own deadline for work that cannot poll (`getaddrinfo`).
 ///
-/// Modelled on swift-nio's `NIOThreadPool`, with lazily started threads and removal of cancelled
-/// jobs from the queue.
+/// Modelled on swift-nio's `NIOThreadPool`, with lazily started threads.
 package final class BlockingPool: Sendable {
     /// The pool the package's blocking work runs on.
     package static let shared = BlockingPool(maximumThreads: 64)
@@ -56,58 +55,22 @@ package final class BlockingPool: Sendable {
         }
     }
 
-    /// Runs `body` on a pool thread and returns its result, without blocking the caller's thread.
-    ///
-    /// When the calling task is cancelled, this throws `CancellationError` at once: a job still
-    /// queued is removed and never runs; a running job's flag (passed to `body`) is set, and its
-    /// result, when it comes, is discarded. `body` should poll the flag between bounded waits.
-    package func run<T: Sendable>(
-        _ body: @escaping @Sendable (CancellationFlag) -> T
-    ) async throws(CancellationError) -> T {
-        let waiter = PoolWaiter<T>()
-        let flag = CancellationFlag()
+    /// Submits a job: `body` runs on a pool thread unless `flag` is set before a thread takes it;
+    /// `complete` follows it (or stands for it when skipped) once the thread counts as free again;
+    /// `dropped` stands for both when no thread could be started at all. Wait for jobs with a
+    /// ``BlockingBatch``, the package's one waiter.
+    package func submit(
+        flag: CancellationFlag, body: @escaping @Sendable () -> Void,
+        complete: @escaping @Sendable () -> Void = {}, dropped: @escaping @Sendable () -> Void = {}
+    ) {
         let id = state.withLock { $0.makeID() }
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                guard waiter.install(continuation) else { return }
-                submit(
-                    BlockingPoolState.Job(
-                        id: id, flag: flag, body: { waiter.keep(body(flag)) },
-                        drop: { waiter.resume(.failure(CancellationError())) },
-                        complete: { waiter.resumeWithKept() }))
-            }
-        } onCancel: {
-            // The waiter first: once the flag is set the job may return at once with whatever it
-            // had (a burst cut short reports timeouts), and that result must not win the race.
-            waiter.resume(.failure(CancellationError()))
-            flag.cancel()
-            _ = state.withLock { $0.remove(id) }
-        }
-        return try result.get()
+        submit(BlockingPoolState.Job(id: id, flag: flag, body: body, drop: dropped, complete: complete))
     }
 
-    /// Runs `body` on a pool thread and waits for it to finish even if the calling task is
-    /// cancelled: for work that must not be cut short, such as writing a file.
-    package func runToCompletion<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            let id = state.withLock { $0.makeID() }
-            let once = Mutex(Optional(continuation))
-            let resume: @Sendable (T?) -> Void = { value in
-                guard let continuation = once.withLock({ $0.take() }) else { return }
-                // A dropped job (no thread could be started) runs on the caller's behalf here.
-                continuation.resume(returning: value ?? body())
-            }
-            submit(
-                BlockingPoolState.Job(
-                    id: id, flag: CancellationFlag(), body: { resume(body()) }, drop: { resume(nil) }))
-        }
-    }
-
-    /// Starts `body` on a pool thread and returns at once. The job never starts if `flag` is set
-    /// before a thread takes it; once running, `body` should poll `flag` itself.
-    package func execute(flag: CancellationFlag, _ body: @escaping @Sendable () -> Void) {
-        let id = state.withLock { $0.makeID() }
-        submit(BlockingPoolState.Job(id: id, flag: flag, body: body, drop: {}))
+    /// Removes the jobs still queued under `flag`, whose waiter gave up, so they hold no place in
+    /// the queue (they would be skipped when their turn came).
+    package func discardQueued(flaggedBy flag: CancellationFlag) {
+        _ = state.withLock { $0.removeQueued(flaggedBy: flag) }
     }
 
     private func submit(_ job: BlockingPoolState.Job) {
@@ -154,52 +117,5 @@ package final class BlockingPool: Sendable {
             }
             job = state.withLock { $0.takeHandOff(for: worker) }
         }
-    }
-}
-
-/// The one waiter of ``BlockingPool/run(_:)``: resumed exactly once, by the job's result or by
-/// cancellation, whichever comes first.
-private final class PoolWaiter<T: Sendable>: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<Result<T, CancellationError>, Never>?
-        var kept: T?
-        var isDone = false
-    }
-
-    private let state = Mutex(State())
-
-    /// Keeps the continuation; false (having resumed it with a cancellation) when the task was
-    /// cancelled before, in which case the job must not be submitted.
-    func install(_ continuation: CheckedContinuation<Result<T, CancellationError>, Never>) -> Bool {
-        let cancelledEarly = state.withLock { state in
-            if state.isDone { return true }
-            state.continuation = continuation
-            return false
-        }
-        if cancelledEarly { continuation.resume(returning: .failure(CancellationError())) }
-        return !cancelledEarly
-    }
-
-    /// Keeps the job's result until ``resumeWithKept()``.
-    func keep(_ value: T) {
-        state.withLock { $0.kept = value }
-    }
-
-    /// Resumes the waiter with the kept result, if there is one and it was not resumed already.
-    func resumeWithKept() {
-        guard let value = state.withLock({ $0.kept.take() }) else { return }
-        resume(.success(value))
-    }
-
-    /// Resumes the waiter with `result` unless it was resumed already.
-    func resume(_ result: Result<T, CancellationError>) {
-        let continuation = state.withLock {
-            state -> CheckedContinuation<Result<T, CancellationError>, Never>? in
-            guard !state.isDone else { return nil }
-            state.isDone = true
-            defer { state.continuation = nil }
-            return state.continuation
-        }
-        continuation?.resume(returning: result)
     }
 }

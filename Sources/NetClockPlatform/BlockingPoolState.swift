@@ -7,7 +7,7 @@ import Dispatch
 struct BlockingPoolState {
     /// One piece of blocking work.
     struct Job: Sendable {
-        /// Identifies the job for removal from the queue.
+        /// Identifies the job.
         var id: UInt64
         /// Set when nobody waits for the job any more; a job whose flag is set is never started.
         var flag: CancellationFlag
@@ -163,14 +163,16 @@ struct BlockingPoolState {
         return true
     }
 
-    /// Removes a job that has not started from the queue; false when it is not queued (running,
-    /// handed off, finished or unknown).
-    mutating func remove(_ id: UInt64) -> Bool {
-        guard let index = queue[head...].firstIndex(where: { $0?.id == id }) else { return false }
-        queue[index] = nil
-        queuedCount -= 1
+    /// Removes every queued job whose flag is `flag` (their waiter gave up); returns how many.
+    mutating func removeQueued(flaggedBy flag: CancellationFlag) -> Int {
+        var removed = 0
+        for index in head..<queue.count where queue[index]?.flag === flag {
+            queue[index] = nil
+            removed += 1
+        }
+        queuedCount -= removed
         compactIfNeeded()
-        return true
+        return removed
     }
 
     private mutating func compactIfNeeded() {

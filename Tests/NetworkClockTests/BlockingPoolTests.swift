@@ -19,10 +19,12 @@ import Testing
 
     /// Occupies the pool's only thread until `release` is signalled.
     static func occupy(_ pool: BlockingPool, release: DispatchSemaphore, started: DispatchSemaphore) {
-        pool.execute(flag: CancellationFlag()) {
-            started.signal()
-            release.wait()
-        }
+        pool.submit(
+            flag: CancellationFlag(),
+            body: {
+                started.signal()
+                release.wait()
+            })
     }
 
     @Test func resultsAreDelivered() async throws {
@@ -46,10 +48,12 @@ import Testing
         let order = Mutex<[Int]>([])
         let done = DispatchSemaphore(value: 0)
         for index in 0..<50 {
-            pool.execute(flag: CancellationFlag()) {
-                order.withLock { $0.append(index) }
-                if index == 49 { done.signal() }
-            }
+            pool.submit(
+                flag: CancellationFlag(),
+                body: {
+                    order.withLock { $0.append(index) }
+                    if index == 49 { done.signal() }
+                })
         }
         #expect(pool.statistics.queued == 50)
         release.signal()
@@ -130,7 +134,7 @@ import Testing
                 return 42
             }
         }
-        let isRunning = await pool.runToCompletion { running.wait(timeout: .now() + 5) }
+        let isRunning = await pool.runToEnd { running.wait(timeout: .now() + 5) }
         #expect(isRunning == .success)
         let clock = ContinuousClock()
         let cancelledAt = clock.now
@@ -139,7 +143,7 @@ import Testing
         let latency = clock.now - cancelledAt
         #expect(throws: CancellationError.self) { try result.get() }
         #expect(latency < .milliseconds(100), "\(latency)")
-        let stopped = await pool.runToCompletion { sawFlag.wait(timeout: .now() + 1) }
+        let stopped = await pool.runToEnd { sawFlag.wait(timeout: .now() + 1) }
         #expect(stopped == .success, "the running job saw its flag and stopped")
     }
 

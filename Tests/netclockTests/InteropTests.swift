@@ -138,7 +138,7 @@ struct InteropTests {
         try await ChronyServer.with(chronyd: chronyd, stratum: 8, ipv6: true) { server in
             for host in ["::1", "127.0.0.1"] {
                 let address = try #require(SocketAddress(numericHost: host, port: server.port))
-                let result = await BlockingPool.shared.runToCompletion {
+                let result = await BlockingPool.shared.runToEnd {
                     SNTPClient().query(
                         address, options: QueryOptions(samples: 4, interval: .zero, timeout: .seconds(1)))
                 }

@@ -71,19 +71,17 @@ struct HTTPHeadClient: Sendable {
         let end = max(now, sendAt ?? now) + timeout
         let client = self
         let reason = "no response from \(request.hostHeader) within \(timeout.formattedSeconds)"
-        return await HTTPExchange.run(
-            timeout: end - now + Self.backstopGrace, timeoutReason: reason, clock: clock
-        ) { finish in
-            // Set when the caller gave up; a job still queued then never starts.
-            let abandoned = CancellationFlag()
-            client.pool.execute(flag: abandoned) {
-                finish(
-                    client.exchange(
-                        request, method: method, sendAt: sendAt, end: end, timeout: timeout,
-                        isAbandoned: { abandoned.isCancelled }))
-            }
-            return { abandoned.cancel() }
+        let batch = BlockingBatch<HTTPExchangeOutcome>(on: pool)
+        batch.submit { abandoned in
+            client.exchange(
+                request, method: method, sendAt: sendAt, end: end, timeout: timeout,
+                isAbandoned: { abandoned.isCancelled })
         }
+        // The backstop: an exchange whose own deadlines failed to end it is abandoned here.
+        if let outcome = await batch.wait(timeout: end - now + Self.backstopGrace)[0] { return outcome }
+        let result: HTTPExchangeOutcome.Result =
+            Task.isCancelled ? .cancelled : .failed(.timeout, reason, urlErrorCode: nil)
+        return HTTPExchangeOutcome(sent: now, received: clock.now(), result: result)
     }
 
     /// Performs one request on the calling thread, which it blocks until the outcome is known, `end`

@@ -44,7 +44,7 @@ final class AnchorPersister: Sendable {
         guard start else { return }
         let pool = self.pool
         Task.detached { [self] in
-            await pool.runToCompletion { self.writeUntilClean() }
+            await pool.runToEnd { self.writeUntilClean() }
         }
     }
 

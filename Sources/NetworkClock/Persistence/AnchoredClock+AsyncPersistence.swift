@@ -11,7 +11,7 @@ extension AnchoredClock {
     package func restore(from store: AnchorStore, pool: BlockingPool = .shared) async
         -> Result<RestoredAnchor, AnchorStoreError>
     {
-        await pool.runToCompletion { self.restore(from: store) }
+        await pool.runToEnd { self.restore(from: store) }
     }
 
     /// Saves the clock's anchor and drift history to `store` on the ``BlockingPool`` (the write
@@ -20,7 +20,7 @@ extension AnchoredClock {
     /// Runs to completion even if the calling task is cancelled, so a write is never cut short.
     /// - Throws: ``AnchorStoreError``, as ``save(to:)`` does.
     package func save(to store: AnchorStore, pool: BlockingPool = .shared) async throws(AnchorStoreError) {
-        let result = await pool.runToCompletion { () -> Result<Void, AnchorStoreError> in
+        let result = await pool.runToEnd { () -> Result<Void, AnchorStoreError> in
             Result { () throws(AnchorStoreError) in try self.save(to: store) }
         }
         try result.get()

@@ -17,7 +17,7 @@ extension NTSSessions {
         -> String?
     {
         let saved = savedAssociations()
-        return await pool.runToCompletion {
+        return await pool.runToEnd {
             NTSCookieFile.save(saved, to: store.ntsCookiePath, bootID: store.currentBootID, trust: trust)
         }
     }

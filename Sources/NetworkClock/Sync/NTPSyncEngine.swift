@@ -148,19 +148,17 @@ package struct NTPSyncEngine: Sendable {
         ServerName, Result<[SocketAddress], TransportError>
     )] {
         let policy = self.policy
-        let collector = CompletionCollector<Result<[SocketAddress], TransportError>>(
-            expected: servers.count, enough: servers.count, isSatisfying: { _ in true })
-        for (index, server) in servers.enumerated() {
-            pool.execute(flag: collector.stop) {
-                let outcome = Result<[SocketAddress], TransportError> { () throws(TransportError) in
+        let batch = BlockingBatch<Result<[SocketAddress], TransportError>>(on: pool)
+        for server in servers {
+            batch.submit { _ in
+                Result { () throws(TransportError) in
                     try Resolver.resolve(
                         server.host, port: server.port ?? policy.defaultPort, family: policy.family,
                         limit: policy.addressesPerHost)
                 }
-                collector.deliver(outcome, index: index)
             }
         }
-        let results = await collector.wait(timeout: deadline)
+        let results = await batch.wait(timeout: deadline)
         return servers.enumerated().map { index, server in
             let timedOut = TransportError.resolutionFailed(
                 host: server.host, reason: "name resolution took longer than \(deadline.formattedSeconds)")
@@ -171,26 +169,19 @@ package struct NTPSyncEngine: Sendable {
     private func queryAll(_ targets: [Target], deadline: MonotonicInstant) async -> [Int: TargetResult] {
         guard !targets.isEmpty else { return [:] }
         let enough = policy.minimumSources.map { min(max(1, $0), targets.count) } ?? targets.count
-        let collector = CompletionCollector<TargetResult>(expected: targets.count, enough: enough) {
-            $0.query?.best != nil
-        }
-        let stop = collector.stop
-        for (index, target) in targets.enumerated() {
+        let batch = BlockingBatch<TargetResult>(on: pool, enough: enough) { $0.query?.best != nil }
+        for target in targets {
             let engine = self
-            pool.execute(flag: stop) {
-                let result: TargetResult
+            batch.submit { stop in
                 switch target {
                 case .plain(_, let address):
-                    result = .plain(
-                        engine.burst(to: address, deadline: deadline, isCancelled: { stop.isCancelled }))
+                    return .plain(engine.burst(to: address, deadline: deadline, isCancelled: { stop.isCancelled }))
                 case .nts(let server):
-                    result = .nts(
-                        engine.ntsBurst(to: server, deadline: deadline, isCancelled: { stop.isCancelled }))
+                    return .nts(engine.ntsBurst(to: server, deadline: deadline, isCancelled: { stop.isCancelled }))
                 }
-                collector.deliver(result, index: index)
             }
         }
-        return await collector.wait(timeout: deadline - client.monotonic.now() + .milliseconds(100))
+        return await batch.wait(timeout: deadline - client.monotonic.now() + .milliseconds(100))
     }
 
     /// One burst to one address, honouring and updating its etiquette state. Blocks; stops within
