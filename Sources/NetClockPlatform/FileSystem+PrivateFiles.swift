@@ -36,7 +36,8 @@ extension FileSystem {
     /// but a regular file is ever opened; it is then opened with `O_NOFOLLOW | O_NONBLOCK` and
     /// checked again with `fstat` (it may have been replaced in between). A missing file fails
     /// with ``noSuchFile``.
-    package static func readPrivateFile(atPath path: String, limit: Int) -> Result<[UInt8], PrivateFileError> {
+    package static func readPrivateFile(atPath path: String, limit: Int) -> Result<[UInt8], PrivateFileError>
+    {
         if let error = checkPrivateDirectories(of: path) { return .failure(error) }
         return readChecked(path, reportedAs: path, limit: limit)
     }
@@ -60,12 +61,14 @@ extension FileSystem {
     /// a unique name and unlinked before it is read. `rename` is atomic, so of any number of
     /// processes taking the same file at once exactly one gets its bytes; the others find
     /// nothing.
-    package static func takePrivateFile(atPath path: String, limit: Int) -> Result<[UInt8]?, PrivateFileError> {
+    package static func takePrivateFile(atPath path: String, limit: Int) -> Result<[UInt8]?, PrivateFileError>
+    {
         if let error = checkPrivateDirectories(of: path) { return .failure(error) }
         var info = stat()
         guard lstat(path, &info) == 0 else {
             let code = errno
-            return code == ENOENT ? .success(nil) : .failure(.failed(Failure(operation: "inspect", path: path, code: code)))
+            return code == ENOENT
+                ? .success(nil) : .failure(.failed(Failure(operation: "inspect", path: path, code: code)))
         }
         if let refusal = refusal(ofFile: info, at: path) { return .failure(.refused(refusal)) }
         let claimed = uniqueSibling(of: path, suffix: "taken")

@@ -57,9 +57,11 @@ extension FileSystem {
             case .ownedByAnotherUser(let uid):
                 return "\(path) is owned by uid \(uid), not by this user (uid \(geteuid()))"
             case .accessibleByOthers(let mode):
-                return "\(path) is \(Self.exposure(of: mode)) (mode \(Self.octal(mode))); state files must be 0600"
+                return
+                    "\(path) is \(Self.exposure(of: mode)) (mode \(Self.octal(mode))); state files must be 0600"
             case .directoryOwnedByAnotherUser(let uid):
-                return "the directory \(path) is owned by uid \(uid), neither this user (uid \(geteuid())) nor root"
+                return
+                    "the directory \(path) is owned by uid \(uid), neither this user (uid \(geteuid())) nor root"
             case .directoryWritableByOthers(let mode):
                 return "the directory \(path) is \(Self.exposure(of: mode)) (mode \(Self.octal(mode)))"
                     + " without the sticky bit"
@@ -87,7 +89,9 @@ extension FileSystem {
     static func refusal(ofFile info: stat, at path: String) -> Refusal? {
         let type = info.st_mode & S_IFMT
         if type == S_IFLNK { return Refusal(path: path, problem: .symbolicLink) }
-        guard type == S_IFREG else { return Refusal(path: path, problem: .notRegularFile(kind: kind(of: type))) }
+        guard type == S_IFREG else {
+            return Refusal(path: path, problem: .notRegularFile(kind: kind(of: type)))
+        }
         if info.st_uid != geteuid() {
             return Refusal(path: path, problem: .ownedByAnotherUser(uid: UInt32(info.st_uid)))
         }
@@ -100,7 +104,9 @@ extension FileSystem {
     /// it may.
     static func refusal(ofDirectory info: stat, at path: String) -> Refusal? {
         let type = info.st_mode & S_IFMT
-        guard type == S_IFDIR else { return Refusal(path: path, problem: .notRegularFile(kind: kind(of: type))) }
+        guard type == S_IFDIR else {
+            return Refusal(path: path, problem: .notRegularFile(kind: kind(of: type)))
+        }
         if info.st_uid != geteuid() && info.st_uid != 0 {
             return Refusal(path: path, problem: .directoryOwnedByAnotherUser(uid: UInt32(info.st_uid)))
         }

@@ -47,7 +47,8 @@ struct NTSCookieFileTests {
                 (Self.binding(boot: "boot-2"), AnchorStoreError.Code.differentBoot),
                 (Self.binding(digest: String(repeating: "cd", count: 32)), .differentTrustRoots),
             ] {
-                #expect(NTSCookieFile.save([Self.server: Self.saved()], to: path, binding: Self.binding()) == nil)
+                #expect(
+                    NTSCookieFile.save([Self.server: Self.saved()], to: path, binding: Self.binding()) == nil)
                 let error = try #require(Self.take(path, other).failure)
                 #expect(error.code == code, "\(error)")
                 #expect(error.path == path)
@@ -57,7 +58,9 @@ struct NTSCookieFileTests {
 
             #expect(NTSCookieFile.save([Self.server: Self.saved()], to: path, binding: Self.binding()) == nil)
             let sessions = NTSSessions()
-            #expect(sessions.restore(from: AnchorStore(path: String(path.dropLast(4))), binding: Self.binding()).value == 1)
+            #expect(
+                sessions.restore(from: AnchorStore(path: String(path.dropLast(4))), binding: Self.binding())
+                    .value == 1)
             let association = try #require(sessions.association(for: Self.server))
             #expect(association.cookieCount == 3)
             #expect(association.keys.ntpHost == "192.0.2.7")
@@ -69,7 +72,9 @@ struct NTSCookieFileTests {
             #expect(association.cookieCount == 0)
             #expect(sessions.handOverAssociations().isEmpty)
             // Nothing to keep writes nothing: a file another process kept meanwhile stays.
-            #expect(NTSCookieFile.save([Self.server: Self.saved(cookies: 2)], to: path, binding: Self.binding()) == nil)
+            #expect(
+                NTSCookieFile.save([Self.server: Self.saved(cookies: 2)], to: path, binding: Self.binding())
+                    == nil)
             #expect(NTSCookieFile.save([:], to: path, binding: Self.binding()) == nil)
             #expect(try Self.take(path).get()[Self.server]?.cookies.count == 2)
         }
@@ -103,7 +108,8 @@ struct NTSCookieFileTests {
             // Values out of range: a short key, no cookies, nine cookies, another AEAD.
             var otherAEAD = Self.saved()
             otherAEAD.aead = 16
-            for bad in [Self.saved(keyLength: 16), Self.saved(cookies: 0), Self.saved(cookies: 9), otherAEAD] {
+            for bad in [Self.saved(keyLength: 16), Self.saved(cookies: 0), Self.saved(cookies: 9), otherAEAD]
+            {
                 #expect(NTSSessions().restore([Self.server: bad]) == 0)
             }
             // A plain server name is never given an association.
@@ -111,7 +117,8 @@ struct NTSCookieFileTests {
         }
     }
 
-    @Test("a hostile cookie file is refused, left as it is, and never replaced by a save",
+    @Test(
+        "a hostile cookie file is refused, left as it is, and never replaced by a save",
         arguments: HostileStateFile.withoutRoot)
     func hostileFiles(kind: HostileStateFile) throws {
         try inTemporaryDirectory { directory in
@@ -141,10 +148,14 @@ struct NTSCookieFileTests {
             try writeFile("-----BEGIN CERTIFICATE-----\nBBBB\n-----END CERTIFICATE-----\n", to: ca)
             #expect(try trust.fingerprint().get() != first)
             // An unreadable CA file binds nothing.
-            #expect(NetworkClock.TrustRoots.certificateFile(directory + "/none.pem").fingerprint().failure != nil)
+            #expect(
+                NetworkClock.TrustRoots.certificateFile(directory + "/none.pem").fingerprint().failure != nil)
             // The system store: OpenSSL's bundle as SSL_CERT_FILE selects it.
-            let system = try NetworkClock.TrustRoots.system.fingerprint(environment: ["SSL_CERT_FILE": ca]).get()
-            let elsewhere = try NetworkClock.TrustRoots.system.fingerprint(environment: ["SSL_CERT_FILE": moved]).get()
+            let system = try NetworkClock.TrustRoots.system.fingerprint(environment: ["SSL_CERT_FILE": ca])
+                .get()
+            let elsewhere = try NetworkClock.TrustRoots.system.fingerprint(environment: [
+                "SSL_CERT_FILE": moved
+            ]).get()
             #expect(system != elsewhere && system != first)
             #expect(try NetworkClock.TrustRoots.system.fingerprint(environment: [:]).get().count == 64)
         }

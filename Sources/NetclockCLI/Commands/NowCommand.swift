@@ -19,7 +19,8 @@ struct NowCommand {
         switch clock.restore(from: store) {
         case .success: break
         case .failure(let error) where error.isUnsafeFile:
-            console.err("netclock: no valid anchor: refusing the state file: \(error.reason); nothing was read")
+            console.err(
+                "netclock: no valid anchor: refusing the state file: \(error.reason); nothing was read")
             return .noTime
         case .failure(let error):
             console.err("netclock: no valid anchor: \(error.reason) (run `netclock sync` first)")

@@ -48,7 +48,8 @@ public final class NetworkClock: Sendable {
     /// `refreshClock` is what the background refresh (``start()``) sleeps on between syncs and
     /// after failures: `ContinuousClock` by default (on Linux it reads `CLOCK_BOOTTIME`, so the
     /// schedule counts time spent suspended), a manual clock in tests. The restore reads one small
-    /// file (no `fsync`).
+    /// file (no `fsync`); with NTS servers and a store, the CA file or bundle is also hashed once
+    /// to bind the NTS cookie file to it (``NTSCookieFile/Binding``).
     package init(
         configuration: Configuration,
         monotonic: some MonotonicClockSource,
@@ -203,7 +204,9 @@ public final class NetworkClock: Sendable {
                 return .failure(AnchorStore.unsafeFileError(at: store.ntsCookiePath) ?? error)
             }
         }
-        if case .failure(let error) = result, error.code != .missing { broadcaster.emit(.restoreFailed(error)) }
+        if case .failure(let error) = result, error.code != .missing {
+            broadcaster.emit(.restoreFailed(error))
+        }
     }
 
     /// Hands the NTS keys and unused cookies over to the file beside the anchor, when there is a

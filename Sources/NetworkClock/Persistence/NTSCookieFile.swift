@@ -100,12 +100,16 @@ package enum NTSCookieFile {
         guard let probe = try? decoder.decode(AnchorFile.VersionProbe.self, from: Data(bytes)) else {
             return failure(.corrupt, "the NTS cookie file is not valid JSON")
         }
-        guard let fileVersion = probe.version else { return failure(.corrupt, "the NTS cookie file has no version") }
+        guard let fileVersion = probe.version else {
+            return failure(.corrupt, "the NTS cookie file has no version")
+        }
         guard fileVersion == version else {
             let detail =
                 fileVersion == 1
-                ? "format version 1, bound to the CA file's path rather than its contents" : "format version \(fileVersion)"
-            return failure(.unsupportedVersion, "the NTS cookie file has \(detail); this build reads \(version)")
+                ? "format version 1, bound to the CA file's path rather than its contents"
+                : "format version \(fileVersion)"
+            return failure(
+                .unsupportedVersion, "the NTS cookie file has \(detail); this build reads \(version)")
         }
         guard let file = try? decoder.decode(Contents.self, from: Data(bytes)) else {
             return failure(.corrupt, "the NTS cookie file lacks a field or has one of the wrong type")
@@ -143,7 +147,8 @@ package enum NTSCookieFile {
             version: version, bootID: binding.bootID, trust: binding.trust, trustSHA256: binding.trustSHA256,
             associations: entries)
         guard let data = try? JSONEncoder().encode(contents) else {
-            return AnchorStoreError(code: .writeFailed, reason: "cannot encode the NTS associations", path: path)
+            return AnchorStoreError(
+                code: .writeFailed, reason: "cannot encode the NTS associations", path: path)
         }
         return FileSystem.writePrivateFile(Array(data) + [0x0A], toPath: path).map {
             AnchorStoreError($0, file: path, failed: .writeFailed)

@@ -11,7 +11,9 @@ extension NTSSessions {
     ///   (``AnchorStoreError/isUnsafeFile``) when the file was refused and left as it is, else
     ///   the reason it was discarded (another boot, other trust roots, format 1, damage).
     @discardableResult
-    package func restore(from store: AnchorStore, binding: NTSCookieFile.Binding) -> Result<Int, AnchorStoreError> {
+    package func restore(from store: AnchorStore, binding: NTSCookieFile.Binding)
+        -> Result<Int, AnchorStoreError>
+    {
         NTSCookieFile.take(from: store.ntsCookiePath, binding: binding).map { restore($0) }
     }
 
