@@ -48,6 +48,17 @@ extension NTSAssociation {
             serverToClient: keys.serverToClient, cookies: cookieSnapshot())
     }
 
+    /// This association's keys and every unused cookie, which leave it (see
+    /// ``NTSSessions/handOverAssociations()``); nil when it had none or was NAKed.
+    package func handOver() -> Saved? {
+        let cookies = takeAllCookies()
+        guard !cookies.isEmpty else { return nil }
+        return Saved(
+            keyExchangeHost: keys.keyExchangeAddress.host, keyExchangePort: keys.keyExchangeAddress.port,
+            ntpHost: keys.ntpHost, ntpPort: keys.ntpPort, aead: keys.aead,
+            clientToServer: keys.clientToServer, serverToClient: keys.serverToClient, cookies: cookies)
+    }
+
     /// An association from what ``saved()`` kept; nil when any value is out of range (a corrupt or
     /// edited file costs only a new key exchange).
     package convenience init?(restoring saved: Saved) {

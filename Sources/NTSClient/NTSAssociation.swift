@@ -67,6 +67,16 @@ package final class NTSAssociation: Sendable {
     /// The unused cookies held.
     package var cookieCount: Int { state.withLock { $0.cookies.count } }
 
+    /// Removes every unused cookie and returns them, oldest first; none after an NTS NAK (the
+    /// server can no longer open them). The association then needs a key exchange.
+    func takeAllCookies() -> [[UInt8]] {
+        state.withLock { state in
+            let cookies = state.negativelyAcknowledged ? [] : state.cookies
+            state.cookies = []
+            return cookies
+        }
+    }
+
     /// The unused cookies, oldest first, without spending them.
     func cookieSnapshot() -> [[UInt8]] { state.withLock { $0.cookies } }
 

@@ -55,6 +55,22 @@ package final class NTSSessions: Sendable {
         return associations.compactMapValues { $0.saved() }
     }
 
+    /// Hands the usable associations over to be kept outside these sessions (in a file another
+    /// process may take): every association leaves the table (back-off state stays) and gives
+    /// up its cookies, so no cookie is ever both held here and kept there. A burst still running
+    /// on one of them finds no cookie left and runs a new key exchange.
+    package func handOverAssociations() -> [ServerName: NTSAssociation.Saved] {
+        entries.withLock { table in
+            var saved: [ServerName: NTSAssociation.Saved] = [:]
+            for (server, entry) in table {
+                guard let association = entry.association else { continue }
+                saved[server] = association.handOver()
+                table[server]?.association = nil
+            }
+            return saved
+        }
+    }
+
     /// Adopts associations kept by an earlier process, for servers with none yet; returns how
     /// many were adopted. Invalid ones are dropped (their servers get a new key exchange).
     @discardableResult

@@ -29,11 +29,18 @@ package enum FileSystem {
     /// `EFBIG`, which ``readFile(atPath:limit:)`` reports for a file over its limit.
     package static let fileTooLarge = EFBIG
 
-    /// Reads a whole file of at most `limit` bytes; larger files fail with `EFBIG`.
+    /// Reads a whole file of at most `limit` bytes; larger files fail with `EFBIG`. For files
+    /// the package does not own (`/proc`, CA bundles); the package's own state goes through
+    /// ``readPrivateFile(atPath:limit:)``. Opened with `O_NONBLOCK`, so a FIFO never blocks.
     package static func readFile(atPath path: String, limit: Int) -> Result<[UInt8], Failure> {
-        let fd = retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        let fd = retrying { open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
         guard fd >= 0 else { return .failure(Failure(operation: "open", path: path, code: errno)) }
         defer { _ = close(fd) }
+        return readAll(fd, path: path, limit: limit)
+    }
+
+    /// Reads `fd` to its end, failing with `EFBIG` past `limit` bytes.
+    static func readAll(_ fd: Int32, path: String, limit: Int) -> Result<[UInt8], Failure> {
         var bytes = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -71,13 +78,14 @@ package enum FileSystem {
     /// Replaces the file at `path` with `bytes` atomically: writes a uniquely named temporary file
     /// in the same directory (so the rename stays on one file system), sets `mode`, flushes it to
     /// disk, renames it over `path`, then flushes the directory. Readers see the old file or the new
-    /// one, never a mixture, however many writers race.
+    /// one, never a mixture, however many writers race. `rename` replaces a symbolic link at
+    /// `path` rather than following it; ``writePrivateFile(_:toPath:)`` also refuses one.
     package static func writeAtomically(_ bytes: [UInt8], toPath path: String, mode: UInt32) -> Failure? {
         let directory = directoryName(of: path)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        let nonce = String(UInt64.random(in: .min ... .max), radix: 16)
-        let temporary = "\(directory)/.\(name).\(getpid()).\(nonce).tmp"
-        let fd = retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode)) }
+        let temporary = uniqueSibling(of: path, suffix: "tmp")
+        let fd = retrying {
+            open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode))
+        }
         guard fd >= 0 else { return Failure(operation: "create", path: temporary, code: errno) }
         var failure: Failure?
         if fchmod(fd, mode_t(mode)) != 0 {

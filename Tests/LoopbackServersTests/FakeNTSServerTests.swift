@@ -112,6 +112,12 @@ struct FakeNTSServerTests {
         #expect(try NTPPacket(decoding: plain).originTimestamp == nonce)
         #expect(
             server.waitUntil(timeout: .seconds(2)) { $0.plainRequests == 1 && $0.authenticatedRequests == 2 })
+        #expect(server.statistics.cookiesPresented == 2 && server.statistics.repeatedCookies == 0)
+        // The first cookie again: answered (the fake server does not refuse reuse), and counted.
+        _ = try NTSTestClient.query(server, cookie: response.cookies[0], c2s: exchange.c2s)
+        #expect(server.waitUntil(timeout: .seconds(2)) { $0.cookiesPresented == 3 })
+        #expect(server.statistics.repeatedCookies == 1)
+        #expect(server.statistics.presentedCookies.count == 2)
     }
 
     @Test("NTP: an unknown cookie and a wrong key each get an NTS NAK and are counted by reason")

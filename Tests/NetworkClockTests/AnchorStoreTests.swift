@@ -165,8 +165,8 @@ struct AnchorStoreTests {
             let timeline = SimulatedTimeline()
             #expect(
                 Self.store(at: directory + "/none.json", timeline: timeline).load().failureCode == .missing)
-            // A directory where the file should be cannot be read.
-            #expect(Self.store(at: directory, timeline: timeline).load().failureCode == .unreadable)
+            // A directory where the file should be is refused for what it is.
+            #expect(Self.store(at: directory, timeline: timeline).load().failureCode == .notRegularFile)
             let big = Self.store(at: directory + "/big.json", timeline: timeline)
             try writeFile(String(repeating: " ", count: AnchorStore.maximumFileSize + 1), to: big.path)
             #expect(big.load().failureCode == .corrupt)
@@ -251,7 +251,7 @@ struct AnchorStoreTests {
                     }
                     if bytes.isEmpty { break }
                 }
-                try Data(bytes).write(to: URL(fileURLWithPath: store.path))
+                try writeFile(bytes, to: store.path)
                 if case .success(let restored) = store.load() {
                     // Edits that keep the file valid (e.g. whitespace) must still give a sane anchor.
                     let anchor = restored.anchor

@@ -130,9 +130,16 @@ func inTemporaryDirectory(_ body: (String) throws -> Void) throws {
     try body(path)
 }
 
-/// Writes `text` to `path`, replacing any file there.
+/// Writes `text` to `path`, replacing any file there, with mode 0600 as every state file must
+/// have (whatever the umask makes of a new file).
 func writeFile(_ text: String, to path: String) throws {
-    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    try writeFile(Array(text.utf8), to: path)
+}
+
+/// Writes `bytes` to `path`, replacing any file there, with mode 0600.
+func writeFile(_ bytes: [UInt8], to path: String) throws {
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
 }
 
 /// The permission bits of the file at `path`.

@@ -233,8 +233,9 @@ extension NTSInteropTests {
             let now = try await CLIRunner.run(["now", "--state", state, "--json"], timeout: 10)
             #expect(try now.json()["authenticated"] as? Bool == true, "\(now.stdout)")
 
-            // A damaged cookie file costs one key exchange, nothing else.
+            // A damaged cookie file (private, as a kept one is) costs one key exchange, nothing else.
             try "{not json".write(toFile: state + ".nts", atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: state + ".nts")
             let third = try await sync()
             #expect(third.status == 0, "stderr: \(third.stderr)")
             let thirdNTS = try #require(

@@ -138,6 +138,8 @@ struct SyncNowCLITests {
         #expect(text.contains(bootID))
         text = text.replacingOccurrences(of: bootID, with: "00000000-0000-0000-0000-000000000000")
         try text.write(toFile: state, atomically: true, encoding: .utf8)
+        // Private again, as state files must be (the atomic write made a 0644 file).
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: state)
         let output = try await CLIRunner.run(["now", "--state", state])
         #expect(output.status == 1)
         #expect(output.stderr.contains("no valid anchor"))
@@ -154,8 +156,10 @@ struct SyncNowCLITests {
         #expect(output.stderr.contains("no valid anchor"))
         let corrupt = directory.appendingPathComponent("corrupt.json").path
         try "{\"version\": 1, \"boot".write(toFile: corrupt, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: corrupt)
         let second = try await CLIRunner.run(["now", "--state", corrupt, "--json"])
         #expect(second.status == 1)
+        #expect(second.stderr.contains("truncated"), "\(second.stderr)")
         #expect(second.stdout.isEmpty)
     }
 

@@ -93,7 +93,7 @@ extension FakeNTSServer {
                 if let uniqueIdentifier = outcome.uniqueIdentifier {
                     statistics.lastUniqueIdentifier = uniqueIdentifier
                 }
-                if let cookie = outcome.cookie { statistics.lastCookie = cookie }
+                if let cookie = outcome.cookie { statistics.recordPresented(cookie) }
                 statistics.cookiesIssued += outcome.cookiesIssued
             }
             guard let reply = outcome.reply else { return }

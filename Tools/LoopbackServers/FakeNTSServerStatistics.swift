@@ -35,11 +35,31 @@ extension FakeNTSServer {
         package var lastUniqueIdentifier: [UInt8]?
         /// The cookie of the last NTS request (authenticated or not).
         package var lastCookie: [UInt8]?
+        /// NTS requests that carried a cookie (authenticated or not).
+        package var cookiesPresented = 0
+        /// NTS requests whose cookie an earlier request had already carried: a client that
+        /// reuses cookies (RFC 8915 §5.7 forbids it) is seen here, across processes too.
+        package var repeatedCookies = 0
+        /// Every distinct cookie presented so far, up to ``maximumRememberedCookies``.
+        package var presentedCookies: Set<[UInt8]> = []
+        /// The most distinct cookies remembered, so that a flood cannot grow the set without end.
+        package static let maximumRememberedCookies = 65_536
         /// The server name (SNI) the last NTS-KE client asked for, if any.
         package var lastRequestedServerName: String?
 
         /// Creates empty statistics.
         package init() {}
+
+        /// Records the cookie of one NTS request.
+        mutating func recordPresented(_ cookie: [UInt8]) {
+            lastCookie = cookie
+            cookiesPresented += 1
+            if presentedCookies.contains(cookie) {
+                repeatedCookies += 1
+            } else if presentedCookies.count < Self.maximumRememberedCookies {
+                presentedCookies.insert(cookie)
+            }
+        }
 
         /// The refused NTP requests of every reason.
         package var rejectedTotal: Int { rejected.values.reduce(0, +) }

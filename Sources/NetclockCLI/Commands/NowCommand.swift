@@ -16,7 +16,13 @@ struct NowCommand {
             return .noTime
         }
         let clock = AnchoredClock()
-        if case .failure(let error) = clock.restore(from: store) {
+        switch clock.restore(from: store) {
+        case .success: break
+        case .failure(let error) where error.isUnsafeFile:
+            console.err(
+                "netclock: no valid anchor: refusing the state file: \(error.reason); nothing was read")
+            return .noTime
+        case .failure(let error):
             console.err("netclock: no valid anchor: \(error.reason) (run `netclock sync` first)")
             return .noTime
         }

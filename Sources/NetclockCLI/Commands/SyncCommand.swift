@@ -6,8 +6,15 @@ import SNTP
 ///
 /// An anchor already on file (same boot) is loaded first, so a worse new result never replaces a
 /// better stored one and the drift history keeps growing across runs. With `--nts`, the NTS keys
-/// and unused cookies are kept beside the anchor (`<state>.nts`), so the next `sync` of this boot
-/// spends them instead of running a new key exchange.
+/// and unused cookies are kept beside the anchor (`<state>.nts`): the next `sync` of this boot
+/// takes the file (it is removed before any of its cookies is sent, so two runs never send the
+/// same cookie) and spends them instead of running a new key exchange.
+///
+/// Both state files are checked before any network traffic. One that is not private to this
+/// user (a FIFO, a symbolic link, a directory, another user's file, a file others may read or
+/// write, a directory others may write) ends the command at once with status 1: `sync` exists to
+/// keep state, and it could not keep it there safely. A cookie file that is private but unusable
+/// (another boot, other trust roots, an old format, damage) only costs a key exchange.
 struct SyncCommand {
     var options: QueryCommandOptions
     var console: Console
@@ -20,15 +27,34 @@ struct SyncCommand {
             console.err("netclock: cannot store the anchor: \(error.reason)")
             return .noTime
         }
-        let report: SyncReport
-        let sessions = NTSSessions()
         let usesNTS = options.syncPolicy.usesNTS
-        if usesNTS { sessions.restore(from: store, trust: options.trustRoots) }
+        if let error = store.unsafeFileError()
+            ?? (usesNTS ? AnchorStore.unsafeFileError(at: store.ntsCookiePath) : nil)
+        {
+            return refuse(error)
+        }
+        let sessions = NTSSessions()
+        var binding: NTSCookieFile.Binding?
+        if usesNTS {
+            switch NTSCookieFile.Binding.current(for: store, trust: options.trustRoots) {
+            case .success(let current):
+                binding = current
+                switch sessions.restore(from: store, binding: current) {
+                case .failure(let error) where error.isUnsafeFile: return refuse(error)
+                case .failure(let error) where error.code != .missing:
+                    console.err("netclock: the kept NTS cookies were not used: \(error.reason)")
+                default: break
+                }
+            case .failure(let error):
+                console.err("netclock: NTS cookies are neither used nor kept: \(error.reason)")
+            }
+        }
         let outcome = await TimeQuery(options: options, ntsSessions: sessions).run(
             status: options.json ? nil : console.status)
-        if usesNTS, let reason = await sessions.save(to: store, trust: options.trustRoots) {
-            console.err("netclock: the NTS cookies could not be kept: \(reason)")
+        if let binding, let error = await sessions.save(to: store, binding: binding) {
+            console.err("netclock: the NTS cookies could not be kept: \(error.reason)")
         }
+        let report: SyncReport
         switch outcome {
         case .success(let result): report = result
         case .failure(let error):
@@ -60,5 +86,12 @@ struct SyncCommand {
             console.out("\(kept) to \(store.path)")
         }
         return .success
+    }
+
+    /// Exit 1 for a state file refused as not private, before any query.
+    private func refuse(_ error: AnchorStoreError) -> ExitStatus {
+        if options.json { console.out(JSONOutput.line(StateFailureJSON(error))) }
+        console.err("netclock: refusing the state file: \(error.reason); nothing was read or sent")
+        return .noTime
     }
 }

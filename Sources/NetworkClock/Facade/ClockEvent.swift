@@ -17,7 +17,10 @@ public enum ClockEvent: Sendable {
     case backoff(delay: Duration, consecutiveFailures: Int)
     /// The anchor was restored from the store at start-up.
     case restored(RestoredAnchor)
-    /// The stored anchor could not be used (another boot, corrupt file, …).
+    /// The stored anchor could not be used (another boot, corrupt file, a file refused as not
+    /// private: ``AnchorStoreError/isUnsafeFile``, …); emitted by ``NetworkClock/start()``. Also
+    /// emitted at a sync whose NTS cookie file (beside the anchor) could not be used, with that
+    /// file's path: the sync then runs a new key exchange.
     case restoreFailed(AnchorStoreError)
     /// The anchor could not be saved; the in-memory clock keeps working.
     case storeFailed(AnchorStoreError)

@@ -1,4 +1,5 @@
 import Foundation
+import NetClockPlatform
 import SNTP
 import Synchronization
 
@@ -26,6 +27,9 @@ public final class NetworkClock: Sendable {
     /// The clock the background refresh sleeps on (see ``start()``).
     private let refreshClock: any Clock<Duration>
     private let broadcaster: EventBroadcaster
+    /// What the NTS cookie file is bound to (nil without a store or NTS servers), or why no
+    /// cookies can be kept.
+    private let ntsBinding: Result<NTSCookieFile.Binding, AnchorStoreError>?
     /// Writes anchors that ``ingest(serverTime:requestSent:responseReceived:resolution:server:)``
     /// accepted, off the caller's thread; nil without a store.
     let persister: AnchorPersister?
@@ -44,7 +48,8 @@ public final class NetworkClock: Sendable {
     /// `refreshClock` is what the background refresh (``start()``) sleeps on between syncs and
     /// after failures: `ContinuousClock` by default (on Linux it reads `CLOCK_BOOTTIME`, so the
     /// schedule counts time spent suspended), a manual clock in tests. The restore reads one small
-    /// file (no `fsync`).
+    /// file (no `fsync`); with NTS servers and a store, the CA file or bundle is also hashed once
+    /// to bind the NTS cookie file to it (``NTSCookieFile/Binding``).
     package init(
         configuration: Configuration,
         monotonic: some MonotonicClockSource,
@@ -61,9 +66,12 @@ public final class NetworkClock: Sendable {
         self.clock = clock
         let client = SNTPClient(monotonic: monotonic, wall: wall, nonces: nonces)
         let ntp = NTPSyncEngine(policy: configuration.syncPolicy, client: client, registry: SourceRegistry())
+        // NTS cookies kept beside the anchor are bound to this boot and to the trust roots'
+        // contents as they are now, before any key exchange; the file is taken at each sync.
         if let store = configuration.store, configuration.syncPolicy.usesNTS {
-            // Cookies kept by an earlier process of this boot spare a key exchange.
-            ntp.ntsSessions.restore(from: store, trust: configuration.trustRoots)
+            self.ntsBinding = NTSCookieFile.Binding.current(for: store, trust: configuration.trustRoots)
+        } else {
+            self.ntsBinding = nil
         }
         let http = HTTPTimeSource(
             configuration: configuration.httpOptions, trustRoots: configuration.trustRoots,
@@ -154,6 +162,7 @@ public final class NetworkClock: Sendable {
     @discardableResult
     public func sync() async throws(SyncError) -> SyncReport {
         let report: SyncReport
+        await takeNTSAssociations()
         do throws(SyncError) {
             report = try await engine.sync()
             await keepNTSAssociations()
@@ -182,15 +191,33 @@ public final class NetworkClock: Sendable {
         return report
     }
 
-    /// Keeps the NTS keys and unused cookies beside the anchor, when there is a store and NTS
-    /// servers; a failure is reported as ``ClockEvent/storeFailed(_:)``.
+    /// Takes the NTS keys and cookies kept beside the anchor (by an earlier process, or by this
+    /// clock's previous sync), when there is a store and NTS servers: the file is removed before
+    /// any cookie is sent. A file that cannot be used (refused as unsafe, another boot, other
+    /// trust roots, damaged) is reported as ``ClockEvent/restoreFailed(_:)`` and costs a key
+    /// exchange; the sync goes on.
+    private func takeNTSAssociations() async {
+        guard let store = configuration.store, let ntsBinding else { return }
+        let sessions = engine.ntp.ntsSessions
+        let result = await BlockingPool.shared.runToEnd { () -> Result<Int, AnchorStoreError> in
+            switch ntsBinding {
+            case .success(let binding): return sessions.restore(from: store, binding: binding)
+            case .failure(let error):
+                // The file is not taken, but an unsafe one is still worth a word.
+                return .failure(AnchorStore.unsafeFileError(at: store.ntsCookiePath) ?? error)
+            }
+        }
+        if case .failure(let error) = result, error.code != .missing {
+            broadcaster.emit(.restoreFailed(error))
+        }
+    }
+
+    /// Hands the NTS keys and unused cookies over to the file beside the anchor, when there is a
+    /// store and NTS servers; a failure is reported as ``ClockEvent/storeFailed(_:)``.
     private func keepNTSAssociations() async {
-        guard let store = configuration.store, engine.ntp.policy.usesNTS else { return }
-        if let reason = await engine.ntp.ntsSessions.save(to: store, trust: configuration.trustRoots) {
-            broadcaster.emit(
-                .storeFailed(
-                    AnchorStoreError(
-                        code: .writeFailed, reason: "NTS cookies: \(reason)", path: store.ntsCookiePath)))
+        guard let store = configuration.store, case .success(let binding)? = ntsBinding else { return }
+        if let error = await engine.ntp.ntsSessions.save(to: store, binding: binding) {
+            broadcaster.emit(.storeFailed(error))
         }
     }
 

@@ -10,6 +10,13 @@ import SNTP
 /// with mode 0600 in a directory created with mode 0700, so concurrent writers and readers never
 /// see a torn file. Loading never traps on any file content: every problem is a typed
 /// ``AnchorStoreError``.
+///
+/// The file must be private to this user: a symbolic link, a FIFO, a directory, a device, a file
+/// of another user, a file with group or other permission bits, or a directory above it that
+/// others could write (without the sticky bit of `/tmp`) or that belongs to another user, is
+/// refused at once, without being followed or read
+/// (``AnchorStoreError/isUnsafeFile``); saving never replaces anything but a regular file of
+/// this user.
 public struct AnchorStore: Sendable {
     /// The file format version this library writes and reads.
     package static let formatVersion = 1
@@ -121,13 +128,24 @@ public struct AnchorStore: Sendable {
         } catch {
             throw self.error(.writeFailed, "cannot encode the anchor: \(error)")
         }
-        if let failure = FileSystem.createDirectories(atPath: FileSystem.directoryName(of: path), mode: 0o700)
-        {
-            throw error(.writeFailed, failure.reason)
+        if let failure = FileSystem.writePrivateFile(Array(data) + [0x0A], toPath: path) {
+            throw AnchorStoreError(failure, file: path, failed: .writeFailed)
         }
-        if let failure = FileSystem.writeAtomically(Array(data) + [0x0A], toPath: path, mode: 0o600) {
-            throw error(.writeFailed, failure.reason)
-        }
+    }
+
+    // MARK: Checking
+
+    /// Why the anchor file would be refused for what it is (see ``AnchorStoreError/isUnsafeFile``),
+    /// or nil when it is absent or a private regular file. Looks at metadata only: reads nothing,
+    /// so a command can check its state before any network traffic.
+    package func unsafeFileError() -> AnchorStoreError? {
+        Self.unsafeFileError(at: path)
+    }
+
+    /// ``unsafeFileError()`` for any state file, e.g. ``ntsCookiePath``.
+    package static func unsafeFileError(at path: String) -> AnchorStoreError? {
+        guard case .refused(let refusal) = FileSystem.inspectPrivateFile(atPath: path) else { return nil }
+        return AnchorStoreError(refusal, file: path)
     }
 
     // MARK: Loading
@@ -137,14 +155,16 @@ public struct AnchorStore: Sendable {
     @available(*, noasync, message: "reads a file; from async code call it from a thread of your own")
     public func load() -> Result<RestoredAnchor, AnchorStoreError> {
         let bytes: [UInt8]
-        switch FileSystem.readFile(atPath: path, limit: Self.maximumFileSize) {
+        switch FileSystem.readPrivateFile(atPath: path, limit: Self.maximumFileSize) {
         case .success(let content):
             bytes = content
-        case .failure(let failure) where failure.code == FileSystem.noSuchFile:
+        case .failure(.failed(let failure)) where failure.code == FileSystem.noSuchFile:
             return .failure(error(.missing, "no anchor has been saved"))
-        case .failure(let failure):
+        case .failure(.failed(let failure)):
             return .failure(
                 error(failure.code == FileSystem.fileTooLarge ? .corrupt : .unreadable, failure.reason))
+        case .failure(.refused(let refusal)):
+            return .failure(AnchorStoreError(refusal, file: path))
         }
         let trimmed = bytes.drop { Self.isWhitespace($0) }.reversed().drop { Self.isWhitespace($0) }
         guard !trimmed.isEmpty else { return .failure(error(.empty, "the anchor file is empty")) }

@@ -1,3 +1,4 @@
+import NetClockPlatform
 import SNTP
 
 /// Why an ``AnchorStore`` could not load or save an anchor: a stable ``code`` for programs and a
@@ -39,6 +40,24 @@ public struct AnchorStoreError: Error, Sendable, Hashable, CustomStringConvertib
         public static let writeFailed = Code(rawValue: "write-failed")
         /// There was no anchor to save, or its values are outside the supported range.
         public static let invalidAnchor = Code(rawValue: "invalid-anchor")
+
+        // State files that are not private to this user: refused before anything is read,
+        // followed or replaced (``AnchorStoreError/isUnsafeFile``).
+
+        /// The path is a symbolic link; state files are never followed.
+        public static let symbolicLink = Code(rawValue: "symbolic_link")
+        /// The path is a FIFO, a directory, a socket or a device, not a regular file.
+        public static let notRegularFile = Code(rawValue: "not_regular_file")
+        /// The file belongs to another user.
+        public static let wrongOwner = Code(rawValue: "wrong_owner")
+        /// The file can be read or written by its group or others (state files are 0600).
+        public static let unsafePermissions = Code(rawValue: "unsafe_permissions")
+        /// A directory above the file belongs to another user (not root), or its group or
+        /// others may write it and it has no sticky bit, so they could replace the file.
+        public static let unsafeDirectory = Code(rawValue: "unsafe_directory")
+        /// The NTS cookies were kept under other trust roots (another CA file, or CA file
+        /// contents that changed since).
+        public static let differentTrustRoots = Code(rawValue: "different_trust_roots")
     }
 
     /// The kind of failure.
@@ -57,4 +76,35 @@ public struct AnchorStoreError: Error, Sendable, Hashable, CustomStringConvertib
 
     /// `path: reason`.
     public var description: String { "\(path): \(reason)" }
+
+    /// Whether the file was refused for what it is (a symbolic link, not a regular file, another
+    /// owner, open permissions, an unsafe directory) rather than for what it holds: nothing was
+    /// read from it, and it is left as it is.
+    public var isUnsafeFile: Bool {
+        [.symbolicLink, .notRegularFile, .wrongOwner, .unsafePermissions, .unsafeDirectory].contains(code)
+    }
+}
+
+extension AnchorStoreError {
+    /// The error for a refused state file at `path` (the anchor or the NTS cookie file).
+    package init(_ refusal: FileSystem.Refusal, file path: String) {
+        let code: Code
+        switch refusal.problem {
+        case .symbolicLink: code = .symbolicLink
+        case .notRegularFile: code = .notRegularFile
+        case .ownedByAnotherUser: code = .wrongOwner
+        case .accessibleByOthers: code = .unsafePermissions
+        case .directoryOwnedByAnotherUser, .directoryWritableByOthers: code = .unsafeDirectory
+        }
+        self.init(code: code, reason: refusal.reason, path: path)
+    }
+
+    /// The error for a state file at `path` that could not be used: refused, or `failed` (the
+    /// code for a call that failed, e.g. ``Code/unreadable`` or ``Code/writeFailed``).
+    package init(_ error: FileSystem.PrivateFileError, file path: String, failed: Code) {
+        switch error {
+        case .refused(let refusal): self.init(refusal, file: path)
+        case .failed(let failure): self.init(code: failed, reason: failure.reason, path: path)
+        }
+    }
 }

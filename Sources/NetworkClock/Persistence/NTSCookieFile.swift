@@ -6,67 +6,153 @@ import SNTP
 /// The NTS associations (keys and unused cookies) kept beside the anchor file, so that a later
 /// process in the same boot spends the cookies instead of running a new NTS key exchange.
 ///
-/// The file (`<anchor>.nts`, mode 0600 in the anchor's 0700 directory, replaced atomically) is
-/// trusted only in the boot it was written in and under the same trust roots; anything stale,
-/// foreign, corrupt or out of range is ignored, which costs one key exchange and nothing else.
+/// The file (`<anchor>.nts`, a private file as ``AnchorStore`` requires: mode 0600, this user's,
+/// in a directory others cannot write, replaced atomically) is **taken** when loaded: it is
+/// removed from its directory before any cookie in it is used, so no two processes (nor one
+/// process and a copy made later) ever send the same cookie (RFC 8915 §5.7 unlinkability). What
+/// is left after a sync is written back. It is trusted only in the boot it was written in and
+/// under the same trust roots, compared by the SHA-256 of their contents
+/// (``NetworkClock/TrustRoots/fingerprint(environment:)``); anything stale, foreign, corrupt, of
+/// format version 1 (bound to the CA file's path only) or out of range is discarded with a
+/// reason, which costs one key exchange and nothing else.
 ///
 /// ```json
-/// { "version": 1, "boot_id": "…", "trust": "system trust store",
+/// { "version": 2, "boot_id": "…", "trust": "CA file /etc/ca.pem", "trust_sha256": "64 hex",
 ///   "associations": [ { "host": "time.example.com", "port": 4460, "ke_host": "192.0.2.1",
 ///     "ke_port": 4460, "ntp_host": "192.0.2.1", "ntp_port": 123, "aead": 15,
 ///     "c2s": "hex", "s2c": "hex", "cookies": ["hex", …] } ] }
 /// ```
 package enum NTSCookieFile {
     /// The format version written and accepted.
-    static let version = 1
+    static let version = 2
     /// The largest file read: 64 associations of 8 cookies of up to 1 KiB each, hex-encoded, fit.
     static let maximumFileSize = 1 << 21
     /// The most associations kept.
     static let maximumAssociations = 64
 
+    /// What a file is bound to: it is used only where all of it is equal.
+    package struct Binding: Hashable, Sendable {
+        /// The boot identity (`/proc/sys/kernel/random/boot_id`).
+        package var bootID: String
+        /// The trust roots' description, for people reading the file; not compared.
+        package var trust: String
+        /// The SHA-256 (hex) of the trust roots' contents.
+        package var trustSHA256: String
+
+        /// Creates a binding from its parts.
+        package init(bootID: String, trust: String, trustSHA256: String) {
+            self.bootID = bootID
+            self.trust = trust
+            self.trustSHA256 = trustSHA256
+        }
+
+        /// The binding of `store`'s boot under `trust`, or why none can be made (then no file is
+        /// taken or kept). Reads the CA file or bundle once: compute it before any key exchange,
+        /// and keep it for the save after.
+        package static func current(
+            for store: AnchorStore, trust: NetworkClock.TrustRoots,
+            environment: [String: String] = ProcessInfo.processInfo.environment
+        ) -> Result<Binding, AnchorStoreError> {
+            let path = store.ntsCookiePath
+            guard let bootID = store.currentBootID else {
+                return .failure(
+                    AnchorStoreError(
+                        code: .bootIDUnavailable,
+                        reason: "cannot read the boot identity from \(AnchorStore.bootIDPath)", path: path))
+            }
+            switch trust.fingerprint(environment: environment) {
+            case .success(let digest):
+                return .success(Binding(bootID: bootID, trust: trust.description, trustSHA256: digest))
+            case .failure(let error):
+                return .failure(
+                    AnchorStoreError(
+                        code: .unreadable, reason: "cannot bind NTS cookies to the \(trust): \(error.reason)",
+                        path: path))
+            }
+        }
+    }
+
     /// Where the file for the anchor at `anchorPath` lives.
     package static func path(besideAnchor anchorPath: String) -> String { anchorPath + ".nts" }
 
-    /// The associations kept at `path` for this boot and these trust roots; empty when there are
-    /// none or the file is stale, foreign or damaged.
-    package static func load(from path: String, bootID: String?, trust: NetworkClock.TrustRoots)
-        -> [ServerName: NTSAssociation.Saved]
+    /// Takes the file at `path` (it is gone from its directory when this returns, unless it was
+    /// refused for what it is) and returns the associations it kept for `binding`, or why there
+    /// are none: ``AnchorStoreError/Code/missing`` when there was no file, an unsafe-file code
+    /// (``AnchorStoreError/isUnsafeFile``, the file left untouched and unread), or the reason
+    /// it was discarded.
+    package static func take(from path: String, binding: Binding)
+        -> Result<[ServerName: NTSAssociation.Saved], AnchorStoreError>
     {
-        guard let bootID,
-            case .success(let bytes) = FileSystem.readFile(atPath: path, limit: maximumFileSize),
-            let file = try? JSONDecoder().decode(Contents.self, from: Data(bytes)),
-            file.version == version, file.bootID == bootID, file.trust == trust.description
-        else { return [:] }
+        func failure(_ code: AnchorStoreError.Code, _ reason: String)
+            -> Result<[ServerName: NTSAssociation.Saved], AnchorStoreError>
+        {
+            .failure(AnchorStoreError(code: code, reason: reason, path: path))
+        }
+        let bytes: [UInt8]
+        switch FileSystem.takePrivateFile(atPath: path, limit: maximumFileSize) {
+        case .success(nil): return failure(.missing, "no NTS cookies are kept")
+        case .success(let taken?): bytes = taken
+        case .failure(.failed(let error)) where error.code == FileSystem.fileTooLarge:
+            return failure(.corrupt, "the NTS cookie file is larger than \(maximumFileSize) bytes")
+        case .failure(let error): return .failure(AnchorStoreError(error, file: path, failed: .unreadable))
+        }
+        let decoder = JSONDecoder()
+        guard let probe = try? decoder.decode(AnchorFile.VersionProbe.self, from: Data(bytes)) else {
+            return failure(.corrupt, "the NTS cookie file is not valid JSON")
+        }
+        guard let fileVersion = probe.version else {
+            return failure(.corrupt, "the NTS cookie file has no version")
+        }
+        guard fileVersion == version else {
+            let detail =
+                fileVersion == 1
+                ? "format version 1, bound to the CA file's path rather than its contents"
+                : "format version \(fileVersion)"
+            return failure(
+                .unsupportedVersion, "the NTS cookie file has \(detail); this build reads \(version)")
+        }
+        guard let file = try? decoder.decode(Contents.self, from: Data(bytes)) else {
+            return failure(.corrupt, "the NTS cookie file lacks a field or has one of the wrong type")
+        }
+        guard file.bootID == binding.bootID else {
+            return failure(.differentBoot, "the NTS cookies were kept before a reboot")
+        }
+        guard file.trustSHA256 == binding.trustSHA256 else {
+            return failure(
+                .differentTrustRoots,
+                "the NTS cookies were kept under other trust roots (\(file.trust.prefix(200))), or the CA"
+                    + " certificates changed since")
+        }
         var saved: [ServerName: NTSAssociation.Saved] = [:]
         for entry in file.associations.prefix(maximumAssociations) {
             guard let value = entry.saved else { continue }
             saved[.nts(entry.host, port: entry.port)] = value
         }
-        return saved
+        return .success(saved)
     }
 
-    /// Replaces the file at `path` with `saved` (removes it when there is nothing to keep).
-    /// - Returns: a reason when the file could not be written.
+    /// Writes `saved` to `path` for `binding`, replacing what is there; writes nothing when there
+    /// is nothing to keep (a file another process kept meanwhile stays).
+    /// - Returns: why the file could not be written.
     @discardableResult
     package static func save(
-        _ saved: [ServerName: NTSAssociation.Saved], to path: String, bootID: String?,
-        trust: NetworkClock.TrustRoots
-    ) -> String? {
-        guard let bootID else { return "cannot read the boot identity" }
+        _ saved: [ServerName: NTSAssociation.Saved], to path: String, binding: Binding
+    ) -> AnchorStoreError? {
+        guard !saved.isEmpty else { return nil }
         let entries = saved.sorted { $0.key.description < $1.key.description }.prefix(maximumAssociations).map
         {
             Entry(server: $0.key, saved: $0.value)
         }
         let contents = Contents(
-            version: version, bootID: bootID, trust: trust.description, associations: entries)
+            version: version, bootID: binding.bootID, trust: binding.trust, trustSHA256: binding.trustSHA256,
+            associations: entries)
         guard let data = try? JSONEncoder().encode(contents) else {
-            return "cannot encode the NTS associations"
+            return AnchorStoreError(
+                code: .writeFailed, reason: "cannot encode the NTS associations", path: path)
         }
-        if let failure = FileSystem.createDirectories(atPath: FileSystem.directoryName(of: path), mode: 0o700)
-        {
-            return failure.reason
+        return FileSystem.writePrivateFile(Array(data) + [0x0A], toPath: path).map {
+            AnchorStoreError($0, file: path, failed: .writeFailed)
         }
-        return FileSystem.writeAtomically(Array(data) + [0x0A], toPath: path, mode: 0o600)?.reason
     }
 
     /// The file's top level.
@@ -74,11 +160,13 @@ package enum NTSCookieFile {
         var version: Int
         var bootID: String
         var trust: String
+        var trustSHA256: String
         var associations: [Entry]
 
         enum CodingKeys: String, CodingKey {
             case version, trust, associations
             case bootID = "boot_id"
+            case trustSHA256 = "trust_sha256"
         }
     }
 

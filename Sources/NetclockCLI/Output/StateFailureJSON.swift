@@ -1,0 +1,32 @@
+import NetworkClock
+
+/// The `--json` object of a `sync` that refused its state files before querying: the shape of
+/// ``SyncFailureJSON`` (no source was asked, so `servers` and `http` are empty) with the refused
+/// file as `state` and the store's code as `error_code` (`not_regular_file`, `symbolic_link`,
+/// `wrong_owner`, `unsafe_permissions`, `unsafe_directory`).
+struct StateFailureJSON: Encodable {
+    /// The readable reason (also printed on stderr).
+    var error: String
+    /// The ``AnchorStoreError/Code`` of the refusal.
+    var errorCode: String
+    /// The file refused (the anchor file, or the NTS cookie file beside it).
+    var state: String
+    /// Always empty: nothing was queried.
+    var servers: [SourceJSON] = []
+    /// Always empty: nothing was queried.
+    var http: [HTTPSourceJSON] = []
+    /// Always false: there is no time to vouch for.
+    var authenticated = false
+
+    enum CodingKeys: String, CodingKey {
+        case error, state, servers, http, authenticated
+        case errorCode = "error_code"
+    }
+
+    /// The object for `failure`.
+    init(_ failure: AnchorStoreError) {
+        error = failure.reason
+        errorCode = failure.code.rawValue
+        state = failure.path
+    }
+}
