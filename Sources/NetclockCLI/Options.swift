@@ -19,8 +19,8 @@ package struct QueryCommandOptions: Hashable, Sendable {
     package var httpURLs: [String] = []
     /// Skip NTP and use only the HTTP URLs.
     package var httpOnly = false
-    /// Address family restriction.
-    package var family: AddressFamilyPreference = .any
+    /// Address family restriction (`-4`, `-6`).
+    package var addressFamily: NetworkClock.AddressFamily = .any
     /// Print one JSON object instead of text.
     package var json = false
     /// `sync`/`now`: the anchor file (default: the XDG cache location).
@@ -124,12 +124,12 @@ package struct QueryCommandOptions: Hashable, Sendable {
                 options.httpTimestampHeader = try value(argument)
             case "-4":
                 try queryFlag(argument)
-                guard options.family != .ipv6Only else { throw UsageError("-4 and -6 exclude each other") }
-                options.family = .ipv4Only
+                guard options.addressFamily != .ipv6 else { throw UsageError("-4 and -6 exclude each other") }
+                options.addressFamily = .ipv4
             case "-6":
                 try queryFlag(argument)
-                guard options.family != .ipv4Only else { throw UsageError("-4 and -6 exclude each other") }
-                options.family = .ipv6Only
+                guard options.addressFamily != .ipv4 else { throw UsageError("-4 and -6 exclude each other") }
+                options.addressFamily = .ipv6
             case "--json":
                 options.json = true
             case "--state":
@@ -185,13 +185,6 @@ package struct QueryCommandOptions: Hashable, Sendable {
         caFile.map { .certificateFile($0) } ?? .system
     }
 
-    /// The sync policy these options describe.
-    package var syncPolicy: SyncPolicy {
-        let query = QueryOptions(samples: samples, interval: interval, timeout: timeout)
-        var policy = SyncPolicy(
-            servers: httpOnly ? [] : effectiveServers, defaultPort: port, family: family, query: query)
-        policy.ntsMode = ntsMode
-        policy.trustRoots = trustRoots
-        return policy
-    }
+    /// The sync policy these options describe: the facade's, from ``configuration(store:)``.
+    package var syncPolicy: SyncPolicy { configuration(store: nil).syncPolicy }
 }

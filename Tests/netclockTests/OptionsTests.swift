@@ -11,7 +11,7 @@ struct OptionsTests {
         #expect(options.effectiveServers.map(\.host) == ["pool.ntp.org"])
         #expect(options.samples == 4 && options.port == 123)
         #expect(options.interval == .seconds(2) && options.timeout == .seconds(2))
-        #expect(!options.json && options.family == .any)
+        #expect(!options.json && options.addressFamily == .any)
     }
 
     @Test func ntsOptions() throws {
@@ -40,7 +40,7 @@ struct OptionsTests {
         #expect(options.servers.map(\.description) == ["127.0.0.1:11123", "[::1]:5", "example.org"])
         #expect(options.port == 1123 && options.samples == 8)
         #expect(options.interval == .zero && options.timeout == .milliseconds(250))
-        #expect(options.family == .ipv6Only && options.json)
+        #expect(options.addressFamily == .ipv6 && options.json)
         #expect(options.httpURLs == ["http://127.0.0.1:8080/"])
         #expect(options.syncPolicy.query.samples == 8)
         #expect(options.syncPolicy.defaultPort == 1123)

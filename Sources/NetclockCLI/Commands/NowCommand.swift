@@ -2,7 +2,8 @@ import NetClockPlatform
 import NetworkClock
 import SNTP
 
-/// `netclock now`: the trusted time from the stored anchor, with no network traffic.
+/// `netclock now`: the trusted time from the stored anchor, with no network traffic: a
+/// ``NetworkClock`` that only restores from its ``AnchorStore``.
 struct NowCommand {
     var options: QueryCommandOptions
     var console: Console
@@ -15,16 +16,18 @@ struct NowCommand {
             console.err("netclock: no valid anchor: \(error.reason)")
             return .noTime
         }
-        let clock = AnchoredClock()
-        switch clock.restore(from: store) {
-        case .success: break
-        case .failure(let error) where error.isUnsafeFile:
+        let clock = NetworkClock(configuration: NetworkClock.Configuration(servers: [], store: store))
+        switch clock.restoreResult {
+        case .success?: break
+        case .failure(let error)? where error.isUnsafeFile:
             console.err(
                 "netclock: no valid anchor: refusing the state file: \(error.reason); nothing was read")
             return .noTime
-        case .failure(let error):
+        case .failure(let error)?:
             console.err("netclock: no valid anchor: \(error.reason) (run `netclock sync` first)")
             return .noTime
+        case nil:
+            break
         }
         guard let estimate = clock.now() else {
             console.err("netclock: no valid anchor in \(store.path)")

@@ -1,14 +1,15 @@
-import NTSClient
 import NetworkClock
 import SNTP
 
-/// `netclock sync`: query like `query`, then persist the result as an anchor for `now`.
+/// `netclock sync`: query like `query`, then persist the result as an anchor for `now`, through
+/// a ``NetworkClock`` with an ``AnchorStore``, as an app keeps its clock.
 ///
-/// An anchor already on file (same boot) is loaded first, so a worse new result never replaces a
-/// better stored one and the drift history keeps growing across runs. With `--nts`, the NTS keys
-/// and unused cookies are kept beside the anchor (`<state>.nts`): the next `sync` of this boot
-/// takes the file (it is removed before any of its cookies is sent, so two runs never send the
-/// same cookie) and spends them instead of running a new key exchange.
+/// The clock restores the anchor already on file (same boot) first, so a worse new result never
+/// replaces a better stored one, an unauthenticated one never replaces an authenticated one, and
+/// the drift history keeps growing across runs. With `--nts`, the NTS keys and unused cookies are
+/// kept beside the anchor (`<state>.nts`): the next `sync` of this boot takes the file (it is
+/// removed before any of its cookies is sent, so two runs never send the same cookie) and spends
+/// them instead of running a new key exchange.
 ///
 /// Both state files are checked before any network traffic. One that is not private to this
 /// user (a FIFO, a symbolic link, a directory, another user's file, a file others may read or
@@ -27,33 +28,16 @@ struct SyncCommand {
             console.err("netclock: cannot store the anchor: \(error.reason)")
             return .noTime
         }
-        let usesNTS = options.syncPolicy.usesNTS
         if let error = store.unsafeFileError()
-            ?? (usesNTS ? AnchorStore.unsafeFileError(at: store.ntsCookiePath) : nil)
+            ?? (options.nts ? AnchorStore.unsafeFileError(at: store.ntsCookiePath) : nil)
         {
             return refuse(error)
         }
-        let sessions = NTSSessions()
-        var binding: NTSCookieFile.Binding?
-        if usesNTS {
-            switch NTSCookieFile.Binding.current(for: store, trust: options.trustRoots) {
-            case .success(let current):
-                binding = current
-                switch sessions.restore(from: store, binding: current) {
-                case .failure(let error) where error.isUnsafeFile: return refuse(error)
-                case .failure(let error) where error.code != .missing:
-                    console.err("netclock: the kept NTS cookies were not used: \(error.reason)")
-                default: break
-                }
-            case .failure(let error):
-                console.err("netclock: NTS cookies are neither used nor kept: \(error.reason)")
-            }
-        }
-        let outcome = await TimeQuery(options: options, ntsSessions: sessions).run(
-            status: options.json ? nil : console.status)
-        if let binding, let error = await sessions.save(to: store, binding: binding) {
-            console.err("netclock: the NTS cookies could not be kept: \(error.reason)")
-        }
+        let query = TimeQuery(options: options, store: store)
+        if case .failure(let error)? = query.clock.restoreResult, error.isUnsafeFile { return refuse(error) }
+        let events = query.clock.events()
+        let outcome = await query.run(status: options.json ? nil : console.status)
+        let storeFailure = await reportStateEvents(events, store: store)
         let report: SyncReport
         switch outcome {
         case .success(let result): report = result
@@ -62,30 +46,54 @@ struct SyncCommand {
             console.err("netclock: \(error.description)")
             return .noTime
         }
-        let clock = AnchoredClock()
-        _ = await clock.restore(from: store)
-        let update = clock.offer(report.anchor)
-        let replaced = update.replacedAnchor
-        do {
-            try await clock.save(to: store)
-        } catch {
+        let update = report.anchorUpdate
+        if let storeFailure {
             if options.json { console.out(JSONOutput.line(SyncReportJSON(report))) }
-            console.err("netclock: synced, but the anchor could not be saved: \(error.description)")
+            console.err("netclock: synced, but the anchor could not be saved: \(storeFailure.description)")
             return .noTime
         }
         if options.json {
-            console.out(JSONOutput.line(SyncReportJSON(report, state: store.path, anchorReplaced: replaced)))
+            console.out(
+                JSONOutput.line(
+                    SyncReportJSON(report, state: store.path, anchorReplaced: update?.replacedAnchor ?? false)))
         } else {
             console.out(ReportText.report(report))
-            let kept =
-                replaced
-                ? "saved"
-                : update == .keptAuthenticated
-                    ? "kept the stored authenticated anchor (unauthenticated time never replaces it); saved"
-                    : "kept the stored anchor (tighter bound than this sync); saved"
+            let kept: String
+            switch update {
+            case .keptAuthenticated?:
+                kept = "kept the stored authenticated anchor (unauthenticated time never replaces it)"
+            case let update? where !update.replacedAnchor:
+                kept = "kept the stored anchor (tighter bound than this sync); saved"
+            default:
+                kept = "saved"
+            }
             console.out("\(kept) to \(store.path)")
         }
         return .success
+    }
+
+    /// Prints what the clock said about its state files during the sync (the NTS cookie file not
+    /// used or not kept) and returns the anchor file's write failure, if there was one. Reads the
+    /// clock's events up to the sync's own.
+    private func reportStateEvents(_ events: AsyncStream<ClockEvent>, store: AnchorStore) async
+        -> AnchorStoreError?
+    {
+        var anchorFailure: AnchorStoreError?
+        for await event in events {
+            switch event {
+            case .restoreFailed(let error) where error.path == store.ntsCookiePath:
+                console.err("netclock: the kept NTS cookies were not used: \(error.reason)")
+            case .storeFailed(let error) where error.path == store.ntsCookiePath:
+                console.err("netclock: the NTS cookies could not be kept: \(error.reason)")
+            case .storeFailed(let error):
+                anchorFailure = error
+            case .synced, .syncFailed:
+                return anchorFailure
+            default:
+                continue
+            }
+        }
+        return anchorFailure
     }
 
     /// Exit 1 for a state file refused as not private, before any query.

@@ -27,7 +27,7 @@ struct WatchCommand {
                     console.out(JSONOutput.line(SyncFailureJSON(error)))
                 } else {
                     console.out(
-                        "\(ISO8601.format(query.engine.ntp.client.wall.now(), fractionDigits: 3))  no time: \(error)"
+                        "\(ISO8601.format(SystemWallClock().now(), fractionDigits: 3))  no time: \(error)"
                     )
                 }
             }

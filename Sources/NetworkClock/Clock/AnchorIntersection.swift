@@ -55,7 +55,7 @@ extension Duration {
 /// of their two instants (so neither is aged further than needed).
 struct AnchorIntersection: Sendable {
     /// The classification: adopted, intersected, kept or discontinuous.
-    let outcome: AnchorUpdate
+    let outcome: SyncReport.AnchorUpdate
     /// The resulting anchor in its simplest form: the offered anchor or the current one unchanged
     /// when either one's interval is the intersection, else the intersection at the common
     /// instant; the offered anchor when the intervals are disjoint.

@@ -127,7 +127,7 @@ package final class AnchoredClock: Sendable {
     /// is never wider than either and whose midpoint is the new true time; the offered anchor is
     /// kept as it is when it lies inside the current one, and the current one when the offered
     /// one adds nothing, so a worse sample never loosens the bound. When they do not overlap, one
-    /// of them is wrong and the fresh one wins (``AnchorUpdate/discontinuous(step:)``).
+    /// of them is wrong and the fresh one wins (``SyncReport.AnchorUpdate/discontinuous(step:)``).
     ///
     /// The kernel's discipline is read at each offer (see ``KernelDiscipline``): the resulting
     /// anchor's bound is widened by the phase the kernel still has to slew, and the bound grows at
@@ -143,7 +143,7 @@ package final class AnchoredClock: Sendable {
     /// - Returns: what became of the anchor. Anchors with a negative bound or values outside the
     ///   supported range (see ``Anchor``) are refused.
     @discardableResult
-    package func offer(_ anchor: Anchor) -> AnchorUpdate {
+    package func offer(_ anchor: Anchor) -> SyncReport.AnchorUpdate {
         guard anchor.isWithinSupportedRange else { return .refused }
         let discipline = KernelDiscipline(kernel.read())
         let instant = monotonic.now()
@@ -161,7 +161,7 @@ package final class AnchoredClock: Sendable {
             let kernelRateChanged = state.kernel.slewGrowthRate != discipline.slewGrowthRate
             state.kernel = discipline
             let widening = discipline.boundWidening
-            let outcome: AnchorUpdate
+            let outcome: SyncReport.AnchorUpdate
             let next: Anchor
             if let current = state.anchor {
                 let merged = AnchorIntersection(current: current, offered: anchor, aging: before)

@@ -161,7 +161,15 @@ public final class NetworkClock: Sendable {
     /// - Throws: ``SyncError`` when no source gave a usable, agreeing time.
     @discardableResult
     public func sync() async throws(SyncError) -> SyncReport {
-        let report: SyncReport
+        try await sync(progress: nil)
+    }
+
+    /// Syncs as ``sync()`` does, telling `progress` about every request as it happens (the CLI's
+    /// live status line); `progress` is called from the threads doing the work.
+    package func sync(progress: SyncProgressObserver?) async throws(SyncError) -> SyncReport {
+        var report: SyncReport
+        var engine = self.engine
+        engine.progress = progress
         await takeNTSAssociations()
         do throws(SyncError) {
             report = try await engine.sync()
@@ -176,10 +184,12 @@ public final class NetworkClock: Sendable {
             throw error
         }
         let update = clock.offer(report.anchor)
+        report.anchorUpdate = update
         let replaced = update.replacedAnchor
         for source in report.sources { emitStatus(of: source) }
         if case .discontinuous(let step) = update { broadcaster.emit(.anchorDiscontinuity(by: step)) }
-        if replaced, let store = configuration.store {
+        // Saved whenever the clock learnt from the result: a kept anchor's drift history grew too.
+        if update != .refused && update != .keptAuthenticated, let store = configuration.store {
             do {
                 // On the blocking pool: the write fsyncs the file and its directory.
                 try await clock.save(to: store)

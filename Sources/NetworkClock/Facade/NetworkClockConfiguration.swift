@@ -1,3 +1,4 @@
+import NetClockPlatform
 import Foundation
 import SNTP
 
@@ -25,8 +26,13 @@ extension NetworkClock {
         public var query: QueryOptions
         /// Return as soon as this many NTP sources answered (nil: wait for all, up to the deadline).
         public var minimumSources: Int?
+        /// The NTP port of servers given without one. Default 123.
+        public var defaultPort: UInt16
         /// At most this many addresses per host.
         public var addressesPerHost: Int
+        /// Which address families names are resolved to (for NTP, NTS-KE and the NTP servers NTS
+        /// names). Default ``NetworkClock/AddressFamily/any``.
+        public var addressFamily: NetworkClock.AddressFamily
         /// How surviving NTP sources are combined.
         public var combine: NetworkClock.CombineMethod
         /// The whole sync (NTP and HTTP fallback) ends by this long after it starts; nil derives it
@@ -49,9 +55,12 @@ extension NetworkClock {
             deadline: Duration? = nil, http: HTTPOptions = HTTPOptions(),
             refresh: RefreshPolicy = RefreshPolicy(), clock: ClockPolicy = ClockPolicy(),
             store: AnchorStore? = nil, ntsMode: NTSMode = .require, trustRoots: TrustRoots = .system,
-            allowsDowngrade: Bool = false
+            allowsDowngrade: Bool = false, addressFamily: AddressFamily = .any,
+            defaultPort: UInt16 = ServerName.defaultPort
         ) {
+            self.defaultPort = defaultPort
             self.allowsDowngrade = allowsDowngrade
+            self.addressFamily = addressFamily
             self.servers = servers
             self.ntsMode = ntsMode
             self.trustRoots = trustRoots
@@ -77,12 +86,12 @@ extension NetworkClock {
         public static let defaultServers: [ServerName] = [ServerName(host: "pool.ntp.org")]
 
         /// The NTP policy these settings describe.
-        var syncPolicy: SyncPolicy {
+        package var syncPolicy: SyncPolicy {
             var query = self.query
             query.frequencyTolerancePPM = clock.frequencyTolerancePPM
             var policy = SyncPolicy(
-                servers: servers, addressesPerHost: addressesPerHost, query: query,
-                minimumSources: minimumSources, combine: combine)
+                servers: servers, defaultPort: defaultPort, family: addressFamily.preference, addressesPerHost: addressesPerHost,
+                query: query, minimumSources: minimumSources, combine: combine)
             policy.ntsMode = ntsMode
             policy.trustRoots = trustRoots
             return policy
@@ -94,5 +103,29 @@ extension NetworkClock {
             options.frequencyTolerancePPM = clock.frequencyTolerancePPM
             return options
         }
+    }
+}
+
+extension NetworkClock {
+    /// Which address families server names resolve to.
+    public enum AddressFamily: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+        /// IPv4 and IPv6 addresses, in the resolver's order.
+        case any
+        /// IPv4 addresses only.
+        case ipv4
+        /// IPv6 addresses only.
+        case ipv6
+
+        /// The resolver's preference for this family.
+        var preference: AddressFamilyPreference {
+            switch self {
+            case .any: .any
+            case .ipv4: .ipv4Only
+            case .ipv6: .ipv6Only
+            }
+        }
+
+        /// `any`, `ipv4` or `ipv6`.
+        public var description: String { rawValue }
     }
 }

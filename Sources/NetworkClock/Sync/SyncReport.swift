@@ -32,6 +32,9 @@ public struct SyncReport: Hashable, Sendable {
     /// a result only when ``NetworkClock/Configuration/allowsDowngrade`` is set, and even then it
     /// never moves an anchor that came from authenticated time.
     public var isDowngraded: Bool = false
+    /// What this result did to the ``NetworkClock``'s anchor (set by ``NetworkClock/sync()``; nil
+    /// for a result that was not offered to a clock).
+    public var anchorUpdate: AnchorUpdate?
 
     /// The anchor this result gives a clock.
     package var anchor: Anchor {
