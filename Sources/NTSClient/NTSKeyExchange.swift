@@ -36,7 +36,8 @@ package enum NTSKeyExchange {
     ) throws(NTSFailure) -> NTSKeyExchangeResult {
         // The TLS connection keeps the flag for its lifetime, which ends inside `exchange`.
         try withoutActuallyEscaping(isCancelled) { isCancelled throws(NTSFailure) in
-            try establish(with: server, trust: trust, family: family, timeout: timeout, isCancelled: isCancelled)
+            try establish(
+                with: server, trust: trust, family: family, timeout: timeout, isCancelled: isCancelled)
         }
     }
 

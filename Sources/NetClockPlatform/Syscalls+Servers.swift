@@ -95,7 +95,8 @@ extension Syscalls {
     /// Returns 0 or the errno.
     static func setNoDelay(_ fd: Int32) -> Int32 {
         var yes: Int32 = 1
-        let result = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        let result = setsockopt(
+            fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
         return result < 0 ? errno : 0
     }
 

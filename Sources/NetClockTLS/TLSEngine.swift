@@ -22,8 +22,8 @@ final class TLSEngine {
     /// The context the `SSL` was made from, kept alive with it (its ALPN selection is read by
     /// OpenSSL's callback).
     private let context: TLSContext
-    /// The `SSL`, which owns both BIOs.
-    private let ssl: OpaquePointer
+    /// The `SSL`, which owns both BIOs (read by the session's accessors, TLSEngine+Session.swift).
+    let ssl: OpaquePointer
     /// Bytes from the transport for OpenSSL to read (owned by `ssl`).
     private let incoming: OpaquePointer
     /// Bytes OpenSSL wrote for the transport (owned by `ssl`).
@@ -31,7 +31,7 @@ final class TLSEngine {
     /// The socket below.
     private let transport: any TLSTransport
     /// Whether this is the server's side.
-    private let isServer: Bool
+    let isServer: Bool
     /// Whether the caller has given up: checked before every wait.
     private let isAbandoned: () -> Bool
     /// Bytes taken from `outgoing` that the transport has not accepted yet.
@@ -84,28 +84,6 @@ final class TLSEngine {
         Syscalls.clockTime(.bootTime) + timeout
     }
 
-    /// Sets the name or address the server's certificate must carry, and SNI for a name.
-    func expectPeer(named name: String) throws(TLSError) {
-        guard !name.isEmpty, !name.utf8.contains(0) else {
-            throw TLSError(.configuration, "the server name must be a non-empty string without NUL bytes")
-        }
-        OpenSSLErrorQueue.clear()
-        guard let parameters = SSL_get0_param(ssl) else {
-            throw TLSError(.configuration, OpenSSLErrorQueue.reason(or: "SSL_get0_param failed"))
-        }
-        if X509_VERIFY_PARAM_set1_ip_asc(parameters, name) == 1 { return }
-        // Not an address: a host name, checked against the certificate and sent as SNI.
-        OpenSSLErrorQueue.clear()
-        guard SSL_set1_host(ssl, name) == 1 else {
-            throw TLSError(
-                .configuration, OpenSSLErrorQueue.reason(or: "cannot check for the host name \(name)"))
-        }
-        guard netclock_SSL_set_tlsext_host_name(ssl, name) == 1 else {
-            throw TLSError(
-                .configuration, OpenSSLErrorQueue.reason(or: "cannot send the server name \(name)"))
-        }
-    }
-
     /// Runs the handshake until OpenSSL says it has finished (`SSL_is_init_finished`); on
     /// failure, the transport is closed.
     ///
@@ -120,7 +98,8 @@ final class TLSEngine {
                     // make the next call repeat the same step.
                     guard SSL_is_init_finished(ssl) == 1 else {
                         throw TLSError(
-                            .handshakeFailed, "OpenSSL ended the handshake step, but the handshake is not complete")
+                            .handshakeFailed,
+                            "OpenSSL ended the handshake step, but the handshake is not complete")
                     }
                 case .peerClosed:
                     throw TLSError(
@@ -132,24 +111,6 @@ final class TLSEngine {
             throw error
         }
     }
-
-    /// The ALPN protocol agreed on, if any.
-    var negotiatedProtocol: String? {
-        var name: UnsafePointer<UInt8>?
-        var length: UInt32 = 0
-        SSL_get0_alpn_selected(ssl, &name, &length)
-        guard let name, length > 0 else { return nil }
-        return String(decoding: UnsafeBufferPointer(start: name, count: Int(length)), as: UTF8.self)
-    }
-
-    /// On a server, the SNI host name the client sent.
-    var requestedServerName: String? {
-        guard isServer, let name = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name) else { return nil }
-        return String(cString: name)
-    }
-
-    /// The protocol version agreed on.
-    var protocolVersion: TLSProtocolVersion { TLSProtocolVersion(rawValue: SSL_version(ssl)) }
 
     /// Writes all of `bytes`.
     ///
@@ -163,10 +124,12 @@ final class TLSEngine {
                 bytes[offset...].withUnsafeBytes { SSL_write_ex(ssl, $0.baseAddress, $0.count, &written) }
             }
             guard step == .done else {
-                throw TLSError(.closed, "the peer closed the TLS session (close_notify); nothing more can be sent")
+                throw TLSError(
+                    .closed, "the peer closed the TLS session (close_notify); nothing more can be sent")
             }
             guard written > 0, written <= bytes.count - offset else {
-                throw TLSError(.connectionFailed, "TLS write made no progress (OpenSSL took \(written) bytes)")
+                throw TLSError(
+                    .connectionFailed, "TLS write made no progress (OpenSSL took \(written) bytes)")
             }
             offset += written
         }
@@ -190,25 +153,6 @@ final class TLSEngine {
             throw TLSError(.connectionFailed, "TLS read made no progress (OpenSSL gave \(count) bytes)")
         }
         return Array(buffer.prefix(count))
-    }
-
-    /// `SSL_export_keying_material`.
-    func exportKeyingMaterial(label: String, context: [UInt8]?, length: Int) throws(TLSError) -> [UInt8] {
-        guard (1...4096).contains(length) else {
-            throw TLSError(.keyExport, "cannot export \(length) bytes (1 to 4096)")
-        }
-        let labelBytes = Array(label.utf8)
-        var output = [UInt8](repeating: 0, count: length)
-        OpenSSLErrorQueue.clear()
-        let result = output.withUnsafeMutableBufferPointer { out in
-            SSL_export_keying_material(
-                ssl, out.baseAddress, length, label, labelBytes.count, context ?? [], context?.count ?? 0,
-                context == nil ? 0 : 1)
-        }
-        guard result == 1 else {
-            throw TLSError(.keyExport, OpenSSLErrorQueue.reason(or: "SSL_export_keying_material failed"))
-        }
-        return output
     }
 
     /// Sends close_notify, best effort within `deadline` and at most one ``slice``, then closes the
@@ -256,7 +200,8 @@ final class TLSEngine {
                 // bytes leaving for the transport let the next round differ from this one.
                 guard try flush(name, deadline: deadline) > 0 else {
                     throw TLSError(
-                        .connectionFailed, "TLS \(name) made no progress (OpenSSL wants to write, nothing is pending)")
+                        .connectionFailed,
+                        "TLS \(name) made no progress (OpenSSL wants to write, nothing is pending)")
                 }
             case SSL_ERROR_ZERO_RETURN:
                 peerClosed = true
@@ -315,7 +260,8 @@ final class TLSEngine {
             guard remaining > .zero else { throw TLSError(.timedOut, "the \(name) did not finish in time") }
             let received: TCPConnection.Received
             do {
-                received = try transport.receive(maximum: Self.receiveChunk, timeout: min(remaining, Self.slice))
+                received = try transport.receive(
+                    maximum: Self.receiveChunk, timeout: min(remaining, Self.slice))
             } catch {
                 throw TLSError(.transport, error.description)
             }

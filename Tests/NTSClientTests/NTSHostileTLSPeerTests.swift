@@ -32,7 +32,9 @@ struct NTSHostileTLSPeerTests {
     static func expected(_ script: HostileTLSPeerScript) -> (String, String) {
         switch (script.stage, script.fault) {
         case (.insteadOfServerHello, .closeNotify), (.insteadOfServerHello, .twoCloseNotifies):
-            return ("nts_ke_tls_closed", "the peer closed the TLS session (close_notify) during the handshake")
+            return (
+                "nts_ke_tls_closed", "the peer closed the TLS session (close_notify) during the handshake"
+            )
         case (.insteadOfServerHello, .fatalAlert):
             return ("nts_ke_tls_handshake_failed", "alert handshake failure")
         case (.insteadOfServerHello, .absurdLength):
@@ -72,11 +74,13 @@ struct NTSHostileTLSPeerTests {
         do {
             return try await pool.run { flag in
                 let client = SNTPClient()
-                let query = NTSQuery(client: client, trust: .caFile(ca), keyExchangeTimeout: keyExchangeTimeout)
+                let query = NTSQuery(
+                    client: client, trust: .caFile(ca), keyExchangeTimeout: keyExchangeTimeout)
                 return query.query(
                     .nts("127.0.0.1", port: port),
                     options: QueryOptions(samples: 1, interval: .zero, timeout: .milliseconds(300)),
-                    deadline: client.monotonic.now() + keyExchangeTimeout * 2, isCancelled: { flag.isCancelled }
+                    deadline: client.monotonic.now() + keyExchangeTimeout * 2,
+                    isCancelled: { flag.isCancelled }
                 ).failure
             }
         } catch {
@@ -98,7 +102,9 @@ struct NTSHostileTLSPeerTests {
         #expect(failure?.code == code, "\(String(describing: failure))")
         #expect(failure?.reason.contains(reason) == true, "\(String(describing: failure))")
         if code == "nts_ke_tls_timed_out" {
-            #expect(wall >= Self.keyExchangeTimeout && wall < Self.keyExchangeTimeout + Self.slack, "took \(wall)")
+            #expect(
+                wall >= Self.keyExchangeTimeout && wall < Self.keyExchangeTimeout + Self.slack, "took \(wall)"
+            )
         } else {
             #expect(wall < Self.keyExchangeTimeout, "took \(wall)")
         }
@@ -111,7 +117,10 @@ struct NTSHostileTLSPeerTests {
 
     /// The scripts that hold a connection open as long as the client stays.
     static let holding: [HostileTLSPeerScript] = HostileTLSPeerScript.Stage.allCases.flatMap { stage in
-        [HostileTLSPeerScript(.stall, at: stage), HostileTLSPeerScript(.trickle(pause: .milliseconds(20)), at: stage)]
+        [
+            HostileTLSPeerScript(.stall, at: stage),
+            HostileTLSPeerScript(.trickle(pause: .milliseconds(20)), at: stage),
+        ]
     }
 
     /// Waits (5 ms steps, up to 2 s) until every thread of `pool` is idle; how long that took.
@@ -148,7 +157,8 @@ struct NTSHostileTLSPeerTests {
         #expect(await peer.waitUntilAllClosed(within: .seconds(1)), "the connection is still open")
         let cpu = await meter.cpu(afterSettling: Self.settle)
         #expect(cpu < Self.cpuLimit, "used \(cpu)")
-        print("hostile TLS peer | nts-ke cancelled | \(script) | pool thread free after \(freed) | cpu \(cpu)")
+        print(
+            "hostile TLS peer | nts-ke cancelled | \(script) | pool thread free after \(freed) | cpu \(cpu)")
     }
 
     /// Eight hostile NTS-KE peers at once on a pool of eight threads, half of the callers cancelled
@@ -156,11 +166,14 @@ struct NTSHostileTLSPeerTests {
     /// through the same pool at once.
     @Test func hostilePeersDoNotExhaustThePool() async throws {
         let certificates = try TestCertificates.require()
-        let scripts = [
-            HostileTLSPeerScript(.twoCloseNotifies, at: .insteadOfServerHello),
-            HostileTLSPeerScript(.endlessZeros, at: .afterHandshake),
-        ] + Self.holding
-        let peers = try scripts.map { try HostileTLSPeer($0, application: .ntske, certificates: certificates) }
+        let scripts =
+            [
+                HostileTLSPeerScript(.twoCloseNotifies, at: .insteadOfServerHello),
+                HostileTLSPeerScript(.endlessZeros, at: .afterHandshake),
+            ] + Self.holding
+        let peers = try scripts.map {
+            try HostileTLSPeer($0, application: .ntske, certificates: certificates)
+        }
         defer { peers.forEach { $0.stop() } }
         let pool = BlockingPool(maximumThreads: peers.count)
         let meter = CPUTimeMeter()
@@ -197,7 +210,8 @@ struct NTSHostileTLSPeerTests {
                 deadline: client.monotonic.now() + .seconds(5))
         }
         #expect(outcome.failure == nil && outcome.result?.samples.count == 2, "\(outcome)")
-        #expect(ContinuousClock.now - start < .seconds(1), "the good server took \(ContinuousClock.now - start)")
+        #expect(
+            ContinuousClock.now - start < .seconds(1), "the good server took \(ContinuousClock.now - start)")
         print(
             "hostile TLS peer | nts-ke pool | \(peers.count) peers | wall \(wall) | threads idle after \(freed)"
                 + " | cpu \(cpu) | \(pool.statistics)")

@@ -41,7 +41,8 @@ struct HTTPSHostileTLSPeerTests {
         case (.insteadOfServerHello, .absurdLength), (.afterHandshake, .absurdLength):
             return (.tls, "packet length too long")
         case (.afterServerHello, .closeNotify), (.afterServerHello, .twoCloseNotifies),
-            (.afterServerHello, .fatalAlert), (.afterServerHello, .absurdLength), (.afterHandshake, .fatalAlert):
+            (.afterServerHello, .fatalAlert), (.afterServerHello, .absurdLength),
+            (.afterHandshake, .fatalAlert):
             // TLS 1.3 encrypts every record after the ServerHello: one in the clear is refused.
             return (.tls, "bad record type")
         case (_, .garbage), (_, .endlessZeros):
@@ -75,7 +76,9 @@ struct HTTPSHostileTLSPeerTests {
         let pool = BlockingPool(maximumThreads: 4)
         let url = try #require(URL(string: peer.url))
         let meter = CPUTimeMeter()
-        let error = await HTTPSClientTests.failure(of: Self.source(pool: pool, certificates: certificates), url).0
+        let error = await HTTPSClientTests.failure(
+            of: Self.source(pool: pool, certificates: certificates), url
+        ).0
         let wall = meter.wall
         let cpu = await meter.cpu(afterSettling: Self.settle)
         let (code, reason) = Self.expected(script)
@@ -91,7 +94,9 @@ struct HTTPSHostileTLSPeerTests {
         let statistics = pool.statistics
         #expect(statistics.idle == statistics.threads && statistics.queued == 0, "\(statistics)")
         #expect(peer.connections == 1)
-        print("hostile TLS peer | https | \(script) | \(error?.code.rawValue ?? "-") | wall \(wall) | cpu \(cpu)")
+        print(
+            "hostile TLS peer | https | \(script) | \(error?.code.rawValue ?? "-") | wall \(wall) | cpu \(cpu)"
+        )
     }
 }
 
@@ -99,7 +104,10 @@ extension HTTPSHostileTLSPeerTests {
     /// The scripts that hold a connection open as long as the client stays: a stall and a trickle at
     /// each stage.
     static let holding: [HostileTLSPeerScript] = HostileTLSPeerScript.Stage.allCases.flatMap { stage in
-        [HostileTLSPeerScript(.stall, at: stage), HostileTLSPeerScript(.trickle(pause: .milliseconds(20)), at: stage)]
+        [
+            HostileTLSPeerScript(.stall, at: stage),
+            HostileTLSPeerScript(.trickle(pause: .milliseconds(20)), at: stage),
+        ]
     }
 
     /// Scheduling on a loaded 2-core machine, beyond the one poll slice a pool thread may take to
@@ -153,10 +161,11 @@ extension HTTPSHostileTLSPeerTests {
     /// once (the pool was never exhausted).
     @Test func hostilePeersDoNotExhaustThePool() async throws {
         let certificates = try TestCertificates.require()
-        let scripts = [
-            HostileTLSPeerScript(.twoCloseNotifies, at: .insteadOfServerHello),
-            HostileTLSPeerScript(.endlessZeros, at: .afterHandshake),
-        ] + Self.holding
+        let scripts =
+            [
+                HostileTLSPeerScript(.twoCloseNotifies, at: .insteadOfServerHello),
+                HostileTLSPeerScript(.endlessZeros, at: .afterHandshake),
+            ] + Self.holding
         let peers = try scripts.map { try HostileTLSPeer($0, application: .http, certificates: certificates) }
         defer { peers.forEach { $0.stop() } }
         let pool = BlockingPool(maximumThreads: peers.count)

@@ -34,7 +34,9 @@ struct HostileTLSPeerCLITests {
     }
 
     /// Runs `netclock` with `arguments` to its end (killed after `limit`), on a Dispatch thread.
-    static func run(_ arguments: [String], limit: Duration) async throws -> (Int32, String, Duration, Duration) {
+    static func run(_ arguments: [String], limit: Duration) async throws -> (
+        Int32, String, Duration, Duration
+    ) {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { try runBlocking(arguments, limit: limit) })
@@ -52,7 +54,8 @@ struct HostileTLSPeerCLITests {
         let log = directory.appendingPathComponent("output").path
         let clock = ContinuousClock()
         let start = clock.now
-        let child = try SpawnedProcess(CLIRunner.url(of: "netclock").path, arguments, stdout: log, stderr: log)
+        let child = try SpawnedProcess(
+            CLIRunner.url(of: "netclock").path, arguments, stdout: log, stderr: log)
         if !child.waitForExit(within: limit) { child.terminate() }
         let wall = clock.now - start
         let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
@@ -114,7 +117,9 @@ struct HostileTLSPeerCLITests {
             #expect(run.wall < limit + slack, "\(run.script): took \(run.wall)")
             #expect(run.cpu < cpuLimit, "\(run.script): used \(run.cpu) of CPU in \(run.wall)")
         }
-        print("\(title): \(runs.count) cases, \(total.formatted(.units(allowed: [.milliseconds]))) of CPU in all")
+        print(
+            "\(title): \(runs.count) cases, \(total.formatted(.units(allowed: [.milliseconds]))) of CPU in all"
+        )
         #expect(runs.count == HostileTLSPeerScript.matrix.count)
     }
 

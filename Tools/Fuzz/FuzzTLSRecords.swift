@@ -39,18 +39,18 @@ private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
 
 /// A CA certificate made for this harness with its private key sent to /dev/null.
 private let trustedCA = """
------BEGIN CERTIFICATE-----
-MIIBqzCCAVGgAwIBAgIUH3sIct7TcYBWJRV+CzzDcFT716swCgYIKoZIzj0EAwIw
-KzEpMCcGA1UEAwwgTmV0Q2xvY2sgZnV6eiBDQSAoa2V5IGRpc2NhcmRlZCkwHhcN
-MjYxMjAxMjIxMDQyWhcNMzYxMTI4MjIxMDQyWjArMSkwJwYDVQQDDCBOZXRDbG9j
-ayBmdXp6IENBIChrZXkgZGlzY2FyZGVkKTBZMBMGByqGSM49AgEGCCqGSM49AwEH
-A0IABJH4p2iUI14KtEdvJMQl2sZpkJ+sB9vBCWgX7wIUUiC+l8UN+EKzbk55vtUM
-Og19X2TjOgM7d8PpTHzbLW3P4EejUzBRMB0GA1UdDgQWBBRsSXRTW3p8VQr4oFFY
-F+Y+yIvU7DAfBgNVHSMEGDAWgBRsSXRTW3p8VQr4oFFYF+Y+yIvU7DAPBgNVHRMB
-Af8EBTADAQH/MAoGCCqGSM49BAMCA0gAMEUCIQDHYt3/5A9umXXbwLxMKp/JntDl
-wk5WD4DMbd0oNeYtuAIgJ8M/Gq2p4KS9VTtVu5T+rVTt6mu0OQQO2Pn/biUOPBc=
------END CERTIFICATE-----
-"""
+    -----BEGIN CERTIFICATE-----
+    MIIBqzCCAVGgAwIBAgIUH3sIct7TcYBWJRV+CzzDcFT716swCgYIKoZIzj0EAwIw
+    KzEpMCcGA1UEAwwgTmV0Q2xvY2sgZnV6eiBDQSAoa2V5IGRpc2NhcmRlZCkwHhcN
+    MjYxMjAxMjIxMDQyWhcNMzYxMTI4MjIxMDQyWjArMSkwJwYDVQQDDCBOZXRDbG9j
+    ayBmdXp6IENBIChrZXkgZGlzY2FyZGVkKTBZMBMGByqGSM49AgEGCCqGSM49AwEH
+    A0IABJH4p2iUI14KtEdvJMQl2sZpkJ+sB9vBCWgX7wIUUiC+l8UN+EKzbk55vtUM
+    Og19X2TjOgM7d8PpTHzbLW3P4EejUzBRMB0GA1UdDgQWBBRsSXRTW3p8VQr4oFFY
+    F+Y+yIvU7DAfBgNVHSMEGDAWgBRsSXRTW3p8VQr4oFFYF+Y+yIvU7DAPBgNVHRMB
+    Af8EBTADAQH/MAoGCCqGSM49BAMCA0gAMEUCIQDHYt3/5A9umXXbwLxMKp/JntDl
+    wk5WD4DMbd0oNeYtuAIgJ8M/Gq2p4KS9VTtVu5T+rVTt6mu0OQQO2Pn/biUOPBc=
+    -----END CERTIFICATE-----
+    """
 
 /// The CA, written once to a temporary file for OpenSSL to load.
 private let caFile: String = {
@@ -145,7 +145,8 @@ public func fuzzTLSRecords(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         mode & 1 == 1
         ? TLSClientConfiguration(
             minimumVersion: .tls13, applicationProtocols: ["ntske/1"], trustRoots: .caFile(caFile))
-        : TLSClientConfiguration(minimumVersion: .tls12, applicationProtocols: [], trustRoots: .caFile(caFile))
+        : TLSClientConfiguration(
+            minimumVersion: .tls12, applicationProtocols: [], trustRoots: .caFile(caFile))
     let name = mode & 2 == 2 ? "time.example" : "127.0.0.1"
     do {
         let connection = try TLSConnection.connect(

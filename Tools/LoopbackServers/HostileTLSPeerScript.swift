@@ -97,7 +97,8 @@ enum HostileTLSRecords {
     /// A fatal handshake_failure alert (level fatal, description 40).
     static let fatalAlert: [UInt8] = [0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28]
     /// What a plain HTTP server answers to a ClientHello.
-    static let garbage = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+    static let garbage = Array(
+        "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
 
     /// A handshake record (content type 22) header announcing `length` bytes, then that many.
     static func absurd(length: UInt16, contentType: UInt8) -> [UInt8] {

@@ -42,7 +42,9 @@ struct HostileTLSPeerSession {
         let transport = HostileTLSPeerTransport(raw, stop: stop, mode: mode) { fault in
             inflict(fault, contentType: 22)
         }
-        guard let connection = try? TLSConnection.accept(over: transport, configuration: tls, timeout: Self.limit)
+        guard
+            let connection = try? TLSConnection.accept(
+                over: transport, configuration: tls, timeout: Self.limit)
         else { return }
         handshakeFinished()
         guard readRequest(connection) else { return }
