@@ -1,6 +1,6 @@
 // The C library calls behind the server-side types (``UDPServerSocket``, ``TCPListener``,
 // ``AcceptedTCPConnection``, ``WakeChannel``, ``JoinableThread``) that the loopback test servers
-// use. Kept beside Syscalls.swift, under the same platform chain, so a Darwin port stays in this
+// use, and the process's CPU time that tests read. Kept beside Syscalls.swift, under the same platform chain, so a Darwin port stays in this
 // folder.
 
 #if canImport(Glibc)
@@ -101,8 +101,9 @@ extension Syscalls {
     }
 
     /// The CPU time (user plus system) that this process has used so far, all threads together
-    /// (`getrusage(RUSAGE_SELF)`), to microsecond resolution: what tests measure to see a thread
-    /// spinning after its caller returned.
+    /// (`getrusage(RUSAGE_SELF)`), to microsecond resolution: what tests measure (through
+    /// `CPUTimeMeter` in LoopbackServers) to see a thread spinning after its caller returned. Only
+    /// test tools use it.
     package static func processCPUTime() -> Duration {
         var usage = rusage()
         #if canImport(Glibc)
@@ -115,7 +116,7 @@ extension Syscalls {
     }
 
     /// A `timeval` as a duration.
-    package static func duration(_ value: timeval) -> Duration {
+    private static func duration(_ value: timeval) -> Duration {
         .seconds(Int64(value.tv_sec)) + .microseconds(Int64(value.tv_usec))
     }
 
