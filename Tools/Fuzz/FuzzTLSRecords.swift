@@ -52,13 +52,16 @@ private let trustedCA = """
     -----END CERTIFICATE-----
     """
 
-/// The CA, written once to a temporary file for OpenSSL to load.
+/// Where the CA is written for OpenSSL to load.
+private let caPath = "/tmp/netclock-fuzz-tls-ca-\(getpid()).pem"
+
+/// The CA's file, written on first use and removed when the process exits.
 private let caFile: String = {
-    let path = "/tmp/netclock-fuzz-tls-ca-\(getpid()).pem"
-    guard let file = fopen(path, "w") else { fatalError("cannot write \(path)") }
+    guard let file = fopen(caPath, "w") else { fatalError("cannot write \(caPath)") }
     fputs(trustedCA + "\n", file)
     fclose(file)
-    return path
+    atexit { _ = unlink(caPath) }
+    return caPath
 }()
 
 /// One thing the server's side of the transport does when the client receives.
