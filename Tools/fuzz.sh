@@ -9,7 +9,9 @@
 #            httphead  HTTP/1.x response-head parsing, end-of-head search, Date/timestamp evidence
 #            ntske     NTS-KE response records (RFC 8915 §4) in arbitrary splits, re-encoding
 #            ntsef     NTS extension fields for NTPv4 (RFC 8915 §5): packets, plaintext, requests
-#            (default: all five, one after the other)
+#            tls       the TLS client engine against what a server sends (in-memory transport):
+#                      the handshake terminates with bounded work (rounds, bytes, receives)
+#            (default: all six, one after the other)
 #
 # Each harness (Tools/Fuzz/Fuzz*.swift) is its own module that imports the package's modules and
 # uses their `package` API. Those modules are compiled from their whole directories
@@ -39,11 +41,11 @@ elif [[ $# -gt 0 && ( $1 == -h || $1 == --help ) ]]; then
     usage
 fi
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(ntp httpdate httphead ntske ntsef)
+[[ ${#targets[@]} -gt 0 ]] || targets=(ntp httpdate httphead ntske ntsef tls)
 for target in "${targets[@]}"; do
     case $target in
-        ntp | httpdate | httphead | ntske | ntsef) ;;
-        *) echo "fuzz.sh: unknown target '$target' (known: ntp, httpdate, httphead, ntske, ntsef)" >&2; exit 2 ;;
+        ntp | httpdate | httphead | ntske | ntsef | tls) ;;
+        *) echo "fuzz.sh: unknown target '$target' (known: ntp, httpdate, httphead, ntske, ntsef, tls)" >&2; exit 2 ;;
     esac
 done
 
@@ -62,16 +64,20 @@ modules_of() {
         # also links the TLS and NTS client modules (https://, NTS servers).
         httpdate | httphead) echo NetClockPlatform SNTP NetClockTLS NTS NTSClient HTTPTimeParsing NetworkClock ;;
         ntske | ntsef) echo NetClockPlatform SNTP NTS ;;
+        # The TLS engine and OpenSSL (COpenSSL's module map is passed to every compile).
+        tls) echo NetClockPlatform NetClockTLS ;;
     esac
 }
 harness_of() {
     case $1 in
         ntp) echo FuzzNTPPacket ;; httpdate) echo FuzzHTTPDate ;; httphead) echo FuzzHTTPHead ;;
-        ntske) echo FuzzNTSKE ;; ntsef) echo FuzzNTSExtensions ;;
+        ntske) echo FuzzNTSKE ;; ntsef) echo FuzzNTSExtensions ;; tls) echo FuzzTLSRecords ;;
     esac
 }
 
-max_len_of() { case $1 in ntp) echo 256 ;; httpdate) echo 96 ;; httphead | ntske) echo 4096 ;; ntsef) echo 2048 ;; esac }
+max_len_of() {
+    case $1 in ntp) echo 256 ;; httpdate) echo 96 ;; httphead | ntske) echo 4096 ;; ntsef) echo 2048 ;; tls) echo 8192 ;; esac
+}
 
 # Tokens of the HTTP-date grammar, so mutations can splice whole names in.
 write_httpdate_dict() {
@@ -93,6 +99,15 @@ write_httphead_dict() {
         printf '"%s"\n' "\x0d\x0a" "\x0d\x0a\x0d\x0a" "\x0a\x0a" "\x0a\x0d\x0a" "\x0d" "\x0a\x20" \
             "\x0d\x0a\x09" "\x00" "\x7f" "\xff" "\x20\x09"
     } >"$1"
+}
+
+# TLS record headers, alerts and handshake fields (the tls target), so
+# mutations can splice whole records in.
+write_tls_dict() {
+    printf '"%s"\n' "\x16\x03\x03" "\x16\x03\x01" "\x17\x03\x03" "\x14\x03\x03\x00\x01\x01" \
+        "\x15\x03\x03\x00\x02\x01\x00" "\x15\x03\x03\x00\x02\x02\x28" "\x15\x03\x03\x00\x02\x01\x5a" \
+        "\xff\xff" "\x48\x01" "\x40\x00" "\x02\x00\x00" "\x0b\x00" "\x0e\x00\x00\x00" \
+        "\x00\x2b\x00\x02\x03\x04" "\x00\x33" "\x00\x1d\x00\x20" >"$1"
 }
 
 common_flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -package-name NetworkClock)
@@ -205,6 +220,9 @@ run() {
     elif [[ $target == httphead ]]; then
         write_httphead_dict "$work/httphead.dict"
         args+=(-dict="$work/httphead.dict")
+    elif [[ $target == tls ]]; then
+        write_tls_dict "$work/tls.dict"
+        args+=(-dict="$work/tls.dict")
     fi
     # shellcheck disable=SC2206
     [[ -n ${FUZZ_ARGS:-} ]] && args+=($FUZZ_ARGS)

@@ -17,17 +17,36 @@ package enum NTSKeyExchange {
     /// Runs one key exchange with `server` (host and NTS-KE port) and returns its keys and cookies.
     ///
     /// Every step (name lookup, TCP connect, TLS handshake, request, response) shares one deadline,
-    /// `timeout` after the call, on the boot-time clock. `isCancelled` is checked between steps
-    /// and while connecting.
-    /// - Throws: ``NTSFailure``: TLS and certificate failures as `nts_ke_tls_<code>`, a handshake
-    ///   without ALPN `ntske/1` as `nts_ke_no_alpn`, refused responses as `nts_ke_<parser code>`
-    ///   (e.g. `nts_ke_server_error`, `nts_ke_unknown_critical_record`, `nts_ke_no_cookies`), and a
-    ///   response with a Warning record as `nts_ke_warning`.
+    /// `timeout` after the call, on the boot-time clock. `isCancelled` is checked between steps,
+    /// while connecting, and by the TLS layer before each of its waits (at most
+    /// ``CancellableWait/slice`` each), so a cancelled exchange gives its thread back within one
+    /// slice whatever the server does.
+    /// - Throws: ``NTSFailure``: TLS and certificate failures as `nts_ke_tls_<code>` (a server that
+    ///   answers the handshake with close_notify as `nts_ke_tls_closed`), a handshake without ALPN
+    ///   `ntske/1` as `nts_ke_no_alpn`, refused responses as `nts_ke_<parser code>` (e.g.
+    ///   `nts_ke_server_error`, `nts_ke_unknown_critical_record`, `nts_ke_no_cookies`,
+    ///   `nts_ke_truncated`), a response with a Warning record as `nts_ke_warning`, the deadline as
+    ///   `nts_ke_timeout` (or `nts_ke_tls_timed_out` inside a TLS call), and cancellation as
+    ///   `cancelled`.
     @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
     package static func run(
         with server: ServerName, trust: TLSClientConfiguration.TrustRoots,
         family: AddressFamilyPreference = .any, timeout: Duration = defaultTimeout,
         isCancelled: () -> Bool = { false }
+    ) throws(NTSFailure) -> NTSKeyExchangeResult {
+        // The TLS connection keeps the flag for its lifetime, which ends inside `exchange`.
+        try withoutActuallyEscaping(isCancelled) { isCancelled throws(NTSFailure) in
+            try establish(
+                with: server, trust: trust, family: family, timeout: timeout, isCancelled: isCancelled)
+        }
+    }
+
+    /// ``run(with:trust:family:timeout:isCancelled:)`` with a flag the TLS connection may keep
+    /// until this returns.
+    @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
+    private static func establish(
+        with server: ServerName, trust: TLSClientConfiguration.TrustRoots, family: AddressFamilyPreference,
+        timeout: Duration, isCancelled: @escaping () -> Bool
     ) throws(NTSFailure) -> NTSKeyExchangeResult {
         let name = server.description
         let end = Syscalls.clockTime(.bootTime) + timeout
@@ -36,6 +55,10 @@ package enum NTSKeyExchange {
             let left = end - Syscalls.clockTime(.bootTime)
             guard left > .zero else { throw .timedOut(name, after: timeout) }
             return left
+        }
+        /// A TLS failure as NTS reports it: an abandoned connection is a cancelled query.
+        func failure(_ error: TLSError) -> NTSFailure {
+            error.code == .abandoned ? .cancelled(name) : NTSFailure(error, server: name)
         }
         let addresses: [SocketAddress]
         do {
@@ -52,12 +75,12 @@ package enum NTSKeyExchange {
         do {
             connection = try TLSConnection.connect(
                 over: transport, serverName: server.host, configuration: configuration,
-                timeout: try remaining())
+                timeout: try remaining(), isAbandoned: isCancelled)
         } catch let error as NTSFailure {
             transport.close()
             throw error
         } catch let error as TLSError {
-            throw NTSFailure(error, server: name)
+            throw failure(error)
         } catch {
             transport.close()
             throw NTSFailure(code: "nts_ke_transport", reason: "NTS-KE with \(name): \(error)")
@@ -68,7 +91,7 @@ package enum NTSKeyExchange {
                 code: "nts_ke_no_alpn",
                 reason: "NTS-KE with \(name): the server finished TLS without agreeing on ALPN ntske/1")
         }
-        let response = try exchange(on: connection, server: name, remaining: remaining)
+        let response = try exchange(on: connection, server: name, remaining: remaining, failure: failure)
         // No warning codes are defined (RFC 8915 §7.6), so any is one we do not understand: refused,
         // as chrony does, rather than guessing it harmless.
         guard response.warnings.isEmpty else {
@@ -90,7 +113,7 @@ package enum NTSKeyExchange {
                 context: NTSKeyExport.context(aead: response.aead, direction: .serverToClient),
                 length: NTSKeyExport.aesSIVKeyLength)
         } catch {
-            throw NTSFailure(error, server: name)
+            throw failure(error)
         }
         return NTSKeyExchangeResult(
             keyExchangeAddress: transport.remote, ntpHost: response.server ?? transport.remote.host,
@@ -126,14 +149,15 @@ package enum NTSKeyExchange {
 
     /// Sends the request records and reads the response until End of Message.
     private static func exchange(
-        on connection: TLSConnection, server: String, remaining: () throws(NTSFailure) -> Duration
+        on connection: TLSConnection, server: String, remaining: () throws(NTSFailure) -> Duration,
+        failure: (TLSError) -> NTSFailure
     ) throws(NTSFailure) -> NTSKEResponse {
         do {
             try connection.write(NTSKERequest.encoded(), timeout: try remaining())
         } catch let error as NTSFailure {
             throw error
         } catch let error as TLSError {
-            throw NTSFailure(error, server: server)
+            throw failure(error)
         } catch {
             throw NTSFailure(code: "nts_ke_transport", reason: "NTS-KE with \(server): \(error)")
         }
@@ -150,7 +174,7 @@ package enum NTSKeyExchange {
                         code: "nts_ke_truncated",
                         reason: "NTS-KE with \(server): the connection closed before End of Message")
                 }
-                throw NTSFailure(error, server: server)
+                throw failure(error)
             } catch {
                 throw NTSFailure(code: "nts_ke_transport", reason: "NTS-KE with \(server): \(error)")
             }

@@ -1,6 +1,6 @@
 // The C library calls behind the server-side types (``UDPServerSocket``, ``TCPListener``,
 // ``AcceptedTCPConnection``, ``WakeChannel``, ``JoinableThread``) that the loopback test servers
-// use. Kept beside Syscalls.swift, under the same platform chain, so a Darwin port stays in this
+// use, and the process's CPU time that tests read. Kept beside Syscalls.swift, under the same platform chain, so a Darwin port stays in this
 // folder.
 
 #if canImport(Glibc)
@@ -89,6 +89,35 @@ extension Syscalls {
         #endif
         guard result == 0 else { return .failure(.failed("socketpair", errno: errno)) }
         return .success((pair[0], pair[1]))
+    }
+
+    /// Sends every write of a connected TCP socket at once, in its own segment (`TCP_NODELAY`).
+    /// Returns 0 or the errno.
+    static func setNoDelay(_ fd: Int32) -> Int32 {
+        var yes: Int32 = 1
+        let result = setsockopt(
+            fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        return result < 0 ? errno : 0
+    }
+
+    /// The CPU time (user plus system) that this process has used so far, all threads together
+    /// (`getrusage(RUSAGE_SELF)`), to microsecond resolution: what tests measure (through
+    /// `CPUTimeMeter` in LoopbackServers) to see a thread spinning after its caller returned. Only
+    /// test tools use it.
+    package static func processCPUTime() -> Duration {
+        var usage = rusage()
+        #if canImport(Glibc)
+            let who = __rusage_who_t(RUSAGE_SELF.rawValue)
+        #else
+            let who = RUSAGE_SELF
+        #endif
+        guard getrusage(who, &usage) == 0 else { return .zero }
+        return Self.duration(usage.ru_utime) + Self.duration(usage.ru_stime)
+    }
+
+    /// A `timeval` as a duration.
+    private static func duration(_ value: timeval) -> Duration {
+        .seconds(Int64(value.tv_sec)) + .microseconds(Int64(value.tv_usec))
     }
 
     /// Shuts a connected socket down in both directions, waking any thread blocked on it.

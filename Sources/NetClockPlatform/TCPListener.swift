@@ -85,6 +85,14 @@ package final class AcceptedTCPConnection: Sendable {
         return true
     }
 
+    /// Sends each later write in its own TCP segment, at once (`TCP_NODELAY`), as a server that
+    /// trickles bytes one at a time needs; false when the option could not be set.
+    @discardableResult
+    package func sendEachWriteAtOnce() -> Bool {
+        guard let fd = descriptor.rawValue else { return false }
+        return Syscalls.setNoDelay(fd) == 0
+    }
+
     /// Shuts the connection down in both directions, waking a thread blocked on it; does nothing
     /// once it is closed.
     package func shutdown() {

@@ -5,8 +5,11 @@ import NetClockPlatform
 ///
 /// OpenSSL never touches the socket: it reads and writes two memory BIOs, and the connection moves
 /// bytes between them and the transport, waiting in `poll` with whatever remains of each call's
-/// deadline. So every handshake, read and write is bounded by its `timeout`, on the boot-time
-/// clock, and nothing blocks without one.
+/// deadline, in slices of at most ``CancellableWait/slice``. So every handshake, read and write is
+/// bounded by its `timeout`, on the boot-time clock, and nothing blocks without one; a caller that
+/// gives up (the `isAbandoned` it passed returns true) gets `abandoned` within one slice. No loop
+/// goes round without moving a byte, whatever the peer sends (see SECURITY.md, "A hostile TLS
+/// peer").
 ///
 /// The connection owns the transport and every OpenSSL object; ``close(timeout:)`` or releasing the
 /// connection frees them on every path. Use it on one thread at a time.
@@ -33,31 +36,50 @@ package final class TLSConnection {
     ///
     /// `serverName` is a host name (sent as SNI and checked against the certificate's DNS names) or
     /// an IPv4 or IPv6 address without brackets (checked against its IP addresses; no SNI).
+    /// `isAbandoned` is asked before every wait of this handshake and of every later read, write
+    /// and close: once it returns true they end with `abandoned` (a close sends nothing more).
     /// - Throws: ``TLSError`` with code `configuration`, `certificateVerificationFailed`,
-    ///   `protocolVersion`, `handshakeFailed`, `timedOut` (after `timeout`), `closed` or
-    ///   `transport`. The transport is closed when the handshake fails.
+    ///   `protocolVersion`, `handshakeFailed`, `timedOut` (after `timeout`), `closed` (also when
+    ///   the peer answered with close_notify), `abandoned` or `transport`. The transport is closed
+    ///   when the handshake fails.
     package static func connect(
         over transport: any TLSTransport, serverName: String, configuration: TLSClientConfiguration,
-        timeout: Duration
+        timeout: Duration, isAbandoned: @escaping () -> Bool = { false }
     ) throws(TLSError) -> TLSConnection {
         let deadline = TLSEngine.deadline(after: timeout)
-        let context = try TLSContext.client(configuration)
-        let engine = try TLSEngine(context: context, transport: transport, isServer: false)
+        let context: TLSContext
+        do {
+            context = try TLSContext.client(configuration)
+        } catch {
+            transport.close()
+            throw error
+        }
+        let engine = try TLSEngine(
+            context: context, transport: transport, isServer: false, isAbandoned: isAbandoned)
         try engine.expectPeer(named: serverName)
         try engine.handshake(deadline: deadline)
         return TLSConnection(engine: engine)
     }
 
-    /// Runs a server handshake over `transport` and returns the connection.
+    /// Runs a server handshake over `transport` and returns the connection; `isAbandoned` as for
+    /// ``connect(over:serverName:configuration:timeout:isAbandoned:)``.
     /// - Throws: ``TLSError`` with code `configuration`, `protocolVersion`, `handshakeFailed`,
-    ///   `timedOut` (after `timeout`), `closed` or `transport`. The transport is closed when the
-    ///   handshake fails.
+    ///   `timedOut` (after `timeout`), `closed`, `abandoned` or `transport`. The transport is
+    ///   closed when the handshake fails.
     package static func accept(
-        over transport: any TLSTransport, configuration: TLSServerConfiguration, timeout: Duration
+        over transport: any TLSTransport, configuration: TLSServerConfiguration, timeout: Duration,
+        isAbandoned: @escaping () -> Bool = { false }
     ) throws(TLSError) -> TLSConnection {
         let deadline = TLSEngine.deadline(after: timeout)
-        let context = try TLSContext.server(configuration)
-        let engine = try TLSEngine(context: context, transport: transport, isServer: true)
+        let context: TLSContext
+        do {
+            context = try TLSContext.server(configuration)
+        } catch {
+            transport.close()
+            throw error
+        }
+        let engine = try TLSEngine(
+            context: context, transport: transport, isServer: true, isAbandoned: isAbandoned)
         try engine.handshake(deadline: deadline)
         return TLSConnection(engine: engine)
     }
@@ -74,15 +96,18 @@ package final class TLSConnection {
     package var requestedServerName: String? { engine.requestedServerName }
 
     /// Writes all of `bytes` within `timeout`.
-    /// - Throws: ``TLSError`` with code `timedOut`, `closed`, `connectionFailed` or `transport`.
+    /// - Throws: ``TLSError`` with code `timedOut`, `closed` (also after the peer's close_notify),
+    ///   `connectionFailed`, `abandoned` or `transport`.
     package func write(_ bytes: [UInt8], timeout: Duration) throws(TLSError) {
         try checkOpen()
         try engine.write(bytes, deadline: TLSEngine.deadline(after: timeout))
     }
 
-    /// Waits up to `timeout` for application data and returns at most `maximum` (at least 1) bytes.
-    /// - Throws: ``TLSError`` with code `timedOut`, `closed` (also when the peer closed the socket
-    ///   without close_notify), `connectionFailed` or `transport`.
+    /// Waits up to `timeout` for application data and returns at most `maximum` (at least 1) bytes,
+    /// or `.endOfStream` once at the peer's close_notify.
+    /// - Throws: ``TLSError`` with code `timedOut`, `closed` (when the peer closed the socket
+    ///   without close_notify, and on a read after `.endOfStream`), `connectionFailed`, `abandoned`
+    ///   or `transport`.
     package func read(maximum: Int, timeout: Duration) throws(TLSError) -> Received {
         try checkOpen()
         let bytes = try engine.read(maximum: max(1, maximum), deadline: TLSEngine.deadline(after: timeout))
@@ -100,8 +125,9 @@ package final class TLSConnection {
         return try engine.exportKeyingMaterial(label: label, context: context, length: length)
     }
 
-    /// Sends a close_notify (waiting at most `timeout` for it to leave) and closes the transport;
-    /// later calls do nothing, and later reads and writes throw `closed`.
+    /// Sends a close_notify (waiting at most `timeout`, and never more than one
+    /// ``CancellableWait/slice``, for it to leave; not at all once abandoned) and closes the
+    /// transport; later calls do nothing, and later reads and writes throw `closed`.
     package func close(timeout: Duration = .milliseconds(100)) {
         guard !isClosed else { return }
         isClosed = true

@@ -2,18 +2,28 @@ import COpenSSL
 import NetClockPlatform
 
 /// One OpenSSL `SSL` on two memory BIOs, and the loop that moves its bytes to and from a
-/// ``TLSTransport`` until an operation finishes or its deadline passes.
+/// ``TLSTransport`` until an operation finishes, its deadline passes, or its caller abandons it.
+///
+/// What a hostile peer cannot do to it: make a loop go round without progress. Every round of
+/// every loop (handshake, read, write, flush, fill) checks the abandon flag and the deadline, waits
+/// at most one ``slice``, and either finishes, or moves at least one byte, or throws. A handshake
+/// is finished only when OpenSSL says so (`SSL_is_init_finished`), and the peer's close_notify
+/// (`SSL_ERROR_ZERO_RETURN`) is the end of the session wherever it arrives: `closed` in a handshake
+/// or a write, the end of the stream in a read.
 ///
 /// Frees the `SSL` (and with it both BIOs) and closes the transport when released.
 final class TLSEngine {
     /// The most bytes read from the transport at once: one TLS record with its header.
     private static let receiveChunk = 16 * 1024 + 512
+    /// The longest single wait on the transport: a caller that abandons the connection gets its
+    /// thread back within it.
+    static let slice = CancellableWait.slice
 
     /// The context the `SSL` was made from, kept alive with it (its ALPN selection is read by
     /// OpenSSL's callback).
     private let context: TLSContext
-    /// The `SSL`, which owns both BIOs.
-    private let ssl: OpaquePointer
+    /// The `SSL`, which owns both BIOs (read by the session's accessors, TLSEngine+Session.swift).
+    let ssl: OpaquePointer
     /// Bytes from the transport for OpenSSL to read (owned by `ssl`).
     private let incoming: OpaquePointer
     /// Bytes OpenSSL wrote for the transport (owned by `ssl`).
@@ -21,15 +31,24 @@ final class TLSEngine {
     /// The socket below.
     private let transport: any TLSTransport
     /// Whether this is the server's side.
-    private let isServer: Bool
+    let isServer: Bool
+    /// Whether the caller has given up: checked before every wait.
+    private let isAbandoned: () -> Bool
     /// Bytes taken from `outgoing` that the transport has not accepted yet.
     private var unsent: [UInt8] = []
+    /// Whether the peer's close_notify has arrived.
+    private var peerClosed = false
 
-    /// An `SSL` from `context` in client or server state, on fresh memory BIOs.
-    init(context: TLSContext, transport: any TLSTransport, isServer: Bool) throws(TLSError) {
+    /// An `SSL` from `context` in client or server state, on fresh memory BIOs; every operation
+    /// ends with `abandoned` once `isAbandoned` returns true.
+    init(
+        context: TLSContext, transport: any TLSTransport, isServer: Bool,
+        isAbandoned: @escaping () -> Bool = { false }
+    ) throws(TLSError) {
         self.context = context
         self.transport = transport
         self.isServer = isServer
+        self.isAbandoned = isAbandoned
         OpenSSLErrorQueue.clear()
         guard let ssl = SSL_new(context.pointer) else {
             transport.close()
@@ -65,167 +84,184 @@ final class TLSEngine {
         Syscalls.clockTime(.bootTime) + timeout
     }
 
-    /// Sets the name or address the server's certificate must carry, and SNI for a name.
-    func expectPeer(named name: String) throws(TLSError) {
-        guard !name.isEmpty, !name.utf8.contains(0) else {
-            throw TLSError(.configuration, "the server name must be a non-empty string without NUL bytes")
-        }
-        OpenSSLErrorQueue.clear()
-        guard let parameters = SSL_get0_param(ssl) else {
-            throw TLSError(.configuration, OpenSSLErrorQueue.reason(or: "SSL_get0_param failed"))
-        }
-        if X509_VERIFY_PARAM_set1_ip_asc(parameters, name) == 1 { return }
-        // Not an address: a host name, checked against the certificate and sent as SNI.
-        OpenSSLErrorQueue.clear()
-        guard SSL_set1_host(ssl, name) == 1 else {
-            throw TLSError(
-                .configuration, OpenSSLErrorQueue.reason(or: "cannot check for the host name \(name)"))
-        }
-        guard netclock_SSL_set_tlsext_host_name(ssl, name) == 1 else {
-            throw TLSError(
-                .configuration, OpenSSLErrorQueue.reason(or: "cannot send the server name \(name)"))
-        }
-    }
-
-    /// Runs the handshake to its end; on failure, the transport is closed.
+    /// Runs the handshake until OpenSSL says it has finished (`SSL_is_init_finished`); on
+    /// failure, the transport is closed.
+    ///
+    /// A close_notify from the peer (`SSL_ERROR_ZERO_RETURN`) ends it with `closed`: OpenSSL
+    /// reports that as a clean end of `SSL_do_handshake`, but no session was established.
     func handshake(deadline: Duration) throws(TLSError) {
-        do {
-            _ = try perform("handshake", deadline: deadline) { SSL_do_handshake($0) }
+        do throws(TLSError) {
+            while SSL_is_init_finished(ssl) != 1 {
+                switch try perform("handshake", deadline: deadline, { SSL_do_handshake($0) }) {
+                case .done:
+                    // OpenSSL returns 1 only once the handshake is complete; anything else would
+                    // make the next call repeat the same step.
+                    guard SSL_is_init_finished(ssl) == 1 else {
+                        throw TLSError(
+                            .handshakeFailed,
+                            "OpenSSL ended the handshake step, but the handshake is not complete")
+                    }
+                case .peerClosed:
+                    throw TLSError(
+                        .closed, "the peer closed the TLS session (close_notify) during the handshake")
+                }
+            }
         } catch {
             transport.close()
             throw error
         }
     }
 
-    /// The ALPN protocol agreed on, if any.
-    var negotiatedProtocol: String? {
-        var name: UnsafePointer<UInt8>?
-        var length: UInt32 = 0
-        SSL_get0_alpn_selected(ssl, &name, &length)
-        guard let name, length > 0 else { return nil }
-        return String(decoding: UnsafeBufferPointer(start: name, count: Int(length)), as: UTF8.self)
-    }
-
-    /// On a server, the SNI host name the client sent.
-    var requestedServerName: String? {
-        guard isServer, let name = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name) else { return nil }
-        return String(cString: name)
-    }
-
-    /// The protocol version agreed on.
-    var protocolVersion: TLSProtocolVersion { TLSProtocolVersion(rawValue: SSL_version(ssl)) }
-
     /// Writes all of `bytes`.
+    ///
+    /// Every call of `SSL_write_ex` either takes bytes or fails: a peer that closed the session
+    /// (close_notify) ends it with `closed`, never with a retry that writes nothing.
     func write(_ bytes: [UInt8], deadline: Duration) throws(TLSError) {
         var offset = 0
         while offset < bytes.count {
             var written = 0
-            _ = try perform("write", deadline: deadline) { ssl in
+            let step = try perform("write", deadline: deadline) { ssl in
                 bytes[offset...].withUnsafeBytes { SSL_write_ex(ssl, $0.baseAddress, $0.count, &written) }
+            }
+            guard step == .done else {
+                throw TLSError(
+                    .closed, "the peer closed the TLS session (close_notify); nothing more can be sent")
+            }
+            guard written > 0, written <= bytes.count - offset else {
+                throw TLSError(
+                    .connectionFailed, "TLS write made no progress (OpenSSL took \(written) bytes)")
             }
             offset += written
         }
-        try flush(deadline: deadline)
+        try flush("write", deadline: deadline)
     }
 
-    /// Reads at most `maximum` bytes; empty at a close_notify.
+    /// Reads at most `maximum` bytes; empty at the peer's close_notify. A read after that throws
+    /// `closed`: nothing more will arrive, and a caller that asked again would otherwise get the
+    /// same empty answer for ever.
     func read(maximum: Int, deadline: Duration) throws(TLSError) -> [UInt8] {
+        guard !peerClosed else {
+            throw TLSError(.closed, "the peer closed the TLS session (close_notify) earlier")
+        }
         var buffer = [UInt8](repeating: 0, count: maximum)
         var count = 0
-        let result = try perform("read", deadline: deadline) { ssl in
+        let step = try perform("read", deadline: deadline) { ssl in
             buffer.withUnsafeMutableBytes { SSL_read_ex(ssl, $0.baseAddress, maximum, &count) }
         }
-        return result > 0 ? Array(buffer.prefix(count)) : []
+        guard step == .done else { return [] }
+        guard count > 0, count <= maximum else {
+            throw TLSError(.connectionFailed, "TLS read made no progress (OpenSSL gave \(count) bytes)")
+        }
+        return Array(buffer.prefix(count))
     }
 
-    /// `SSL_export_keying_material`.
-    func exportKeyingMaterial(label: String, context: [UInt8]?, length: Int) throws(TLSError) -> [UInt8] {
-        guard (1...4096).contains(length) else {
-            throw TLSError(.keyExport, "cannot export \(length) bytes (1 to 4096)")
-        }
-        let labelBytes = Array(label.utf8)
-        var output = [UInt8](repeating: 0, count: length)
-        OpenSSLErrorQueue.clear()
-        let result = output.withUnsafeMutableBufferPointer { out in
-            SSL_export_keying_material(
-                ssl, out.baseAddress, length, label, labelBytes.count, context ?? [], context?.count ?? 0,
-                context == nil ? 0 : 1)
-        }
-        guard result == 1 else {
-            throw TLSError(.keyExport, OpenSSLErrorQueue.reason(or: "SSL_export_keying_material failed"))
-        }
-        return output
-    }
-
-    /// Sends close_notify, best effort within `deadline`, then closes the transport.
+    /// Sends close_notify, best effort within `deadline` and at most one ``slice``, then closes the
+    /// transport. Never waits once the caller has abandoned the connection.
     func shutdown(deadline: Duration) {
         OpenSSLErrorQueue.clear()
         _ = SSL_shutdown(ssl)
         OpenSSLErrorQueue.clear()
-        try? flush(deadline: deadline)
+        _ = try? flush("shutdown", deadline: min(deadline, Self.deadline(after: Self.slice)))
         transport.close()
     }
 
+    /// How one ``perform(_:deadline:_:)`` ended.
+    private enum Step: Equatable {
+        /// The operation succeeded (returned a positive value).
+        case done
+        /// The peer sent close_notify (`SSL_ERROR_ZERO_RETURN`): nothing more will arrive.
+        case peerClosed
+    }
+
     /// Calls `operation` until it succeeds, feeding it the transport's bytes and sending what it
-    /// writes. Returns its positive result, or 0 when the peer sent close_notify.
+    /// writes.
+    ///
+    /// Every round either ends the call, receives at least one byte (``fill(_:deadline:)``), or
+    /// sends at least one; a round that could do none of these throws. Every wait checks the
+    /// deadline and the abandon flag first and lasts at most one ``slice``.
     private func perform(
         _ name: String, deadline: Duration, _ operation: (OpaquePointer) -> Int32
-    ) throws(TLSError) -> Int32 {
+    ) throws(TLSError) -> Step {
         while true {
+            try checkAbandoned(name)
             OpenSSLErrorQueue.clear()
             let result = operation(ssl)
             let error = SSL_get_error(ssl, result)
             if result > 0 {
-                try flush(deadline: deadline)
-                return result
+                try flush(name, deadline: deadline)
+                return .done
             }
             switch error {
             case SSL_ERROR_WANT_READ:
-                try flush(deadline: deadline)
+                try flush(name, deadline: deadline)
                 try fill(name, deadline: deadline)
             case SSL_ERROR_WANT_WRITE:
-                try flush(deadline: deadline)
+                // The memory BIO takes any amount, so OpenSSL should never ask; if it does, only
+                // bytes leaving for the transport let the next round differ from this one.
+                guard try flush(name, deadline: deadline) > 0 else {
+                    throw TLSError(
+                        .connectionFailed,
+                        "TLS \(name) made no progress (OpenSSL wants to write, nothing is pending)")
+                }
             case SSL_ERROR_ZERO_RETURN:
-                return 0
+                peerClosed = true
+                return .peerClosed
             default:
                 let failure = TLSFailure.classify(
                     ssl: ssl, operation: name, isServer: isServer, queued: OpenSSLErrorQueue.drain())
                 // Let the alert OpenSSL wrote reach the peer, if it can.
-                try? flush(deadline: min(deadline, TLSEngine.deadline(after: .milliseconds(50))))
+                _ = try? flush(name, deadline: min(deadline, Self.deadline(after: Self.slice)))
                 throw failure
             }
         }
     }
 
-    /// Sends everything OpenSSL has written, by `deadline`.
-    private func flush(deadline: Duration) throws(TLSError) {
+    /// Throws `abandoned` once the caller has given up on the connection.
+    private func checkAbandoned(_ name: String) throws(TLSError) {
+        if isAbandoned() { throw TLSError(.abandoned, "the \(name) was abandoned by its caller") }
+    }
+
+    /// Sends everything OpenSSL has written, by `deadline`; returns how many bytes went out.
+    @discardableResult
+    private func flush(_ name: String, deadline: Duration) throws(TLSError) -> Int {
         let pending = BIO_ctrl_pending(outgoing)
         if pending > 0 {
             var chunk = [UInt8](repeating: 0, count: pending)
             let read = BIO_read(outgoing, &chunk, Int32(clamping: pending))
             if read > 0 { unsent += chunk.prefix(Int(read)) }
         }
+        var total = 0
         while !unsent.isEmpty {
+            try checkAbandoned(name)
             let remaining = deadline - Syscalls.clockTime(.bootTime)
-            guard remaining > .zero else { throw TLSError(.timedOut, "sending timed out") }
+            guard remaining > .zero else { throw TLSError(.timedOut, "sending timed out during the \(name)") }
             let sent: Int
             do {
-                sent = try transport.send(unsent[...], timeout: remaining)
+                // A send that finds no room waits for it, at most the timeout it is given.
+                sent = try transport.send(unsent[...], timeout: min(remaining, Self.slice))
             } catch {
                 throw TLSError(.transport, error.description)
             }
+            guard (0...unsent.count).contains(sent) else {
+                throw TLSError(.transport, "the transport reported \(sent) of \(unsent.count) bytes sent")
+            }
             unsent.removeFirst(sent)
+            total += sent
         }
+        return total
     }
 
-    /// Waits for the transport's next bytes, by `deadline`, and hands them to OpenSSL.
+    /// Waits for the transport's next bytes, by `deadline`, and hands them to OpenSSL: returns
+    /// only once at least one byte was handed over.
     private func fill(_ name: String, deadline: Duration) throws(TLSError) {
         while true {
+            try checkAbandoned(name)
             let remaining = deadline - Syscalls.clockTime(.bootTime)
             guard remaining > .zero else { throw TLSError(.timedOut, "the \(name) did not finish in time") }
             let received: TCPConnection.Received
             do {
-                received = try transport.receive(maximum: Self.receiveChunk, timeout: remaining)
+                received = try transport.receive(
+                    maximum: Self.receiveChunk, timeout: min(remaining, Self.slice))
             } catch {
                 throw TLSError(.transport, error.description)
             }
@@ -239,8 +275,10 @@ final class TLSEngine {
                         ? "the peer closed the connection without a TLS close_notify"
                         : "the peer closed the connection during the \(name)")
             case .bytes(let bytes):
-                let written = BIO_write(incoming, bytes, Int32(bytes.count))
-                guard written == Int32(bytes.count) else {
+                // Nothing received is no progress: wait again (within the deadline).
+                guard !bytes.isEmpty else { continue }
+                let written = BIO_write(incoming, bytes, Int32(clamping: bytes.count))
+                guard written == Int32(clamping: bytes.count) else {
                     throw TLSError(.connectionFailed, OpenSSLErrorQueue.reason(or: "BIO_write failed"))
                 }
                 return

@@ -16,6 +16,7 @@ package struct TLSError: Error, Hashable, Sendable, CustomStringConvertible {
             case transport = "transport"
             case connectionFailed = "connection failed"
             case keyExport = "key export"
+            case abandoned = "abandoned"
         }
 
         /// Which code this is.
@@ -39,8 +40,10 @@ package struct TLSError: Error, Hashable, Sendable, CustomStringConvertible {
         package static let protocolVersion = Code(.protocolVersion)
         /// The deadline passed before the handshake, read or write finished.
         package static let timedOut = Code(.timedOut)
-        /// The peer closed the connection (without a TLS close_notify where one was due), or the
-        /// connection was already closed locally.
+        /// The peer closed the connection: the TCP stream ended (without a TLS close_notify where
+        /// one was due), or the peer's close_notify arrived during the handshake or before a write,
+        /// or a read came after the close_notify was already reported; or the connection was
+        /// already closed locally.
         package static let closed = Code(.closed)
         /// The socket below failed (reset, unreachable, …).
         package static let transport = Code(.transport)
@@ -48,6 +51,9 @@ package struct TLSError: Error, Hashable, Sendable, CustomStringConvertible {
         package static let connectionFailed = Code(.connectionFailed)
         /// Exporting keying material failed (no handshake yet, an invalid length).
         package static let keyExport = Code(.keyExport)
+        /// The caller gave up on the connection (its task was cancelled, its exchange timed out
+        /// from outside, or its sync had enough sources) before the operation finished.
+        package static let abandoned = Code(.abandoned)
 
         /// The code's stable name, such as `certificate verification failed`.
         package var description: String { raw.rawValue }

@@ -171,7 +171,8 @@ enum InteropTool {
     }
 }
 
-/// A child process started with `posix_spawn` and reaped with `waitpid` on its own pid.
+/// A child process started with `posix_spawn` and reaped with `wait4` on its own pid (which also
+/// gives the CPU time it used).
 ///
 /// Not Foundation's `Process`: a child inherits the signal mask of the thread that spawns it, and the
 /// test runner's worker threads block SIGTERM, so a `Process` child (chronyd included) ignores
@@ -182,6 +183,8 @@ final class SpawnedProcess {
     let pid: pid_t
     /// The exit status (or 128 + signal number), once reaped.
     private(set) var exitStatus: Int32?
+    /// The CPU time (user plus system) the child used, once reaped.
+    private(set) var cpuTime: Duration?
 
     /// Starts `executable` with `arguments`, standard input from /dev/null and standard output and
     /// error appended to the given files (the same file for both is fine).
@@ -249,11 +252,15 @@ final class SpawnedProcess {
     private func reap(blocking: Bool) {
         guard exitStatus == nil else { return }
         var status: Int32 = 0
+        var usage = rusage()
         var result: pid_t
         repeat {
-            result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
+            result = wait4(pid, &status, blocking ? 0 : WNOHANG, &usage)
         } while result == -1 && errno == EINTR
         if result == pid {
+            cpuTime =
+                .seconds(Int64(usage.ru_utime.tv_sec) + Int64(usage.ru_stime.tv_sec))
+                + .microseconds(Int64(usage.ru_utime.tv_usec) + Int64(usage.ru_stime.tv_usec))
             // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift does not import.
             let signal = status & 0x7F
             exitStatus = signal == 0 ? (status >> 8) & 0xFF : 128 + signal

@@ -59,9 +59,8 @@ struct HTTPExchangeRun {
         }
         do {
             let tls = try TLSConnection.connect(
-                over: HTTPAbandonableTransport(connection, isAbandoned: isAbandoned),
-                serverName: request.host,
-                configuration: client.tlsConfiguration, timeout: left)
+                over: connection, serverName: request.host, configuration: client.tlsConfiguration,
+                timeout: left, isAbandoned: isAbandoned)
             return TLSByteStream(tls, peer: peer)
         } catch {
             if isAbandoned() { throw Stop(result: .cancelled) }
@@ -120,6 +119,7 @@ struct HTTPExchangeRun {
             do {
                 offset += try connection.send(bytes[offset...], timeout: slice)
             } catch {
+                if isAbandoned() { throw Stop(result: .cancelled) }
                 throw Self.failure(
                     error.code, "sending the request to \(connection.peer) failed: \(error.reason)",
                     NSURLErrorNetworkConnectionLost)
@@ -146,6 +146,7 @@ struct HTTPExchangeRun {
             do {
                 received = try connection.receive(maximum: min(room, 4096), timeout: slice)
             } catch {
+                if isAbandoned() { throw Stop(result: .cancelled) }
                 throw Self.failure(
                     error.code,
                     "receiving the response from \(connection.peer) failed after \(consumed + buffer.count)"

@@ -18,10 +18,11 @@ import SNTP
 /// instant is taken when the head is complete. Informational (1xx) heads before the final one are
 /// skipped. Both kinds of stream are one ``HTTPByteStream`` to the reading code.
 ///
-/// Every wait is a `poll(2)` with a relative timeout of at most ``slice`` (the TLS handshake's
-/// too, through ``HTTPAbandonableTransport``), so an exchange notices within that time that it was
-/// abandoned (its task cancelled or its caller's timer fired), and timeouts keep working when the
-/// wall clock is faked. Each exchange runs on the ``BlockingPool``, so it never occupies one of
+/// Every wait is a `poll(2)` with a relative timeout of at most ``slice`` (the TLS layer's too:
+/// ``TLSConnection`` is given the exchange's abandon flag and checks it before each of its waits),
+/// so an exchange notices within that time that it was abandoned (its task cancelled or its
+/// caller's timer fired), and timeouts keep working when the wall clock is faked. No loop of an
+/// exchange goes round without moving a byte or checking both the deadline and that flag. Each exchange runs on the ``BlockingPool``, so it never occupies one of
 /// Swift concurrency's cooperative threads, and its caller's backstop timer still answers on time
 /// if `getaddrinfo` hangs.
 struct HTTPHeadClient: Sendable {

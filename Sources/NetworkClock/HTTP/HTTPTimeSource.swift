@@ -1,4 +1,5 @@
 import Foundation
+import NetClockPlatform
 import SNTP
 
 /// Measures the local clock's offset from an HTTP(S) server's clock, for networks where NTP's UDP
@@ -39,17 +40,20 @@ package struct HTTPTimeSource: Sendable {
     private let wallClock: any WallClockSource
     /// Whom `https://` servers' certificates must chain to.
     package let trustRoots: NetworkClock.TrustRoots
+    /// Where the exchanges run (blocking, one pool thread each).
+    private let pool: BlockingPool
 
-    /// Creates a source; the clocks are injectable for tests.
+    /// Creates a source; the clocks and the pool are injectable for tests.
     package init(
         configuration: Configuration = Configuration(), trustRoots: NetworkClock.TrustRoots = .system,
         monotonicClock: any MonotonicClockSource = BootTimeClock(),
-        wallClock: any WallClockSource = SystemWallClock()
+        wallClock: any WallClockSource = SystemWallClock(), pool: BlockingPool = .shared
     ) {
         self.configuration = configuration
         self.trustRoots = trustRoots
         self.monotonicClock = monotonicClock
         self.wallClock = wallClock
+        self.pool = pool
     }
 
     /// Measures the offset against `url` (`http` or `https`).
@@ -64,7 +68,7 @@ package struct HTTPTimeSource: Sendable {
         }
         let client = HTTPHeadClient(
             maximumHeadBytes: configuration.maximumResponseHeadBytes, clock: monotonicClock,
-            trustRoots: trustRoots.tlsTrustRoots)
+            trustRoots: trustRoots.tlsTrustRoots, pool: pool)
         let transport = HTTPTransport(target: try HTTPRequestTarget(url: url), client: client)
         let start = monotonicClock.now()
         let mapping = TimeMapping(wall: wallClock.now(), monotonic: start)
