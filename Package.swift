@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "netclock", targets: ["netclock"]),
         .executable(name: "fake-ntp-server", targets: ["fake-ntp-server"]),
         .executable(name: "netclock-bench", targets: ["netclock-bench"]),
+        .executable(name: "fake-roughtime-server", targets: ["fake-roughtime-server"]),
     ],
     targets: [
         // The header behind `adjtimex` (the Glibc module map lacks <sys/timex.h>); used only by
@@ -48,6 +49,12 @@ let package = Package(
         .target(
             name: "NTSClient", dependencies: ["NTS", "SNTP", "NetClockTLS", "NetClockPlatform"],
             path: "Sources/NTSClient", swiftSettings: strict),
+        // Roughtime (RFC 10049, the drafts from 10 on, Google-Roughtime): tagged messages, Merkle
+        // proofs, delegation and signature checks, the exchange core, chained multi-server queries and
+        // malfeasance reports.
+        .target(
+            name: "Roughtime", dependencies: ["SNTP", "NetClockTLS", "NetClockPlatform"],
+            path: "Sources/Roughtime", swiftSettings: strict),
         .target(
             name: "HTTPTimeParsing", dependencies: ["SNTP"], path: "Sources/HTTPTimeParsing",
             swiftSettings: strict),
@@ -64,15 +71,19 @@ let package = Package(
             name: "netclock", dependencies: ["NetclockCLI"], path: "Sources/netclock",
             swiftSettings: strict),
         .target(
-            name: "LoopbackServers", dependencies: ["SNTP", "NetClockPlatform", "NetClockTLS", "NTS"],
+            name: "LoopbackServers", dependencies: ["SNTP", "NetClockPlatform", "NetClockTLS", "NTS", "Roughtime"],
             path: "Tools/LoopbackServers", swiftSettings: strict),
         .executableTarget(
             name: "fake-ntp-server", dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform"],
             path: "Tools/fake-ntp-server", swiftSettings: strict),
         .executableTarget(
+            name: "fake-roughtime-server", dependencies: ["LoopbackServers", "NetClockPlatform"],
+            path: "Tools/fake-roughtime-server", swiftSettings: strict),
+        .executableTarget(
             name: "netclock-bench",
             dependencies: [
                 "NetworkClock", "SNTP", "NetClockPlatform", "LoopbackServers", "NTSClient", "NetClockTLS",
+                "Roughtime",
             ],
             path: "Tools/Benchmarks", swiftSettings: strict),
         .testTarget(
@@ -95,6 +106,10 @@ let package = Package(
         .testTarget(
             name: "NetClockTLSTests", dependencies: ["NetClockTLS", "NetClockPlatform", "LoopbackServers"],
             path: "Tests/NetClockTLSTests", swiftSettings: strict),
+        .testTarget(
+            name: "RoughtimeTests",
+            dependencies: ["Roughtime", "SNTP", "NetClockTLS", "NetClockPlatform", "LoopbackServers"],
+            path: "Tests/RoughtimeTests", swiftSettings: strict),
         .testTarget(
             name: "LoopbackServersTests",
             dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform", "NTS", "NetClockTLS"],
