@@ -167,7 +167,7 @@ package struct RoughtimeClient: Sendable {
                 var exchange = RoughtimeExchange(request: request, publicKey: server.publicKey, timing: options.timing)
                 let outcome = DatagramLoop.run(&exchange, over: socket, clock: monotonic, isCancelled: isCancelled)
                 report.requests += exchange.transmissions
-                for reason in exchange.rejections.first { report.rejections.record(reason) }
+                report.rejections.merge(exchange.rejections)
                 switch outcome?.result {
                 case .success(let measurement):
                     return RoughtimeChain.Link(

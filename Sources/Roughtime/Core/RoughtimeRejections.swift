@@ -18,6 +18,12 @@ package struct RoughtimeRejections: Hashable, Sendable, CustomStringConvertible 
         if first.count < Self.kept { first.append(reason) }
     }
 
+    /// Adds `other`'s rejections (its count, and its reasons while there is room).
+    package mutating func merge(_ other: RoughtimeRejections) {
+        count += other.count
+        first += other.first.prefix(Self.kept - first.count)
+    }
+
     /// `none`, or the count and the first reasons, e.g. `2 refused: nonce_mismatch: …; …`.
     package var description: String {
         count == 0 ? "none" : "\(count) refused: " + first.map(\.description).joined(separator: "; ")

@@ -6,7 +6,7 @@ package enum RoughtimePacket {
     package static let magic: [UInt8] = Array("ROUGHTIM".utf8)
     /// The length of the framing header: 12 bytes.
     package static let headerLength = 12
-    /// The size a UDP request is padded to: 1024 bytes (RFC 10049 §5.1).
+    /// The size a UDP request's message is padded to: 1024 bytes (RFC 10049 §5.1).
     package static let requestSize = 1024
 
     /// `message` framed.

@@ -1,5 +1,5 @@
-/// A Roughtime request as sent: the datagram, padded to 1024 bytes, and what a reply to it must
-/// match (its nonce, the versions it offered).
+/// A Roughtime request as sent: the datagram, its message padded to 1024 bytes, and what a reply
+/// to it must match (its nonce, the versions it offered).
 ///
 /// A framed request (RFC 10049 and the drafts) carries `VER` (the offered versions, ascending),
 /// `SRV` (`H(0xff || public key)`, when the key is known), `NONC` (32 bytes), `TYPE` (0) and `ZZZZ`
@@ -7,7 +7,7 @@
 /// before 14 ignore tags they do not know. A Google-Roughtime request is a bare message of `NONC`
 /// (64 bytes) and `PAD\xff`.
 package struct RoughtimeRequest: Hashable, Sendable {
-    /// The bytes to send (1024 of them).
+    /// The bytes to send: 1036 (a 1024-byte message in the 12-byte framing), 1024 for Google.
     package let bytes: [UInt8]
     /// The nonce the reply must echo.
     package let nonce: [UInt8]
@@ -47,8 +47,10 @@ package struct RoughtimeRequest: Hashable, Sendable {
                 entries.append(RoughtimeMessage.Entry(.srv, try Self.serverHash(publicKey)))
             }
         }
-        // The header grows by 8 bytes with the padding tag: 4 for its tag, 4 for its offset.
-        let unpadded = RoughtimeMessage(entries).encoded.count + 8 + (isGoogle ? 0 : RoughtimePacket.headerLength)
+        // The message (not the framed packet) is padded to 1024 bytes, as in RFC 10049's example
+        // request (a 1036-byte packet): a server that counts either way takes it. The header grows
+        // by 8 bytes with the padding tag: 4 for its tag, 4 for its offset.
+        let unpadded = RoughtimeMessage(entries).encoded.count + 8
         let padding = [UInt8](repeating: 0, count: max(0, RoughtimePacket.requestSize - unpadded))
         entries.append(RoughtimeMessage.Entry(isGoogle ? .googlePadding : .zzzz, padding))
         let message = RoughtimeMessage(entries).encoded
