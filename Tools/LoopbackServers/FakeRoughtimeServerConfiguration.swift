@@ -24,6 +24,8 @@ extension FakeRoughtimeServer {
         package var batchWindow: Duration = .zero
         /// The most requests in one batch.
         package var maximumBatch = 64
+        /// How many requests, from the first on, get no reply at all (lost datagrams). Default 0.
+        package var ignoredRequests = 0
         /// How long each reply is held back before it is sent. Default zero.
         package var replyDelay: Duration = .zero
         /// How long the delegation is valid on either side of the signed midpoint. Default 1 hour.

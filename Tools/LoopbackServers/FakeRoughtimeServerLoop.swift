@@ -20,6 +20,8 @@ extension FakeRoughtimeServer {
         /// When the batch being gathered is answered.
         private var batchDue: MonotonicInstant?
         private var timers = FakeNTPServer.TimerQueue<PendingReply>()
+        /// Requests received so far (for ``Configuration/ignoredRequests``).
+        private var received = 0
         private var buffer = [UInt8](repeating: 0, count: 65_536)
         private let monotonic = BootTimeClock()
         private let wall = SystemWallClock()
@@ -67,10 +69,17 @@ extension FakeRoughtimeServer {
                 case .empty: return
                 case .ignored: continue
                 case .datagram(let count, let sender):
-                    if batch.isEmpty {
-                        let window = core.configuration.withLock { $0.batchWindow }
-                        batchDue = monotonic.now() + max(window, .zero)
+                    received += 1
+                    let (window, ignored) = core.configuration.withLock { ($0.batchWindow, $0.ignoredRequests) }
+                    guard received > ignored else {
+                        core.statistics.withLock {
+                            $0.requests += 1
+                            $0.dropped += 1
+                            $0.lastDropReason = "ignored (lost)"
+                        }
+                        continue
                     }
+                    if batch.isEmpty { batchDue = monotonic.now() + max(window, .zero) }
                     batch.append((Array(buffer[..<min(count, buffer.count)]), sender))
                     core.statistics.withLock { $0.requests += 1 }
                 }
