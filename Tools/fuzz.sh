@@ -9,7 +9,8 @@
 #            httphead  HTTP/1.x response-head parsing, end-of-head search, Date/timestamp evidence
 #            ntske     NTS-KE response records (RFC 8915 §4) in arbitrary splits, re-encoding
 #            ntsef     NTS extension fields for NTPv4 (RFC 8915 §5): packets, plaintext, requests
-#            (default: all five, one after the other)
+#            roughtime Roughtime messages, framing, requests and reply verification (RFC 10049)
+#            (default: all of them, one after the other)
 #
 # Each harness (Tools/Fuzz/Fuzz*.swift) is its own module that imports the package's modules and
 # uses their `package` API. Those modules are compiled from their whole directories
@@ -39,11 +40,11 @@ elif [[ $# -gt 0 && ( $1 == -h || $1 == --help ) ]]; then
     usage
 fi
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(ntp httpdate httphead ntske ntsef)
+[[ ${#targets[@]} -gt 0 ]] || targets=(ntp httpdate httphead ntske ntsef roughtime)
 for target in "${targets[@]}"; do
     case $target in
-        ntp | httpdate | httphead | ntske | ntsef) ;;
-        *) echo "fuzz.sh: unknown target '$target' (known: ntp, httpdate, httphead, ntske, ntsef)" >&2; exit 2 ;;
+        ntp | httpdate | httphead | ntske | ntsef | roughtime) ;;
+        *) echo "fuzz.sh: unknown target '$target' (known: ntp, httpdate, httphead, ntske, ntsef, roughtime)" >&2; exit 2 ;;
     esac
 done
 
@@ -62,16 +63,18 @@ modules_of() {
         # also links the TLS and NTS client modules (https://, NTS servers).
         httpdate | httphead) echo NetClockPlatform SNTP NetClockTLS NTS NTSClient HTTPTimeParsing NetworkClock ;;
         ntske | ntsef) echo NetClockPlatform SNTP NTS ;;
+        roughtime) echo NetClockPlatform SNTP NetClockTLS Roughtime ;;
     esac
 }
 harness_of() {
     case $1 in
         ntp) echo FuzzNTPPacket ;; httpdate) echo FuzzHTTPDate ;; httphead) echo FuzzHTTPHead ;;
         ntske) echo FuzzNTSKE ;; ntsef) echo FuzzNTSExtensions ;;
+        roughtime) echo FuzzRoughtime ;;
     esac
 }
 
-max_len_of() { case $1 in ntp) echo 256 ;; httpdate) echo 96 ;; httphead | ntske) echo 4096 ;; ntsef) echo 2048 ;; esac }
+max_len_of() { case $1 in ntp) echo 256 ;; httpdate) echo 96 ;; httphead | ntske) echo 4096 ;; ntsef | roughtime) echo 2048 ;; esac }
 
 # Tokens of the HTTP-date grammar, so mutations can splice whole names in.
 write_httpdate_dict() {
