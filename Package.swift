@@ -8,6 +8,7 @@ let strict: [SwiftSetting] = [
 // Targets are cut by effect, in the order data flows through them:
 //   NetClockPlatform (every libc call) -> SNTP (wire, one validated exchange, selection)
 //   NetClockTLS (every OpenSSL call, through the COpenSSL system library: TLS, exporter keys, AES-SIV);
+//   Roughtime (SNTP, NetClockTLS: tagged messages, signatures, chained multi-server queries);
 //   HTTPTimeParsing (pure HTTP date/head/timestamp parsers) -> NetworkClock (sync engine, HTTP
 //   source, anchored clock, persistence, facade) -> NetclockCLI / netclock.
 // Only SNTP and NetworkClock are public products; everything shared between our own targets is
@@ -33,7 +34,8 @@ let package = Package(
         // OpenSSL 3 from the system (`libssl-dev`): headers and a shim for the macros Swift cannot
         // import. Only NetClockTLS imports it.
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
-        // The only OpenSSL user: TLS client and server connections, exporter keys, AES-SIV.
+        // The only OpenSSL user: TLS client and server connections, exporter keys, AES-SIV, SHA-2,
+        // Ed25519.
         .target(
             name: "NetClockTLS", dependencies: ["COpenSSL", "NetClockPlatform"], path: "Sources/NetClockTLS",
             swiftSettings: strict),

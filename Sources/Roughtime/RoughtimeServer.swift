@@ -6,9 +6,8 @@
 /// list (an ecosystem file such as Cloudflare publishes); one can also be written out:
 ///
 /// ```swift
-/// let server = RoughtimeServer(
-///     name: "example", address: "roughtime.example.com:2002",
-///     publicKey: Array(Data(base64Encoded: "2O3mkkheDExCuhG+ZNIoWmO/IdCdLzADgUn8SnC4hME=")!))
+/// // longTermKey: the server's 32-byte Ed25519 public key, as its operator publishes it.
+/// let server = RoughtimeServer(name: "example", address: "roughtime.example.com:2002", publicKey: longTermKey)
 /// ```
 public struct RoughtimeServer: Hashable, Sendable, CustomStringConvertible {
     /// The port RFC 10049 assigns to Roughtime, used when an address names none.
