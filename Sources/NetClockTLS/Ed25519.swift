@@ -58,13 +58,15 @@ package enum Ed25519 {
         /// - Throws: ``Ed25519Error`` when the seed is not 32 bytes or OpenSSL fails.
         package init(seed: [UInt8]) throws(Ed25519Error) {
             guard seed.count == Ed25519.seedLength else {
-                throw Ed25519Error(reason: "an Ed25519 seed is \(Ed25519.seedLength) bytes, not \(seed.count)")
+                throw Ed25519Error(
+                    reason: "an Ed25519 seed is \(Ed25519.seedLength) bytes, not \(seed.count)")
             }
             let key = try Self.load(seed)
             defer { EVP_PKEY_free(key) }
             var publicKey = [UInt8](repeating: 0, count: Ed25519.publicKeyLength)
             var length = publicKey.count
-            guard EVP_PKEY_get_raw_public_key(key, &publicKey, &length) == 1, length == Ed25519.publicKeyLength
+            guard EVP_PKEY_get_raw_public_key(key, &publicKey, &length) == 1,
+                length == Ed25519.publicKeyLength
             else {
                 throw Ed25519Error(reason: OpenSSLErrorQueue.reason(or: "EVP_PKEY_get_raw_public_key failed"))
             }
@@ -121,7 +123,8 @@ package enum Ed25519 {
                 EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nil, $0.baseAddress, $0.count)
             }
             guard let key else {
-                throw Ed25519Error(reason: OpenSSLErrorQueue.reason(or: "EVP_PKEY_new_raw_private_key failed"))
+                throw Ed25519Error(
+                    reason: OpenSSLErrorQueue.reason(or: "EVP_PKEY_new_raw_private_key failed"))
             }
             return key
         }

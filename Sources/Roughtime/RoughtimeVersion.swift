@@ -39,7 +39,9 @@ public struct RoughtimeVersion: RawRepresentable, Hashable, Comparable, Sendable
     }
 
     /// Whether `lhs` has the smaller number (the order `VER` lists are sorted in).
-    public static func < (lhs: RoughtimeVersion, rhs: RoughtimeVersion) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: RoughtimeVersion, rhs: RoughtimeVersion) -> Bool {
+        lhs.rawValue < rhs.rawValue
+    }
 
     /// `RFC 10049`, `draft-12`, `Google-Roughtime`, or the number in hexadecimal.
     public var description: String {

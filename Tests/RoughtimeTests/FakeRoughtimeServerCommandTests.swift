@@ -31,7 +31,8 @@ import Testing
         let seed = Base64.encode((1...32).map { UInt8($0) })
         let options = try Options.parse([
             "--host", "::1", "--port", "2002", "--seed", seed, "--offset", "-3600", "--radius", "5",
-            "--versions", "rfc,draft-11,google", "--batch-window", "25", "--delay", "10", "--behaviour", "wrong-merkle-path",
+            "--versions", "rfc,draft-11,google", "--batch-window", "25", "--delay", "10", "--behaviour",
+            "wrong-merkle-path",
             "-v",
         ])
         let configuration = options.configuration
@@ -50,7 +51,9 @@ import Testing
             ["--host", "192.0.2.1"], ["--port", "70000"], ["--seed", "AAAA"], ["--versions", "draft-7"],
             ["--behaviour", "nice"], ["--offset"], ["--what"],
         ] {
-            #expect(throws: FakeNTPServer.UsageError.self, "\(arguments)") { _ = try Options.parse(arguments) }
+            #expect(throws: FakeNTPServer.UsageError.self, "\(arguments)") {
+                _ = try Options.parse(arguments)
+            }
         }
     }
 
@@ -59,7 +62,8 @@ import Testing
         let directory = try RoughlyPeer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let process = try PeerProcess(
-            try #require(Self.commandPath), ["--offset", "60", "--versions", "rfc"], outputPath: directory + "/out")
+            try #require(Self.commandPath), ["--offset", "60", "--versions", "rfc"],
+            outputPath: directory + "/out")
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(10)
         while !process.output.contains("public key "), clock.now < deadline, process.isRunning {
@@ -67,9 +71,12 @@ import Testing
         }
         let lines = process.output.split(separator: "\n").map(String.init)
         let address = try #require(lines.first { $0.hasPrefix("listening on ") }?.dropFirst(13))
-        let key = try #require(lines.first { $0.hasPrefix("public key ") }.flatMap { Base64.decode(String($0.dropFirst(11))) })
+        let key = try #require(
+            lines.first { $0.hasPrefix("public key ") }.flatMap { Base64.decode(String($0.dropFirst(11))) })
         #expect(address.hasPrefix("127.0.0.1:"))
-        let result = RoughtimeClient().query([RoughtimeServer(name: "command", address: String(address), publicKey: key)])
+        let result = RoughtimeClient().query([
+            RoughtimeServer(name: "command", address: String(address), publicKey: key)
+        ])
         let agreement = try result.agreedTime()
         #expect(agreement.offsets.contains(.seconds(60)), "\(result)")
         #expect(!agreement.offsets.contains(.zero))

@@ -16,7 +16,8 @@ struct RoughlyInteropTests {
     /// Writes a server list of `entries` to a file in `directory`.
     static func ecosystem(_ entries: [String], in directory: String) throws -> String {
         let path = directory + "/ecosystem.json"
-        try "{\"servers\": [\(entries.joined(separator: ",\n"))]}".write(toFile: path, atomically: true, encoding: .utf8)
+        try "{\"servers\": [\(entries.joined(separator: ",\n"))]}".write(
+            toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
@@ -46,7 +47,8 @@ struct RoughlyInteropTests {
     @Test(
         .enabled(
             if: RoughlyPeer.libfaketime != nil || RoughlyPeer.peersRequired,
-            "libfaketime is not installed (apt-get install -y faketime); NETCLOCK_REQUIRE_PEERS=1 makes this fail"))
+            "libfaketime is not installed (apt-get install -y faketime); NETCLOCK_REQUIRE_PEERS=1 makes this fail"
+        ))
     func aValidlySignedLiarIsNamedAndRoughlyConfirmsOurReport() throws {
         let honest = [try RoughlyServer(seed: 1), try RoughlyServer(seed: 2)]
         // Asked last, so only the second pass can catch it.
@@ -83,9 +85,11 @@ struct RoughlyInteropTests {
         let server = try FakeRoughtimeServer(configuration: configuration)
         defer { server.stop() }
         let result = try RoughlyPeer.run([
-            "query", "--terse", "--timeout", "5", server.host, "\(server.port)", Base64.encode(server.publicKey),
+            "query", "--terse", "--timeout", "5", server.host, "\(server.port)",
+            Base64.encode(server.publicKey),
         ])
-        let printed = try #require(Int64(result.output.trimmingCharacters(in: .whitespacesAndNewlines)), "\(result)")
+        let printed = try #require(
+            Int64(result.output.trimmingCharacters(in: .whitespacesAndNewlines)), "\(result)")
         let expected = SystemWallClock().now().seconds + 120
         #expect(abs(printed - expected) <= 2, "roughly printed \(printed), the fake's clock is \(expected)")
         #expect(server.statistics.repliesByVersion[version] == 1)
@@ -98,7 +102,8 @@ struct RoughlyInteropTests {
             .expiredDelegation,
         ])
     func roughlyRefusesHostileReplies(_ behaviour: FakeRoughtimeServer.Behaviour) throws {
-        let server = try FakeRoughtimeServer(configuration: try FakeRoughtimeServer.Configuration(behaviour: behaviour))
+        let server = try FakeRoughtimeServer(
+            configuration: try FakeRoughtimeServer.Configuration(behaviour: behaviour))
         defer { server.stop() }
         let result = try RoughlyPeer.run([
             "query", "--timeout", "5", server.host, "\(server.port)", Base64.encode(server.publicKey),
@@ -125,9 +130,11 @@ struct RoughlyInteropTests {
             "ecosystem", "malfeasance", "--ecosystem-path", ecosystem, "--report-location", reportPath,
         ])
         #expect(result.output.contains("Malfeasance detected"), "\(result.output)")
-        let report = try RoughtimeMalfeasanceReport(json: Array(try Data(contentsOf: URL(fileURLWithPath: reportPath))))
+        let report = try RoughtimeMalfeasanceReport(
+            json: Array(try Data(contentsOf: URL(fileURLWithPath: reportPath))))
         #expect(report.entries.count == 3)
-        #expect(try report.contradictions().map(\.later) == [2, 2], "the liar (an hour behind) is asked last")
+        #expect(
+            try report.contradictions().map(\.later) == [2, 2], "the liar (an hour behind) is asked last")
         // And our client, on the same list.
         let ours = RoughtimeClient().query(try Self.servers(fromEcosystem: ecosystem))
         #expect(ours.liars == ["fake-2"])

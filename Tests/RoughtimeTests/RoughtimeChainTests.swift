@@ -60,7 +60,9 @@ import Testing
         #expect(report.rfcJSON.hasPrefix("{"))
         #expect(report.rfcJSON.contains("\"responses\""))
         #expect(report.listJSON.hasPrefix("["))
-        for key in ["rand", "publicKey", "request", "response"] { #expect(report.listJSON.contains("\"\(key)\"")) }
+        for key in ["rand", "publicKey", "request", "response"] {
+            #expect(report.listJSON.contains("\"\(key)\""))
+        }
     }
 
     @Test func aTamperedReportIsRefused() throws {
@@ -77,8 +79,12 @@ import Testing
         var reordered = report
         reordered.entries.swapAt(0, 1)
         #expect(throws: RoughtimeError(.invalidReport, "")) { try reordered.contradictions() }
-        #expect(throws: RoughtimeError(.invalidReport, "")) { try RoughtimeMalfeasanceReport(entries: []).contradictions() }
-        #expect(throws: RoughtimeError(.invalidReport, "")) { try RoughtimeMalfeasanceReport(json: Array("{}".utf8)) }
+        #expect(throws: RoughtimeError(.invalidReport, "")) {
+            try RoughtimeMalfeasanceReport(entries: []).contradictions()
+        }
+        #expect(throws: RoughtimeError(.invalidReport, "")) {
+            try RoughtimeMalfeasanceReport(json: Array("{}".utf8))
+        }
         #expect(throws: RoughtimeError(.invalidReport, "")) {
             try RoughtimeMalfeasanceReport(json: Array("[{\"rand\": \"!\"}]".utf8))
         }
@@ -99,7 +105,8 @@ import Testing
 
     static func interval(_ offset: Int64, radius: Int64 = 3) -> RoughtimeInterval {
         RoughtimeInterval(
-            earliest: wall + .seconds(offset - radius), latest: wall + .seconds(offset + radius), reference: reference)
+            earliest: wall + .seconds(offset - radius), latest: wall + .seconds(offset + radius),
+            reference: reference)
     }
 
     @Test func twoHonestAndALiar() throws {

@@ -34,10 +34,13 @@ import Testing
         #expect(ecosystem.servers[1].addresses == ["192.0.2.33:2002", "[2001:db8::2:33]:2002"])
     }
 
-    @Test("version values", arguments: [
-        ("1", [RoughtimeVersion.rfc]), ("2147483660", [.draft(12)]), ("\"IETF-Roughtime\"", RoughtimeVersion.defaultOffer),
-        ("\"Google-Roughtime\"", [.google]), ("3000600613", [.google]), ("\"1\"", [.rfc]),
-    ])
+    @Test(
+        "version values",
+        arguments: [
+            ("1", [RoughtimeVersion.rfc]), ("2147483660", [.draft(12)]),
+            ("\"IETF-Roughtime\"", RoughtimeVersion.defaultOffer),
+            ("\"Google-Roughtime\"", [.google]), ("3000600613", [.google]), ("\"1\"", [.rfc]),
+        ])
     func versionValues(_ value: String, _ expected: [RoughtimeVersion]) throws {
         let ecosystem = try parse(
             """
@@ -68,14 +71,19 @@ import Testing
             ]}
             """)
         #expect(ecosystem.servers.map(\.name) == ["good"])
-        #expect(ecosystem.skipped.map(\.name) == ["old draft", "short key", "other scheme", "tcp only", "server 6"])
+        #expect(
+            ecosystem.skipped.map(\.name) == [
+                "old draft", "short key", "other scheme", "tcp only", "server 6",
+            ])
         #expect(ecosystem.skipped[0].reason.contains("0x80000007"))
     }
 
-    @Test("files that are not usable lists", arguments: [
-        "", "[]", "{}", "{\"servers\": 3}", "{\"servers\": []}", "not json",
-        "{\"servers\": [{\"name\": \"x\", \"version\": 1}]}",
-    ])
+    @Test(
+        "files that are not usable lists",
+        arguments: [
+            "", "[]", "{}", "{\"servers\": 3}", "{\"servers\": []}", "not json",
+            "{\"servers\": [{\"name\": \"x\", \"version\": 1}]}",
+        ])
     func invalidFiles(_ json: String) {
         #expect(throws: RoughtimeError(.invalidEcosystem, "")) { try parse(json) }
     }

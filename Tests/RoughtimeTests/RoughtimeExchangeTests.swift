@@ -52,7 +52,9 @@ import Testing
         let bad: [[UInt8]] = [
             [1, 2, 3],
             Array(setup.reply.dropLast(4)),
-            setup.reply.enumerated().map { $0.offset == setup.reply.count - 100 ? $0.element ^ 1 : $0.element },
+            setup.reply.enumerated().map {
+                $0.offset == setup.reply.count - 100 ? $0.element ^ 1 : $0.element
+            },
         ]
         for datagram in bad {
             let step = setup.exchange.handle(datagram, at: Self.start + .milliseconds(10))
@@ -61,7 +63,10 @@ import Testing
         }
         #expect(setup.exchange.outcome == nil)
         #expect(setup.exchange.rejections.count == 3)
-        #expect(setup.exchange.rejections.first.map(\.code) == [.badFraming, .framingLengthMismatch, .badDelegationSignature])
+        #expect(
+            setup.exchange.rejections.first.map(\.code) == [
+                .badFraming, .framingLengthMismatch, .badDelegationSignature,
+            ])
         _ = setup.exchange.handle(setup.reply, at: Self.start + .milliseconds(20))
         let outcome = try #require(setup.exchange.outcome)
         #expect((try? outcome.result.get()) != nil)
@@ -126,7 +131,9 @@ import Testing
         var refused = try Setup()
         _ = refused.exchange.start(at: Self.start)
         let address = SocketAddress.loopback(.ipv4, port: 9)
-        #expect(refused.exchange.handle(failure: .connectionRefused(address: address), at: Self.start) == .finished)
+        #expect(
+            refused.exchange.handle(failure: .connectionRefused(address: address), at: Self.start)
+                == .finished)
         #expect(throws: RoughtimeError(.transport, "")) { try refused.exchange.outcome?.result.get() }
 
         var cancelled = try Setup()

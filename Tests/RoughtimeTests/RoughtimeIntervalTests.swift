@@ -12,7 +12,8 @@ import Testing
         configuration.radius = radius
         let request = try TestSupport.request(publicKey: configuration.publicKey)
         let reply = try TestSupport.reply(to: request, at: TestSupport.now, configuration: configuration)
-        let response = try RoughtimeResponse(verifying: reply, for: request, publicKey: configuration.publicKey)
+        let response = try RoughtimeResponse(
+            verifying: reply, for: request, publicKey: configuration.publicKey)
         return RoughtimeMeasurement(
             request: request, response: response, sentAt: Self.sent, receivedAt: Self.sent + roundTrip)
     }
@@ -34,7 +35,8 @@ import Testing
 
     @Test func theSignedRadiusIsAFloor() throws {
         // A 1 s radius server (the smallest a framed reply can sign) and no round trip: still 1 s.
-        let interval = RoughtimeInterval(try measurement(roundTrip: .zero, radius: .seconds(1)), frequencyTolerance: 0)
+        let interval = RoughtimeInterval(
+            try measurement(roundTrip: .zero, radius: .seconds(1)), frequencyTolerance: 0)
         #expect(interval.radius == .seconds(1))
         #expect(interval.midpoint == TestSupport.now)
     }
@@ -57,6 +59,7 @@ import Testing
         let offsets = interval.offsets(fromWall: wall)
         #expect(offsets.lower == .seconds(3597))
         #expect(offsets.upper == .seconds(3603))
-        #expect(RoughtimeInterval(offsets: offsets, fromWall: wall, reference: interval.reference) == interval)
+        #expect(
+            RoughtimeInterval(offsets: offsets, fromWall: wall, reference: interval.reference) == interval)
     }
 }

@@ -13,7 +13,10 @@ import Testing
 /// wall clock (offset zero) — the loopback round trip is far below the 3 s radius, and the fake's
 /// midpoint is the current second truncated (at most 1 s early), well inside it.
 @Suite(.serialized) struct RoughtimeLoopbackTests {
-    static func server(_ fake: FakeRoughtimeServer, name: String, versions: [RoughtimeVersion] = RoughtimeVersion.defaultOffer)
+    static func server(
+        _ fake: FakeRoughtimeServer, name: String,
+        versions: [RoughtimeVersion] = RoughtimeVersion.defaultOffer
+    )
         -> RoughtimeServer
     {
         RoughtimeServer(name: name, address: fake.hostAndPort, publicKey: fake.publicKey, versions: versions)
@@ -33,7 +36,11 @@ import Testing
         configuration.versions = [version]
         let fake = try FakeRoughtimeServer(configuration: configuration)
         defer { fake.stop() }
-        let result = RoughtimeClient().query([Self.server(fake, name: "fake", versions: version == .google ? [.google] : [.rfc] + (10...15).map { .draft($0) })])
+        let result = RoughtimeClient().query([
+            Self.server(
+                fake, name: "fake",
+                versions: version == .google ? [.google] : [.rfc] + (10...15).map { .draft($0) })
+        ])
         let agreement = try result.agreedTime()
         #expect(agreement.offsets.contains(.zero), "\(result)")
         let report = try #require(result.servers.first)
@@ -52,7 +59,8 @@ import Testing
         let liar = try FakeRoughtimeServer(configuration: try .init(offset: .seconds(3600)))
         defer { for server in honest + [liar] { server.stop() } }
         let servers = [
-            Self.server(honest[0], name: "a"), Self.server(liar, name: "liar"), Self.server(honest[1], name: "b"),
+            Self.server(honest[0], name: "a"), Self.server(liar, name: "liar"),
+            Self.server(honest[1], name: "b"),
         ]
         let result = RoughtimeClient().query(servers)
         let agreement = try result.agreedTime()
@@ -84,7 +92,9 @@ import Testing
         let fake = try FakeRoughtimeServer(configuration: configuration)
         defer { fake.stop() }
         let address = try #require(SocketAddress(numericHost: fake.host, port: fake.port))
-        let requests = try (0..<3).map { try TestSupport.request(publicKey: fake.publicKey, seed: UInt64(70 + $0)) }
+        let requests = try (0..<3).map {
+            try TestSupport.request(publicKey: fake.publicKey, seed: UInt64(70 + $0))
+        }
         let sockets = try requests.map { _ in try UDPSocket(connectingTo: address) }
         defer { for socket in sockets { socket.close() } }
         for (socket, request) in zip(sockets, requests) { try socket.send(request.bytes) }
@@ -115,7 +125,9 @@ import Testing
         for behaviour in FakeRoughtimeServer.Behaviour.hostile {
             fake.update { $0.behaviour = behaviour }
             let result = RoughtimeClient().query([server], options: Self.quick)
-            #expect(throws: RoughtimeError.self, "\(behaviour) must not give a time") { try result.agreedTime() }
+            #expect(throws: RoughtimeError.self, "\(behaviour) must not give a time") {
+                try result.agreedTime()
+            }
             let status = try #require(result.servers.first?.status)
             if behaviour == .silent {
                 #expect(status == .timedOut)
@@ -152,7 +164,8 @@ import Testing
         defer { fake.stop() }
         var options = RoughtimeClient.Options()
         options.passes = 1
-        options.timing = RoughtimeExchange.Timing(timeout: .seconds(3), firstRetransmission: .milliseconds(300))
+        options.timing = RoughtimeExchange.Timing(
+            timeout: .seconds(3), firstRetransmission: .milliseconds(300))
         let result = RoughtimeClient().query([Self.server(fake, name: "lossy")], options: options)
         let agreement = try result.agreedTime()
         let report = try #require(result.servers.first)
@@ -171,7 +184,8 @@ import Testing
         defer { fake.stop() }
         let dead = try RoughlyPeer.freePort()
         let server = RoughtimeServer(
-            name: "two addresses", addresses: ["127.0.0.1:\(dead)", fake.hostAndPort], publicKey: fake.publicKey)
+            name: "two addresses", addresses: ["127.0.0.1:\(dead)", fake.hostAndPort],
+            publicKey: fake.publicKey)
         let result = RoughtimeClient().query([server], options: Self.quick)
         #expect((try? result.agreedTime()) != nil, "\(result)")
         #expect(result.servers.first?.address == "127.0.0.1:\(fake.port)")
@@ -181,12 +195,16 @@ import Testing
         let result = RoughtimeClient().query(
             [
                 RoughtimeServer(name: "short key", address: "127.0.0.1:9", publicKey: [1, 2, 3]),
-                RoughtimeServer(name: "no address", addresses: [], publicKey: [UInt8](repeating: 1, count: 32)),
+                RoughtimeServer(
+                    name: "no address", addresses: [], publicKey: [UInt8](repeating: 1, count: 32)),
                 RoughtimeServer(
                     name: "mixed", address: "127.0.0.1:9", publicKey: [UInt8](repeating: 1, count: 32),
                     versions: [.google, .rfc]),
             ], options: Self.quick)
-        #expect(result.servers.allSatisfy { $0.status.code == "failed" && $0.status.error?.code == .invalidServer })
+        #expect(
+            result.servers.allSatisfy {
+                $0.status.code == "failed" && $0.status.error?.code == .invalidServer
+            })
         #expect(result.servers.allSatisfy { $0.requests == 0 })
         #expect(throws: RoughtimeError(.notEnoughReplies, "")) { try result.agreedTime() }
         #expect(throws: RoughtimeError(.noServers, "")) { try RoughtimeClient().query([]).agreedTime() }

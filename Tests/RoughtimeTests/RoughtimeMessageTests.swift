@@ -14,7 +14,8 @@ import Testing
         #expect(RoughtimeTag.googlePadding.description == "PAD\\xff")
         // The RFC's tag registry, in ascending order.
         let registry: [RoughtimeTag] = [
-            .sig, .ver, .srv, .nonc, .dele, .type, .path, .radi, .pubk, .midp, .srep, .vers, .mint, .root, .cert,
+            .sig, .ver, .srv, .nonc, .dele, .type, .path, .radi, .pubk, .midp, .srep, .vers, .mint, .root,
+            .cert,
             .maxt, .indx, .zzzz,
         ]
         #expect(registry == registry.sorted())
@@ -47,13 +48,18 @@ import Testing
         ("zero tags", [0, 0, 0, 0], .emptyMessage),
         ("two tags, header cut", [2, 0, 0, 0, 4, 0, 0, 0] + RoughtimeTag.ver.bytes, .truncatedMessage),
         ("huge count", [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0], .truncatedMessage),
-        ("values not a multiple of 4", [1, 0, 0, 0] + RoughtimeTag.ver.bytes + [1, 2, 3], .misalignedMessage),
         (
-            "misaligned offset", [2, 0, 0, 0, 2, 0, 0, 0] + RoughtimeTag.ver.bytes + RoughtimeTag.nonc.bytes + [0, 0, 0, 0],
+            "values not a multiple of 4", [1, 0, 0, 0] + RoughtimeTag.ver.bytes + [1, 2, 3],
             .misalignedMessage
         ),
         (
-            "offset past the values", [2, 0, 0, 0, 8, 0, 0, 0] + RoughtimeTag.ver.bytes + RoughtimeTag.nonc.bytes + [0, 0, 0, 0],
+            "misaligned offset",
+            [2, 0, 0, 0, 2, 0, 0, 0] + RoughtimeTag.ver.bytes + RoughtimeTag.nonc.bytes + [0, 0, 0, 0],
+            .misalignedMessage
+        ),
+        (
+            "offset past the values",
+            [2, 0, 0, 0, 8, 0, 0, 0] + RoughtimeTag.ver.bytes + RoughtimeTag.nonc.bytes + [0, 0, 0, 0],
             .badOffsets
         ),
         (
@@ -62,11 +68,15 @@ import Testing
                 + RoughtimeTag.path.bytes + [UInt8](repeating: 0, count: 12), .badOffsets
         ),
         (
-            "duplicate tag", [2, 0, 0, 0, 4, 0, 0, 0] + RoughtimeTag.ver.bytes + RoughtimeTag.ver.bytes + [UInt8](repeating: 0, count: 8),
+            "duplicate tag",
+            [2, 0, 0, 0, 4, 0, 0, 0] + RoughtimeTag.ver.bytes + RoughtimeTag.ver.bytes
+                + [UInt8](repeating: 0, count: 8),
             .duplicateTag
         ),
         (
-            "unsorted tags", [2, 0, 0, 0, 4, 0, 0, 0] + RoughtimeTag.nonc.bytes + RoughtimeTag.ver.bytes + [UInt8](repeating: 0, count: 8),
+            "unsorted tags",
+            [2, 0, 0, 0, 4, 0, 0, 0] + RoughtimeTag.nonc.bytes + RoughtimeTag.ver.bytes
+                + [UInt8](repeating: 0, count: 8),
             .unsortedTags
         ),
     ]
@@ -97,7 +107,9 @@ import Testing
         #expect(Array(packet[8..<12]) == [UInt8(message.count), 0, 0, 0])
         #expect(Array(try RoughtimePacket.message(in: packet)) == message)
         #expect(throws: RoughtimeError(.badFraming, "")) { try RoughtimePacket.message(in: message) }
-        #expect(throws: RoughtimeError(.badFraming, "")) { try RoughtimePacket.message(in: Array("ROUGHTIM".utf8)) }
+        #expect(throws: RoughtimeError(.badFraming, "")) {
+            try RoughtimePacket.message(in: Array("ROUGHTIM".utf8))
+        }
         #expect(throws: RoughtimeError(.framingLengthMismatch, "")) {
             try RoughtimePacket.message(in: Array(packet.dropLast(4)))
         }

@@ -30,7 +30,8 @@ import Testing
     }
 
     @Test func withoutAKeyThereIsNoSRV() throws {
-        let request = try RoughtimeRequest(nonce: TestSupport.bytes(32, seed: 3), versions: [.rfc], publicKey: nil)
+        let request = try RoughtimeRequest(
+            nonce: TestSupport.bytes(32, seed: 3), versions: [.rfc], publicKey: nil)
         let message = try RoughtimeMessage(parsing: try RoughtimePacket.message(in: request.bytes))
         #expect(message.value(.srv) == nil)
         #expect(request.bytes.count == 1036)
@@ -38,7 +39,8 @@ import Testing
 
     @Test func googleRequestIsABareMessage() throws {
         let nonce = TestSupport.bytes(64, seed: 4)
-        let request = try RoughtimeRequest(nonce: nonce, versions: [.google], publicKey: [UInt8](repeating: 1, count: 32))
+        let request = try RoughtimeRequest(
+            nonce: nonce, versions: [.google], publicKey: [UInt8](repeating: 1, count: 32))
         #expect(request.bytes.count == 1024)
         #expect(!RoughtimePacket.isFramed(request.bytes))
         let message = try RoughtimeMessage(parsing: request.bytes)
@@ -58,7 +60,8 @@ import Testing
             let key = Array(try #require(Base64.decode(publicKey)))
             #expect(message.value(.srv) == (try RoughtimeRequest.serverHash(key)))
             // Our request for the same nonce and key is byte for byte the RFC's example.
-            #expect(try RoughtimeRequest(nonce: request.nonce, versions: [.rfc], publicKey: key).bytes == bytes)
+            #expect(
+                try RoughtimeRequest(nonce: request.nonce, versions: [.rfc], publicKey: key).bytes == bytes)
         }
     }
 
@@ -71,7 +74,8 @@ import Testing
     func invalidRequest(_ index: Int) {
         let (versions, length) = Self.invalid[index]
         #expect(throws: RoughtimeError(.invalidServer, "")) {
-            try RoughtimeRequest(nonce: [UInt8](repeating: 7, count: length), versions: versions, publicKey: nil)
+            try RoughtimeRequest(
+                nonce: [UInt8](repeating: 7, count: length), versions: versions, publicKey: nil)
         }
     }
 }

@@ -15,7 +15,8 @@ import Testing
         configuration.versions = [version]
         let request = try TestSupport.request(versions: [version], publicKey: configuration.publicKey)
         let reply = try TestSupport.reply(to: request, at: TestSupport.now, configuration: configuration)
-        let response = try RoughtimeResponse(verifying: reply, for: request, publicKey: configuration.publicKey)
+        let response = try RoughtimeResponse(
+            verifying: reply, for: request, publicKey: configuration.publicKey)
         #expect(response.version == version)
         #expect(response.midpoint == TestSupport.now)
         #expect(response.radius == .seconds(3))
@@ -24,14 +25,16 @@ import Testing
         #expect(response.pathLength == 0)
         #expect(response.bytes == reply)
         #expect(RoughtimePacket.isFramed(reply) == (version != .google))
-        #expect(response.serverVersions == (RoughtimeProfile(version)?.hasSignedVersion == true ? [version] : []))
+        #expect(
+            response.serverVersions == (RoughtimeProfile(version)?.hasSignedVersion == true ? [version] : []))
     }
 
     @Test func theServerPicksTheRFCFromTheDefaultOffer() throws {
         let configuration = try TestSupport.configuration()
         let request = try TestSupport.request(publicKey: configuration.publicKey)
         let reply = try TestSupport.reply(to: request, at: TestSupport.now, configuration: configuration)
-        let response = try RoughtimeResponse(verifying: reply, for: request, publicKey: configuration.publicKey)
+        let response = try RoughtimeResponse(
+            verifying: reply, for: request, publicKey: configuration.publicKey)
         #expect(response.version == .rfc)
         #expect(response.serverVersions == [.rfc] + (10...15).map { .draft($0) })
     }
@@ -39,13 +42,16 @@ import Testing
     @Test("a batch shares one signature; each reply's path proves its own request", arguments: [2, 3, 8, 13])
     func batch(_ size: Int) throws {
         let configuration = try TestSupport.configuration()
-        let requests = try (0..<size).map { try TestSupport.request(publicKey: configuration.publicKey, seed: UInt64(100 + $0)) }
+        let requests = try (0..<size).map {
+            try TestSupport.request(publicKey: configuration.publicKey, seed: UInt64(100 + $0))
+        }
         let answers = try TestSupport.replies(to: requests, at: TestSupport.now, configuration: configuration)
         var depth = 0
         while 1 << depth < size { depth += 1 }
         for (index, (request, answer)) in zip(requests, answers).enumerated() {
             let reply = try #require(answer.reply)
-            let response = try RoughtimeResponse(verifying: reply, for: request, publicKey: configuration.publicKey)
+            let response = try RoughtimeResponse(
+                verifying: reply, for: request, publicKey: configuration.publicKey)
             #expect(response.index == UInt32(index))
             #expect(response.pathLength == depth)
             // Another request of the same batch cannot use this reply.
@@ -81,9 +87,11 @@ import Testing
         let configuration = try TestSupport.configuration(behaviour: behaviour)
         for batch in [1, 3] {
             let requests = try (0..<batch).map {
-                try TestSupport.request(versions: [.rfc], publicKey: configuration.publicKey, seed: UInt64(40 + $0))
+                try TestSupport.request(
+                    versions: [.rfc], publicKey: configuration.publicKey, seed: UInt64(40 + $0))
             }
-            let answers = try TestSupport.replies(to: requests, at: TestSupport.now, configuration: configuration)
+            let answers = try TestSupport.replies(
+                to: requests, at: TestSupport.now, configuration: configuration)
             for (request, answer) in zip(requests, answers) {
                 let reply = try #require(answer.reply, "\(behaviour): no reply (\(answer.dropped ?? "?"))")
                 #expect(throws: RoughtimeError(code, ""), "\(behaviour), batch of \(batch)") {
@@ -98,10 +106,12 @@ import Testing
         var responder = try FakeRoughtimeServer.Responder(seed: 1)
         let first = try TestSupport.request(publicKey: configuration.publicKey, seed: 1)
         let second = try TestSupport.request(publicKey: configuration.publicKey, seed: 2)
-        let original = try #require(responder.answer([first.bytes], at: TestSupport.now, configuration: configuration)[0].reply)
+        let original = try #require(
+            responder.answer([first.bytes], at: TestSupport.now, configuration: configuration)[0].reply)
         configuration.behaviour = .replay
         let replayed = try #require(
-            responder.answer([second.bytes], at: TestSupport.now + .seconds(60), configuration: configuration)[0].reply)
+            responder.answer(
+                [second.bytes], at: TestSupport.now + .seconds(60), configuration: configuration)[0].reply)
         #expect(replayed == original)
         #expect(throws: RoughtimeError(.nonceMismatch, "")) {
             try RoughtimeResponse(verifying: replayed, for: second, publicKey: configuration.publicKey)
@@ -111,14 +121,18 @@ import Testing
     @Test func aDraft11ReplyCarriesItsVersionAtTheTopLevelAndMustHaveBeenOffered() throws {
         var configuration = try TestSupport.configuration()
         configuration.versions = [.draft(11)]
-        let request = try TestSupport.request(versions: [.draft(11), .rfc], publicKey: configuration.publicKey)
+        let request = try TestSupport.request(
+            versions: [.draft(11), .rfc], publicKey: configuration.publicKey)
         let reply = try TestSupport.reply(to: request, at: TestSupport.now, configuration: configuration)
         let message = try RoughtimeMessage(parsing: try RoughtimePacket.message(in: reply))
         #expect(try message.uint32(.ver, in: "reply") == RoughtimeVersion.draft(11).rawValue)
         #expect(try RoughtimeMessage(parsing: try message.required(.srep, in: "reply")).value(.ver) == nil)
-        #expect(try RoughtimeResponse(verifying: reply, for: request, publicKey: configuration.publicKey).version == .draft(11))
+        #expect(
+            try RoughtimeResponse(verifying: reply, for: request, publicKey: configuration.publicKey).version
+                == .draft(11))
         // The same nonce, but only the RFC offered: the reply's version was not asked for.
-        let rfcOnly = try RoughtimeRequest(nonce: request.nonce, versions: [.rfc], publicKey: configuration.publicKey)
+        let rfcOnly = try RoughtimeRequest(
+            nonce: request.nonce, versions: [.rfc], publicKey: configuration.publicKey)
         #expect(throws: RoughtimeError(.versionNotOffered, "")) {
             try RoughtimeResponse(verifying: reply, for: rfcOnly, publicKey: configuration.publicKey)
         }
@@ -132,7 +146,8 @@ import Testing
             let request = try RoughtimeRequest(parsing: exchange.request.bytes)
             let key = try #require(Base64.decode(publicKey))
             #expect(throws: RoughtimeError(.badDelegationSignature, "")) {
-                try RoughtimeResponse(verifying: TestSupport.hex(exchange.reply), for: request, publicKey: key)
+                try RoughtimeResponse(
+                    verifying: TestSupport.hex(exchange.reply), for: request, publicKey: key)
             }
         }
     }
@@ -148,11 +163,15 @@ import Testing
         }
     }
 
-    @Test("cloudflare/roughtime's vectors verify (draft 11 and Google, batch of 10)", arguments: [false, true])
+    @Test(
+        "cloudflare/roughtime's vectors verify (draft 11 and Google, batch of 10)", arguments: [false, true])
     func cloudflareVectors(google: Bool) throws {
-        let seed = google ? RoughtimeVectors.cloudflareGoogleRootSeed : RoughtimeVectors.cloudflareDraft11RootSeed
+        let seed =
+            google ? RoughtimeVectors.cloudflareGoogleRootSeed : RoughtimeVectors.cloudflareDraft11RootSeed
         let key = try Ed25519.PrivateKey(seed: TestSupport.hex(seed)).publicKey
-        for (position, exchange) in (google ? RoughtimeVectors.cloudflareGoogle : RoughtimeVectors.cloudflareDraft11).enumerated() {
+        for (position, exchange)
+            in (google ? RoughtimeVectors.cloudflareGoogle : RoughtimeVectors.cloudflareDraft11).enumerated()
+        {
             let request = try RoughtimeRequest(parsing: exchange.request.bytes)
             #expect(request.isGoogle == google)
             #expect(request.offeredVersions == [google ? .google : .draft(11)])

@@ -47,8 +47,10 @@ private func runRoughtimeVerificationBenchmark() throws {
             publicKey: configuration.publicKey)
     }
     let now = SystemWallClock().now()
-    guard let alone = responder.answer([requests[0].bytes], at: now, configuration: configuration).first?.reply,
-        let batched = responder.answer(requests.map(\.bytes), at: now, configuration: configuration).last?.reply
+    guard
+        let alone = responder.answer([requests[0].bytes], at: now, configuration: configuration).first?.reply,
+        let batched = responder.answer(requests.map(\.bytes), at: now, configuration: configuration).last?
+            .reply
     else {
         throw RoughtimeBenchmarkFailure("the fake server did not answer")
     }
@@ -74,7 +76,8 @@ private func runRoughtimeVerificationBenchmark() throws {
             _ = try RoughtimeResponse(verifying: alone, for: requests[0], publicKey: configuration.publicKey)
         }
         let b = try nanoseconds(perRound) {
-            _ = try RoughtimeResponse(verifying: batched, for: batchedRequest, publicKey: configuration.publicKey)
+            _ = try RoughtimeResponse(
+                verifying: batched, for: batchedRequest, publicKey: configuration.publicKey)
         }
         let c = try nanoseconds(perRound) { _ = try Digest.hash(.sha512, requests[0].bytes) }
         var valid = true
@@ -93,17 +96,23 @@ private func runRoughtimeVerificationBenchmark() throws {
     let baseline = Stats.median(ed25519)
     var table = Table(header: ["operation", "median (µs)", "p90 (µs)", "÷ Ed25519 verify"])
     for (name, values) in [
-        ("verify one RFC reply (path 0)", verifyAlone), ("verify one RFC reply (batch of 64, path 6)", verifyBatched),
+        ("verify one RFC reply (path 0)", verifyAlone),
+        ("verify one RFC reply (batch of 64, path 6)", verifyBatched),
         ("Ed25519 verify (100-byte message)", ed25519), ("SHA-512 of a 1036-byte request", sha512),
         ("NTP packet decode (48 bytes)", ntpDecode),
     ] {
         table.add([
-            name, String(format: "%.2f", Stats.median(values) / 1000), String(format: "%.2f", Stats.quantile(values, 0.9) / 1000),
+            name, String(format: "%.2f", Stats.median(values) / 1000),
+            String(format: "%.2f", Stats.quantile(values, 0.9) / 1000),
             String(format: "%.2f", Stats.median(values) / baseline),
         ])
     }
-    print("roughtime verification: CPU per reply on this machine, 15 rounds of \(perRound) interleaved with the")
-    print("baselines (release build). A reply = framing and three nested messages, the Merkle proof, two Ed25519")
+    print(
+        "roughtime verification: CPU per reply on this machine, 15 rounds of \(perRound) interleaved with the"
+    )
+    print(
+        "baselines (release build). A reply = framing and three nested messages, the Merkle proof, two Ed25519"
+    )
     print("verifications (delegation, response).")
     print(table.render())
 }
@@ -112,7 +121,8 @@ private func runRoughtimeVerificationBenchmark() throws {
 private func runRoughtimeQueryBenchmark() throws {
     let server = try FakeRoughtimeServer(configuration: try FakeRoughtimeServer.Configuration())
     defer { server.stop() }
-    let target = RoughtimeServer(name: "fake", address: server.hostAndPort, publicKey: server.publicKey, versions: [.rfc])
+    let target = RoughtimeServer(
+        name: "fake", address: server.hostAndPort, publicKey: server.publicKey, versions: [.rfc])
     var options = RoughtimeClient.Options()
     options.passes = 1
     options.timing = RoughtimeExchange.Timing(timeout: .seconds(2), firstRetransmission: nil)
@@ -130,11 +140,15 @@ private func runRoughtimeQueryBenchmark() throws {
     }
     var table = Table(header: ["client", "runs", "median (ms)", "p90 (ms)", "÷ ours"])
     let baseline = Stats.median(ours)
-    table.add(["netclock RoughtimeClient (1 server, 1 pass)", "\(ours.count)", ms(baseline), ms(Stats.quantile(ours, 0.9)), "1.00"])
+    table.add([
+        "netclock RoughtimeClient (1 server, 1 pass)", "\(ours.count)", ms(baseline),
+        ms(Stats.quantile(ours, 0.9)), "1.00",
+    ])
     let venv = roughlyVenv()
     if let venv {
         let key = Data(server.publicKey).base64EncodedString()
-        let inProcess = try roughlyInProcess(venv: venv, host: server.host, port: server.port, key: key, runs: 200)
+        let inProcess = try roughlyInProcess(
+            venv: venv, host: server.host, port: server.port, key: key, runs: 200)
         table.add([
             "roughly send_request (in one Python process)", "\(inProcess.count)", ms(Stats.median(inProcess)),
             ms(Stats.quantile(inProcess, 0.9)), String(format: "%.2f", Stats.median(inProcess) / baseline),
@@ -142,7 +156,8 @@ private func runRoughtimeQueryBenchmark() throws {
         var command: [Double] = []
         for _ in 0..<12 {
             let start = clock.now()
-            let output = try runProcess(venv + "/bin/roughly", ["query", "--terse", server.host, "\(server.port)", key])
+            let output = try runProcess(
+                venv + "/bin/roughly", ["query", "--terse", server.host, "\(server.port)", key])
             guard Int64(output.trimmingCharacters(in: .whitespacesAndNewlines)) != nil else {
                 throw RoughtimeBenchmarkFailure("roughly query printed: \(output)")
             }
@@ -150,7 +165,8 @@ private func runRoughtimeQueryBenchmark() throws {
         }
         command.removeFirst(2)
         table.add([
-            "roughly query (the command, Python start included)", "\(command.count)", ms(Stats.median(command)),
+            "roughly query (the command, Python start included)", "\(command.count)",
+            ms(Stats.median(command)),
             ms(Stats.quantile(command, 0.9)), String(format: "%.1f", Stats.median(command) / baseline),
         ])
     }
@@ -166,14 +182,19 @@ private func runRoughtimeQueryBenchmark() throws {
 /// The venv holding `roughly`, as the tests find it.
 private func roughlyVenv() -> String? {
     let candidates = [
-        ProcessInfo.processInfo.environment["NETCLOCK_ROUGHLY_VENV"], FileManager.default.currentDirectoryPath + "/.build/roughly-venv",
+        ProcessInfo.processInfo.environment["NETCLOCK_ROUGHLY_VENV"],
+        FileManager.default.currentDirectoryPath + "/.build/roughly-venv",
     ]
-    return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0 + "/bin/roughly") }
+    return candidates.compactMap { $0 }.first {
+        FileManager.default.isExecutableFile(atPath: $0 + "/bin/roughly")
+    }
 }
 
 /// Times `roughly.client.send_request` (verification included) `runs` times in one Python
 /// process, after 20 of warm-up; seconds each.
-private func roughlyInProcess(venv: String, host: String, port: UInt16, key: String, runs: Int) throws -> [Double] {
+private func roughlyInProcess(venv: String, host: String, port: UInt16, key: String, runs: Int) throws
+    -> [Double]
+{
     let script = """
         import asyncio, base64, sys, time
         from roughly.client import send_request
@@ -190,7 +211,9 @@ private func roughlyInProcess(venv: String, host: String, port: UInt16, key: Str
         """
     let output = try runProcess(venv + "/bin/python", ["-c", script, host, "\(port)", key])
     let times = output.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
-    guard times.count == runs else { throw RoughtimeBenchmarkFailure("roughly in-process timing printed: \(output)") }
+    guard times.count == runs else {
+        throw RoughtimeBenchmarkFailure("roughly in-process timing printed: \(output)")
+    }
     return times
 }
 

@@ -34,9 +34,11 @@ private struct Fixture: Sendable {
         let seed = (1...32).map { UInt8($0) }
         let nonce = (0..<64).map { UInt8(0xA0 &+ $0) }
         guard let key = try? Ed25519.PrivateKey(seed: seed),
-            let rfc = try? RoughtimeRequest(nonce: Array(nonce.prefix(32)), versions: [.rfc], publicKey: key.publicKey),
+            let rfc = try? RoughtimeRequest(
+                nonce: Array(nonce.prefix(32)), versions: [.rfc], publicKey: key.publicKey),
             let offer = try? RoughtimeRequest(
-                nonce: Array(nonce.prefix(32)), versions: RoughtimeVersion.defaultOffer, publicKey: key.publicKey),
+                nonce: Array(nonce.prefix(32)), versions: RoughtimeVersion.defaultOffer,
+                publicKey: key.publicKey),
             let google = try? RoughtimeRequest(nonce: nonce, versions: [.google], publicKey: nil)
         else {
             fatalError("FuzzRoughtime: cannot build the fixture")
@@ -50,7 +52,8 @@ private let fixture = Fixture()
 
 private func checkCode(_ error: RoughtimeError) {
     let code = error.code.rawValue
-    require(!code.isEmpty && code.utf8.allSatisfy { (0x61...0x7A).contains($0) || $0 == 0x5F }, "code \(code)")
+    require(
+        !code.isEmpty && code.utf8.allSatisfy { (0x61...0x7A).contains($0) || $0 == 0x5F }, "code \(code)")
     _ = error.description
 }
 
@@ -60,7 +63,9 @@ private func checkMessage(_ bytes: [UInt8]) {
         require(message.encoded == bytes, "a parsed message did not re-encode to its bytes")
         let tags = message.entries.map(\.tag)
         require(zip(tags, tags.dropFirst()).allSatisfy { $0 < $1 }, "tags not strictly ascending")
-        for entry in message.entries { require(message.value(entry.tag) == entry.value, "lookup of \(entry.tag)") }
+        for entry in message.entries {
+            require(message.value(entry.tag) == entry.value, "lookup of \(entry.tag)")
+        }
     } catch {
         checkCode(error)
     }
@@ -87,7 +92,8 @@ public func fuzzRoughtime(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         do {
             let response = try RoughtimeResponse(verifying: bytes, for: request, publicKey: fixture.publicKey)
             require(bytes.count <= request.bytes.count, "amplification")
-            require(request.offeredVersions.contains(response.version), "version \(response.version) not offered")
+            require(
+                request.offeredVersions.contains(response.version), "version \(response.version) not offered")
             require(response.radius > .zero, "zero radius")
             require(
                 response.delegationStart <= response.midpoint && response.midpoint <= response.delegationEnd,

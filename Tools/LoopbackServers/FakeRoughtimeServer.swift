@@ -29,7 +29,8 @@ package final class FakeRoughtimeServer: Sendable {
     ///   socket cannot be bound, or OpenSSL cannot make the delegated key.
     package init(configuration: Configuration) throws(FakeNTPServer.StartError) {
         guard let requested = SocketAddress(numericHost: configuration.host, port: configuration.port) else {
-            throw FakeNTPServer.StartError(.invalidHost, "not a numeric IPv4 or IPv6 address: \(configuration.host)")
+            throw FakeNTPServer.StartError(
+                .invalidHost, "not a numeric IPv4 or IPv6 address: \(configuration.host)")
         }
         guard requested.isLoopback else {
             throw FakeNTPServer.StartError(.notLoopback, "not a loopback address: \(configuration.host)")
@@ -44,7 +45,8 @@ package final class FakeRoughtimeServer: Sendable {
         let thread: JoinableThread
         do throws(TransportError) {
             core = Core(
-                socket: try UDPServerSocket(binding: requested), wake: try WakeChannel(), configuration: configuration)
+                socket: try UDPServerSocket(binding: requested), wake: try WakeChannel(),
+                configuration: configuration)
             thread = try JoinableThread { [core] in
                 var loop = Loop(core: core, responder: responder)
                 loop.run()

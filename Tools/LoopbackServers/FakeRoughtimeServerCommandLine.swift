@@ -65,7 +65,9 @@ extension FakeRoughtimeServer {
             var remaining = arguments[...]
             while let argument = remaining.popFirst() {
                 func value() throws(FakeNTPServer.UsageError) -> String {
-                    guard let next = remaining.popFirst() else { throw FakeNTPServer.UsageError("\(argument): missing value") }
+                    guard let next = remaining.popFirst() else {
+                        throw FakeNTPServer.UsageError("\(argument): missing value")
+                    }
                     return next
                 }
                 func number(_ text: String) throws(FakeNTPServer.UsageError) -> Double {
@@ -85,18 +87,24 @@ extension FakeRoughtimeServer {
                     options.configuration.host = host
                 case "--port":
                     let text = try value()
-                    guard let port = UInt16(text) else { throw FakeNTPServer.UsageError("--port: not a port: \(text)") }
+                    guard let port = UInt16(text) else {
+                        throw FakeNTPServer.UsageError("--port: not a port: \(text)")
+                    }
                     options.configuration.port = port
                 case "--seed":
                     let text = try value()
-                    guard let seed = Data(base64Encoded: text), let key = try? Ed25519.PrivateKey(seed: Array(seed)) else {
+                    guard let seed = Data(base64Encoded: text),
+                        let key = try? Ed25519.PrivateKey(seed: Array(seed))
+                    else {
                         throw FakeNTPServer.UsageError("--seed: not 32 bytes of base64")
                     }
                     options.configuration.longTermKey = key
                 case "--offset": options.configuration.offset = .seconds(try number(try value()))
                 case "--radius": options.configuration.radius = .seconds(max(1, try number(try value())))
-                case "--batch-window": options.configuration.batchWindow = .milliseconds(max(0, try number(try value())))
-                case "--delay": options.configuration.replyDelay = .milliseconds(max(0, try number(try value())))
+                case "--batch-window":
+                    options.configuration.batchWindow = .milliseconds(max(0, try number(try value())))
+                case "--delay":
+                    options.configuration.replyDelay = .milliseconds(max(0, try number(try value())))
                 case "--versions":
                     options.configuration.versions = try versions(try value())
                 case "--behaviour", "--behavior":

@@ -40,7 +40,9 @@ extension FakeRoughtimeServer {
         }
 
         /// A configuration with the given long-term key.
-        package init(longTermKey: Ed25519.PrivateKey, offset: Duration = .zero, behaviour: Behaviour = .normal) {
+        package init(
+            longTermKey: Ed25519.PrivateKey, offset: Duration = .zero, behaviour: Behaviour = .normal
+        ) {
             self.longTermKey = longTermKey
             self.offset = offset
             self.behaviour = behaviour

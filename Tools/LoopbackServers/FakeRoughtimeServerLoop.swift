@@ -54,8 +54,12 @@ extension FakeRoughtimeServer {
             if let next {
                 let wait = next - monotonic.now()
                 let (seconds, attoseconds) = wait.components
-                timeout = wait <= .zero
-                    ? 0 : Int32(clamping: min(seconds, 1) * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+                timeout =
+                    wait <= .zero
+                    ? 0
+                    : Int32(
+                        clamping: min(seconds, 1) * 1_000 + (attoseconds + 999_999_999_999_999)
+                            / 1_000_000_000_000_000)
             }
             if case .woken = core.socket.waitForDatagram(orWakeFrom: core.wake, milliseconds: timeout) {
                 core.wake.drain()
@@ -70,7 +74,9 @@ extension FakeRoughtimeServer {
                 case .ignored: continue
                 case .datagram(let count, let sender):
                     received += 1
-                    let (window, ignored) = core.configuration.withLock { ($0.batchWindow, $0.ignoredRequests) }
+                    let (window, ignored) = core.configuration.withLock {
+                        ($0.batchWindow, $0.ignoredRequests)
+                    }
                     guard received > ignored else {
                         core.statistics.withLock {
                             $0.requests += 1
@@ -91,16 +97,20 @@ extension FakeRoughtimeServer {
             let requests = batch
             batch = []
             batchDue = nil
-            let answers = responder.answer(requests.map(\.bytes), at: wall.now(), configuration: configuration)
+            let answers = responder.answer(
+                requests.map(\.bytes), at: wall.now(), configuration: configuration)
             let receivedAt = monotonic.now()
             core.statistics.withLock { statistics in
                 statistics.batches += 1
-                statistics.largestBatch = max(statistics.largestBatch, answers.filter { $0.reply != nil }.count)
+                statistics.largestBatch = max(
+                    statistics.largestBatch, answers.filter { $0.reply != nil }.count)
                 for answer in answers {
                     if answer.reply != nil {
                         statistics.replies += 1
                         statistics.longestPath = max(statistics.longestPath, answer.pathLength)
-                        if let version = answer.version { statistics.repliesByVersion[version, default: 0] += 1 }
+                        if let version = answer.version {
+                            statistics.repliesByVersion[version, default: 0] += 1
+                        }
                     } else {
                         statistics.dropped += 1
                         statistics.lastDropReason = answer.dropped
@@ -113,7 +123,8 @@ extension FakeRoughtimeServer {
                     send(reply, to: request.sender)
                 } else {
                     timers.insert(
-                        PendingReply(bytes: reply, destination: request.sender), at: receivedAt + configuration.replyDelay)
+                        PendingReply(bytes: reply, destination: request.sender),
+                        at: receivedAt + configuration.replyDelay)
                 }
             }
         }

@@ -52,7 +52,8 @@ extension FakeRoughtimeServer {
             let time = now + configuration.offset
             for (version, members) in groups.sorted(by: { $0.key < $1.key }) {
                 do {
-                    let built = try build(version, members.map(\.request), at: time, configuration: configuration)
+                    let built = try build(
+                        version, members.map(\.request), at: time, configuration: configuration)
                     for (position, member) in members.enumerated() {
                         answers[member.index] = built[position]
                     }
@@ -107,7 +108,8 @@ extension FakeRoughtimeServer {
             guard let profile = RoughtimeProfile(version) else { return [] }
             let behaviour = configuration.behaviour
             var leaves = try requests.map { request throws(RoughtimeError) in
-                try RoughtimeMerkle.leaf(profile.leafCoversRequest ? request.bytes : request.nonce, profile: profile)
+                try RoughtimeMerkle.leaf(
+                    profile.leafCoversRequest ? request.bytes : request.nonce, profile: profile)
             }
             if behaviour == .wrongMerklePath, leaves.count == 1 {
                 leaves[0] = try RoughtimeMerkle.leaf(leaves[0], profile: profile)  // another leaf's root
@@ -116,7 +118,8 @@ extension FakeRoughtimeServer {
 
             let unit: Duration = profile.countsMicroseconds ? .microseconds(1) : .seconds(1)
             let microseconds = profile.countsMicroseconds
-            let midpoint = UInt64(clamping: microseconds ? time.seconds * 1_000_000 + time.nanoseconds / 1000 : time.seconds)
+            let midpoint = UInt64(
+                clamping: microseconds ? time.seconds * 1_000_000 + time.nanoseconds / 1000 : time.seconds)
             let halfLife = UInt64(clamping: Int64((configuration.delegationHalfLife / unit).rounded(.down)))
             var radius = UInt32(clamping: Int64((configuration.radius / unit).rounded(.up)))
             radius = behaviour == .zeroRadius ? 0 : max(radius, 1)
@@ -137,7 +140,8 @@ extension FakeRoughtimeServer {
                 let served = Set(configuration.versions.filter { $0 != .google } + [signedVersion]).sorted()
                 signed.append(RoughtimeMessage.Entry(.ver, RoughtimeMessage.bytes(signedVersion.rawValue)))
                 signed.append(
-                    RoughtimeMessage.Entry(.vers, served.prefix(32).flatMap { RoughtimeMessage.bytes($0.rawValue) }))
+                    RoughtimeMessage.Entry(
+                        .vers, served.prefix(32).flatMap { RoughtimeMessage.bytes($0.rawValue) }))
             }
             let signedBytes = RoughtimeMessage(signed).encoded
             var responseSignature = try delegatedKey.signature(of: profile.responseContext, signedBytes)
@@ -146,7 +150,8 @@ extension FakeRoughtimeServer {
                 RoughtimeMessage.Entry(.mint, RoughtimeMessage.bytes(start)),
                 RoughtimeMessage.Entry(.maxt, RoughtimeMessage.bytes(end)),
             ]).encoded
-            var delegationSignature = try configuration.longTermKey.signature(of: profile.delegationContext, delegation)
+            var delegationSignature = try configuration.longTermKey.signature(
+                of: profile.delegationContext, delegation)
             if behaviour == .badResponseSignature { responseSignature[7] ^= 0x10 }
             if behaviour == .badDelegationSignature { delegationSignature[7] ^= 0x10 }
             if behaviour == .truncatedSignature { responseSignature.removeLast(4) }
@@ -158,7 +163,9 @@ extension FakeRoughtimeServer {
                 var path = tree.paths[index]
                 if behaviour == .wrongMerklePath, !path.isEmpty { path[3] ^= 0x01 }
                 var nonce = request.nonce
-                if behaviour == .foreignNonce { nonce = SystemRoughtimeRandom.bytes(nonce.count, using: &generator) }
+                if behaviour == .foreignNonce {
+                    nonce = SystemRoughtimeRandom.bytes(nonce.count, using: &generator)
+                }
                 var entries = [
                     RoughtimeMessage.Entry(.sig, responseSignature), RoughtimeMessage.Entry(.nonc, nonce),
                     RoughtimeMessage.Entry(.path, path), RoughtimeMessage.Entry(.srep, signedBytes),
@@ -166,13 +173,17 @@ extension FakeRoughtimeServer {
                     RoughtimeMessage.Entry(.indx, RoughtimeMessage.bytes(UInt32(index))),
                 ]
                 if profile.requiresType && behaviour != .missingType || behaviour == .wrongType {
-                    entries.append(RoughtimeMessage.Entry(.type, RoughtimeMessage.bytes(UInt32(behaviour == .wrongType ? 0 : 1))))
+                    entries.append(
+                        RoughtimeMessage.Entry(
+                            .type, RoughtimeMessage.bytes(UInt32(behaviour == .wrongType ? 0 : 1))))
                 }
                 if profile.isFramed && !profile.hasSignedVersion {
-                    entries.append(RoughtimeMessage.Entry(.ver, RoughtimeMessage.bytes(signedVersion.rawValue)))
+                    entries.append(
+                        RoughtimeMessage.Entry(.ver, RoughtimeMessage.bytes(signedVersion.rawValue)))
                 }
                 if behaviour == .oversizedReply {
-                    entries.append(RoughtimeMessage.Entry(RoughtimeTag("ZZZZ"), [UInt8](repeating: 0, count: 1100)))
+                    entries.append(
+                        RoughtimeMessage.Entry(RoughtimeTag("ZZZZ"), [UInt8](repeating: 0, count: 1100)))
                 }
                 var message = RoughtimeMessage(entries).encoded
                 if behaviour == .unsortedTags || behaviour == .duplicateTag {
@@ -195,7 +206,9 @@ extension FakeRoughtimeServer {
                 if behaviour == .silent { return Answer(version: version, dropped: "silent") }
                 // Never amplify (RFC 10049 §9.7), unless told to.
                 if reply.count > request.bytes.count && behaviour != .oversizedReply {
-                    return Answer(version: version, dropped: "a \(reply.count)-byte reply to a \(request.bytes.count)-byte request")
+                    return Answer(
+                        version: version,
+                        dropped: "a \(reply.count)-byte reply to a \(request.bytes.count)-byte request")
                 }
                 return Answer(reply: reply, version: version, pathLength: path.count / profile.hashLength)
             }

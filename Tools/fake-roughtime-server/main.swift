@@ -42,7 +42,8 @@ while !ProcessControl.waitForStopSignal(timeout: .milliseconds(20)) {
     if options.verbose, statistics != last {
         ProcessControl.writeError(
             "\(statistics.requests) requests, \(statistics.replies) replies, \(statistics.dropped) dropped"
-                + (statistics.lastDropReason.map { " (last: \($0))" } ?? "") + ", \(statistics.batches) batches")
+                + (statistics.lastDropReason.map { " (last: \($0))" } ?? "")
+                + ", \(statistics.batches) batches")
     }
     last = statistics
 }

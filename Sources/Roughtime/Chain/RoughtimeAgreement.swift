@@ -30,13 +30,15 @@ package struct RoughtimeAgreement: Hashable, Sendable, CustomStringConvertible {
     ///   or none gave a valid reply; `no_majority` when no strict majority of the valid intervals
     ///   overlaps.
     package static func select(
-        _ intervals: [Int: RoughtimeInterval], wall: UnixTime, reference: MonotonicInstant, minimumAgreeing: Int
+        _ intervals: [Int: RoughtimeInterval], wall: UnixTime, reference: MonotonicInstant,
+        minimumAgreeing: Int
     ) throws(RoughtimeError) -> RoughtimeAgreement {
         let indices = intervals.keys.sorted()
         let minimum = max(1, minimumAgreeing)
         guard indices.count >= minimum else {
             throw RoughtimeError(
-                .notEnoughReplies, "\(indices.count) servers answered validly; at least \(minimum) must agree")
+                .notEnoughReplies, "\(indices.count) servers answered validly; at least \(minimum) must agree"
+            )
         }
         let offsets = indices.compactMap { intervals[$0]?.offsets(fromWall: wall) }
         let result: Intersection.Result
@@ -48,11 +50,13 @@ package struct RoughtimeAgreement: Hashable, Sendable, CustomStringConvertible {
         let agreeing = result.truechimers.map { indices[$0] }
         guard agreeing.count >= minimum else {
             throw RoughtimeError(
-                .notEnoughReplies, "\(agreeing.count) of \(indices.count) servers agree; at least \(minimum) must")
+                .notEnoughReplies,
+                "\(agreeing.count) of \(indices.count) servers agree; at least \(minimum) must")
         }
         return RoughtimeAgreement(
             interval: RoughtimeInterval(offsets: result.agreement, fromWall: wall, reference: reference),
-            offsets: result.agreement, agreeing: agreeing, falsetickers: result.falsetickers.map { indices[$0] },
+            offsets: result.agreement, agreeing: agreeing,
+            falsetickers: result.falsetickers.map { indices[$0] },
             valid: indices.count)
     }
 }

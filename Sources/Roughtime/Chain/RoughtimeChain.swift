@@ -46,7 +46,10 @@ package struct RoughtimeChain: Hashable, Sendable {
             return (nonce, nonce)
         }
         let rand = random.bytes(32)
-        return (try Self.chainedNonce(after: previous.measurement.response.bytes, rand: rand, length: length), rand)
+        return (
+            try Self.chainedNonce(after: previous.measurement.response.bytes, rand: rand, length: length),
+            rand
+        )
     }
 
     /// `H(reply || rand)`, SHA-512 truncated to `length` bytes.

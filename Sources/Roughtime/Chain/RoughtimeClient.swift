@@ -71,7 +71,8 @@ package struct RoughtimeClient: Sendable {
                 }
                 if pass > 0 && latest[index] == nil { continue }
                 guard
-                    let link = ask(server, index: index, chain: chain, report: &reports[index], options, isCancelled)
+                    let link = ask(
+                        server, index: index, chain: chain, report: &reports[index], options, isCancelled)
                 else { continue }
                 chain.append(link)
                 latest[index] = link.measurement
@@ -96,7 +97,8 @@ package struct RoughtimeClient: Sendable {
         if servers.isEmpty {
             agreement = .failure(RoughtimeError(.noServers, "no Roughtime server to ask"))
         } else if cancelled {
-            agreement = .failure(RoughtimeError(.cancelled, "cancelled after \(chain.links.count) valid replies"))
+            agreement = .failure(
+                RoughtimeError(.cancelled, "cancelled after \(chain.links.count) valid replies"))
         } else {
             let mapping = TimeMapping(wall: wall, monotonic: monotonic)
             agreement = Result { () throws(RoughtimeError) in
@@ -125,7 +127,10 @@ package struct RoughtimeClient: Sendable {
             if !hadReply { report.status = status }
         }
         guard server.publicKey.count == 32 else {
-            fail(.failed(RoughtimeError(.invalidServer, "the public key is \(server.publicKey.count) bytes, not 32")))
+            fail(
+                .failed(
+                    RoughtimeError(
+                        .invalidServer, "the public key is \(server.publicKey.count) bytes, not 32")))
             return nil
         }
         guard !server.addresses.isEmpty else {
@@ -137,7 +142,8 @@ package struct RoughtimeClient: Sendable {
         do throws(RoughtimeError) {
             let length = server.versions.contains(.google) ? 64 : 32
             let next = try chain.nextNonce(length: length, random: random)
-            request = try RoughtimeRequest(nonce: next.nonce, versions: server.versions, publicKey: server.publicKey)
+            request = try RoughtimeRequest(
+                nonce: next.nonce, versions: server.versions, publicKey: server.publicKey)
             rand = next.rand
         } catch {
             fail(.failed(error))
@@ -148,7 +154,8 @@ package struct RoughtimeClient: Sendable {
             do {
                 let name = try ServerName(parsing: text)
                 addresses = try Resolver.resolve(
-                    name.host, port: name.port ?? RoughtimeServer.defaultPort, family: options.addressFamily, limit: 4)
+                    name.host, port: name.port ?? RoughtimeServer.defaultPort, family: options.addressFamily,
+                    limit: 4)
             } catch {
                 report.address = text
                 fail(.failed(RoughtimeError(.transport, "\(text): \(error)")))
@@ -164,8 +171,10 @@ package struct RoughtimeClient: Sendable {
                     continue
                 }
                 defer { socket.close() }
-                var exchange = RoughtimeExchange(request: request, publicKey: server.publicKey, timing: options.timing)
-                let outcome = DatagramLoop.run(&exchange, over: socket, clock: monotonic, isCancelled: isCancelled)
+                var exchange = RoughtimeExchange(
+                    request: request, publicKey: server.publicKey, timing: options.timing)
+                let outcome = DatagramLoop.run(
+                    &exchange, over: socket, clock: monotonic, isCancelled: isCancelled)
                 report.requests += exchange.transmissions
                 report.rejections.merge(exchange.rejections)
                 switch outcome?.result {

@@ -100,9 +100,13 @@ package struct RoughtimeExchange: DatagramCore {
         if now >= deadline {
             let timeout = timing.timeout.formattedSeconds
             if let reason = rejections.first.first {
-                finish(.failure(RoughtimeError(reason.code, "\(reason.reason) (every reply within \(timeout) refused)")))
+                finish(
+                    .failure(
+                        RoughtimeError(
+                            reason.code, "\(reason.reason) (every reply within \(timeout) refused)")))
             } else {
-                finish(.failure(RoughtimeError(.timedOut, "no reply within \(timeout) (\(transmissions) sent)")))
+                finish(
+                    .failure(RoughtimeError(.timedOut, "no reply within \(timeout) (\(transmissions) sent)")))
             }
             return .finished
         }

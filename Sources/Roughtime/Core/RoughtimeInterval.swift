@@ -42,7 +42,8 @@ package struct RoughtimeInterval: Hashable, Sendable, CustomStringConvertible {
         let travelled = roundTrip + Self.drift(over: roundTrip, tolerance: frequencyTolerance)
         let response = measurement.response
         self.init(
-            earliest: response.midpoint - response.radius, latest: response.midpoint + response.radius + travelled,
+            earliest: response.midpoint - response.radius,
+            latest: response.midpoint + response.radius + travelled,
             reference: measurement.receivedAt)
     }
 
@@ -58,7 +59,8 @@ package struct RoughtimeInterval: Hashable, Sendable, CustomStringConvertible {
         let elapsed = max(instant - reference, .zero)
         let drift = Self.drift(over: elapsed, tolerance: frequencyTolerance)
         return RoughtimeInterval(
-            earliest: earliest + elapsed - drift, latest: latest + elapsed + drift, reference: reference + elapsed)
+            earliest: earliest + elapsed - drift, latest: latest + elapsed + drift,
+            reference: reference + elapsed)
     }
 
     /// The interval as offsets from a local wall-clock reading `wall` taken at ``reference``

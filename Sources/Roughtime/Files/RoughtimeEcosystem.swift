@@ -46,7 +46,8 @@ package struct RoughtimeEcosystem: Hashable, Sendable {
         do {
             file = try JSONDecoder().decode(File.self, from: Data(json))
         } catch {
-            throw RoughtimeError(.invalidEcosystem, "not a server list (a JSON object with \"servers\"): \(error)")
+            throw RoughtimeError(
+                .invalidEcosystem, "not a server list (a JSON object with \"servers\"): \(error)")
         }
         var servers: [RoughtimeServer] = []
         var skipped: [Skipped] = []
@@ -58,7 +59,8 @@ package struct RoughtimeEcosystem: Hashable, Sendable {
             }
         }
         guard !servers.isEmpty else {
-            let reasons = skipped.isEmpty ? "the list is empty" : skipped.map(\.description).joined(separator: "; ")
+            let reasons =
+                skipped.isEmpty ? "the list is empty" : skipped.map(\.description).joined(separator: "; ")
             throw RoughtimeError(.invalidEcosystem, "no usable server: \(reasons)")
         }
         self.servers = servers
@@ -101,7 +103,8 @@ package struct RoughtimeEcosystem: Hashable, Sendable {
             addresses.append(text)
         }
         guard !addresses.isEmpty else { return skip("no udp address") }
-        return .success(RoughtimeServer(name: name, addresses: addresses, publicKey: Array(key), versions: versions))
+        return .success(
+            RoughtimeServer(name: name, addresses: addresses, publicKey: Array(key), versions: versions))
     }
 
     /// A `version` value: a number or a string.

@@ -43,7 +43,8 @@ package struct RoughtimeMalfeasanceReport: Hashable, Sendable, CustomStringConve
                 // The RFC's example wraps long values over lines.
                 let joined = text.filter { !$0.isWhitespace }
                 guard let data = Data(base64Encoded: joined) else {
-                    throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "not base64")
+                    throw DecodingError.dataCorruptedError(
+                        forKey: key, in: container, debugDescription: "not base64")
                 }
                 return Array(data)
             }
@@ -139,7 +140,8 @@ extension RoughtimeMalfeasanceReport {
                     }
                 }
                 responses.append(
-                    try RoughtimeResponse(verifying: entry.response, for: request, publicKey: entry.publicKey))
+                    try RoughtimeResponse(verifying: entry.response, for: request, publicKey: entry.publicKey)
+                )
             } catch {
                 throw RoughtimeError(.invalidReport, "response \(index + 1): \(error)")
             }

@@ -13,7 +13,8 @@ package enum RoughtimeMerkle {
     }
 
     /// The node above `left` and `right`.
-    package static func node(_ left: [UInt8], _ right: [UInt8], profile: RoughtimeProfile) throws(RoughtimeError)
+    package static func node(_ left: [UInt8], _ right: [UInt8], profile: RoughtimeProfile)
+        throws(RoughtimeError)
         -> [UInt8]
     {
         try hash([0x01], left + right, length: profile.hashLength)
@@ -50,7 +51,9 @@ package enum RoughtimeMerkle {
     }
 
     /// `H(prefix || data)`, truncated to `length`.
-    private static func hash(_ prefix: [UInt8], _ data: [UInt8], length: Int) throws(RoughtimeError) -> [UInt8] {
+    private static func hash(_ prefix: [UInt8], _ data: [UInt8], length: Int) throws(RoughtimeError)
+        -> [UInt8]
+    {
         do {
             return Array(try Digest.hash(.sha512, prefix, data).prefix(length))
         } catch {

@@ -41,7 +41,8 @@ package struct RoughtimeMessage: Hashable, Sendable {
     {
         let bytes = Array(bytes)
         guard bytes.count >= 4 else {
-            throw RoughtimeError(.truncatedMessage, "\(what): \(bytes.count) bytes, too short for a tag count")
+            throw RoughtimeError(
+                .truncatedMessage, "\(what): \(bytes.count) bytes, too short for a tag count")
         }
         let count = Int(Self.uint32(bytes, at: 0))
         guard count > 0 else { throw RoughtimeError(.emptyMessage, "\(what): no tags") }
@@ -49,7 +50,8 @@ package struct RoughtimeMessage: Hashable, Sendable {
         let headerLength = 8 * count
         guard headerLength <= bytes.count else {
             throw RoughtimeError(
-                .truncatedMessage, "\(what): \(count) tags need a \(headerLength)-byte header, only \(bytes.count) bytes")
+                .truncatedMessage,
+                "\(what): \(count) tags need a \(headerLength)-byte header, only \(bytes.count) bytes")
         }
         let valuesLength = bytes.count - headerLength
         guard valuesLength % 4 == 0 else {
@@ -64,7 +66,9 @@ package struct RoughtimeMessage: Hashable, Sendable {
             }
             guard offset >= offsets[index - 1], offset <= valuesLength else {
                 throw RoughtimeError(
-                    .badOffsets, "\(what): offset \(offset) after \(offsets[index - 1]) in \(valuesLength) bytes of values")
+                    .badOffsets,
+                    "\(what): offset \(offset) after \(offsets[index - 1]) in \(valuesLength) bytes of values"
+                )
             }
             offsets.append(offset)
         }
@@ -76,7 +80,9 @@ package struct RoughtimeMessage: Hashable, Sendable {
             let tag = RoughtimeTag(rawValue: Self.uint32(bytes, at: tagsStart + 4 * index))
             if let previous = entries.last?.tag {
                 if tag == previous { throw RoughtimeError(.duplicateTag, "\(what): tag \(tag) twice") }
-                if tag < previous { throw RoughtimeError(.unsortedTags, "\(what): tag \(tag) after \(previous)") }
+                if tag < previous {
+                    throw RoughtimeError(.unsortedTags, "\(what): tag \(tag) after \(previous)")
+                }
             }
             let start = headerLength + offsets[index]
             entries.append(Entry(tag, Array(bytes[start..<(headerLength + offsets[index + 1])])))
@@ -104,7 +110,8 @@ package struct RoughtimeMessage: Hashable, Sendable {
 
     /// The value of `tag`, which must be exactly `length` bytes.
     /// - Throws: `missing_tag`, `truncated_tag` or `oversized_tag`.
-    package func required(_ tag: RoughtimeTag, length: Int, in what: String) throws(RoughtimeError) -> [UInt8] {
+    package func required(_ tag: RoughtimeTag, length: Int, in what: String) throws(RoughtimeError) -> [UInt8]
+    {
         let value = try required(tag, in: what)
         guard value.count == length else {
             throw RoughtimeError(
@@ -153,7 +160,9 @@ package struct RoughtimeMessage: Hashable, Sendable {
 
     /// Appends `value` little-endian.
     package static func appendUInt32(_ value: UInt32, to bytes: inout [UInt8]) {
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+        for shift in stride(from: 0, to: 32, by: 8) {
+            bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
+        }
     }
 
     /// `value` as four little-endian bytes.

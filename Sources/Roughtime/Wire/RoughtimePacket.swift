@@ -24,7 +24,8 @@ package enum RoughtimePacket {
     ///   does not match the rest of the datagram exactly (a reply cut short, or trailing bytes).
     package static func message(in datagram: [UInt8]) throws(RoughtimeError) -> ArraySlice<UInt8> {
         guard datagram.count >= headerLength, isFramed(datagram) else {
-            throw RoughtimeError(.badFraming, "\(datagram.count) bytes that do not start with ROUGHTIM and a length")
+            throw RoughtimeError(
+                .badFraming, "\(datagram.count) bytes that do not start with ROUGHTIM and a length")
         }
         let length = Int(RoughtimeMessage.uint32(datagram, at: magic.count))
         guard length == datagram.count - headerLength else {

@@ -58,7 +58,8 @@ package struct RoughtimeProfile: Hashable, Sendable {
 
     /// The context string of the response signature, with its zero byte.
     package var responseContext: [UInt8] {
-        Array((version == .rfc ? "Roughtime v1 response signature" : "RoughTime v1 response signature").utf8) + [0]
+        Array((version == .rfc ? "Roughtime v1 response signature" : "RoughTime v1 response signature").utf8)
+            + [0]
     }
 
     /// The context string of the delegation signature, with its zero byte.

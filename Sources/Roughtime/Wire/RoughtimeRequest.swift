@@ -41,7 +41,8 @@ package struct RoughtimeRequest: Hashable, Sendable {
         }
         var entries: [RoughtimeMessage.Entry] = [RoughtimeMessage.Entry(.nonc, nonce)]
         if !isGoogle {
-            entries.append(RoughtimeMessage.Entry(.ver, offered.flatMap { RoughtimeMessage.bytes($0.rawValue) }))
+            entries.append(
+                RoughtimeMessage.Entry(.ver, offered.flatMap { RoughtimeMessage.bytes($0.rawValue) }))
             entries.append(RoughtimeMessage.Entry(.type, RoughtimeMessage.bytes(UInt32(0))))
             if let publicKey {
                 entries.append(RoughtimeMessage.Entry(.srv, try Self.serverHash(publicKey)))
@@ -75,10 +76,12 @@ package struct RoughtimeRequest: Hashable, Sendable {
     ///   list of `uint32`.
     package init(parsing datagram: [UInt8]) throws(RoughtimeError) {
         if RoughtimePacket.isFramed(datagram) {
-            let message = try RoughtimeMessage(parsing: try RoughtimePacket.message(in: datagram), what: "request")
+            let message = try RoughtimeMessage(
+                parsing: try RoughtimePacket.message(in: datagram), what: "request")
             let versions = try message.required(.ver, in: "request")
             guard !versions.isEmpty, versions.count % 4 == 0 else {
-                throw RoughtimeError(.truncatedTag, "VER in request is \(versions.count) bytes, not a list of uint32")
+                throw RoughtimeError(
+                    .truncatedTag, "VER in request is \(versions.count) bytes, not a list of uint32")
             }
             self.offeredVersions = stride(from: 0, to: versions.count, by: 4).map {
                 RoughtimeVersion(rawValue: RoughtimeMessage.uint32(versions, at: $0))

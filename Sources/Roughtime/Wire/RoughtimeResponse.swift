@@ -62,7 +62,10 @@ package struct RoughtimeResponse: Hashable, Sendable {
         }
         if let type = message.value(.type) {
             guard type == RoughtimeMessage.bytes(UInt32(1)) else {
-                throw RoughtimeError(.wrongType, "TYPE is \(type.count == 4 ? "\(RoughtimeMessage.uint32(type, at: 0))" : "\(type.count) bytes"), not 1")
+                throw RoughtimeError(
+                    .wrongType,
+                    "TYPE is \(type.count == 4 ? "\(RoughtimeMessage.uint32(type, at: 0))" : "\(type.count) bytes"), not 1"
+                )
             }
         } else if profile.requiresType {
             throw RoughtimeError(.missingType, "no TYPE in a \(version) reply")
@@ -79,12 +82,15 @@ package struct RoughtimeResponse: Hashable, Sendable {
 
         let index = try message.uint32(.indx, in: "reply")
         let path = try message.required(.path, in: "reply")
-        let leaf = try RoughtimeMerkle.leaf(profile.leafCoversRequest ? request.bytes : request.nonce, profile: profile)
+        let leaf = try RoughtimeMerkle.leaf(
+            profile.leafCoversRequest ? request.bytes : request.nonce, profile: profile)
         guard try RoughtimeMerkle.root(leaf: leaf, index: index, path: path, profile: profile) == root else {
-            throw RoughtimeError(.merklePathMismatch, "the request's leaf, INDX \(index) and PATH do not give ROOT")
+            throw RoughtimeError(
+                .merklePathMismatch, "the request's leaf, INDX \(index) and PATH do not give ROOT")
         }
 
-        let certificate = try RoughtimeMessage(parsing: try message.required(.cert, in: "reply"), what: "CERT")
+        let certificate = try RoughtimeMessage(
+            parsing: try message.required(.cert, in: "reply"), what: "CERT")
         let delegationSignature = try certificate.required(.sig, length: Ed25519.signatureLength, in: "CERT")
         let delegationBytes = try certificate.required(.dele, in: "CERT")
         let delegation = try RoughtimeMessage(parsing: delegationBytes, what: "DELE")
@@ -96,22 +102,26 @@ package struct RoughtimeResponse: Hashable, Sendable {
             Ed25519.isValidSignature(
                 delegationSignature, of: profile.delegationContext, delegationBytes, publicKey: publicKey)
         else {
-            throw RoughtimeError(.badDelegationSignature, "CERT's signature does not verify with the server's key")
+            throw RoughtimeError(
+                .badDelegationSignature, "CERT's signature does not verify with the server's key")
         }
         guard start <= end else {
             throw RoughtimeError(.invalidDelegation, "MINT \(start) is after MAXT \(end)")
         }
         guard wireMidpoint <= end else {
-            throw RoughtimeError(.delegationExpired, "MIDP \(wireMidpoint) is after the delegation's MAXT \(end)")
+            throw RoughtimeError(
+                .delegationExpired, "MIDP \(wireMidpoint) is after the delegation's MAXT \(end)")
         }
         guard wireMidpoint >= start else {
-            throw RoughtimeError(.delegationNotYetValid, "MIDP \(wireMidpoint) is before the delegation's MINT \(start)")
+            throw RoughtimeError(
+                .delegationNotYetValid, "MIDP \(wireMidpoint) is before the delegation's MINT \(start)")
         }
         guard
             Ed25519.isValidSignature(
                 responseSignature, of: profile.responseContext, signedBytes, publicKey: delegatedKey)
         else {
-            throw RoughtimeError(.badResponseSignature, "SREP's signature does not verify with the delegated key")
+            throw RoughtimeError(
+                .badResponseSignature, "SREP's signature does not verify with the delegated key")
         }
 
         self.version = version
@@ -135,16 +145,20 @@ package struct RoughtimeResponse: Hashable, Sendable {
     ) throws(RoughtimeError) -> RoughtimeVersion {
         if request.isGoogle { return .google }
         var top: RoughtimeVersion?
-        if message.value(.ver) != nil { top = RoughtimeVersion(rawValue: try message.uint32(.ver, in: "reply")) }
+        if message.value(.ver) != nil {
+            top = RoughtimeVersion(rawValue: try message.uint32(.ver, in: "reply"))
+        }
         let version: RoughtimeVersion
         if signed.value(.ver) != nil {
             version = RoughtimeVersion(rawValue: try signed.uint32(.ver, in: "SREP"))
             if let top, top != version {
-                throw RoughtimeError(.versionConflict, "the top-level VER \(top) contradicts the signed \(version)")
+                throw RoughtimeError(
+                    .versionConflict, "the top-level VER \(top) contradicts the signed \(version)")
             }
         } else if let top {
             guard let profile = RoughtimeProfile(top), !profile.hasSignedVersion else {
-                throw RoughtimeError(.versionNotOffered, "version \(top) must be signed in SREP, not sent beside it")
+                throw RoughtimeError(
+                    .versionNotOffered, "version \(top) must be signed in SREP, not sent beside it")
             }
             version = top
         } else {
@@ -153,13 +167,15 @@ package struct RoughtimeResponse: Hashable, Sendable {
         guard request.offeredVersions.contains(version) else {
             throw RoughtimeError(
                 .versionNotOffered,
-                "the reply speaks \(version); the request offered \(request.offeredVersions.map(\.description).joined(separator: ", "))")
+                "the reply speaks \(version); the request offered \(request.offeredVersions.map(\.description).joined(separator: ", "))"
+            )
         }
         return version
     }
 
     /// `VERS`: 1 to 32 versions, strictly ascending, containing `version`.
-    private static func serverVersions(in signed: RoughtimeMessage, version: RoughtimeVersion) throws(RoughtimeError)
+    private static func serverVersions(in signed: RoughtimeMessage, version: RoughtimeVersion)
+        throws(RoughtimeError)
         -> [RoughtimeVersion]
     {
         let bytes = try signed.required(.vers, in: "SREP")
@@ -180,7 +196,9 @@ package struct RoughtimeResponse: Hashable, Sendable {
 
     /// A wire timestamp as an instant: seconds (microseconds for Google) since the Unix epoch.
     private static func time(_ value: UInt64, profile: RoughtimeProfile) throws(RoughtimeError) -> UnixTime {
-        guard value < 1 << 62 else { throw RoughtimeError(.timeOutOfRange, "timestamp \(value) is out of range") }
+        guard value < 1 << 62 else {
+            throw RoughtimeError(.timeOutOfRange, "timestamp \(value) is out of range")
+        }
         let count = Int64(value)
         return profile.countsMicroseconds
             ? UnixTime(sinceEpoch: .microseconds(count)) : UnixTime(seconds: count)

@@ -17,7 +17,9 @@ final class PeerProcess {
 
     /// Starts `executable` with `arguments` and the environment `environment` added to this
     /// process's; output appended to `outputPath`.
-    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], outputPath: String) throws {
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], outputPath: String)
+        throws
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -44,7 +46,9 @@ final class PeerProcess {
         }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard result == 0 else { throw PeerFailure("posix_spawn \(executable): \(String(cString: strerror(result)))") }
+        guard result == 0 else {
+            throw PeerFailure("posix_spawn \(executable): \(String(cString: strerror(result)))")
+        }
         self.pid = pid
         self.outputPath = outputPath
     }

@@ -39,7 +39,9 @@ enum RoughlyPeer {
 
     /// The venv, or a test failure when CI requires it.
     static func requireVenv(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try #require(venv, "roughly is not installed and NETCLOCK_REQUIRE_PEERS=1 requires it", sourceLocation: sourceLocation)
+        try #require(
+            venv, "roughly is not installed and NETCLOCK_REQUIRE_PEERS=1 requires it",
+            sourceLocation: sourceLocation)
     }
 
     /// libfaketime's preload library (under the multiarch directory, which differs by architecture).
@@ -55,7 +57,9 @@ enum RoughlyPeer {
 
     /// A fresh private directory for a test's files.
     static func temporaryDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("netclock-roughtime-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "netclock-roughtime-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         return path
     }
@@ -88,7 +92,10 @@ enum RoughlyPeer {
             print("confirmed" if confirm_malfeasance(report) else "not confirmed")
             """
         let result = try run(["-c", script, file], python: true)
-        return (result.status == 0 && result.output.contains("confirmed") && !result.output.contains("not confirmed"), result.output)
+        return (
+            result.status == 0 && result.output.contains("confirmed")
+                && !result.output.contains("not confirmed"), result.output
+        )
     }
 
     /// A UDP port free on 127.0.0.1, at random in 20000–32767 (below the ephemeral range, so other
@@ -123,7 +130,8 @@ final class RoughlyServer {
         directory = try RoughlyPeer.temporaryDirectory()
         var environment = ["ROUGHLY_PRIVATE_KEY": Base64.encode(key.seed), "PYTHONUNBUFFERED": "1"]
         if let fakeTime {
-            let library = try #require(RoughlyPeer.libfaketime, "libfaketime is not installed (apt-get install -y faketime)")
+            let library = try #require(
+                RoughlyPeer.libfaketime, "libfaketime is not installed (apt-get install -y faketime)")
             environment["LD_PRELOAD"] = library
             environment["FAKETIME"] = fakeTime
             environment["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"

@@ -42,7 +42,8 @@ enum TestSupport {
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> [UInt8] {
         let answer = try #require(try replies(to: [request], at: now, configuration: configuration).first)
-        return try #require(answer.reply, "no reply: \(answer.dropped ?? "?")", sourceLocation: sourceLocation)
+        return try #require(
+            answer.reply, "no reply: \(answer.dropped ?? "?")", sourceLocation: sourceLocation)
     }
 
     /// A request with a nonce from `seed`.
@@ -50,7 +51,8 @@ enum TestSupport {
         versions: [RoughtimeVersion] = RoughtimeVersion.defaultOffer, publicKey: [UInt8]?, seed: UInt64 = 11
     ) throws -> RoughtimeRequest {
         let length = versions.contains(.google) ? 64 : 32
-        return try RoughtimeRequest(nonce: bytes(length, seed: seed), versions: versions, publicKey: publicKey)
+        return try RoughtimeRequest(
+            nonce: bytes(length, seed: seed), versions: versions, publicKey: publicKey)
     }
 
     /// 2026-03-01T12:00:00Z.
@@ -115,23 +117,29 @@ struct SimulatedChain {
     var monotonic = MonotonicInstant(sinceOrigin: .seconds(1000))
 
     init(offsets: [Duration]) throws {
-        servers = try offsets.enumerated().map { try TestSupport.configuration(key: UInt64($0.offset + 1), offset: $0.element) }
+        servers = try offsets.enumerated().map {
+            try TestSupport.configuration(key: UInt64($0.offset + 1), offset: $0.element)
+        }
         responders = try offsets.indices.map { try FakeRoughtimeServer.Responder(seed: UInt64(50 + $0)) }
     }
 
     /// Asks server `index` (a 20 ms round trip, the server signing halfway) and adds the link.
     mutating func ask(_ index: Int) throws {
         let next = try chain.nextNonce(length: 32, random: random)
-        let request = try RoughtimeRequest(nonce: next.nonce, versions: [.rfc], publicKey: servers[index].publicKey)
+        let request = try RoughtimeRequest(
+            nonce: next.nonce, versions: [.rfc], publicKey: servers[index].publicKey)
         let sent = monotonic
-        let answer = responders[index].answer([request.bytes], at: trueTime + .milliseconds(10), configuration: servers[index])
+        let answer = responders[index].answer(
+            [request.bytes], at: trueTime + .milliseconds(10), configuration: servers[index])
         let reply = try #require(answer.first?.reply)
         monotonic = monotonic + .milliseconds(20)
         trueTime = trueTime + .milliseconds(20)
-        let response = try RoughtimeResponse(verifying: reply, for: request, publicKey: servers[index].publicKey)
+        let response = try RoughtimeResponse(
+            verifying: reply, for: request, publicKey: servers[index].publicKey)
         chain.append(
             RoughtimeChain.Link(
                 server: index, publicKey: servers[index].publicKey, rand: next.rand,
-                measurement: RoughtimeMeasurement(request: request, response: response, sentAt: sent, receivedAt: monotonic)))
+                measurement: RoughtimeMeasurement(
+                    request: request, response: response, sentAt: sent, receivedAt: monotonic)))
     }
 }

@@ -49,7 +49,8 @@ enum RoughtimeVectors {
                     "4f9afc030300000020000000280000005055424b4d494e544d415854aaa58e186a8b8039e2f5b6d1efac9705623f2c72",
                     "6cd9ea297ce298888850740c6810af6900000000d8c9df690000000000000000",
                 ].joined(),
-                rand: nil)),
+                rand: nil)
+        ),
         (
             "l9cdSuR8dFxtG9aJo9pWzUXaX8pftNG4UDC45Qk3znc=",
             VectorExchange(
@@ -71,7 +72,8 @@ enum RoughtimeVectors {
                     "beec8b0b0300000020000000280000005055424b4d494e544d415854242cfde0b1b568d5ad7cac7b449ea23c9974d164",
                     "3b07b70779cb1ed1c964affd8110af6900000000f1c9df690000000000000000",
                 ].joined(),
-                rand: "v/DirVBRQLGtictYD7mN3px02UlMT4J3haTRomt1NNM=")),
+                rand: "v/DirVBRQLGtictYD7mN3px02UlMT4J3haTRomt1NNM=")
+        ),
         (
             "lRhHag6fn2wZQ6idy10ChgpRgks3gvdMM2hWNeJNgXg=",
             VectorExchange(
@@ -93,7 +95,8 @@ enum RoughtimeVectors {
                     "b7af2e0f0300000020000000280000005055424b4d494e544d415854cc410e2346db8ec83b8a27b06723147b00def3fe",
                     "6ab97eb349412e15f0d1cd519410af690000000004cadf690000000000000000",
                 ].joined(),
-                rand: "lMvMVoLsakxc5ZmMzEFQ8hh1FaDo2gCXXIX/L4QPSxQ=")),
+                rand: "lMvMVoLsakxc5ZmMzEFQ8hh1FaDo2gCXXIX/L4QPSxQ=")
+        ),
     ]
 
     /// draft-ietf-ntp-roughtime-11 10, batch of 10: the root key's seed (hex).
