@@ -44,6 +44,20 @@ struct RoughlyInteropTests {
         #expect(result.malfeasanceReport == nil)
     }
 
+    @Test func ourClientSpeaksEveryVersionRoughlyServes() throws {
+        let server = try RoughlyServer(seed: 4)
+        var options = RoughtimeClient.Options()
+        options.passes = 1
+        for version in (10...15).map({ RoughtimeVersion.draft($0) }) + [.google] {
+            var target = server.server
+            target.versions = [version]
+            let result = RoughtimeClient().query([target], options: options)
+            let report = try #require(result.servers.first)
+            #expect(report.version == version, "\(version): \(result)")
+            #expect(try result.agreedTime().offsets.contains(.zero), "\(version): \(result)")
+        }
+    }
+
     @Test(
         .enabled(
             if: RoughlyPeer.libfaketime != nil || RoughlyPeer.peersRequired,
