@@ -8,6 +8,7 @@ let strict: [SwiftSetting] = [
 // Targets are cut by effect, in the order data flows through them:
 //   NetClockPlatform (every libc call) -> SNTP (wire, one validated exchange, selection)
 //   NetClockTLS (every OpenSSL call, through the COpenSSL system library: TLS, exporter keys, AES-SIV);
+//   Roughtime (SNTP, NetClockTLS: tagged messages, signatures, chained multi-server queries);
 //   HTTPTimeParsing (pure HTTP date/head/timestamp parsers) -> NetworkClock (sync engine, HTTP
 //   source, anchored clock, persistence, facade) -> NetclockCLI / netclock.
 // Only SNTP and NetworkClock are public products; everything shared between our own targets is
@@ -21,6 +22,7 @@ let package = Package(
         .executable(name: "netclock", targets: ["netclock"]),
         .executable(name: "fake-ntp-server", targets: ["fake-ntp-server"]),
         .executable(name: "netclock-bench", targets: ["netclock-bench"]),
+        .executable(name: "fake-roughtime-server", targets: ["fake-roughtime-server"]),
     ],
     targets: [
         // The header behind `adjtimex` (the Glibc module map lacks <sys/timex.h>); used only by
@@ -32,7 +34,8 @@ let package = Package(
         // OpenSSL 3 from the system (`libssl-dev`): headers and a shim for the macros Swift cannot
         // import. Only NetClockTLS imports it.
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
-        // The only OpenSSL user: TLS client and server connections, exporter keys, AES-SIV.
+        // The only OpenSSL user: TLS client and server connections, exporter keys, AES-SIV, SHA-2,
+        // Ed25519.
         .target(
             name: "NetClockTLS", dependencies: ["COpenSSL", "NetClockPlatform"], path: "Sources/NetClockTLS",
             swiftSettings: strict),
@@ -48,6 +51,12 @@ let package = Package(
         .target(
             name: "NTSClient", dependencies: ["NTS", "SNTP", "NetClockTLS", "NetClockPlatform"],
             path: "Sources/NTSClient", swiftSettings: strict),
+        // Roughtime (RFC 10049, the drafts from 10 on, Google-Roughtime): tagged messages, Merkle
+        // proofs, delegation and signature checks, the exchange core, chained multi-server queries and
+        // malfeasance reports.
+        .target(
+            name: "Roughtime", dependencies: ["SNTP", "NetClockTLS", "NetClockPlatform"],
+            path: "Sources/Roughtime", swiftSettings: strict),
         .target(
             name: "HTTPTimeParsing", dependencies: ["SNTP"], path: "Sources/HTTPTimeParsing",
             swiftSettings: strict),
@@ -64,15 +73,19 @@ let package = Package(
             name: "netclock", dependencies: ["NetclockCLI"], path: "Sources/netclock",
             swiftSettings: strict),
         .target(
-            name: "LoopbackServers", dependencies: ["SNTP", "NetClockPlatform", "NetClockTLS", "NTS"],
+            name: "LoopbackServers", dependencies: ["SNTP", "NetClockPlatform", "NetClockTLS", "NTS", "Roughtime"],
             path: "Tools/LoopbackServers", swiftSettings: strict),
         .executableTarget(
             name: "fake-ntp-server", dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform"],
             path: "Tools/fake-ntp-server", swiftSettings: strict),
         .executableTarget(
+            name: "fake-roughtime-server", dependencies: ["LoopbackServers", "NetClockPlatform"],
+            path: "Tools/fake-roughtime-server", swiftSettings: strict),
+        .executableTarget(
             name: "netclock-bench",
             dependencies: [
                 "NetworkClock", "SNTP", "NetClockPlatform", "LoopbackServers", "NTSClient", "NetClockTLS",
+                "Roughtime",
             ],
             path: "Tools/Benchmarks", swiftSettings: strict),
         .testTarget(
@@ -95,6 +108,10 @@ let package = Package(
         .testTarget(
             name: "NetClockTLSTests", dependencies: ["NetClockTLS", "NetClockPlatform", "LoopbackServers"],
             path: "Tests/NetClockTLSTests", swiftSettings: strict),
+        .testTarget(
+            name: "RoughtimeTests",
+            dependencies: ["Roughtime", "SNTP", "NetClockTLS", "NetClockPlatform", "LoopbackServers"],
+            path: "Tests/RoughtimeTests", swiftSettings: strict),
         .testTarget(
             name: "LoopbackServersTests",
             dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform", "NTS", "NetClockTLS"],

@@ -11,7 +11,8 @@
 #            ntsef     NTS extension fields for NTPv4 (RFC 8915 §5): packets, plaintext, requests
 #            tls       the TLS client engine against what a server sends (in-memory transport):
 #                      the handshake terminates with bounded work (rounds, bytes, receives)
-#            (default: all six, one after the other)
+#            roughtime Roughtime messages, framing, requests and reply verification (RFC 10049)
+#            (default: all of them, one after the other)
 #
 # Each harness (Tools/Fuzz/Fuzz*.swift) is its own module that imports the package's modules and
 # uses their `package` API. Those modules are compiled from their whole directories
@@ -41,11 +42,11 @@ elif [[ $# -gt 0 && ( $1 == -h || $1 == --help ) ]]; then
     usage
 fi
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(ntp httpdate httphead ntske ntsef tls)
+[[ ${#targets[@]} -gt 0 ]] || targets=(ntp httpdate httphead ntske ntsef tls roughtime)
 for target in "${targets[@]}"; do
     case $target in
-        ntp | httpdate | httphead | ntske | ntsef | tls) ;;
-        *) echo "fuzz.sh: unknown target '$target' (known: ntp, httpdate, httphead, ntske, ntsef, tls)" >&2; exit 2 ;;
+        ntp | httpdate | httphead | ntske | ntsef | tls | roughtime) ;;
+        *) echo "fuzz.sh: unknown target '$target' (known: ntp, httpdate, httphead, ntske, ntsef, tls, roughtime)" >&2; exit 2 ;;
     esac
 done
 
@@ -66,17 +67,22 @@ modules_of() {
         ntske | ntsef) echo NetClockPlatform SNTP NTS ;;
         # The TLS engine and OpenSSL (COpenSSL's module map is passed to every compile).
         tls) echo NetClockPlatform NetClockTLS ;;
+        roughtime) echo NetClockPlatform SNTP NetClockTLS Roughtime ;;
     esac
 }
 harness_of() {
     case $1 in
         ntp) echo FuzzNTPPacket ;; httpdate) echo FuzzHTTPDate ;; httphead) echo FuzzHTTPHead ;;
         ntske) echo FuzzNTSKE ;; ntsef) echo FuzzNTSExtensions ;; tls) echo FuzzTLSRecords ;;
+        roughtime) echo FuzzRoughtime ;;
     esac
 }
 
 max_len_of() {
-    case $1 in ntp) echo 256 ;; httpdate) echo 96 ;; httphead | ntske) echo 4096 ;; ntsef) echo 2048 ;; tls) echo 8192 ;; esac
+    case $1 in
+        ntp) echo 256 ;; httpdate) echo 96 ;; httphead | ntske) echo 4096 ;; ntsef | roughtime) echo 2048 ;;
+        tls) echo 8192 ;;
+    esac
 }
 
 # Tokens of the HTTP-date grammar, so mutations can splice whole names in.

@@ -3,7 +3,7 @@ import Foundation
 // netclock-bench: benchmarks that print figures as ratios against a baseline measured in the same
 // run (the machines are shared and noisy). Run in release: `swift run -c release netclock-bench`.
 let usage = """
-    usage: netclock-bench [all|now|query|accuracy|sync|http|https|nts]
+    usage: netclock-bench [all|now|query|accuracy|sync|http|https|nts|roughtime]
       now       ns per AnchoredClock.now() vs Date() and clock_gettime, 1 and 4 reader threads
       query     time of an 8-sample burst vs one exchange against the loopback fake server
       accuracy  per-source intersection vs minimum-delay sample (and naive reads) over simulated
@@ -12,11 +12,13 @@ let usage = """
       http      refined HTTP Date estimate vs a single naive Date read
       https     HTTPS (own TLS client) vs plain HTTP: Date and timestamp-header accuracy, bound, time
       nts       NTS vs plain SNTP on loopback: one exchange, one key exchange, first and second query
+      roughtime Roughtime: verification cost per reply vs SHA-512/Ed25519/NTP decode; one query's
+                wall time vs roughly's against the same loopback server
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let selection = arguments.first ?? "all"
-let known = ["all", "now", "query", "accuracy", "sync", "http", "https", "nts"]
+let known = ["all", "now", "query", "accuracy", "sync", "http", "https", "nts", "roughtime"]
 guard known.contains(selection), arguments.count <= 1 else {
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(2)
@@ -28,7 +30,8 @@ do {
     if selection == "all" || selection == "sync" { try await runSyncBenchmark(); print() }
     if selection == "all" || selection == "http" { await runHTTPBenchmark(); print() }
     if selection == "all" || selection == "https" { await runHTTPSBenchmark(); print() }
-    if selection == "all" || selection == "nts" { try runNTSBenchmark() }
+    if selection == "all" || selection == "nts" { try runNTSBenchmark(); print() }
+    if selection == "all" || selection == "roughtime" { try runRoughtimeBenchmark() }
 } catch {
     FileHandle.standardError.write(Data("netclock-bench: \(error)\n".utf8))
     exit(1)

@@ -1,0 +1,65 @@
+import Roughtime
+import SNTP
+import Testing
+
+/// The bound one reply proves (``RoughtimeInterval``): never tighter than the signed radius, wider
+/// by the round trip, carried forward with the clock's possible drift.
+@Suite struct RoughtimeIntervalTests {
+    static let sent = MonotonicInstant(sinceOrigin: .seconds(100))
+
+    func measurement(roundTrip: Duration, radius: Duration = .seconds(3)) throws -> RoughtimeMeasurement {
+        var configuration = try TestSupport.configuration()
+        configuration.radius = radius
+        let request = try TestSupport.request(publicKey: configuration.publicKey)
+        let reply = try TestSupport.reply(to: request, at: TestSupport.now, configuration: configuration)
+        let response = try RoughtimeResponse(
+            verifying: reply, for: request, publicKey: configuration.publicKey)
+        return RoughtimeMeasurement(
+            request: request, response: response, sentAt: Self.sent, receivedAt: Self.sent + roundTrip)
+    }
+
+    @Test("MIDP − RADI ≤ true(T4) ≤ MIDP + RADI + δ(1 + φ)", arguments: [0, 1, 40, 900])
+    func boundOfOneReply(milliseconds: Int64) throws {
+        let roundTrip = Duration.milliseconds(milliseconds)
+        let tolerance = 15e-6
+        let interval = RoughtimeInterval(try measurement(roundTrip: roundTrip), frequencyTolerance: tolerance)
+        #expect(interval.reference == Self.sent + roundTrip)
+        #expect(interval.earliest == TestSupport.now - .seconds(3))
+        let travelled = interval.latest - (TestSupport.now + .seconds(3))
+        #expect(travelled >= roundTrip + roundTrip * tolerance)
+        // Rounding may add at most a nanosecond.
+        #expect(travelled <= roundTrip + roundTrip * tolerance + .nanoseconds(1))
+        #expect(interval.radius >= .seconds(3) + roundTrip / 2, "never tighter than RADI + δ/2")
+        #expect(interval.midpoint >= TestSupport.now + roundTrip / 2)
+    }
+
+    @Test func theSignedRadiusIsAFloor() throws {
+        // A 1 s radius server (the smallest a framed reply can sign) and no round trip: still 1 s.
+        let interval = RoughtimeInterval(
+            try measurement(roundTrip: .zero, radius: .seconds(1)), frequencyTolerance: 0)
+        #expect(interval.radius == .seconds(1))
+        #expect(interval.midpoint == TestSupport.now)
+    }
+
+    @Test func ageingMovesTheEndsAndWidensByTheDrift() throws {
+        let interval = RoughtimeInterval(try measurement(roundTrip: .milliseconds(10)), frequencyTolerance: 0)
+        let later = interval.aged(to: interval.reference + .seconds(100), frequencyTolerance: 100e-6)
+        #expect(later.reference == interval.reference + .seconds(100))
+        // 100 s at 100 ppm: 10 ms each side (+ the rounding nanosecond).
+        #expect(later.earliest == interval.earliest + .seconds(100) - .milliseconds(10) - .nanoseconds(1))
+        #expect(later.latest == interval.latest + .seconds(100) + .milliseconds(10) + .nanoseconds(1))
+        // An earlier instant does not move it back.
+        #expect(interval.aged(to: interval.reference - .seconds(5), frequencyTolerance: 1e-3) == interval)
+    }
+
+    @Test func offsetsFromTheWallClock() throws {
+        let interval = RoughtimeInterval(try measurement(roundTrip: .zero), frequencyTolerance: 0)
+        // A local clock an hour slow.
+        let wall = TestSupport.now - .seconds(3600)
+        let offsets = interval.offsets(fromWall: wall)
+        #expect(offsets.lower == .seconds(3597))
+        #expect(offsets.upper == .seconds(3603))
+        #expect(
+            RoughtimeInterval(offsets: offsets, fromWall: wall, reference: interval.reference) == interval)
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import NetClockPlatform
+import NetClockTLS
+import Roughtime
+import Testing
+
+/// Finding and running `roughly` (PyPI), the independent Roughtime client and server the interop
+/// tests talk to, and libfaketime for a validly signed liar.
+///
+/// `roughly` lives in a Python (≥ 3.12) virtual environment: `NETCLOCK_ROUGHLY_VENV` names it;
+/// else `.build/roughly-venv` in the package (where `.ci/run` creates it). Without one the tests
+/// skip with that reason; with `NETCLOCK_REQUIRE_PEERS=1` (CI) they fail instead.
+enum RoughlyPeer {
+    /// Whether CI requires every peer.
+    static var peersRequired: Bool { ProcessInfo.processInfo.environment["NETCLOCK_REQUIRE_PEERS"] == "1" }
+
+    /// The package's root directory (this file is Tests/RoughtimeTests/Support/RoughlyPeer.swift).
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// The virtual environment holding `roughly`, when there is one.
+    static let venv: String? = {
+        let environment = ProcessInfo.processInfo.environment["NETCLOCK_ROUGHLY_VENV"]
+        for candidate in [environment, packageRoot + "/.build/roughly-venv"].compactMap({ $0 }) {
+            if FileManager.default.isExecutableFile(atPath: candidate + "/bin/roughly") { return candidate }
+        }
+        return nil
+    }()
+
+    /// Whether the tests run: `roughly` is there, or CI requires it (and a missing one fails).
+    static var runnable: Bool { peersRequired || venv != nil }
+
+    /// Why they are skipped.
+    static let skipReason: Comment =
+        "roughly not found: set NETCLOCK_ROUGHLY_VENV to a venv made with `python3.12 -m venv V && V/bin/pip install 'roughly[cli]'`, or create .build/roughly-venv; NETCLOCK_REQUIRE_PEERS=1 makes this fail"
+
+    /// The venv, or a test failure when CI requires it.
+    static func requireVenv(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try #require(
+            venv, "roughly is not installed and NETCLOCK_REQUIRE_PEERS=1 requires it",
+            sourceLocation: sourceLocation)
+    }
+
+    /// libfaketime's preload library (under the multiarch directory, which differs by architecture).
+    static let libfaketime: String? = {
+        let lib = "/usr/lib"
+        let directories = (try? FileManager.default.contentsOfDirectory(atPath: lib)) ?? []
+        for directory in directories.sorted() {
+            let candidate = "\(lib)/\(directory)/faketime/libfaketime.so.1"
+            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+        }
+        return nil
+    }()
+
+    /// A fresh private directory for a test's files.
+    static func temporaryDirectory() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "netclock-roughtime-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        return path
+    }
+
+    /// Runs `roughly ARGUMENTS` (or the venv's `python ARGUMENTS` with `python: true`), waits at
+    /// most `timeout`, and returns its exit status and output.
+    static func run(_ arguments: [String], python: Bool = false, timeout: Duration = .seconds(20)) throws
+        -> (status: Int32, output: String)
+    {
+        let venv = try requireVenv()
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let process = try PeerProcess(
+            venv + (python ? "/bin/python" : "/bin/roughly"), arguments, outputPath: directory + "/output")
+        let finished = process.waitForExit(within: timeout)
+        process.stop()
+        guard finished else { throw PeerFailure("roughly \(arguments) did not finish: \(process.output)") }
+        return (process.exitStatus ?? -1, process.output)
+    }
+
+    /// Whether `roughly.ecosystem.confirm_malfeasance` accepts the report in `file` (the bare list,
+    /// or the RFC's object, whose `responses` it is given).
+    static func confirmMalfeasance(_ file: String) throws -> (confirmed: Bool, output: String) {
+        let script = """
+            import json, sys
+            from roughly.ecosystem import confirm_malfeasance
+            report = json.load(open(sys.argv[1]))
+            if isinstance(report, dict):
+                report = report["responses"]
+            print("confirmed" if confirm_malfeasance(report) else "not confirmed")
+            """
+        let result = try run(["-c", script, file], python: true)
+        return (
+            result.status == 0 && result.output.contains("confirmed")
+                && !result.output.contains("not confirmed"), result.output
+        )
+    }
+
+    /// A UDP port free on 127.0.0.1, at random in 20000–32767 (below the ephemeral range, so other
+    /// tests' port-0 sockets do not take it before the peer binds it).
+    static func freePort() throws -> UInt16 {
+        for _ in 0..<64 {
+            let port = UInt16.random(in: 20_000...32_767)
+            if let socket = try? UDPServerSocket(binding: SocketAddress.loopback(.ipv4, port: port)) {
+                socket.close()
+                return port
+            }
+        }
+        throw PeerFailure("no free UDP port on 127.0.0.1")
+    }
+}
+
+/// `roughly server run` on 127.0.0.1 with a long-term key of ours, optionally under libfaketime
+/// (a validly signed liar). Stopped when released.
+final class RoughlyServer {
+    let port: UInt16
+    let key: Ed25519.PrivateKey
+    let process: PeerProcess
+    let directory: String
+
+    /// Starts the server (greasing off: greased replies are deliberately invalid now and then) and
+    /// waits until it answers, at most 20 s.
+    /// - Parameter fakeTime: libfaketime's `FAKETIME` (e.g. `+1h`), with the monotonic clocks left alone.
+    init(seed: UInt64, fakeTime: String? = nil) throws {
+        let venv = try RoughlyPeer.requireVenv()
+        key = try TestSupport.key(1000 + seed)
+        port = try RoughlyPeer.freePort()
+        directory = try RoughlyPeer.temporaryDirectory()
+        var environment = ["ROUGHLY_PRIVATE_KEY": Base64.encode(key.seed), "PYTHONUNBUFFERED": "1"]
+        if let fakeTime {
+            let library = try #require(
+                RoughlyPeer.libfaketime, "libfaketime is not installed (apt-get install -y faketime)")
+            environment["LD_PRELOAD"] = library
+            environment["FAKETIME"] = fakeTime
+            environment["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
+        }
+        process = try PeerProcess(
+            venv + "/bin/roughly", ["server", "run", "--host", "127.0.0.1", "-p", "\(port)", "--no-grease"],
+            environment: environment, outputPath: directory + "/server.log")
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(20)
+        var options = RoughtimeClient.Options()
+        options.timing = RoughtimeExchange.Timing(timeout: .milliseconds(300), firstRetransmission: nil)
+        options.passes = 1
+        while (try? RoughtimeClient().query([server], options: options).agreedTime()) == nil {
+            guard process.isRunning, clock.now < deadline else {
+                throw PeerFailure("roughly server did not answer on port \(port): \(process.output)")
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    deinit {
+        process.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// `127.0.0.1:port`.
+    var address: String { "127.0.0.1:\(port)" }
+
+    /// The server as our client is told of it.
+    var server: RoughtimeServer {
+        RoughtimeServer(name: "roughly-\(port)", address: address, publicKey: key.publicKey, versions: [.rfc])
+    }
+
+    /// Its entry in a server list.
+    var ecosystemEntry: String {
+        """
+        {"name": "roughly-\(port)", "version": 1, "publicKeyType": "ed25519", "publicKey": "\(Base64.encode(key.publicKey))",
+         "addresses": [{"protocol": "udp", "address": "\(address)"}]}
+        """
+    }
+}
