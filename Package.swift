@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .library(name: "SNTP", targets: ["SNTP"]),
         .library(name: "NetworkClock", targets: ["NetworkClock"]),
+        .library(name: "Roughtime", targets: ["Roughtime"]),
         .executable(name: "netclock", targets: ["netclock"]),
         .executable(name: "fake-ntp-server", targets: ["fake-ntp-server"]),
         .executable(name: "netclock-bench", targets: ["netclock-bench"]),
@@ -62,11 +63,11 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "NetworkClock",
-            dependencies: ["SNTP", "HTTPTimeParsing", "NetClockPlatform", "NetClockTLS", "NTSClient"],
+            dependencies: ["SNTP", "HTTPTimeParsing", "NetClockPlatform", "NetClockTLS", "NTSClient", "Roughtime"],
             path: "Sources/NetworkClock", swiftSettings: strict),
         .target(
             name: "NetclockCLI",
-            dependencies: ["NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform", "NTSClient"],
+            dependencies: ["NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform", "NTSClient", "Roughtime"],
             path: "Sources/NetclockCLI",
             swiftSettings: strict),
         .executableTarget(
@@ -102,7 +103,7 @@ let package = Package(
         .testTarget(
             name: "NetworkClockTests",
             dependencies: [
-                "NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform", "LoopbackServers", "NTSClient",
+                "NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform", "LoopbackServers", "NTSClient", "Roughtime",
             ],
             path: "Tests/NetworkClockTests", swiftSettings: strict),
         .testTarget(

@@ -10,6 +10,7 @@ package enum HelpText {
         usage: netclock query [SERVER ...] [--port N] [--samples N] [--interval SEC] [--timeout SEC]
                               [--http URL ...] [--http-only] [--http-header NAME] [-4|-6] [--json]
                               [--nts] [--nts-mode require|prefer|mix] [--ca-file FILE] [--allow-downgrade]
+                              [--roughtime FILE ...] [--malfeasance-report FILE]
                netclock sync  [same options] [--state FILE]
                netclock now   [--state FILE] [--json]
                netclock watch [same options] [--count N] [--every SEC]
@@ -39,8 +40,13 @@ package enum HelpText {
               --http-header N   response header with a millisecond server timestamp (default: Date only)
               --nts             every SERVER is an NTS-KE server (host or host:port, default port 4460):
                                 authenticated time (RFC 8915)
-              --nts-mode MODE   require (default): only NTS sources decide the time; prefer: others only
-                                when no NTS source answered; mix: all alike
+              --nts-mode MODE   require (default): only authenticated (NTS, Roughtime) sources decide the
+                                time; prefer: others only when none of them answered; mix: all alike
+              --roughtime FILE  also ask the Roughtime servers of this server list (Cloudflare's
+                                ecosystem JSON): signed time that needs no certificate (repeatable;
+                                alone, no NTP server is asked)
+              --malfeasance-report FILE
+                                write the proof when a Roughtime server signs a wrong time
               --allow-downgrade with --nts-mode prefer|mix: accept time from unauthenticated sources when
                                 no NTS source answered (exit 0, not 1); never replaces an authenticated anchor
               --ca-file FILE    trust only this PEM file's CAs for NTS-KE and https:// (default: the system's)

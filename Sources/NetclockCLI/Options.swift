@@ -40,6 +40,11 @@ package struct QueryCommandOptions: Hashable, Sendable {
     /// `--allow-downgrade`: accept unauthenticated time when NTS servers are configured but none
     /// answered (exit 0 instead of 1); a stored authenticated anchor is still never moved by it.
     package var allowDowngrade = false
+    /// `--roughtime FILE`: Roughtime server lists (ecosystem JSON) to query beside the servers.
+    package var roughtimeFiles: [String] = []
+    /// `--malfeasance-report FILE`: where to write the proof when Roughtime servers contradict
+    /// each other.
+    package var malfeasanceReportPath: String?
 
     /// Creates the defaults.
     package init() {}
@@ -113,6 +118,16 @@ package struct QueryCommandOptions: Hashable, Sendable {
                 let path = try value(argument)
                 guard !path.isEmpty else { throw UsageError("--ca-file needs a file") }
                 options.caFile = path
+            case "--roughtime":
+                try queryFlag(argument)
+                let path = try value(argument)
+                guard !path.isEmpty else { throw UsageError("--roughtime needs a server list file") }
+                options.roughtimeFiles.append(path)
+            case "--malfeasance-report":
+                try queryFlag(argument)
+                let path = try value(argument)
+                guard !path.isEmpty else { throw UsageError("--malfeasance-report needs a file") }
+                options.malfeasanceReportPath = path
             case "--allow-downgrade":
                 try queryFlag(argument)
                 options.allowDowngrade = true
@@ -156,6 +171,9 @@ package struct QueryCommandOptions: Hashable, Sendable {
             }
             index += 1
         }
+        if options.malfeasanceReportPath != nil && options.roughtimeFiles.isEmpty {
+            throw UsageError("--malfeasance-report needs --roughtime")
+        }
         if options.httpOnly && options.httpURLs.isEmpty {
             throw UsageError("--http-only needs at least one --http URL")
         }
@@ -175,9 +193,10 @@ package struct QueryCommandOptions: Hashable, Sendable {
         return duration
     }
 
-    /// The servers to query: the given ones, or the defaults.
+    /// The NTP servers to query: the given ones, else the defaults, except with `--roughtime`
+    /// (the Roughtime servers alone then).
     package var effectiveServers: [ServerName] {
-        servers.isEmpty ? NetworkClock.Configuration.defaultServers : servers
+        servers.isEmpty && roughtimeFiles.isEmpty ? NetworkClock.Configuration.defaultServers : servers
     }
 
     /// Whom TLS connections trust: `--ca-file`, else the system's store.

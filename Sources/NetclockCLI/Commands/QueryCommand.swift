@@ -7,16 +7,22 @@ struct QueryCommand {
     var console: Console
 
     func run() async -> ExitStatus {
-        switch await TimeQuery(options: options).run(status: options.json ? nil : console.status) {
+        guard let query = TimeQuery.make(options: options, console: console) else { return .noTime }
+        switch await query.run(status: options.json ? nil : console.status) {
         case .success(let report):
-            console.out(options.json ? JSONOutput.line(SyncReportJSON(report)) : ReportText.report(report))
+            let proof = query.keepProof(report.roughtime, console: console)
+            console.out(
+                options.json
+                    ? JSONOutput.line(SyncReportJSON(report, malfeasanceReport: proof)) : ReportText.report(report))
             return .success
         case .failure(let error):
+            let proof = query.keepProof(error.roughtime, console: console)
             if options.json {
-                console.out(JSONOutput.line(SyncFailureJSON(error)))
+                console.out(JSONOutput.line(SyncFailureJSON(error, malfeasanceReport: proof)))
             } else {
                 for source in error.sources { console.out(ReportText.source(source)) }
                 for source in error.httpSources { console.out(ReportText.http(source)) }
+                if let roughtime = error.roughtime { ReportText.roughtime(roughtime).forEach(console.out) }
             }
             console.err("netclock: \(error.description)")
             return .noTime

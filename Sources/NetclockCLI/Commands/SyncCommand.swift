@@ -33,7 +33,7 @@ struct SyncCommand {
         {
             return refuse(error)
         }
-        let query = TimeQuery(options: options, store: store)
+        guard let query = TimeQuery.make(options: options, store: store, console: console) else { return .noTime }
         if case .failure(let error)? = query.clock.restoreResult, error.isUnsafeFile { return refuse(error) }
         let events = query.clock.events()
         let outcome = await query.run(status: options.json ? nil : console.status)
@@ -42,11 +42,13 @@ struct SyncCommand {
         switch outcome {
         case .success(let result): report = result
         case .failure(let error):
-            if options.json { console.out(JSONOutput.line(SyncFailureJSON(error))) }
+            let proof = query.keepProof(error.roughtime, console: console)
+            if options.json { console.out(JSONOutput.line(SyncFailureJSON(error, malfeasanceReport: proof))) }
             console.err("netclock: \(error.description)")
             return .noTime
         }
         let update = report.anchorUpdate
+        let proof = query.keepProof(report.roughtime, console: console)
         if let storeFailure {
             if options.json { console.out(JSONOutput.line(SyncReportJSON(report))) }
             console.err("netclock: synced, but the anchor could not be saved: \(storeFailure.description)")
@@ -55,7 +57,9 @@ struct SyncCommand {
         if options.json {
             console.out(
                 JSONOutput.line(
-                    SyncReportJSON(report, state: store.path, anchorReplaced: update?.replacedAnchor ?? false)))
+                    SyncReportJSON(
+                        report, state: store.path, anchorReplaced: update?.replacedAnchor ?? false,
+                        malfeasanceReport: proof)))
         } else {
             console.out(ReportText.report(report))
             let kept: String

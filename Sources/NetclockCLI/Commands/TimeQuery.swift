@@ -1,5 +1,6 @@
 import Foundation
 import NetworkClock
+import Roughtime
 import SNTP
 
 /// The clock that `query`, `sync` and `watch` ask: a ``NetworkClock`` configured from the
@@ -10,10 +11,39 @@ struct TimeQuery {
     /// The clock; its etiquette state and NTS associations last across `watch` rounds.
     let clock: NetworkClock
 
-    /// A clock for `options`, keeping its anchor and NTS cookies in `store` when given (`sync`).
-    init(options: QueryCommandOptions, store: AnchorStore? = nil) {
+    /// A clock for `options` that also asks `roughtimeServers`, keeping its anchor and NTS
+    /// cookies in `store` when given (`sync`).
+    init(options: QueryCommandOptions, roughtimeServers: [RoughtimeServer] = [], store: AnchorStore? = nil) {
         self.options = options
-        self.clock = NetworkClock(configuration: options.configuration(store: store))
+        self.clock = NetworkClock(
+            configuration: options.configuration(store: store, roughtimeServers: roughtimeServers))
+    }
+
+    /// The clock for `options`, with the Roughtime servers of its `--roughtime` files; nil (the
+    /// reason printed on `console`) when a file cannot be used.
+    static func make(options: QueryCommandOptions, store: AnchorStore? = nil, console: Console) -> TimeQuery? {
+        switch RoughtimeServerList.load(options.roughtimeFiles, console: console) {
+        case .success(let servers):
+            return TimeQuery(options: options, roughtimeServers: servers, store: store)
+        case .failure(let unusable):
+            console.err("netclock: \(unusable.reason)")
+            return nil
+        }
+    }
+
+    /// Writes the proof of a Roughtime server's lie to `--malfeasance-report FILE`, when the round
+    /// produced one; returns the path written.
+    func keepProof(_ roughtime: SyncReport.RoughtimeSource?, console: Console) -> String? {
+        guard let path = options.malfeasanceReportPath, let report = roughtime?.malfeasanceReport else {
+            return nil
+        }
+        if let reason = RoughtimeServerList.write(report, to: path) {
+            console.err("netclock: the malfeasance report could not be written: \(reason)")
+            return nil
+        }
+        let liars = roughtime?.liars.joined(separator: ", ") ?? ""
+        console.err("netclock: malfeasance report (proof that \(liars.isEmpty ? "a server" : liars) lied) written to \(path)")
+        return path
     }
 
     /// Runs one round; with a `status` writer (a terminal, no `--json`), a live status line shows
@@ -32,14 +62,15 @@ struct TimeQuery {
 }
 
 extension QueryCommandOptions {
-    /// The facade's configuration these options describe, keeping state in `store` (nil: none).
-    func configuration(store: AnchorStore?) -> NetworkClock.Configuration {
+    /// The facade's configuration these options describe, keeping state in `store` (nil: none)
+    /// and asking `roughtimeServers` too.
+    func configuration(store: AnchorStore?, roughtimeServers: [RoughtimeServer] = []) -> NetworkClock.Configuration {
         NetworkClock.Configuration(
             servers: httpOnly ? [] : effectiveServers,
             httpURLs: httpURLs.compactMap { URL(string: $0) },
             query: QueryOptions(samples: samples, interval: interval, timeout: timeout),
             http: NetworkClock.HTTPOptions(timestampHeader: httpTimestampHeader),
             store: store, ntsMode: ntsMode, trustRoots: trustRoots, allowsDowngrade: allowDowngrade,
-            addressFamily: addressFamily, defaultPort: port)
+            addressFamily: addressFamily, defaultPort: port, roughtimeServers: roughtimeServers)
     }
 }

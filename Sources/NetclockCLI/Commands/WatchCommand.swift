@@ -9,7 +9,7 @@ struct WatchCommand {
     var console: Console
 
     func run() async -> ExitStatus {
-        let query = TimeQuery(options: options)
+        guard let query = TimeQuery.make(options: options, console: console) else { return .noTime }
         var round = 0
         var anySuccess = false
         while options.count.map({ round < $0 }) ?? true {
@@ -21,10 +21,13 @@ struct WatchCommand {
             switch await query.run(status: options.json ? nil : console.status) {
             case .success(let report):
                 anySuccess = true
-                console.out(options.json ? JSONOutput.line(SyncReportJSON(report)) : line(report))
+                let proof = query.keepProof(report.roughtime, console: console)
+                console.out(
+                    options.json ? JSONOutput.line(SyncReportJSON(report, malfeasanceReport: proof)) : line(report))
             case .failure(let error):
+                let proof = query.keepProof(error.roughtime, console: console)
                 if options.json {
-                    console.out(JSONOutput.line(SyncFailureJSON(error)))
+                    console.out(JSONOutput.line(SyncFailureJSON(error, malfeasanceReport: proof)))
                 } else {
                     console.out(
                         "\(ISO8601.format(SystemWallClock().now(), fractionDigits: 3))  no time: \(error)"

@@ -7,6 +7,7 @@ enum ReportText {
     /// One line per source, then the result.
     static func report(_ report: SyncReport) -> String {
         var lines = report.sources.map(source) + report.httpSources.map(http)
+        if let roughtime = report.roughtime { lines += Self.roughtime(roughtime) }
         lines.append(
             "time \(ISO8601.format(report.trueTime, fractionDigits: 6))  offset \(report.offset.signedFormattedSeconds)"
                 + " ± \(report.errorBound.formattedSeconds)  (\(report.source), \(report.server)"
@@ -39,6 +40,11 @@ enum ReportText {
             line += " (\(reason))"
         }
         return line
+    }
+
+    /// One line per Roughtime server, then what they agree on.
+    static func roughtime(_ roughtime: SyncReport.RoughtimeSource) -> [String] {
+        roughtime.servers.map { "roughtime \($0)" } + [roughtime.description]
     }
 
     static func http(_ report: HTTPSourceReport) -> String {

@@ -16,9 +16,12 @@ struct SyncFailureJSON: Encodable {
     /// although NTS servers were configured (a downgrade, refused without `--allow-downgrade`),
     /// else `null`.
     var downgrade: Nullable<String>
+    /// With `--roughtime`: the Roughtime servers' part (absent otherwise).
+    var roughtime: RoughtimeJSON?
 
     /// The object for `failure`.
-    init(_ failure: SyncError) {
+    init(_ failure: SyncError, malfeasanceReport: String? = nil) {
+        roughtime = failure.roughtime.map { RoughtimeJSON($0, reportPath: malfeasanceReport) }
         error = failure.description
         servers = failure.sources.map(SourceJSON.init)
         http = failure.httpSources.map(HTTPSourceJSON.init)

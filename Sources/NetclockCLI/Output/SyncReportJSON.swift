@@ -32,6 +32,8 @@ struct SyncReportJSON: Encodable {
     /// `unauthenticated_only` when NTS servers were configured but the time rests on
     /// unauthenticated sources (allowed by `--allow-downgrade`), else `null`.
     var downgrade: Nullable<String>
+    /// With `--roughtime`: the Roughtime servers' part (absent otherwise).
+    var roughtime: RoughtimeJSON?
     /// `sync` only: the anchor file (absent for `query` and `watch`).
     var state: String?
     /// `sync` only: whether this sync's anchor replaced the stored one (absent otherwise).
@@ -39,14 +41,17 @@ struct SyncReportJSON: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case offset, delay, time, unix, source, server, elapsed, servers, http, state, authenticated
-        case downgrade
+        case downgrade, roughtime
         case errorBound = "error_bound"
         case packetsSent = "packets_sent"
         case anchorReplaced = "anchor_replaced"
     }
 
     /// The object for `report`; `sync` adds where it saved the anchor and whether it replaced one.
-    init(_ report: SyncReport, state: String? = nil, anchorReplaced: Bool? = nil) {
+    init(
+        _ report: SyncReport, state: String? = nil, anchorReplaced: Bool? = nil, malfeasanceReport: String? = nil
+    ) {
+        roughtime = report.roughtime.map { RoughtimeJSON($0, reportPath: malfeasanceReport) }
         offset = report.offset.secondsDouble
         delay = report.delay.secondsDouble
         errorBound = report.errorBound.secondsDouble

@@ -2,13 +2,16 @@ import SNTP
 
 /// Where the time behind an anchor came from.
 ///
-/// The raw values (`"ntp"`, `"http"`, `"restored"`) are stable: they appear in the CLI's JSON output
+/// The raw values (`"ntp"`, `"http"`, `"roughtime"`, `"restored"`) are stable: they appear in the CLI's JSON output
 /// and in the anchor file.
 public enum TimeSource: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// A synchronization with one or more NTP/SNTP servers.
     case ntp
     /// An HTTP(S) response's `Date` or timestamp header.
     case http
+    /// The signed answers of Roughtime servers (RFC 10049): authenticated without certificates,
+    /// coarse (a radius of a second or more).
+    case roughtime
     /// An anchor read back from an ``AnchorStore`` after a process restart in the same boot.
     case restored
 
@@ -21,6 +24,7 @@ public enum TimeSource: String, Sendable, Hashable, Codable, CaseIterable, Custo
         case .ntp: return 1
         case .http: return 2
         case .restored: return 3
+        case .roughtime: return 4
         }
     }
 
@@ -29,6 +33,7 @@ public enum TimeSource: String, Sendable, Hashable, Codable, CaseIterable, Custo
         switch code {
         case 1: self = .ntp
         case 2: self = .http
+        case 4: self = .roughtime
         default: self = .restored
         }
     }

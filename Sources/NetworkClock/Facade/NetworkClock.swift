@@ -1,4 +1,5 @@
 import Foundation
+import Roughtime
 import NetClockPlatform
 import SNTP
 import Synchronization
@@ -76,8 +77,21 @@ public final class NetworkClock: Sendable {
         let http = HTTPTimeSource(
             configuration: configuration.httpOptions, trustRoots: configuration.trustRoots,
             monotonicClock: monotonic, wallClock: wall)
-        self.engine = TimeSyncEngine(
+        var engine = TimeSyncEngine(
             ntp: ntp, httpURLs: configuration.httpURLs, http: http, deadline: configuration.deadline)
+        if !configuration.roughtimeServers.isEmpty {
+            var options = RoughtimeClient.Options()
+            // Each exchange waits as long as an NTP request does, and sends its request once more
+            // halfway through (a lost datagram costs half a timeout, not a whole one).
+            let timeout = configuration.query.timeout
+            options.timing = RoughtimeExchange.Timing(timeout: timeout, firstRetransmission: timeout / 2)
+            options.frequencyTolerancePPM = configuration.clock.frequencyTolerancePPM
+            options.addressFamily = configuration.addressFamily.preference
+            engine.roughtime = RoughtimeStage(
+                servers: configuration.roughtimeServers, options: options,
+                client: RoughtimeClient(monotonic: monotonic, wall: wall), pool: .shared)
+        }
+        self.engine = engine
         let broadcaster = EventBroadcaster()
         self.broadcaster = broadcaster
         self.persister = configuration.store.map { store in

@@ -1,4 +1,5 @@
 import NetClockPlatform
+import Roughtime
 import Foundation
 import SNTP
 
@@ -21,6 +22,12 @@ extension NetworkClock {
         public var trustRoots: NetworkClock.TrustRoots
         /// HTTP(S) URLs tried when NTP gives no time (UDP blocked). Default none.
         public var httpURLs: [URL]
+        /// Roughtime servers (RFC 10049), queried in a chain beside the NTP servers: signed time
+        /// that needs no certificate and so no correct local clock, coarse (a second or more),
+        /// checked across servers; a liar's validly signed time is named in the report with
+        /// proof (``SyncReport/RoughtimeSource/malfeasanceReport``). They count as authenticated
+        /// sources for ``ntsMode``. Default none.
+        public var roughtimeServers: [RoughtimeServer]
         /// The burst sent to each NTP address. Its frequency tolerance is the clock's
         /// (``NetworkClock/ClockPolicy/frequencyTolerancePPM``), the one place it is configured.
         public var query: QueryOptions
@@ -56,8 +63,9 @@ extension NetworkClock {
             refresh: RefreshPolicy = RefreshPolicy(), clock: ClockPolicy = ClockPolicy(),
             store: AnchorStore? = nil, ntsMode: NTSMode = .require, trustRoots: TrustRoots = .system,
             allowsDowngrade: Bool = false, addressFamily: AddressFamily = .any,
-            defaultPort: UInt16 = ServerName.defaultPort
+            defaultPort: UInt16 = ServerName.defaultPort, roughtimeServers: [RoughtimeServer] = []
         ) {
+            self.roughtimeServers = roughtimeServers
             self.defaultPort = defaultPort
             self.allowsDowngrade = allowsDowngrade
             self.addressFamily = addressFamily
@@ -94,6 +102,7 @@ extension NetworkClock {
                 query: query, minimumSources: minimumSources, combine: combine)
             policy.ntsMode = ntsMode
             policy.trustRoots = trustRoots
+            policy.roughtimeServers = roughtimeServers
             return policy
         }
 

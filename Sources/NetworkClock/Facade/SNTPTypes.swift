@@ -1,3 +1,4 @@
+import Roughtime
 import SNTP
 
 // The time value types and names that NetworkClock's API speaks in, defined once in SNTP and
@@ -18,3 +19,7 @@ public typealias ServerName = SNTP.ServerName
 /// How one NTP server address is queried: requests per burst, spacing, timeout, validation limits.
 /// See `SNTP.QueryOptions`.
 public typealias QueryOptions = SNTP.QueryOptions
+
+/// A Roughtime server (RFC 10049): a name, UDP addresses, and the long-term Ed25519 public key its
+/// answers must be signed with. See `Roughtime.RoughtimeServer`.
+public typealias RoughtimeServer = Roughtime.RoughtimeServer

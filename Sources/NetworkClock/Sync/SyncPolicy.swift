@@ -1,4 +1,5 @@
 import NetClockPlatform
+import Roughtime
 import SNTP
 
 extension NetworkClock {
@@ -40,6 +41,11 @@ package struct SyncPolicy: Hashable, Sendable {
     package var trustRoots: NetworkClock.TrustRoots = .system
     /// Whether any configured server is an NTS-KE server.
     package var usesNTS: Bool { servers.contains(where: \.usesNTS) }
+    /// Roughtime servers queried beside the NTP servers (their signed time is authenticated).
+    package var roughtimeServers: [RoughtimeServer] = []
+    /// Whether authenticated sources (NTS or Roughtime) are configured: then ``ntsMode`` decides
+    /// whether unauthenticated ones may decide the time.
+    package var usesAuthenticatedSources: Bool { usesNTS || !roughtimeServers.isEmpty }
     /// The frequency tolerance, in ppm, that ages samples taken at different instants to a common
     /// one: `query.frequencyTolerancePPM`, so that one setting governs every bound.
     package var frequencyTolerancePPM: Double { query.frequencyTolerancePPM }

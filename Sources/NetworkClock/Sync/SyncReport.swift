@@ -35,6 +35,8 @@ public struct SyncReport: Hashable, Sendable {
     /// What this result did to the ``NetworkClock``'s anchor (set by ``NetworkClock/sync()``; nil
     /// for a result that was not offered to a clock).
     public var anchorUpdate: AnchorUpdate?
+    /// The Roughtime servers' part, when Roughtime servers are configured.
+    public var roughtime: RoughtimeSource?
 
     /// The anchor this result gives a clock.
     package var anchor: Anchor {
@@ -80,6 +82,9 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         /// and downgrades are not allowed (``NetworkClock/Configuration/allowsDowngrade``); the
         /// clock was not touched.
         public static let unauthenticatedOnly = Code(rawValue: "unauthenticated_only")
+        /// Two kinds of authenticated source (NTS and Roughtime) gave contradicting times: one of
+        /// them is compromised, and no time is given.
+        public static let authenticatedSourcesDisagree = Code(rawValue: "authenticated_sources_disagree")
     }
 
     /// The kind of failure.
@@ -92,12 +97,16 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     public let httpSources: [SyncReport.HTTPSource]
     /// For ``Code/noMajority``: how the vote failed.
     package let majorityFailure: Intersection.Failure?
+    /// The Roughtime servers' part, when Roughtime servers are configured.
+    public let roughtime: SyncReport.RoughtimeSource?
 
     /// Creates an error.
     package init(
         code: Code, reason: String, sources: [SyncReport.NTPSource] = [],
-        httpSources: [SyncReport.HTTPSource] = [], majorityFailure: Intersection.Failure? = nil
+        httpSources: [SyncReport.HTTPSource] = [], majorityFailure: Intersection.Failure? = nil,
+        roughtime: SyncReport.RoughtimeSource? = nil
     ) {
+        self.roughtime = roughtime
         self.code = code
         self.reason = reason
         self.sources = sources

@@ -15,6 +15,8 @@ package struct TimeSyncEngine: Sendable {
     package var http: HTTPTimeSource
     /// The whole sync, NTP and fallback together, ends by this long after it starts.
     package var deadline: Duration
+    /// The Roughtime query run beside the NTP round, when Roughtime servers are configured.
+    package var roughtime: RoughtimeStage?
 
     /// Creates an engine. When HTTP URLs are given, NTP gets at most half of `deadline` (or its own
     /// policy deadline, if shorter) so the fallback always has time left.
@@ -40,9 +42,35 @@ package struct TimeSyncEngine: Sendable {
     /// ``SyncError/cancelled``; there is no fallback then.
     /// - Throws: ``SyncError`` naming every source's failure.
     package func sync() async throws(SyncError) -> SyncReport {
-        var report = try await syncSources()
-        // Authenticated sources were configured, yet the time rests on unauthenticated ones.
-        report.isDowngraded = ntp.policy.usesNTS && !report.isAuthenticated
+        let start = ntp.client.monotonic.now()
+        let roughtimeQuery = roughtime?.start()
+        var outcome: Result<SyncReport, SyncError>
+        do throws(SyncError) {
+            outcome = .success(try await syncSources())
+        } catch {
+            if error.code == .cancelled {
+                roughtimeQuery?.cancel()
+                throw error
+            }
+            outcome = .failure(error)
+        }
+        if let roughtimeQuery {
+            let left = deadline - (ntp.client.monotonic.now() - start)
+            let answered = await roughtimeQuery.wait(timeout: max(left, .milliseconds(100)))[0]
+            try SyncError.checkCancellation()
+            if let answered {
+                outcome = RoughtimeStage.combine(
+                    outcome, with: answered, mode: ntp.policy.ntsMode,
+                    tolerancePPM: ntp.policy.frequencyTolerancePPM)
+            }
+        }
+        var report = try outcome.get()
+        // Authenticated sources were configured, yet none of them took part in the time.
+        let authenticatedTookPart =
+            report.isAuthenticated || report.roughtime?.agreedOffsets != nil
+            || report.sources.contains { $0.isAuthenticated && ($0.status == .selected || $0.status == .survivor) }
+        report.isDowngraded = ntp.policy.usesAuthenticatedSources && !authenticatedTookPart
+        report.elapsed = ntp.client.monotonic.now() - start
         return report
     }
 
@@ -64,8 +92,9 @@ package struct TimeSyncEngine: Sendable {
             }
         }
         guard !httpURLs.isEmpty else { throw ntpFailure ?? .noServers }
-        if ntp.policy.usesNTS && ntp.policy.ntsMode == .require {
-            // HTTP time is never authenticated: with NTS required it cannot stand in.
+        if ntp.policy.usesAuthenticatedSources && ntp.policy.ntsMode == .require {
+            // HTTP time is never authenticated: with authenticated sources required it cannot
+            // stand in.
             let skipped = httpURLs.map {
                 HTTPSourceReport(
                     url: $0, notMeasured: .unauthenticated,
