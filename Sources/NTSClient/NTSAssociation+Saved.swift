@@ -38,9 +38,11 @@ extension NTSAssociation {
         }
     }
 
-    /// This association's keys and unused cookies, to be kept; nil when it cannot be used again.
+    /// This association's keys and unused cookies, to be kept; nil when it cannot be used again,
+    /// or when its key exchange checked no certificate time (a cold start): the next process then
+    /// runs a key exchange checked against the time this one obtained.
     package func saved() -> Saved? {
-        guard !needsKeyExchange else { return nil }
+        guard !needsKeyExchange, certificateTime != .unchecked else { return nil }
         return Saved(
             keyExchangeHost: keys.keyExchangeAddress.host, keyExchangePort: keys.keyExchangeAddress.port,
             ntpHost: keys.ntpHost, ntpPort: keys.ntpPort, aead: keys.aead,
@@ -49,9 +51,11 @@ extension NTSAssociation {
     }
 
     /// This association's keys and every unused cookie, which leave it (see
-    /// ``NTSSessions/handOverAssociations()``); nil when it had none or was NAKed.
+    /// ``NTSSessions/handOverAssociations()``); nil when it had none, was NAKed, or came from a
+    /// key exchange that checked no certificate time (see ``saved()``).
     package func handOver() -> Saved? {
         let cookies = takeAllCookies()
+        guard certificateTime != .unchecked else { return nil }
         guard !cookies.isEmpty else { return nil }
         return Saved(
             keyExchangeHost: keys.keyExchangeAddress.host, keyExchangePort: keys.keyExchangeAddress.port,

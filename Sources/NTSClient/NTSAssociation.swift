@@ -1,5 +1,6 @@
 import NTS
 import NetClockPlatform
+import NetClockTLS
 import Synchronization
 
 /// The state an NTS client keeps for one NTS-KE server between exchanges (RFC 8915 §5.7): the
@@ -35,6 +36,13 @@ package final class NTSAssociation: Sendable {
 
     /// The keys of the key exchange that started the association.
     package let keys: Keys
+    /// The time the key exchange checked the server's certificates against:
+    /// ``CertificateTime/unchecked`` for a cold start, whose association a later sync with trusted
+    /// time does not spend (it runs a strictly checked key exchange instead).
+    package let certificateTime: CertificateTime
+    /// The validity periods of the chain the key exchange verified, leaf first (empty for an
+    /// association restored from a file).
+    package let certificateChain: [CertificateValidity]
     private let state: Mutex<State>
 
     /// An association from a finished key exchange.
@@ -44,6 +52,8 @@ package final class NTSAssociation: Sendable {
             aead: result.aead, clientToServer: result.clientToServerKey,
             serverToClient: result.serverToClientKey)
         state = Mutex(State(cookies: Array(result.cookies.prefix(Self.cookieTarget))))
+        certificateTime = result.certificateTime
+        certificateChain = result.certificateChain
     }
 
     /// Takes the oldest unused cookie (it is never handed out again), with how many remain.

@@ -62,6 +62,12 @@ package struct NTSFailure: Error, Hashable, Sendable, CustomStringConvertible {
         self.init(code: "skipped", reason: admission.description)
     }
 
+    /// The code of a key exchange refused because a certificate is not valid at the time it was
+    /// checked against (`nts_ke_tls_` + the TLS code).
+    package static let certificateTimeCode = NTSFailure(
+        TLSError(.certificateNotValidAtCheckedTime, ""), server: ""
+    ).code
+
     /// The query was cancelled.
     package static func cancelled(_ server: String) -> NTSFailure {
         NTSFailure(code: "cancelled", reason: "the NTS query of \(server) was cancelled")

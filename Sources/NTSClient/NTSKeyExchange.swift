@@ -31,13 +31,14 @@ package enum NTSKeyExchange {
     @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
     package static func run(
         with server: ServerName, trust: TLSClientConfiguration.TrustRoots,
-        family: AddressFamilyPreference = .any, timeout: Duration = defaultTimeout,
-        isCancelled: () -> Bool = { false }
+        family: AddressFamilyPreference = .any, certificateTime: CertificateTime = .wallClock,
+        timeout: Duration = defaultTimeout, isCancelled: () -> Bool = { false }
     ) throws(NTSFailure) -> NTSKeyExchangeResult {
         // The TLS connection keeps the flag for its lifetime, which ends inside `exchange`.
         try withoutActuallyEscaping(isCancelled) { isCancelled throws(NTSFailure) in
             try establish(
-                with: server, trust: trust, family: family, timeout: timeout, isCancelled: isCancelled)
+                with: server, trust: trust, family: family, certificateTime: certificateTime, timeout: timeout,
+                isCancelled: isCancelled)
         }
     }
 
@@ -46,7 +47,7 @@ package enum NTSKeyExchange {
     @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
     private static func establish(
         with server: ServerName, trust: TLSClientConfiguration.TrustRoots, family: AddressFamilyPreference,
-        timeout: Duration, isCancelled: @escaping () -> Bool
+        certificateTime: CertificateTime, timeout: Duration, isCancelled: @escaping () -> Bool
     ) throws(NTSFailure) -> NTSKeyExchangeResult {
         let name = server.description
         let end = Syscalls.clockTime(.bootTime) + timeout
@@ -69,8 +70,9 @@ package enum NTSKeyExchange {
             throw NTSFailure(error, server: name)
         }
         let transport = try connect(to: addresses, server: name, remaining: remaining)
-        let configuration = TLSClientConfiguration(
+        var configuration = TLSClientConfiguration(
             minimumVersion: .tls13, applicationProtocols: [NTSKEConstants.alpn], trustRoots: trust)
+        configuration.certificateTime = certificateTime
         let connection: TLSConnection
         do {
             connection = try TLSConnection.connect(
@@ -119,7 +121,7 @@ package enum NTSKeyExchange {
             keyExchangeAddress: transport.remote, ntpHost: response.server ?? transport.remote.host,
             ntpPort: response.port ?? ServerName.defaultPort, aead: response.aead,
             clientToServerKey: clientToServer, serverToClientKey: serverToClient, cookies: response.cookies,
-            warnings: response.warnings)
+            warnings: response.warnings, certificateTime: certificateTime, certificateChain: connection.verifiedChain)
     }
 
     /// A TCP connection to the first of `addresses` that accepts one.

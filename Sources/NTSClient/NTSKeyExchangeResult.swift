@@ -1,5 +1,6 @@
 import NTS
 import NetClockPlatform
+import NetClockTLS
 
 /// What one NTS-KE exchange (RFC 8915 §4) gave: the keys, the cookies and where to send NTP.
 package struct NTSKeyExchangeResult: Sendable {
@@ -19,4 +20,8 @@ package struct NTSKeyExchangeResult: Sendable {
     package var cookies: [[UInt8]]
     /// The Warning codes the server sent.
     package var warnings: [UInt16]
+    /// The time the server's certificates were checked against.
+    package var certificateTime: CertificateTime = .wallClock
+    /// The validity periods of the verified chain, leaf first.
+    package var certificateChain: [CertificateValidity] = []
 }

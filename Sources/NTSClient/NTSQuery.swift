@@ -20,6 +20,8 @@ package struct NTSQuery: Sendable {
     package var sessions: NTSSessions
     /// The longest one key exchange may take.
     package var keyExchangeTimeout: Duration
+    /// Against which time key exchanges check the servers' certificates.
+    package var certificateTime: CertificateTime = .wallClock
 
     /// A query engine.
     package init(
@@ -59,7 +61,7 @@ package struct NTSQuery: Sendable {
         var outcome = NTSQueryOutcome(server: server, keyExchanges: 0)
         for attempt in 0..<2 {
             let association: NTSAssociation
-            if let existing = sessions.association(for: server) {
+            if let existing = sessions.association(for: server), isUsable(existing) {
                 association = existing
             } else {
                 let now = client.monotonic.now()
@@ -78,12 +80,16 @@ package struct NTSQuery: Sendable {
                 do {
                     outcome.keyExchanges += 1
                     let result = try NTSKeyExchange.run(
-                        with: server, trust: trust, family: family, timeout: min(left, keyExchangeTimeout),
-                        isCancelled: isCancelled)
+                        with: server, trust: trust, family: family, certificateTime: certificateTime,
+                        timeout: min(left, keyExchangeTimeout), isCancelled: isCancelled)
                     association = NTSAssociation(result)
                     sessions.succeeded(server, with: association)
                 } catch {
-                    if error.code != "cancelled" { sessions.failed(server, at: client.monotonic.now()) }
+                    // A certificate outside its validity at the time checked against may be the
+                    // local clock's fault, not the server's: no back-off for it.
+                    if error.code != "cancelled" && error.code != NTSFailure.certificateTimeCode {
+                        sessions.failed(server, at: client.monotonic.now())
+                    }
                     outcome.failure = error
                     return outcome
                 }
@@ -113,6 +119,22 @@ package struct NTSQuery: Sendable {
             else { break }
         }
         return outcome
+    }
+
+    /// Whether `association` may be spent under this query's certificate time: one whose key
+    /// exchange checked no time (a cold start) only by another cold start, and one whose chain is
+    /// not valid at a given checking instant not at all (it is re-verified by a new key exchange).
+    private func isUsable(_ association: NTSAssociation) -> Bool {
+        switch certificateTime {
+        case .unchecked:
+            return true
+        case .wallClock:
+            return association.certificateTime != .unchecked
+        case .at(let seconds):
+            guard association.certificateTime != .unchecked else { return false }
+            let instant = Double(seconds)
+            return association.certificateChain.allSatisfy { $0.isValid(from: instant, to: instant) }
+        }
     }
 
     /// The NTP address an existing association with `server` would use, when it names no other

@@ -17,6 +17,8 @@ package struct TLSClientConfiguration: Sendable {
     package var applicationProtocols: [String]
     /// Whom the client trusts.
     package var trustRoots: TrustRoots
+    /// Against which time the server's certificates are checked (the wall clock by default).
+    package var certificateTime: CertificateTime = .wallClock
 
     /// A configuration; by default TLS 1.3, no ALPN, the system's trust store.
     package init(

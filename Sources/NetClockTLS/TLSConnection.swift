@@ -57,6 +57,12 @@ package final class TLSConnection {
         let engine = try TLSEngine(
             context: context, transport: transport, isServer: false, isAbandoned: isAbandoned)
         try engine.expectPeer(named: serverName)
+        do {
+            try configuration.certificateTime.apply(to: engine.ssl)
+        } catch {
+            transport.close()
+            throw error
+        }
         try engine.handshake(deadline: deadline)
         return TLSConnection(engine: engine)
     }
@@ -87,6 +93,11 @@ package final class TLSConnection {
     /// The application protocol both sides agreed on (ALPN), or nil when none was: a client that
     /// requires one must refuse the connection then.
     package var negotiatedProtocol: String? { engine.negotiatedProtocol }
+
+    /// The validity periods of the certificate chain the handshake verified, leaf first (checked
+    /// against the configuration's ``TLSClientConfiguration/certificateTime``: with
+    /// ``CertificateTime/unchecked``, it is the caller's to check them against the time it obtains).
+    package var verifiedChain: [CertificateValidity] { CertificateValidity.verifiedChain(of: engine.ssl) }
 
     /// The protocol version agreed on.
     package var protocolVersion: TLSProtocolVersion { engine.protocolVersion }

@@ -10,6 +10,7 @@ package struct TLSError: Error, Hashable, Sendable, CustomStringConvertible {
             case configuration = "configuration"
             case handshakeFailed = "handshake failed"
             case certificateVerificationFailed = "certificate verification failed"
+            case certificateNotValidAtCheckedTime = "certificate_not_valid_at_checked_time"
             case protocolVersion = "protocol version"
             case timedOut = "timed out"
             case closed = "closed"
@@ -35,6 +36,10 @@ package struct TLSError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The peer's certificate did not verify (unknown issuer, wrong name or address, expired…);
         /// the reason carries OpenSSL's verify result text.
         package static let certificateVerificationFailed = Code(.certificateVerificationFailed)
+        /// The peer's chain verified except for its validity period: a certificate is not yet valid
+        /// or has expired at the time it was checked against (``CertificateTime``), which may be
+        /// the local clock's fault rather than the server's.
+        package static let certificateNotValidAtCheckedTime = Code(.certificateNotValidAtCheckedTime)
         /// The two sides share no protocol version (for example a TLS 1.2-only server and a client
         /// that requires TLS 1.3).
         package static let protocolVersion = Code(.protocolVersion)

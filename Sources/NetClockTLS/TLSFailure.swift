@@ -21,7 +21,11 @@ enum TLSFailure {
             if verify != X509_V_OK {
                 let text =
                     X509_verify_cert_error_string(verify).map { String(cString: $0) } ?? "error \(verify)"
-                return TLSError(.certificateVerificationFailed, "certificate verify failed: \(text)")
+                // Not yet valid or expired: only as wrong as the clock it was checked against.
+                let isTime = [X509_V_ERR_CERT_NOT_YET_VALID, X509_V_ERR_CERT_HAS_EXPIRED].contains(Int32(verify))
+                return TLSError(
+                    isTime ? .certificateNotValidAtCheckedTime : .certificateVerificationFailed,
+                    "certificate verify failed: \(text)")
             }
         }
         if queued.contains(where: { versionReasons.contains($0.reason) }) {

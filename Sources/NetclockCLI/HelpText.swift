@@ -10,7 +10,7 @@ package enum HelpText {
         usage: netclock query [SERVER ...] [--port N] [--samples N] [--interval SEC] [--timeout SEC]
                               [--http URL ...] [--http-only] [--http-header NAME] [-4|-6] [--json]
                               [--nts] [--nts-mode require|prefer|mix] [--ca-file FILE] [--allow-downgrade]
-                              [--roughtime FILE ...] [--malfeasance-report FILE]
+                              [--roughtime FILE ...] [--malfeasance-report FILE] [--certificate-time auto|wall-clock]
                netclock sync  [same options] [--state FILE]
                netclock now   [--state FILE] [--json]
                netclock watch [same options] [--count N] [--every SEC]
@@ -47,6 +47,10 @@ package enum HelpText {
                                 alone, no NTP server is asked)
               --malfeasance-report FILE
                                 write the proof when a Roughtime server signs a wrong time
+              --certificate-time auto|wall-clock
+                                which time certificates (NTS-KE, https://) are checked against: auto
+                                (default) the trusted clock of --state's anchor, else Roughtime's time,
+                                else a bootstrap checked against the time obtained; wall-clock: strict
               --allow-downgrade with --nts-mode prefer|mix: accept time from unauthenticated sources when
                                 no NTS source answered (exit 0, not 1); never replaces an authenticated anchor
               --ca-file FILE    trust only this PEM file's CAs for NTS-KE and https:// (default: the system's)

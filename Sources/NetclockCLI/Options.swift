@@ -45,6 +45,8 @@ package struct QueryCommandOptions: Hashable, Sendable {
     /// `--malfeasance-report FILE`: where to write the proof when Roughtime servers contradict
     /// each other.
     package var malfeasanceReportPath: String?
+    /// `--certificate-time auto|wall-clock`: which time certificates are checked against.
+    package var certificateTime: NetworkClock.CertificateTimePolicy = .automatic
 
     /// Creates the defaults.
     package init() {}
@@ -128,6 +130,14 @@ package struct QueryCommandOptions: Hashable, Sendable {
                 let path = try value(argument)
                 guard !path.isEmpty else { throw UsageError("--malfeasance-report needs a file") }
                 options.malfeasanceReportPath = path
+            case "--certificate-time":
+                try queryFlag(argument)
+                let text = try value(argument)
+                switch text {
+                case "auto", "automatic": options.certificateTime = .automatic
+                case "wall-clock": options.certificateTime = .wallClock
+                default: throw UsageError("--certificate-time must be auto or wall-clock, got \(text)")
+                }
             case "--allow-downgrade":
                 try queryFlag(argument)
                 options.allowDowngrade = true

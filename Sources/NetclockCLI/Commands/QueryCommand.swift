@@ -23,6 +23,7 @@ struct QueryCommand {
                 for source in error.sources { console.out(ReportText.source(source)) }
                 for source in error.httpSources { console.out(ReportText.http(source)) }
                 if let roughtime = error.roughtime { ReportText.roughtime(roughtime).forEach(console.out) }
+                if let check = error.certificateCheck { console.out("certificates checked against \(check.phrase)") }
             }
             console.err("netclock: \(error.description)")
             return .noTime

@@ -71,6 +71,7 @@ extension QueryCommandOptions {
             query: QueryOptions(samples: samples, interval: interval, timeout: timeout),
             http: NetworkClock.HTTPOptions(timestampHeader: httpTimestampHeader),
             store: store, ntsMode: ntsMode, trustRoots: trustRoots, allowsDowngrade: allowDowngrade,
-            addressFamily: addressFamily, defaultPort: port, roughtimeServers: roughtimeServers)
+            addressFamily: addressFamily, defaultPort: port, roughtimeServers: roughtimeServers,
+            certificateTime: certificateTime)
     }
 }

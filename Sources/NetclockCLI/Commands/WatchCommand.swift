@@ -44,5 +44,6 @@ struct WatchCommand {
             "\(ISO8601.format(report.trueTime, fractionDigits: 3))  offset \(report.offset.signedFormattedSeconds)"
             + "  delay \(report.delay.formattedSeconds)  ±\(report.errorBound.formattedSeconds)"
             + "  agree \(report.agreeingSources)/\(total)  \(report.source)"
+            + (report.certificateCheck.map { "  certificates \($0)" } ?? "")
     }
 }

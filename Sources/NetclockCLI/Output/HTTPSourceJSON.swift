@@ -12,15 +12,19 @@ struct HTTPSourceJSON: Encodable {
     var offset: Nullable<Double>
     var errorBound: Nullable<Double>
     var requests: [HTTPRequestJSON]
+    /// For `https://`: the time the certificates were checked against; `null` for `http://`.
+    var certificateTime: Nullable<String>
 
     enum CodingKeys: String, CodingKey {
         case url, status, reason, kind, offset, requests
         case errorCode = "error_code"
         case errorBound = "error_bound"
+        case certificateTime = "certificate_time"
     }
 
     /// The entry for `report`; each request's `sent` is relative to the first request.
-    init(_ report: HTTPSourceReport) {
+    init(_ report: HTTPSourceReport, certificateCheck: SyncReport.CertificateCheck? = nil) {
+        certificateTime = Nullable(report.url.lowercased().hasPrefix("https:") ? certificateCheck?.rawValue : nil)
         url = report.url
         status = report.status.rawValue
         reason = Nullable(report.reason)

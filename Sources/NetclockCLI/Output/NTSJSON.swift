@@ -13,16 +13,21 @@ struct NTSJSON: Encodable {
     var cookies: Int
     /// Key exchanges this round ran (0 when earlier cookies were used).
     var keyExchanges: Int
+    /// The time this round's key exchange checked the certificates against (`wall_clock`,
+    /// `trusted_clock`, `roughtime`, `bootstrap`); `null` when it ran none.
+    var certificateTime: Nullable<String>
 
     enum CodingKeys: String, CodingKey {
         case aead, cookies
         case keServer = "ke_server"
         case ntpServer = "ntp_server"
         case keyExchanges = "key_exchanges"
+        case certificateTime = "certificate_time"
     }
 
     /// The object for an NTS source.
-    init(_ report: SourceReport) {
+    init(_ report: SourceReport, certificateCheck: SyncReport.CertificateCheck?) {
+        certificateTime = Nullable((report.nts?.keyExchanges ?? 0) > 0 ? certificateCheck?.rawValue : nil)
         keServer = Nullable(report.keyExchangeAddress)
         ntpServer = Nullable(report.resolvedAddress)
         aead = Nullable(report.nts?.aead.map(Int.init))

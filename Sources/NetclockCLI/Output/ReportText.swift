@@ -12,6 +12,10 @@ enum ReportText {
             "time \(ISO8601.format(report.trueTime, fractionDigits: 6))  offset \(report.offset.signedFormattedSeconds)"
                 + " ± \(report.errorBound.formattedSeconds)  (\(report.source), \(report.server)"
                 + (report.isAuthenticated ? ", authenticated)" : ")"))
+        if let check = report.certificateCheck {
+            lines.append("certificates checked against \(check.phrase)")
+        }
+        lines += report.certificateWarnings.map { "certificate warning: \($0)" }
         if report.isDowngraded {
             lines.append(
                 "downgrade: NTS servers were configured but only unauthenticated sources answered"

@@ -54,7 +54,7 @@ struct SourceJSON: Encodable {
     }
 
     /// The entry for `report`.
-    init(_ report: SourceReport) {
+    init(_ report: SourceReport, certificateCheck: SyncReport.CertificateCheck? = nil) {
         host = report.server.description
         address = Nullable(report.address?.description)
         status = report.status.rawValue
@@ -80,6 +80,6 @@ struct SourceJSON: Encodable {
         samples = SampleJSON.samples(of: report)
         rejectedReplies = report.query?.exchanges.reduce(0) { $0 + $1.rejectedCount } ?? 0
         authenticated = report.isAuthenticated
-        nts = report.usesNTS ? NTSJSON(report) : nil
+        nts = report.usesNTS ? NTSJSON(report, certificateCheck: certificateCheck) : nil
     }
 }

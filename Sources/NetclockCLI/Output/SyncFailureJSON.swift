@@ -18,13 +18,21 @@ struct SyncFailureJSON: Encodable {
     var downgrade: Nullable<String>
     /// With `--roughtime`: the Roughtime servers' part (absent otherwise).
     var roughtime: RoughtimeJSON?
+    /// Which time the certificates were checked against; `null` when none was checked.
+    var certificateTime: Nullable<String>
+
+    enum CodingKeys: String, CodingKey {
+        case error, servers, http, authenticated, downgrade, roughtime
+        case certificateTime = "certificate_time"
+    }
 
     /// The object for `failure`.
     init(_ failure: SyncError, malfeasanceReport: String? = nil) {
         roughtime = failure.roughtime.map { RoughtimeJSON($0, reportPath: malfeasanceReport) }
         error = failure.description
-        servers = failure.sources.map(SourceJSON.init)
-        http = failure.httpSources.map(HTTPSourceJSON.init)
+        certificateTime = Nullable(failure.certificateCheck?.rawValue)
+        servers = failure.sources.map { SourceJSON($0, certificateCheck: failure.certificateCheck) }
+        http = failure.httpSources.map { HTTPSourceJSON($0, certificateCheck: failure.certificateCheck) }
         downgrade = Nullable(failure.code == .unauthenticatedOnly ? failure.code.rawValue : nil)
     }
 }

@@ -34,6 +34,10 @@ struct SyncReportJSON: Encodable {
     var downgrade: Nullable<String>
     /// With `--roughtime`: the Roughtime servers' part (absent otherwise).
     var roughtime: RoughtimeJSON?
+    /// Which time the certificates were checked against; `null` when none was checked.
+    var certificateTime: Nullable<String>
+    /// Certificates whose validity begins or ends inside the result's bound.
+    var certificateWarnings: [String]
     /// `sync` only: the anchor file (absent for `query` and `watch`).
     var state: String?
     /// `sync` only: whether this sync's anchor replaced the stored one (absent otherwise).
@@ -42,6 +46,8 @@ struct SyncReportJSON: Encodable {
     enum CodingKeys: String, CodingKey {
         case offset, delay, time, unix, source, server, elapsed, servers, http, state, authenticated
         case downgrade, roughtime
+        case certificateTime = "certificate_time"
+        case certificateWarnings = "certificate_warnings"
         case errorBound = "error_bound"
         case packetsSent = "packets_sent"
         case anchorReplaced = "anchor_replaced"
@@ -63,8 +69,10 @@ struct SyncReportJSON: Encodable {
         packetsSent = report.packetsSent
         authenticated = report.isAuthenticated
         downgrade = Nullable(report.isDowngraded ? SyncError.Code.unauthenticatedOnly.rawValue : nil)
-        servers = report.sources.map(SourceJSON.init)
-        http = report.httpSources.map(HTTPSourceJSON.init)
+        certificateTime = Nullable(report.certificateCheck?.rawValue)
+        certificateWarnings = report.certificateWarnings
+        servers = report.sources.map { SourceJSON($0, certificateCheck: report.certificateCheck) }
+        http = report.httpSources.map { HTTPSourceJSON($0, certificateCheck: report.certificateCheck) }
         self.state = state
         self.anchorReplaced = anchorReplaced
     }

@@ -27,6 +27,9 @@ public final class NetworkClock: Sendable {
     private let monotonic: any MonotonicClockSource
     /// The clock the background refresh sleeps on (see ``start()``).
     private let refreshClock: any Clock<Duration>
+    /// The least the true time was proven to be (``TimeFloor``): loaded from the store at start-up,
+    /// raised by every authenticated sync, kept beside the anchor and not voided by a reboot.
+    private let floor: Mutex<TimeFloor>
     private let broadcaster: EventBroadcaster
     /// What the NTS cookie file is bound to (nil without a store or NTS servers), or why no
     /// cookies can be kept.
@@ -79,6 +82,8 @@ public final class NetworkClock: Sendable {
             monotonicClock: monotonic, wallClock: wall)
         var engine = TimeSyncEngine(
             ntp: ntp, httpURLs: configuration.httpURLs, http: http, deadline: configuration.deadline)
+        // Certificates are checked against the clock's own time once it is authenticated.
+        engine.trustedTime = { [clock] in clock.now() }
         if !configuration.roughtimeServers.isEmpty {
             var options = RoughtimeClient.Options()
             // Each exchange waits as long as an NTP request does, and sends its request once more
@@ -98,6 +103,9 @@ public final class NetworkClock: Sendable {
             AnchorPersister(clock: clock, store: store) { broadcaster.emit(.storeFailed($0)) }
         }
         self.restoreResult = configuration.store.map { clock.restore(from: $0) }
+        // A damaged floor file counts as no floor (the next authenticated sync rewrites it); a
+        // refused one is reported with the sync's other state-file events.
+        self.floor = Mutex((try? configuration.store.map { try TimeFloor.load(from: $0.floorPath) }) ?? TimeFloor())
         refresh.withLock { $0.schedule = RefreshSchedule(policy: configuration.refresh) }
     }
 
@@ -184,6 +192,7 @@ public final class NetworkClock: Sendable {
         var report: SyncReport
         var engine = self.engine
         engine.progress = progress
+        engine.ntp.policy.floor = floor.withLock { $0.value }
         await takeNTSAssociations()
         do throws(SyncError) {
             report = try await engine.sync()
@@ -211,8 +220,35 @@ public final class NetworkClock: Sendable {
                 broadcaster.emit(.storeFailed(error))
             }
         }
+        if report.isAuthenticated && update != .refused { await raiseFloor(by: report) }
         broadcaster.emit(.synced(report, anchorReplaced: replaced))
         return report
+    }
+
+    /// Raises the time floor to what the authenticated `report` proves (its earliest time, and the
+    /// newest `notBefore` of the certificates it rests on), and keeps it beside the anchor.
+    private func raiseFloor(by report: SyncReport) async {
+        let chains =
+            report.sources.filter { $0.status == .selected || $0.status == .survivor }
+            .compactMap { $0.nts?.certificateChain.first }
+            + report.httpSources.filter { $0.status == .selected }.compactMap(\.certificateChain.first)
+        let raised = floor.withLock { floor in
+            floor = floor.raised(
+                byAuthenticated: report.trueTime - report.errorBound,
+                certificateNotBefore: chains.map(\.notBefore).max())
+            return floor
+        }
+        guard let store = configuration.store else { return }
+        let path = store.floorPath
+        let failure = await BlockingPool.shared.runToEnd { () -> AnchorStoreError? in
+            do throws(AnchorStoreError) {
+                try raised.save(to: path)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { broadcaster.emit(.storeFailed(failure)) }
     }
 
     /// Takes the NTS keys and cookies kept beside the anchor (by an earlier process, or by this

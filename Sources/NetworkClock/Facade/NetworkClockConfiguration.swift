@@ -18,6 +18,10 @@ extension NetworkClock {
         /// ``SyncError/Code/unauthenticatedOnly`` and the clock is not touched. Even when `true`,
         /// unauthenticated time never moves an anchor that came from authenticated time.
         public var allowsDowngrade: Bool
+        /// Which time certificates (NTS-KE, `https://`) are checked against. Default
+        /// ``NetworkClock/CertificateTimePolicy/automatic``: the trusted clock, else Roughtime's
+        /// time, else a checked bootstrap, so that a wrong local clock does not stop secure time.
+        public var certificateTime: NetworkClock.CertificateTimePolicy
         /// Whom NTS-KE and `https://` connections trust. Default the system's trust store.
         public var trustRoots: NetworkClock.TrustRoots
         /// HTTP(S) URLs tried when NTP gives no time (UDP blocked). Default none.
@@ -63,8 +67,10 @@ extension NetworkClock {
             refresh: RefreshPolicy = RefreshPolicy(), clock: ClockPolicy = ClockPolicy(),
             store: AnchorStore? = nil, ntsMode: NTSMode = .require, trustRoots: TrustRoots = .system,
             allowsDowngrade: Bool = false, addressFamily: AddressFamily = .any,
-            defaultPort: UInt16 = ServerName.defaultPort, roughtimeServers: [RoughtimeServer] = []
+            defaultPort: UInt16 = ServerName.defaultPort, roughtimeServers: [RoughtimeServer] = [],
+            certificateTime: CertificateTimePolicy = .automatic
         ) {
+            self.certificateTime = certificateTime
             self.roughtimeServers = roughtimeServers
             self.defaultPort = defaultPort
             self.allowsDowngrade = allowsDowngrade
@@ -103,6 +109,7 @@ extension NetworkClock {
             policy.ntsMode = ntsMode
             policy.trustRoots = trustRoots
             policy.roughtimeServers = roughtimeServers
+            policy.certificateTimePolicy = certificateTime
             return policy
         }
 

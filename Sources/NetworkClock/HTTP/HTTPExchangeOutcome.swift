@@ -1,4 +1,5 @@
 import HTTPTimeParsing
+import NetClockTLS
 import SNTP
 
 /// What one HTTP request produced: a response head, or why there was none.
@@ -19,4 +20,6 @@ struct HTTPExchangeOutcome: Sendable {
     /// The monotonic instant the response head was complete (or the failure was noticed).
     let received: MonotonicInstant
     let result: Result
+    /// For `https://`: the validity periods of the server's verified chain, leaf first.
+    var certificateChain: [CertificateValidity] = []
 }

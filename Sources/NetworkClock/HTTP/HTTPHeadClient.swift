@@ -32,6 +32,8 @@ struct HTTPHeadClient: Sendable {
     let clock: any MonotonicClockSource
     /// Whom `https://` servers' certificates must chain to.
     let trustRoots: TLSClientConfiguration.TrustRoots
+    /// Against which time `https://` servers' certificates are checked.
+    var certificateTime: CertificateTime = .wallClock
 
     /// The longest single wait.
     static let slice = CancellableWait.slice
@@ -54,7 +56,10 @@ struct HTTPHeadClient: Sendable {
     /// The TLS settings of `https://` exchanges: TLS 1.2 or later, no ALPN (HTTP/1.1 is the
     /// default), the configured trust roots.
     var tlsConfiguration: TLSClientConfiguration {
-        TLSClientConfiguration(minimumVersion: .tls12, applicationProtocols: [], trustRoots: trustRoots)
+        var configuration = TLSClientConfiguration(
+            minimumVersion: .tls12, applicationProtocols: [], trustRoots: trustRoots)
+        configuration.certificateTime = certificateTime
+        return configuration
     }
 
     /// Performs one request on the blocking pool.
@@ -103,7 +108,9 @@ struct HTTPHeadClient: Sendable {
             try run.wait(until: sendAt)
             try run.send(request.head(method: method), on: stream)
             let (head, received) = try run.readHead(from: stream)
-            return HTTPExchangeOutcome(sent: run.sent, received: received, result: .response(head))
+            return HTTPExchangeOutcome(
+                sent: run.sent, received: received, result: .response(head),
+                certificateChain: (stream as? TLSByteStream)?.verifiedChain ?? [])
         } catch {
             return HTTPExchangeOutcome(sent: run.sent, received: clock.now(), result: error.result)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTimeParsing
+import NetClockTLS
 import SNTP
 
 /// The state of one ``HTTPTimeSource`` measurement: the request loop, its timing and its records.
@@ -31,6 +32,9 @@ struct HTTPMeasurementRun {
             targetHalfWidth: configuration.targetErrorBound)
     }
 
+    /// The verified chain of the last `https://` handshake.
+    private var certificateChain: [CertificateValidity] = []
+
     mutating func execute() async throws(HTTPTimeError) -> HTTPTimeMeasurement {
         while records.count < max(1, configuration.maximumRequests) && samples < configuration.sampleLimit {
             var sendAt: MonotonicInstant?
@@ -56,9 +60,11 @@ struct HTTPMeasurementRun {
         let roundTrip = records.filter { $0.interval != nil }.map(\.roundTrip).min() ?? .zero
         let kind: HTTPTimeMeasurement.Kind =
             configuration.timestampHeader.map { .timestampHeader($0.name) } ?? .dateHeader
-        return HTTPTimeMeasurement(
+        var measurement = HTTPTimeMeasurement(
             url: url, kind: kind, interval: interval, monotonic: asOf, localTime: mapping.wallTime(at: asOf),
             roundTripDelay: roundTrip, requests: records)
+        measurement.certificateChain = certificateChain
+        return measurement
     }
 
     /// When to send the next request, or nil when it would not complete before the deadline.
@@ -73,6 +79,7 @@ struct HTTPMeasurementRun {
     }
 
     private mutating func handle(_ outcome: HTTPExchangeOutcome) throws(HTTPTimeError) {
+        if !outcome.certificateChain.isEmpty { certificateChain = outcome.certificateChain }
         var record = HTTPRequestRecord(
             method: method, statusCode: nil, sent: outcome.sent, received: outcome.received,
             headerName: nil, headerValue: nil, interval: nil, combined: nil)

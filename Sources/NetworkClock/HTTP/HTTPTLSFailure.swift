@@ -17,7 +17,7 @@ enum HTTPTLSFailure {
         let urlErrorCode: Int
         let reason: String
         switch error.code {
-        case .certificateVerificationFailed:
+        case .certificateVerificationFailed, .certificateNotValidAtCheckedTime:
             (code, urlErrorCode) = (.certificateRejected, NSURLErrorServerCertificateUntrusted)
             reason = "the certificate of \(peer) was refused: \(error.reason)"
         case .timedOut:

@@ -1,4 +1,5 @@
 import Foundation
+import NetClockTLS
 import SNTP
 
 /// The clock offset one ``HTTPTimeSource`` measurement established against one URL, with a sound
@@ -36,6 +37,11 @@ package struct HTTPTimeMeasurement: Sendable {
     package var roundTripDelay: Duration
     /// Every request made, in order, including a refused `HEAD`.
     package var requests: [HTTPRequestRecord]
+    /// For `https://`: the time the server's certificates were checked against.
+    package var certificateTime: CertificateTime?
+    /// For `https://`: the validity periods of the server's verified chain (its last handshake's),
+    /// leaf first.
+    package var certificateChain: [CertificateValidity] = []
 
     /// Creates a measurement.
     package init(

@@ -1,5 +1,6 @@
 import Foundation
 import NetClockPlatform
+import NetClockTLS
 import SNTP
 
 /// Measures the local clock's offset from an HTTP(S) server's clock, for networks where NTP's UDP
@@ -40,6 +41,8 @@ package struct HTTPTimeSource: Sendable {
     private let wallClock: any WallClockSource
     /// Whom `https://` servers' certificates must chain to.
     package let trustRoots: NetworkClock.TrustRoots
+    /// Against which time `https://` servers' certificates are checked (the sync decides).
+    package var certificateTime: CertificateTime = .wallClock
     /// Where the exchanges run (blocking, one pool thread each).
     private let pool: BlockingPool
 
@@ -66,15 +69,18 @@ package struct HTTPTimeSource: Sendable {
             let shown = scheme.isEmpty ? "no scheme" : "scheme '\(scheme)'"
             throw HTTPTimeError(.unsupportedScheme, "\(url.absoluteString) has \(shown); use http or https")
         }
-        let client = HTTPHeadClient(
+        var client = HTTPHeadClient(
             maximumHeadBytes: configuration.maximumResponseHeadBytes, clock: monotonicClock,
             trustRoots: trustRoots.tlsTrustRoots, pool: pool)
+        client.certificateTime = certificateTime
         let transport = HTTPTransport(target: try HTTPRequestTarget(url: url), client: client)
         let start = monotonicClock.now()
         let mapping = TimeMapping(wall: wallClock.now(), monotonic: start)
         var run = HTTPMeasurementRun(
             url: url, configuration: configuration, transport: transport, clock: monotonicClock,
             mapping: mapping, deadline: start + configuration.deadline)
-        return try await run.execute()
+        var measurement = try await run.execute()
+        if scheme == "https" { measurement.certificateTime = certificateTime }
+        return measurement
     }
 }

@@ -39,6 +39,9 @@ final class TLSByteStream: HTTPByteStream {
 
     func close() { connection.close(timeout: .milliseconds(50)) }
 
+    /// The validity periods of the server's verified chain, leaf first.
+    var verifiedChain: [CertificateValidity] { connection.verifiedChain }
+
     /// A socket failure stays a transport failure; everything else is TLS's.
     private static func failure(_ error: TLSError) -> HTTPStreamFailure {
         HTTPStreamFailure(code: error.code == .transport ? .transport : .tls, reason: "TLS \(error)")

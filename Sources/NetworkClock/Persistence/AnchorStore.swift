@@ -90,6 +90,9 @@ public struct AnchorStore: Sendable {
     /// The file beside the anchor that keeps NTS keys and cookies (``NTSCookieFile``).
     package var ntsCookiePath: String { NTSCookieFile.path(besideAnchor: path) }
 
+    /// The file beside the anchor that keeps the time floor (``TimeFloor``), which outlives reboots.
+    package var floorPath: String { path + ".floor" }
+
     /// The current boot identity from ``bootIDPath``, or `nil` where it cannot be read.
     package static func systemBootID() -> String? {
         guard case .success(let bytes) = FileSystem.readFile(atPath: bootIDPath, limit: 256) else {

@@ -1,4 +1,5 @@
 import Foundation
+import NetClockTLS
 import SNTP
 
 extension SyncReport {
@@ -22,6 +23,8 @@ extension SyncReport {
         public var requestCount: Int { requests.count }
         /// Every request made, with the interval each gave.
         package var requests: [HTTPRequestRecord]
+        /// For `https://`: the validity periods of the server's verified chain, leaf first.
+        package var certificateChain: [CertificateValidity] = []
 
         /// A report for a completed measurement.
         package init(_ measurement: HTTPTimeMeasurement, status: SyncReport.SourceStatus) {
@@ -34,6 +37,7 @@ extension SyncReport {
             self.offset = measurement.offset
             self.errorBound = measurement.errorBound
             self.requests = measurement.requests
+            self.certificateChain = measurement.certificateChain
         }
 
         /// A report for a failed measurement.

@@ -10,9 +10,10 @@ extension NTPSyncEngine {
     func ntsBurst(
         to server: ServerName, deadline: MonotonicInstant, isCancelled: () -> Bool = { false }
     ) -> NTSQueryOutcome {
-        let query = NTSQuery(
+        var query = NTSQuery(
             client: client, trust: policy.trustRoots.tlsTrustRoots, family: policy.family,
             sessions: ntsSessions)
+        query.certificateTime = policy.certificateTime
         // A known NTP address that etiquette keeps silent is not worth a key exchange.
         if let address = query.knownNTPAddress(of: server) {
             let admission = registry.admission(

@@ -108,9 +108,14 @@ package struct NTPSyncEngine: Sendable {
             }
             if case .nts(let nts) = outcome {
                 reports[item.report].address = nts.ntpAddress
-                reports[item.report].nts = NTSSourceDetails(
+                var details = NTSSourceDetails(
                     keyExchangeAddress: nts.keyExchangeAddress, aead: nts.aead, cookies: nts.cookiesHeld,
                     keyExchanges: nts.keyExchanges)
+                if nts.keyExchanges > 0, let association = nts.association {
+                    details.certificateTime = association.certificateTime
+                }
+                details.certificateChain = nts.association?.certificateChain ?? []
+                reports[item.report].nts = details
                 if nts.result == nil, let failure = nts.failure {
                     reports[item.report].status = failure.code == "skipped" ? .skipped : .error
                     reports[item.report].reason = failure.reason
@@ -214,19 +219,33 @@ package struct NTPSyncEngine: Sendable {
             }
             return Candidate(index: index, estimate: estimate, delay: best.delay)
         }
-        let candidates = Self.admit(answered, from: &reports, policy: policy)
-        guard !candidates.isEmpty else { throw .noUsableSource(reports) }
+        var candidates = Self.admit(answered, from: &reports, policy: policy)
+        candidates = Self.dropBeforeFloor(candidates, from: &reports, floor: policy.floor)
         let combiner = SourceCombiner(method: policy.combine, tolerancePPM: policy.frequencyTolerancePPM)
-        let outcome: SourceCombiner.Outcome
-        do {
-            outcome = try combiner.combine(candidates)
-        } catch {
-            throw .noMajority(error, reports)
+        var outcome: SourceCombiner.Outcome
+        while true {
+            guard !candidates.isEmpty else { throw .noUsableSource(reports) }
+            do {
+                outcome = try combiner.combine(candidates)
+            } catch {
+                throw .noMajority(error, reports)
+            }
+            // A cold start checked no certificate time: a source whose chain is not valid over the
+            // time the others agree on is a falseticker, and the vote is taken again without it.
+            let invalid = Self.certificatesInvalid(
+                at: outcome, among: candidates, reports: reports, policy: policy)
+            guard !invalid.isEmpty else { break }
+            for (index, reason) in invalid {
+                reports[index].status = .falseticker
+                reports[index].reason = reason
+            }
+            candidates.removeAll { invalid[$0.index] != nil }
         }
         for index in outcome.falsetickers {
             reports[index].status = .falseticker
             reports[index].reason = "outside the interval the majority of sources agree on"
         }
+        try Self.requireBootstrapMajority(outcome, reports: reports, policy: policy)
         reports[outcome.selected].status = .selected
         guard let selected = reports[outcome.selected].query, let sample = selected.best else {
             throw .noUsableSource(reports)

@@ -1,4 +1,5 @@
 import NetClockPlatform
+import NetClockTLS
 
 /// What a sync learned about one NTS server's association: where the key exchange went, the
 /// algorithm agreed, how many cookies remain, and whether this sync ran a key exchange.
@@ -11,6 +12,11 @@ package struct NTSSourceDetails: Hashable, Sendable {
     package var cookies: Int
     /// Key exchanges this sync ran (0 when cookies of an earlier one were spent).
     package var keyExchanges: Int
+    /// The time this sync's key exchange checked the server's certificates against; nil when it
+    /// ran none.
+    package var certificateTime: CertificateTime?
+    /// The validity periods of the chain the association's key exchange verified, leaf first.
+    package var certificateChain: [CertificateValidity] = []
 
     /// Creates details.
     package init(

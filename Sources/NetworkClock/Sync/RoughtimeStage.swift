@@ -52,10 +52,18 @@ package struct RoughtimeStage: Sendable {
     ///   - tolerancePPM: the frequency tolerance that carries intervals to a common instant.
     static func combine(
         _ outcome: Result<SyncReport, SyncError>, with result: RoughtimeQueryResult, mode: NetworkClock.NTSMode,
-        tolerancePPM: Double
+        tolerancePPM: Double, floor: UnixTime? = nil
     ) -> Result<SyncReport, SyncError> {
-        let roughtime = source(result)
-        guard case .success(let agreement) = result.agreement else {
+        var roughtime = source(result)
+        var agreed = result.agreement
+        if case .success(let agreement) = agreed, let floor, agreement.interval.latest < floor {
+            // Signed, agreed, and still earlier than what was once proven: not believed.
+            let reason = "the agreed signed time lies wholly before the time floor (\(ISO8601.format(floor, fractionDigits: 0)))"
+            agreed = .failure(RoughtimeError(.noMajority, reason))
+            roughtime.agreedOffsets = nil
+            roughtime.error = reason
+        }
+        guard case .success(let agreement) = agreed else {
             // No agreed signed time: the other sources decide; the report says why not Roughtime.
             switch outcome {
             case .success(var report):

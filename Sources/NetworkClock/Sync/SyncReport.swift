@@ -37,6 +37,12 @@ public struct SyncReport: Hashable, Sendable {
     public var anchorUpdate: AnchorUpdate?
     /// The Roughtime servers' part, when Roughtime servers are configured.
     public var roughtime: RoughtimeSource?
+    /// Which time the servers' certificates were checked against; nil when no certificate was
+    /// checked (no NTS key exchange, no `https://` URL measured).
+    public var certificateCheck: CertificateCheck?
+    /// Certificates whose validity begins or ends inside the result's error bound: valid at the
+    /// estimate, but perhaps not at the true time (with a trusted or Roughtime check).
+    public var certificateWarnings: [String] = []
 
     /// The anchor this result gives a clock.
     package var anchor: Anchor {
@@ -99,6 +105,8 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     package let majorityFailure: Intersection.Failure?
     /// The Roughtime servers' part, when Roughtime servers are configured.
     public let roughtime: SyncReport.RoughtimeSource?
+    /// Which time the servers' certificates were checked against; nil when none was checked.
+    public package(set) var certificateCheck: SyncReport.CertificateCheck?
 
     /// Creates an error.
     package init(

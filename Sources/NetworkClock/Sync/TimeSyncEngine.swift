@@ -1,4 +1,6 @@
 import Foundation
+import NetClockTLS
+import Roughtime
 import SNTP
 
 /// NTP first; when NTP cannot give a time (every source timed out, was refused or rejected, or no
@@ -17,6 +19,9 @@ package struct TimeSyncEngine: Sendable {
     package var deadline: Duration
     /// The Roughtime query run beside the NTP round, when Roughtime servers are configured.
     package var roughtime: RoughtimeStage?
+    /// The trusted clock's time, when it has an authenticated anchor (the facade's clock): what
+    /// certificates are checked against under ``NetworkClock/CertificateTimePolicy/automatic``.
+    package var trustedTime: (@Sendable () -> TimeEstimate?)?
 
     /// Creates an engine. When HTTP URLs are given, NTP gets at most half of `deadline` (or its own
     /// policy deadline, if shorter) so the fallback always has time left.
@@ -44,9 +49,26 @@ package struct TimeSyncEngine: Sendable {
     package func sync() async throws(SyncError) -> SyncReport {
         let start = ntp.client.monotonic.now()
         let roughtimeQuery = roughtime?.start()
+        var roughtimeAnswer: RoughtimeQueryResult?
+        func awaitRoughtime() async -> RoughtimeQueryResult? {
+            guard let roughtimeQuery else { return nil }
+            let left = deadline - (ntp.client.monotonic.now() - start)
+            return await roughtimeQuery.wait(timeout: max(left, .milliseconds(100)))[0]
+        }
+        // Which time the certificates are checked against, decided before any key exchange.
+        var engine = self
+        var check: SyncReport.CertificateCheck?
+        if checksCertificates {
+            let decided = await certificateTime(roughtime: roughtimeQuery == nil ? nil : awaitRoughtime)
+            check = decided.check
+            roughtimeAnswer = decided.roughtime
+            engine.ntp.policy.certificateTime = decided.time
+            engine.http.certificateTime = decided.time
+            try SyncError.checkCancellation()
+        }
         var outcome: Result<SyncReport, SyncError>
         do throws(SyncError) {
-            outcome = .success(try await syncSources())
+            outcome = .success(try await engine.syncSources())
         } catch {
             if error.code == .cancelled {
                 roughtimeQuery?.cancel()
@@ -54,17 +76,24 @@ package struct TimeSyncEngine: Sendable {
             }
             outcome = .failure(error)
         }
-        if let roughtimeQuery {
-            let left = deadline - (ntp.client.monotonic.now() - start)
-            let answered = await roughtimeQuery.wait(timeout: max(left, .milliseconds(100)))[0]
+        if roughtimeQuery != nil {
+            if roughtimeAnswer == nil { roughtimeAnswer = await awaitRoughtime() }
             try SyncError.checkCancellation()
-            if let answered {
+            if let roughtimeAnswer {
                 outcome = RoughtimeStage.combine(
-                    outcome, with: answered, mode: ntp.policy.ntsMode,
-                    tolerancePPM: ntp.policy.frequencyTolerancePPM)
+                    outcome, with: roughtimeAnswer, mode: ntp.policy.ntsMode,
+                    tolerancePPM: ntp.policy.frequencyTolerancePPM, floor: ntp.policy.floor)
             }
         }
-        var report = try outcome.get()
+        var report: SyncReport
+        switch outcome {
+        case .success(let result): report = result
+        case .failure(var error):
+            error.certificateCheck = check
+            throw error
+        }
+        report.certificateCheck = check
+        if check == .trustedClock || check == .roughtime { report.certificateWarnings = Self.edges(of: report) }
         // Authenticated sources were configured, yet none of them took part in the time.
         let authenticatedTookPart =
             report.isAuthenticated || report.roughtime?.agreedOffsets != nil
@@ -114,24 +143,31 @@ package struct TimeSyncEngine: Sendable {
         source = HTTPTimeSource(
             configuration: configuration, trustRoots: source.trustRoots, monotonicClock: clock,
             wallClock: ntp.client.wall)
+        source.certificateTime = http.certificateTime
         let outcomes = await Self.measureAll(httpURLs, with: source, progress: progress)
         try SyncError.checkCancellation()
         var reports: [HTTPSourceReport] = []
-        var best: (index: Int, measurement: HTTPTimeMeasurement)?
+        var measurements: [Int: HTTPTimeMeasurement] = [:]
         for (index, outcome) in outcomes.enumerated() {
             switch outcome {
             case .success(let measurement):
                 reports.append(HTTPSourceReport(measurement, status: .survivor))
-                if best.map({ measurement.errorBound < $0.measurement.errorBound }) ?? true {
-                    best = (index, measurement)
-                }
+                measurements[index] = measurement
             case .failure(let error):
                 reports.append(HTTPSourceReport(url: httpURLs[index], error: error))
             }
         }
-        guard let best else { throw .noUsableSource(ntpReports, http: reports) }
-        reports[best.index].status = .selected
-        let measurement = best.measurement
+        let chosen: Int?
+        do throws(SyncError) {
+            chosen = try Self.screen(
+                measurements, reports: &reports, policy: ntp.policy, configuredURLs: httpURLs.count)
+        } catch {
+            throw SyncError(code: error.code, reason: error.reason, sources: ntpReports, httpSources: reports)
+        }
+        guard let chosen, let measurement = measurements[chosen] else {
+            throw .noUsableSource(ntpReports, http: reports)
+        }
+        reports[chosen].status = .selected
         var report = SyncReport(
             trueTime: measurement.trueTime, monotonic: measurement.monotonic,
             errorBound: measurement.errorBound,

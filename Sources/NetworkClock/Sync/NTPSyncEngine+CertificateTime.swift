@@ -1,0 +1,79 @@
+import NetClockTLS
+import SNTP
+
+/// What the time floor and the certificates' validity periods allow, in the NTP selection.
+///
+/// The floor (``TimeFloor``) is a lower bound on the true time: a source whose whole interval lies
+/// before it cannot be right, and a certificate that expired before it cannot be valid now. A cold
+/// start without trusted time (``CertificateTime/unchecked``) checked no validity period at the
+/// handshake, so the time the sources agree on must then make every certificate of every source it
+/// rests on valid over its whole bound, and with several servers configured a majority of them must
+/// agree: a key stolen long ago can then not set the time alone.
+extension NTPSyncEngine {
+    /// `candidates` without those that the floor rules out, which are marked falsetickers.
+    static func dropBeforeFloor(_ candidates: [Candidate], from reports: inout [SourceReport], floor: UnixTime?)
+        -> [Candidate]
+    {
+        guard let floor else { return candidates }
+        return candidates.filter { candidate in
+            let latest = candidate.bootEpoch + candidate.instant.sinceOrigin + candidate.bound
+            if latest < floor.sinceEpoch {
+                reports[candidate.index].status = .falseticker
+                reports[candidate.index].reason =
+                    "its whole interval lies before the time floor (\(ISO8601.format(floor, fractionDigits: 0))), "
+                    + "the least the true time was proven to be"
+                return false
+            }
+            let chain = reports[candidate.index].nts?.certificateChain ?? []
+            if let expired = chain.first(where: { Double($0.notAfter) + 1 < floor.secondsDouble }) {
+                reports[candidate.index].status = .falseticker
+                reports[candidate.index].reason =
+                    "its certificate \(expired.subject) expired before the time floor "
+                    + "(\(ISO8601.format(floor, fractionDigits: 0)))"
+                return false
+            }
+            return true
+        }
+    }
+
+    /// On a cold start, the sources (report index → reason) whose certificates are not valid over
+    /// the whole interval `outcome` gives; empty otherwise.
+    static func certificatesInvalid(
+        at outcome: SourceCombiner.Outcome, among candidates: [Candidate], reports: [SourceReport],
+        policy: SyncPolicy
+    ) -> [Int: String] {
+        guard policy.certificateTime == .unchecked else { return [:] }
+        let middle = (outcome.bootEpoch + outcome.instant.sinceOrigin).secondsDouble
+        let (earliest, latest) = (middle - outcome.bound.secondsDouble, middle + outcome.bound.secondsDouble)
+        var invalid: [Int: String] = [:]
+        for candidate in candidates {
+            let chain = reports[candidate.index].nts?.certificateChain ?? []
+            guard let outside = chain.first(where: { !$0.isValid(from: earliest, to: latest) }) else { continue }
+            invalid[candidate.index] =
+                "its certificate \(outside.subject) is not valid over the time the sources agree on "
+                + "(\(ISO8601.format(UnixTime(sinceEpoch: .seconds(middle)), fractionDigits: 0)) ± "
+                + "\(outcome.bound.formattedSeconds); checked without trusted time)"
+        }
+        return invalid
+    }
+
+    /// On a cold start with more than one configured server that may decide, throws unless a
+    /// majority of them (by name, not address) agree on the time.
+    static func requireBootstrapMajority(
+        _ outcome: SourceCombiner.Outcome, reports: [SourceReport], policy: SyncPolicy
+    ) throws(SyncError) {
+        guard policy.certificateTime == .unchecked else { return }
+        let deciding = policy.servers.filter { policy.ntsMode != .require || $0.usesNTS }
+        let configured = Set(deciding.map(\.description)).count
+        guard configured > 1 else { return }
+        let agreeing = Set(
+            ([outcome.selected] + outcome.survivors).map { reports[$0].server.description }
+        ).count
+        guard agreeing * 2 <= configured else { return }
+        throw SyncError(
+            code: .noMajority,
+            reason: "a cold start without trusted time needs a majority of the \(configured) configured "
+                + "servers to agree, and \(agreeing) \(agreeing == 1 ? "does" : "do")",
+            sources: reports)
+    }
+}
