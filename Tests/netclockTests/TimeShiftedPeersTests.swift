@@ -8,6 +8,12 @@ import Testing
 /// is 400 days behind gets authenticated time from it; a correct one refuses its certificate), and
 /// the shifted-clock runner moves the CLI's wall clock by exactly the shift (plain NTP, no
 /// certificates).
+///
+/// Wall clocks here are the subject, not a timer: the defect is the CLI checking certificates
+/// against its own wall clock, so the wall clock is moved (libfaketime, a whole number of days or
+/// 1970) and the offset reported against it is the output. Nothing is timed; the only real
+/// wall-clock readings are the instants around each run that the dead-RTC case needs
+/// (``WallClockShift/expectedOffset(spawnedAt:exitedAt:)``).
 @Suite(.serialized, .enabled(if: CertificateTimeScene.runnable, CertificateTimeScene.toolsMissing))
 struct TimeShiftedPeersTests {
     /// A certificate, an instant, and what `openssl verify` must say there.
