@@ -24,8 +24,11 @@ import Testing
 final class ChronyNTSServer {
     /// The chronyd process and its directory.
     let server: ChronyServer
-    /// The certificates: ``caFile`` signed chronyd's certificate.
+    /// The shared test certificates: by default chronyd serves their server certificate; their
+    /// self-signed one signed no server here (a trust root every client must refuse).
     let certificates: TestCertificates
+    /// The CA certificate (PEM) that signed chronyd's certificate, which a client must trust.
+    let caFile: String
 
     /// The NTS-KE (TCP, TLS) port.
     var ntsPort: UInt16 { server.ntsPort ?? 0 }
@@ -35,8 +38,6 @@ final class ChronyNTSServer {
     var hosts: [String] { server.hosts }
     /// Whether chronyd also listens on ::1.
     var ipv6: Bool { server.hosts.contains("::1") }
-    /// The CA certificate (PEM) a client must trust.
-    var caFile: String { certificates.caFile }
     /// chronyd's process id.
     var pid: Int32 { server.pid }
     /// chronyd's directory (removed by ``stop()``).
@@ -72,7 +73,23 @@ final class ChronyNTSServer {
         let nts = ChronyServer.NTS(
             certificate: certificates.serverCertificate, key: certificates.serverKey, ntpServer: ntpServer)
         let server = try ChronyServer.start(chronyd: chronyd, stratum: 8, ipv6: ipv6, nts: nts)
-        return ChronyNTSServer(server: server, certificates: certificates)
+        return ChronyNTSServer(server: server, certificates: certificates, caFile: certificates.caFile)
+    }
+
+    /// Starts chronyd as an NTS server presenting `certificate` (with `key`), signed by `caFile`, as
+    /// ``start(ntpServer:ipv6:)`` does; `environment`'s variables are added to chronyd's, e.g.
+    /// libfaketime's for a server whose clock, and so its NTS time, is shifted (chronyd serves it
+    /// as it serves a correct one: TESTING.md, "A wrong clock against certificates").
+    static func start(
+        certificate: String, key: String, caFile: String, environment: [String: String] = [:],
+        ipv6: Bool = LoopbackEnvironment.ipv6LoopbackAvailable
+    ) throws -> ChronyNTSServer {
+        let chronyd = try InteropTool.require("chronyd", package: "chrony")
+        let certificates = try TestCertificates.require()
+        let nts = ChronyServer.NTS(certificate: certificate, key: key, ntpServer: nil)
+        let server = try ChronyServer.start(
+            chronyd: chronyd, stratum: 8, ipv6: ipv6, nts: nts, environment: environment)
+        return ChronyNTSServer(server: server, certificates: certificates, caFile: caFile)
     }
 
     /// Starts an NTS server, runs `body` with it and stops it, whatever `body` does.
@@ -85,9 +102,10 @@ final class ChronyNTSServer {
         return try await body(server)
     }
 
-    private init(server: ChronyServer, certificates: TestCertificates) {
+    private init(server: ChronyServer, certificates: TestCertificates, caFile: String) {
         self.server = server
         self.certificates = certificates
+        self.caFile = caFile
     }
 
     /// Stops chronyd by its pid (SIGTERM, SIGKILL after 3 s) and deletes its directory. Idempotent.

@@ -76,13 +76,17 @@ final class ChronyServer {
 
     /// Starts chronyd and waits (at most 5 s) until it answers an SNTP query on every address it
     /// serves and, with `nts`, accepts TCP connections on its NTS-KE port there. A port taken between
-    /// the probe and chronyd's bind gets a second and third try.
-    static func start(chronyd: String, stratum: UInt8 = 8, ipv6: Bool = false, nts: NTS? = nil) throws
-        -> ChronyServer
-    {
+    /// the probe and chronyd's bind gets a second and third try. `environment`'s variables are added to
+    /// chronyd's: libfaketime's (``LibFaketime/environment(_:library:)``) give it a shifted clock, and so
+    /// shifted NTP time (the readiness probe accepts any offset).
+    static func start(
+        chronyd: String, stratum: UInt8 = 8, ipv6: Bool = false, nts: NTS? = nil,
+        environment: [String: String] = [:]
+    ) throws -> ChronyServer {
         var lastError: any Error = InteropTool.Failure("chronyd never started")
         for _ in 0..<3 {
-            let server = try ChronyServer(chronyd: chronyd, stratum: stratum, ipv6: ipv6, nts: nts)
+            let server = try ChronyServer(
+                chronyd: chronyd, stratum: stratum, ipv6: ipv6, nts: nts, environment: environment)
             do {
                 try server.waitUntilServing()
                 return server
@@ -94,7 +98,9 @@ final class ChronyServer {
         throw lastError
     }
 
-    private init(chronyd: String, stratum: UInt8, ipv6: Bool, nts: NTS?) throws {
+    private init(
+        chronyd: String, stratum: UInt8, ipv6: Bool, nts: NTS?, environment: [String: String]
+    ) throws {
         let directory = try InteropTool.makePrivateTemporaryDirectory(prefix: "netclock-chronyd")
         let hosts = ipv6 ? ["127.0.0.1", "::1"] : ["127.0.0.1"]
         do {
@@ -137,7 +143,7 @@ final class ChronyServer {
             let family = ipv6 ? [] : ["-4"]
             self.process = try SpawnedProcess(
                 chronyd, family + ["-u", "root", "-x", "-d", "-t", "60", "-f", config], stdout: logPath,
-                stderr: logPath)
+                stderr: logPath, environment: environment)
             self.port = port
             self.ntsPort = ntsPort
         } catch {

@@ -58,13 +58,16 @@ enum InteropTool {
 
     /// Runs `executable` with `arguments`, its output in files (no pipe can fill up), and waits at most
     /// `timeout`; a program still running then is stopped by its pid (``SpawnedProcess/terminate()``),
-    /// so none is left behind.
-    static func run(_ executable: String, _ arguments: [String], timeout: Duration) throws -> Output {
+    /// so none is left behind. `environment`'s variables are added to the program's (e.g. libfaketime's).
+    static func run(
+        _ executable: String, _ arguments: [String], timeout: Duration, environment: [String: String] = [:]
+    ) throws -> Output {
         let directory = try makePrivateTemporaryDirectory(prefix: "netclock-tool")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let outPath = directory + "/stdout"
         let errPath = directory + "/stderr"
-        let process = try SpawnedProcess(executable, arguments, stdout: outPath, stderr: errPath)
+        let process = try SpawnedProcess(
+            executable, arguments, stdout: outPath, stderr: errPath, environment: environment)
         let timedOut = !process.waitForExit(within: timeout)
         process.terminate()
         let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
@@ -187,8 +190,12 @@ final class SpawnedProcess {
     private(set) var cpuTime: Duration?
 
     /// Starts `executable` with `arguments`, standard input from /dev/null and standard output and
-    /// error appended to the given files (the same file for both is fine).
-    init(_ executable: String, _ arguments: [String], stdout: String, stderr: String) throws {
+    /// error appended to the given files (the same file for both is fine). The child gets this
+    /// process's environment, with `environment`'s variables added or replaced (e.g. libfaketime's).
+    init(
+        _ executable: String, _ arguments: [String], stdout: String, stderr: String,
+        environment: [String: String] = [:]
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -212,7 +219,17 @@ final class SpawnedProcess {
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        let result: Int32
+        if environment.isEmpty {
+            result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        } else {
+            var variables = ProcessInfo.processInfo.environment
+            variables.merge(environment) { $1 }
+            let envp: [UnsafeMutablePointer<CChar>?] =
+                variables.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { for pointer in envp { free(pointer) } }
+            result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        }
         guard result == 0 else {
             throw InteropTool.Failure("posix_spawn \(executable): \(String(cString: strerror(result)))")
         }

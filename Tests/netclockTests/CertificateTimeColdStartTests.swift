@@ -1,0 +1,131 @@
+import Foundation
+import LoopbackServers
+import Testing
+
+/// A cold start (no state file, no Roughtime) with the wall clock wrong by −400 d, +400 d, −20 d or at
+/// 1970 (issue 21, point 3): `netclock query` against a real chronyd NTS server and against the
+/// loopback HTTPS server, both honest (certificate valid from now for 3 days, this machine's clock).
+///
+/// By default (`--certificate-time auto`) the certificates are checked without the time (chain,
+/// name, purpose, signatures), then against the time obtained: exit 0, `certificate_time:
+/// "bootstrap"`, the true time. With `--certificate-time wall-clock` they are checked against the
+/// wrong clock, chrony's default: exit 1 with OpenSSL's validity reason, as before issue 21.
+///
+/// Wall clocks here are the subject, not a timer: the defect is the CLI checking certificates
+/// against its own wall clock, so the wall clock is moved (libfaketime, a whole number of days or
+/// 1970) and the offset reported against it is the output. Nothing is timed; the only real
+/// wall-clock readings are the instants around each run that the dead-RTC case needs
+/// (``WallClockShift/expectedOffset(spawnedAt:exitedAt:)``).
+@Suite(.serialized, .enabled(if: CertificateTimeScene.runnable, CertificateTimeScene.toolsMissing))
+struct CertificateTimeColdStartTests {
+    /// The strict run's failure: exit 1, the validity reason on stderr and in the source's entry, no
+    /// time; the certificates were checked, against the wall clock.
+    static func expectStrictFailure(
+        _ run: CertificateTimeScene.Run, shift: WallClockShift, entry: [String: Any],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(run.status == 1, "\(run.printed)", sourceLocation: sourceLocation)
+        #expect(run.stderr.contains(shift.strictReason), "\(run.printed)", sourceLocation: sourceLocation)
+        #expect(
+            (entry["reason"] as? String)?.contains(shift.strictReason) == true, "\(entry)",
+            sourceLocation: sourceLocation)
+        let json = try run.json()
+        #expect(
+            json["offset"] == nil && json["error"] is String, "\(run.stdout)", sourceLocation: sourceLocation)
+        #expect(json["authenticated"] as? Bool == false, sourceLocation: sourceLocation)
+        #expect(
+            try run.certificateTime() as? String == "wall_clock", "\(run.stdout)",
+            sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: WallClockShift.all)
+    func ntsColdStartBootstrapsAndWallClockModeRefuses(_ shift: WallClockShift) async throws {
+        let scene = try CertificateTimeScene()
+        defer { scene.remove() }
+        let server = try scene.honestChrony()
+        defer { server.stop() }
+        let host = ntsKE(server)
+
+        let run = try await scene.netclock(scene.ntsArguments("query", [host]), at: shift)
+        #expect(run.status == 0, "\(run.printed)")
+        #expect(try run.certificateTime() as? String == "bootstrap", "\(run.stdout)")
+        #expect(try run.json()["authenticated"] as? Bool == true)
+        try run.expectTrueTime(shift: shift)
+        let entry = try run.server(host)
+        #expect(entry["status"] as? String == "selected", "\(entry)")
+        #expect(entry["authenticated"] as? Bool == true)
+        #expect(try CertificateTimeScene.Run.nts(entry)["certificate_time"] as? String == "bootstrap")
+
+        // The human output names it; `auto` is the default, spelt out here.
+        let text = try await scene.netclock(
+            scene.ntsArguments("query", [host], json: false, extra: ["--certificate-time", "auto"]), at: shift
+        )
+        #expect(text.status == 0, "\(text.printed)")
+        #expect(text.stdout.lowercased().contains("bootstrap"), "\(text.stdout)")
+        #expect(text.stdout.contains("authenticated"), "\(text.stdout)")
+
+        let strict = try await scene.netclock(
+            scene.ntsArguments("query", [host], extra: ["--certificate-time", "wall-clock"]), at: shift)
+        let strictEntry = try strict.server(host)
+        try Self.expectStrictFailure(strict, shift: shift, entry: strictEntry)
+        #expect(strictEntry["status"] as? String == "error", "\(strictEntry)")
+        #expect(try CertificateTimeScene.Run.nts(strictEntry)["certificate_time"] as? String == "wall_clock")
+    }
+
+    @Test(arguments: WallClockShift.all)
+    func httpsColdStartBootstrapsAndWallClockModeRefuses(_ shift: WallClockShift) async throws {
+        let scene = try CertificateTimeScene()
+        defer { scene.remove() }
+        let server = try scene.honestHTTPS()
+        defer { server.stop() }
+        let url = server.urlString
+        #expect(url.hasPrefix("https://127.0.0.1:"))
+
+        let run = try await scene.netclock(scene.httpsArguments(url), at: shift)
+        #expect(run.status == 0, "\(run.printed)")
+        #expect(try run.certificateTime() as? String == "bootstrap", "\(run.stdout)")
+        #expect(try run.json()["source"] as? String == "http")
+        // HTTPS time is not NTS: the contract's `authenticated` stays false whatever checked the
+        // certificate.
+        #expect(try run.json()["authenticated"] as? Bool == false)
+        try run.expectTrueTime(shift: shift)
+        let entry = try run.httpEntry()
+        #expect(entry["status"] as? String == "selected", "\(entry)")
+        #expect(entry["certificate_time"] as? String == "bootstrap", "\(entry)")
+        #expect(entry["kind"] as? String == "date", "\(entry)")
+
+        // The millisecond header here: one request instead of the seconds `Date` refinement takes.
+        let text = try await scene.netclock(
+            scene.httpsArguments(
+                url, json: false,
+                extra: ["--http-header", CertificateTimeScene.timestampHeader, "--certificate-time", "auto"]),
+            at: shift)
+        #expect(text.status == 0, "\(text.printed)")
+        #expect(text.stdout.lowercased().contains("bootstrap"), "\(text.stdout)")
+
+        let strict = try await scene.netclock(
+            scene.httpsArguments(url, extra: ["--certificate-time", "wall-clock"]), at: shift)
+        let strictEntry = try strict.httpEntry()
+        try Self.expectStrictFailure(strict, shift: shift, entry: strictEntry)
+        #expect(strictEntry["certificate_time"] as? String == "wall_clock", "\(strictEntry)")
+    }
+
+    /// No certificate, no certificate time: plain NTP at −400 d has `certificate_time: null` and no
+    /// `nts` object, and gives the true time as it always did.
+    @Test func plainNTPChecksNoCertificate() async throws {
+        let scene = try CertificateTimeScene()
+        defer { scene.remove() }
+        let server = try FakeNTPServer(configuration: FakeNTPServer.Configuration())
+        defer { server.stop() }
+        let run = try await scene.netclock(
+            [
+                "query", "127.0.0.1:\(server.port)", "--samples", "1", "--interval", "0", "--timeout", "1",
+                "--json",
+            ],
+            at: .behind400Days)
+        #expect(run.status == 0, "\(run.printed)")
+        #expect(try run.certificateTime() is NSNull, "\(run.stdout)")
+        #expect(try run.servers().allSatisfy { $0["nts"] == nil })
+        try run.expectTrueTime(shift: .behind400Days)
+    }
+}
