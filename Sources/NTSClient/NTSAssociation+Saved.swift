@@ -1,10 +1,11 @@
 import NTS
 import NetClockPlatform
+import NetClockTLS
 
 extension NTSAssociation {
     /// An association as it is kept on disk between processes (RFC 8915 §6: the keys and unused
     /// cookies; nothing that identifies the client to anyone but the server).
-    package struct Saved: Hashable, Sendable, Codable {
+    package struct Saved: Hashable, Sendable {
         /// The NTS-KE address connected to, as `host` (numeric) and `port`.
         package var keyExchangeHost: String
         /// Its port.
@@ -21,6 +22,11 @@ extension NTSAssociation {
         package var serverToClient: [UInt8]
         /// The unused cookies, oldest first.
         package var cookies: [[UInt8]]
+        /// Whether the key exchange checked no certificate time (a cold start).
+        package var isBootstrapped = false
+        /// The validity periods of the chain the key exchange verified, leaf first, so that a later
+        /// process re-checks them against its own trusted time before it spends a cookie.
+        package var certificateChain: [CertificateValidity] = []
 
         /// Creates a saved association from its parts.
         package init(
@@ -38,29 +44,29 @@ extension NTSAssociation {
         }
     }
 
-    /// This association's keys and unused cookies, to be kept; nil when it cannot be used again,
-    /// or when its key exchange checked no certificate time (a cold start): the next process then
-    /// runs a key exchange checked against the time this one obtained.
+    /// This association's keys and unused cookies, to be kept; nil when it cannot be used again.
     package func saved() -> Saved? {
-        guard !needsKeyExchange, certificateTime != .unchecked else { return nil }
-        return Saved(
-            keyExchangeHost: keys.keyExchangeAddress.host, keyExchangePort: keys.keyExchangeAddress.port,
-            ntpHost: keys.ntpHost, ntpPort: keys.ntpPort, aead: keys.aead,
-            clientToServer: keys.clientToServer,
-            serverToClient: keys.serverToClient, cookies: cookieSnapshot())
+        guard !needsKeyExchange else { return nil }
+        return saved(cookies: cookieSnapshot())
     }
 
-    /// This association's keys and every unused cookie, which leave it (see
-    /// ``NTSSessions/handOverAssociations()``); nil when it had none, was NAKed, or came from a
-    /// key exchange that checked no certificate time (see ``saved()``).
-    package func handOver() -> Saved? {
-        let cookies = takeAllCookies()
-        guard certificateTime != .unchecked else { return nil }
-        guard !cookies.isEmpty else { return nil }
-        return Saved(
+    /// The association as kept, with `cookies`.
+    private func saved(cookies: [[UInt8]]) -> Saved {
+        var saved = Saved(
             keyExchangeHost: keys.keyExchangeAddress.host, keyExchangePort: keys.keyExchangeAddress.port,
             ntpHost: keys.ntpHost, ntpPort: keys.ntpPort, aead: keys.aead,
             clientToServer: keys.clientToServer, serverToClient: keys.serverToClient, cookies: cookies)
+        saved.isBootstrapped = certificateTime == .unchecked
+        saved.certificateChain = certificateChain
+        return saved
+    }
+
+    /// This association's keys and every unused cookie, which leave it (see
+    /// ``NTSSessions/handOverAssociations()``); nil when it had none or was NAKed.
+    package func handOver() -> Saved? {
+        let cookies = takeAllCookies()
+        guard !cookies.isEmpty else { return nil }
+        return saved(cookies: cookies)
     }
 
     /// An association from what ``saved()`` kept; nil when any value is out of range (a corrupt or
@@ -80,6 +86,8 @@ extension NTSAssociation {
             NTSKeyExchangeResult(
                 keyExchangeAddress: address, ntpHost: saved.ntpHost, ntpPort: saved.ntpPort, aead: saved.aead,
                 clientToServerKey: saved.clientToServer, serverToClientKey: saved.serverToClient,
-                cookies: saved.cookies, warnings: []))
+                cookies: saved.cookies, warnings: [],
+                certificateTime: saved.isBootstrapped ? .unchecked : .wallClock,
+                certificateChain: saved.certificateChain))
     }
 }

@@ -121,9 +121,11 @@ package struct NTSQuery: Sendable {
         return outcome
     }
 
-    /// Whether `association` may be spent under this query's certificate time: one whose key
-    /// exchange checked no time (a cold start) only by another cold start, and one whose chain is
-    /// not valid at a given checking instant not at all (it is re-verified by a new key exchange).
+    /// Whether `association` may be spent under this query's certificate time: its chain must be
+    /// valid at the instant certificates are checked against now, so an association whose key
+    /// exchange checked no time (a cold start) is re-verified against the time obtained since
+    /// (and one that is not valid then runs a new key exchange); with the wall clock, only one
+    /// whose key exchange checked it.
     private func isUsable(_ association: NTSAssociation) -> Bool {
         switch certificateTime {
         case .unchecked:
@@ -131,8 +133,8 @@ package struct NTSQuery: Sendable {
         case .wallClock:
             return association.certificateTime != .unchecked
         case .at(let seconds):
-            guard association.certificateTime != .unchecked else { return false }
             let instant = Double(seconds)
+            if association.certificateTime == .unchecked && association.certificateChain.isEmpty { return false }
             return association.certificateChain.allSatisfy { $0.isValid(from: instant, to: instant) }
         }
     }

@@ -190,7 +190,12 @@ struct NTSHostileServerTests {
         let (server, _) = try Self.server(behaviour)
         defer { server.stop() }
         let outcome = Self.query(server, certificates: certificates, host: "localhost")
-        #expect(outcome.failure?.code == "nts_ke_tls_certificate_verification_failed")
+        // An expired certificate is refused for its dates (which may be the local clock's fault, so
+        // the server is not backed off), the others for what they are.
+        let expected =
+            kind == "expired"
+            ? "nts_ke_tls_certificate_not_valid_at_checked_time" : "nts_ke_tls_certificate_verification_failed"
+        #expect(outcome.failure?.code == expected)
         #expect(outcome.failure?.reason.contains(words) == true, "\(String(describing: outcome.failure))")
         #expect(outcome.result == nil)
         #expect(server.statistics.authenticatedRequests == 0)

@@ -97,7 +97,9 @@ struct HTTPSCLITests {
             name: "TLS alert inside the headers", misbehaviour: .alertInsideHeaders(afterBytes: 40),
             reason: "TLS connection failed"),
         Hostile(name: "self-signed certificate", certificate: .selfSigned, reason: "self-signed certificate"),
-        Hostile(name: "expired certificate", certificate: .expired, reason: "certificate has expired"),
+        // Without trusted time the validity is checked against the server's own answer (bootstrap):
+        // "the certificate of localhost has expired at the time its own answer gives".
+        Hostile(name: "expired certificate", certificate: .expired, reason: "has expired"),
         Hostile(name: "wrong certificate name", certificate: .wrongName, reason: "hostname mismatch"),
         Hostile(
             name: "stalled handshake", misbehaviour: .stalledHandshake,

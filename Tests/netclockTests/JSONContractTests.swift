@@ -110,6 +110,7 @@ import Testing
     static let httpMeasured: JSONExpectation = [
         "url": "http://127.0.0.1:18080/a/b?x=1", "status": "selected", "reason": nil, "error_code": nil,
         "kind": "date", "offset": 0.005, "error_bound": 0.008,
+        "certificate_time": nil,
         "requests": [
             [
                 "method": "HEAD", "status": 200, "sent": 0, "round_trip": 0.000041, "header": "Date",
@@ -126,13 +127,14 @@ import Testing
     static let httpFailed: JSONExpectation = [
         "url": "http://127.0.0.1:18081/", "status": "error", "reason": "transport: connection refused",
         "error_code": "transport", "kind": nil, "offset": nil, "error_bound": nil, "requests": [],
+        "certificate_time": nil,
     ]
 
     static let report: JSONExpectation = [
         "offset": 1.4998779296875, "delay": 0.000732421875, "error_bound": 0.000125,
         "time": "2026-11-30T12:00:00.250000Z", "unix": 1_796_040_000.25, "source": "ntp",
         "server": "127.0.0.1:11123", "elapsed": 0.012, "packets_sent": 7, "authenticated": false,
-        "downgrade": nil,
+        "downgrade": nil, "certificate_time": nil, "certificate_warnings": [],
         "servers": [selectedSource, silentSource, kissedSource, unresolvedSource], "http": [httpMeasured],
     ]
 
@@ -156,6 +158,7 @@ import Testing
         let json = try Self.decode(JSONOutput.line(SyncFailureJSON(Fixture.failure)))
         let expected: JSONExpectation = [
             "error": .string(Fixture.failure.description), "authenticated": false, "downgrade": nil,
+            "certificate_time": nil,
             "servers": [Self.silentSource, Self.kissedSource, Self.unresolvedSource],
             "http": [Self.httpFailed],
         ]
@@ -209,7 +212,8 @@ import Testing
         let report = try Self.decode(JSONOutput.line(SyncReportJSON(Fixture.report)))
         #expect(
             report.keys.sorted() == [
-                "authenticated", "delay", "downgrade", "elapsed", "error_bound", "http", "offset", "packets_sent",
+                "authenticated", "certificate_time", "certificate_warnings", "delay", "downgrade", "elapsed",
+                "error_bound", "http", "offset", "packets_sent",
                 "server", "servers",
                 "source",
                 "time", "unix",
@@ -240,7 +244,8 @@ import Testing
         let http = try #require((report["http"] as? [[String: Any]])?.first)
         #expect(
             http.keys.sorted() == [
-                "error_bound", "error_code", "kind", "offset", "reason", "requests", "status", "url",
+                "certificate_time", "error_bound", "error_code", "kind", "offset", "reason", "requests", "status",
+                "url",
             ])
         let request = try #require((http["requests"] as? [[String: Any]])?.first)
         #expect(
@@ -248,7 +253,7 @@ import Testing
                 "combined", "header", "interval", "method", "round_trip", "sent", "status", "value",
             ])
         let failure = try Self.decode(JSONOutput.line(SyncFailureJSON(Fixture.failure)))
-        #expect(failure.keys.sorted() == ["authenticated", "downgrade", "error", "http", "servers"])
+        #expect(failure.keys.sorted() == ["authenticated", "certificate_time", "downgrade", "error", "http", "servers"])
         let sync = try Self.decode(
             JSONOutput.line(SyncReportJSON(Fixture.report, state: "/s", anchorReplaced: true)))
         #expect(Set(sync.keys).subtracting(report.keys).sorted() == ["anchor_replaced", "state"])
@@ -276,7 +281,7 @@ import Testing
         #expect(!line.contains("\n"))
         #expect(
             line.hasPrefix(
-                #"{"authenticated":false,"delay":0.000732421875,"downgrade":null,"elapsed":0.012,"error_bound":0.000125,"http":[{"#
+                #"{"authenticated":false,"certificate_time":null,"certificate_warnings":[],"delay":0.000732421875,"downgrade":null,"elapsed":0.012,"error_bound":0.000125,"http":[{"certificate_time":null,"#
             ))
         #expect(line.contains(#""url":"http://127.0.0.1:18080/a/b?x=1""#))
         for fragment in [

@@ -8,10 +8,6 @@ enum ReportText {
     static func report(_ report: SyncReport) -> String {
         var lines = report.sources.map(source) + report.httpSources.map(http)
         if let roughtime = report.roughtime { lines += Self.roughtime(roughtime) }
-        lines.append(
-            "time \(ISO8601.format(report.trueTime, fractionDigits: 6))  offset \(report.offset.signedFormattedSeconds)"
-                + " ± \(report.errorBound.formattedSeconds)  (\(report.source), \(report.server)"
-                + (report.isAuthenticated ? ", authenticated)" : ")"))
         if let check = report.certificateCheck {
             lines.append("certificates checked against \(check.phrase)")
         }
@@ -21,6 +17,11 @@ enum ReportText {
                 "downgrade: NTS servers were configured but only unauthenticated sources answered"
                     + " (allowed by --allow-downgrade)")
         }
+        // The result stays the last line: scripts read it.
+        lines.append(
+            "time \(ISO8601.format(report.trueTime, fractionDigits: 6))  offset \(report.offset.signedFormattedSeconds)"
+                + " ± \(report.errorBound.formattedSeconds)  (\(report.source), \(report.server)"
+                + (report.isAuthenticated ? ", authenticated)" : ")"))
         return lines.joined(separator: "\n")
     }
 

@@ -119,6 +119,19 @@ struct HTTPMeasurementRun {
         record.headerName = evidence.headerName
         record.headerValue = evidence.headerValue
         record.interval = evidence.interval
+        if transport.client.certificateTime == .unchecked,
+            let expired = Self.invalidThroughout(
+                outcome.certificateChain, offsets: evidence.interval, at: mapping.wallTime(at: outcome.received))
+        {
+            // Checked without the time: the server's own time says its certificate is not valid.
+            records.append(record)
+            let answer = mapping.wallTime(at: outcome.received) + evidence.interval.offset
+            let state = Double(expired.notAfter) < answer.secondsDouble ? "has expired" : "is not yet valid"
+            throw failure(
+                .certificateRejected,
+                "the certificate of \(url.host ?? "the server") \(state) at the time its own answer gives "
+                    + "(\(ISO8601.format(answer, fractionDigits: 0)); checked without trusted time)")
+        }
         let previous = refiner.interval
         guard let combined = refiner.add(evidence.interval, sent: outcome.sent, received: outcome.received)
         else {
@@ -131,6 +144,16 @@ struct HTTPMeasurementRun {
         record.combined = combined
         records.append(record)
         samples += 1
+    }
+
+    /// The first certificate of `chain` that is valid at no instant of the true times `offsets`
+    /// allows around the local wall time `wall`.
+    private static func invalidThroughout(
+        _ chain: [CertificateValidity], offsets: OffsetInterval, at wall: UnixTime
+    ) -> CertificateValidity? {
+        let earliest = (wall + offsets.lower).secondsDouble
+        let latest = (wall + offsets.upper).secondsDouble
+        return chain.first { Double($0.notAfter) + 1 < earliest || latest < Double($0.notBefore) }
     }
 
     private func failure(

@@ -1,6 +1,7 @@
 import Foundation
 import NTSClient
 import NetClockPlatform
+import NetClockTLS
 import SNTP
 
 /// The NTS associations (keys and unused cookies) kept beside the anchor file, so that a later
@@ -182,9 +183,13 @@ package enum NTSCookieFile {
         var c2s: String
         var s2c: String
         var cookies: [String]
+        /// Whether the key exchange checked no certificate time (a cold start).
+        var bootstrapped: Bool?
+        /// The verified chain's validity periods, leaf first: `[notBefore, notAfter]` seconds.
+        var chain: [[Int64]]?
 
         enum CodingKeys: String, CodingKey {
-            case host, port, aead, c2s, s2c, cookies
+            case host, port, aead, c2s, s2c, cookies, bootstrapped, chain
             case keHost = "ke_host"
             case kePort = "ke_port"
             case ntpHost = "ntp_host"
@@ -202,6 +207,8 @@ package enum NTSCookieFile {
             c2s = Hex.encode(saved.clientToServer)
             s2c = Hex.encode(saved.serverToClient)
             cookies = saved.cookies.map(Hex.encode)
+            bootstrapped = saved.isBootstrapped ? true : nil
+            chain = saved.certificateChain.isEmpty ? nil : saved.certificateChain.map { [$0.notBefore, $0.notAfter] }
         }
 
         /// The association, when every hex string decodes (ranges are checked on restoring).
@@ -211,10 +218,17 @@ package enum NTSCookieFile {
             }
             let cookieBytes = cookies.compactMap(Hex.decode)
             guard cookieBytes.count == cookies.count else { return nil }
-            return NTSAssociation.Saved(
+            var saved = NTSAssociation.Saved(
                 keyExchangeHost: keHost, keyExchangePort: kePort, ntpHost: ntpHost, ntpPort: ntpPort,
                 aead: aead,
                 clientToServer: c2sBytes, serverToClient: s2cBytes, cookies: cookieBytes)
+            let periods = chain ?? []
+            guard periods.count <= 16, periods.allSatisfy({ $0.count == 2 }) else { return nil }
+            saved.isBootstrapped = bootstrapped ?? false
+            saved.certificateChain = periods.map {
+                CertificateValidity(notBefore: $0[0], notAfter: $0[1], subject: "")
+            }
+            return saved
         }
     }
 

@@ -63,17 +63,21 @@ extension NTPSyncEngine {
         _ outcome: SourceCombiner.Outcome, reports: [SourceReport], policy: SyncPolicy
     ) throws(SyncError) {
         guard policy.certificateTime == .unchecked else { return }
-        let deciding = policy.servers.filter { policy.ntsMode != .require || $0.usesNTS }
+        // The servers that could decide this sync: only the NTS ones when the mode keeps the others
+        // out (always under require; under prefer, once an NTS source answered).
+        let agreeing = [outcome.selected] + outcome.survivors
+        let onlyNTS =
+            policy.ntsMode == .require
+            || (policy.ntsMode == .prefer && agreeing.contains { reports[$0].isAuthenticated })
+        let deciding = policy.servers.filter { !onlyNTS || $0.usesNTS }
         let configured = Set(deciding.map(\.description)).count
         guard configured > 1 else { return }
-        let agreeing = Set(
-            ([outcome.selected] + outcome.survivors).map { reports[$0].server.description }
-        ).count
-        guard agreeing * 2 <= configured else { return }
+        let distinct = Set(agreeing.map { reports[$0].server.description }).count
+        guard distinct * 2 <= configured else { return }
         throw SyncError(
             code: .noMajority,
             reason: "a cold start without trusted time needs a majority of the \(configured) configured "
-                + "servers to agree, and \(agreeing) \(agreeing == 1 ? "does" : "do")",
+                + "servers to agree, and \(distinct) \(distinct == 1 ? "does" : "do")",
             sources: reports)
     }
 }
