@@ -16,10 +16,19 @@ struct AnchorCell: ~Copyable, Sendable {
         let sequence = Atomic<UInt64>(0)
         let trueHigh = Atomic<Int64>(0)
         let trueLow = Atomic<UInt64>(0)
-        let monotonicNanoseconds = Atomic<Int64>(0)
+        let anchorAwake = Atomic<Int64>(0)
+        let anchorSuspended = Atomic<Int64>(0)
         let boundNanoseconds = Atomic<Int64>(0)
+        let suspendedNanoseconds = Atomic<Int64>(0)
+        let epoch = Atomic<Int64>(0)
+        let suspendResolution = Atomic<Int64>(0)
         let frequencyErrorBits = Atomic<UInt64>(0)
-        let boundGrowthRateBits = Atomic<UInt64>(0)
+        let halfWidthBits = Atomic<UInt64>(0)
+        let halfWanderRateBits = Atomic<UInt64>(0)
+        let kneeBits = Atomic<UInt64>(0)
+        let rateLimitBits = Atomic<UInt64>(0)
+        let baseGrowthBits = Atomic<UInt64>(0)
+        let suspendToleranceBits = Atomic<UInt64>(0)
         /// Bit 0: present; bit 1: drift corrected; bit 2: authenticated; bits 8–15: source code; bits 32–63: server id.
         let metadata = Atomic<UInt64>(0)
 
@@ -29,10 +38,19 @@ struct AnchorCell: ~Copyable, Sendable {
             atomicMemoryFence(ordering: .releasing)
             trueHigh.store(Int64(truncatingIfNeeded: value.trueAttoseconds >> 64), ordering: .relaxed)
             trueLow.store(UInt64(truncatingIfNeeded: value.trueAttoseconds), ordering: .relaxed)
-            monotonicNanoseconds.store(value.monotonicNanoseconds, ordering: .relaxed)
+            anchorAwake.store(value.anchorAwake, ordering: .relaxed)
+            anchorSuspended.store(value.anchorSuspended, ordering: .relaxed)
             boundNanoseconds.store(value.boundNanoseconds, ordering: .relaxed)
+            suspendedNanoseconds.store(value.suspendedNanoseconds, ordering: .relaxed)
+            epoch.store(value.epoch, ordering: .relaxed)
+            suspendResolution.store(value.suspendResolutionNanoseconds, ordering: .relaxed)
             frequencyErrorBits.store(value.frequencyError.bitPattern, ordering: .relaxed)
-            boundGrowthRateBits.store(value.boundGrowthRate.bitPattern, ordering: .relaxed)
+            halfWidthBits.store(value.halfWidth.bitPattern, ordering: .relaxed)
+            halfWanderRateBits.store(value.halfWanderRate.bitPattern, ordering: .relaxed)
+            kneeBits.store(value.knee.bitPattern, ordering: .relaxed)
+            rateLimitBits.store(value.rateLimit.bitPattern, ordering: .relaxed)
+            baseGrowthBits.store(value.baseGrowth.bitPattern, ordering: .relaxed)
+            suspendToleranceBits.store(value.suspendTolerance.bitPattern, ordering: .relaxed)
             var bits: UInt64 = 1
             if value.isDriftCorrected { bits |= 2 }
             if value.isAuthenticated { bits |= 4 }
@@ -80,22 +98,57 @@ struct AnchorCell: ~Copyable, Sendable {
         if before & 1 != 0 { return nil }
         let high = slot.trueHigh.load(ordering: .relaxed)
         let low = slot.trueLow.load(ordering: .relaxed)
-        let monotonic = slot.monotonicNanoseconds.load(ordering: .relaxed)
-        let bound = slot.boundNanoseconds.load(ordering: .relaxed)
-        let frequency = slot.frequencyErrorBits.load(ordering: .relaxed)
-        let rate = slot.boundGrowthRateBits.load(ordering: .relaxed)
-        let metadata = slot.metadata.load(ordering: .relaxed)
+        let value = PublishedAnchor(
+            trueAttoseconds: Int128(high) << 64 | Int128(low),
+            anchorAwake: slot.anchorAwake.load(ordering: .relaxed),
+            anchorSuspended: slot.anchorSuspended.load(ordering: .relaxed),
+            boundNanoseconds: slot.boundNanoseconds.load(ordering: .relaxed),
+            frequencyError: Double(bitPattern: slot.frequencyErrorBits.load(ordering: .relaxed)),
+            halfWidth: Double(bitPattern: slot.halfWidthBits.load(ordering: .relaxed)),
+            halfWanderRate: Double(bitPattern: slot.halfWanderRateBits.load(ordering: .relaxed)),
+            knee: Double(bitPattern: slot.kneeBits.load(ordering: .relaxed)),
+            rateLimit: Double(bitPattern: slot.rateLimitBits.load(ordering: .relaxed)),
+            suspendedNanoseconds: slot.suspendedNanoseconds.load(ordering: .relaxed),
+            baseGrowth: Double(bitPattern: slot.baseGrowthBits.load(ordering: .relaxed)),
+            epoch: slot.epoch.load(ordering: .relaxed),
+            suspendTolerance: Double(bitPattern: slot.suspendToleranceBits.load(ordering: .relaxed)),
+            suspendResolutionNanoseconds: slot.suspendResolution.load(ordering: .relaxed),
+            metadata: slot.metadata.load(ordering: .relaxed))
         atomicMemoryFence(ordering: .acquiring)
         guard slot.sequence.load(ordering: .relaxed) == before else { return nil }
-        guard metadata & 1 != 0 else { return .some(nil) }
-        return PublishedAnchor(
-            trueAttoseconds: Int128(high) << 64 | Int128(low),
-            monotonicNanoseconds: monotonic,
-            boundNanoseconds: bound,
-            frequencyError: Double(bitPattern: frequency),
-            boundGrowthRate: Double(bitPattern: rate),
-            source: TimeSource(code: UInt8(truncatingIfNeeded: metadata >> 8)),
-            serverIdentifier: UInt32(truncatingIfNeeded: metadata >> 32),
-            isDriftCorrected: metadata & 2 != 0, isAuthenticated: metadata & 4 != 0)
+        guard let value else { return .some(nil) }
+        return value
+    }
+}
+
+extension PublishedAnchor {
+    /// Reassembles a published value from the cell's fields; nil when `metadata` says nothing was
+    /// published.
+    @inline(__always)
+    init?(
+        trueAttoseconds: Int128, anchorAwake: Int64, anchorSuspended: Int64, boundNanoseconds: Int64,
+        frequencyError: Double, halfWidth: Double, halfWanderRate: Double, knee: Double, rateLimit: Double,
+        suspendedNanoseconds: Int64, baseGrowth: Double, epoch: Int64,
+        suspendTolerance: Double, suspendResolutionNanoseconds: Int64, metadata: UInt64
+    ) {
+        guard metadata & 1 != 0 else { return nil }
+        self.trueAttoseconds = trueAttoseconds
+        self.anchorAwake = anchorAwake
+        self.anchorSuspended = anchorSuspended
+        self.boundNanoseconds = boundNanoseconds
+        self.frequencyError = frequencyError
+        self.halfWidth = halfWidth
+        self.halfWanderRate = halfWanderRate
+        self.knee = knee
+        self.rateLimit = rateLimit
+        self.suspendedNanoseconds = suspendedNanoseconds
+        self.baseGrowth = baseGrowth
+        self.epoch = epoch
+        self.suspendTolerance = suspendTolerance
+        self.suspendResolutionNanoseconds = suspendResolutionNanoseconds
+        self.source = TimeSource(code: UInt8(truncatingIfNeeded: metadata >> 8))
+        self.serverIdentifier = UInt32(truncatingIfNeeded: metadata >> 32)
+        self.isDriftCorrected = metadata & 2 != 0
+        self.isAuthenticated = metadata & 4 != 0
     }
 }

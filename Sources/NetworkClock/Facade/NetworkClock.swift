@@ -163,10 +163,14 @@ public final class NetworkClock: Sendable {
             broadcaster.emit(.syncFailed(error))
             throw error
         }
+        let frequencyBefore = clock.frequency()
         let update = clock.offer(report.anchor)
         let replaced = update.replacedAnchor
         for source in report.sources { emitStatus(of: source) }
         if case .discontinuous(let step) = update { broadcaster.emit(.anchorDiscontinuity(by: step)) }
+        if let reset = clock.frequencyReset(since: frequencyBefore) {
+            broadcaster.emit(.frequencyReset(reset))
+        }
         if replaced, let store = configuration.store {
             do {
                 // On the blocking pool: the write fsyncs the file and its directory.
