@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import CKernelClock
+#endif
+
 /// One reading of the clocks a holdover time base is made of, taken together: the exchange clock
 /// (`CLOCK_BOOTTIME`), the raw oscillator (`CLOCK_MONOTONIC_RAW`) and the time spent suspended
 /// (`CLOCK_BOOTTIME − CLOCK_MONOTONIC`), all in nanoseconds since boot.
@@ -45,10 +49,34 @@ extension Syscalls {
     @inline(__always)
     package static func suspendEpoch() -> Int64 {
         #if canImport(Glibc)
-            let wall = clockNanoseconds(.realTimeCoarse)
-            return clockNanoseconds(.monotonicCoarse) &- wall
+            let wall = timeBaseClock(.realTimeCoarse)
+            return timeBaseClock(.monotonicCoarse) &- wall
         #else
             return 0
+        #endif
+    }
+
+    /// A clock of the time base, read through the same function as the hot path reads it (the
+    /// vDSO's `clock_gettime` where it can be found).
+    @inline(__always)
+    static func timeBaseClock(_ id: ClockID) -> Int64 {
+        #if canImport(Glibc)
+            netclock_clock_nanoseconds(Int32(id.raw))
+        #else
+            clockNanoseconds(id)
+        #endif
+    }
+
+    /// `CLOCK_MONOTONIC_RAW` in whole nanoseconds, then ``suspendEpoch()`` (in that order: a
+    /// resume between the two changes the epoch, so a raw reading taken before a resume is never
+    /// paired with the epoch from before it). One call for the hot path of an anchored clock's
+    /// `now()`.
+    package static func awakeNanosecondsAndSuspendEpoch() -> (awake: Int64, epoch: Int64) {
+        #if canImport(Glibc)
+            let reading = netclock_raw_and_suspend_epoch()
+            return (reading.awake, reading.epoch)
+        #else
+            return (clockNanoseconds(.monotonicRaw), 0)
         #endif
     }
 
@@ -64,10 +92,10 @@ extension Syscalls {
         var unsettled: TimeBaseSample?
         for _ in 0..<4 {
             let before = suspendEpoch()
-            let first = clockNanoseconds(.monotonic)
-            let boot = clockNanoseconds(.bootTime)
-            let awake = clockNanoseconds(.monotonicRaw)
-            let second = clockNanoseconds(.monotonic)
+            let first = timeBaseClock(.monotonic)
+            let boot = timeBaseClock(.bootTime)
+            let awake = timeBaseClock(.monotonicRaw)
+            let second = timeBaseClock(.monotonic)
             let after = suspendEpoch()
             let spread = max(0, second &- first)
             #if canImport(Glibc)

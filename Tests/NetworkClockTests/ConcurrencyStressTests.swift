@@ -89,22 +89,22 @@ struct ConcurrencyStressTests {
         // Each torn combination fails.
         var torn: [(String, PublishedAnchor)] = []
         var tornTrue = published(second)
-        tornTrue.trueAttoseconds = published(first).trueAttoseconds
+        tornTrue.fastTrueAttoseconds = published(first).fastTrueAttoseconds
         torn.append(("trueTime", tornTrue))
         var tornMonotonic = published(second)
         tornMonotonic.anchorAwake = published(first).anchorAwake
         torn.append(("monotonic", tornMonotonic))
         var tornBound = published(second)
-        tornBound.boundNanoseconds = published(first).boundNanoseconds
+        tornBound.fastBound = published(first).fastBound
         torn.append(("bound", tornBound))
         var tornRate = published(second)
         tornRate.rateLimit = 2e-6
         torn.append(("rate", tornRate))
         var tornSource = published(second)
-        tornSource.source = .http
+        tornSource.metadata = tornSource.metadata & ~0xFF00 | UInt64(TimeSource.http.code) << 8
         torn.append(("source", tornSource))
         var tornServer = published(second)
-        tornServer.serverIdentifier = plan.serverIdentifiers[first]
+        tornServer.metadata = tornServer.metadata & 0xFFFF_FFFF | UInt64(plan.serverIdentifiers[first]) << 32
         torn.append(("server", tornServer))
         for (field, anchor) in torn {
             var stats = ReaderStats()

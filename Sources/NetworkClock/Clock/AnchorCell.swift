@@ -14,53 +14,60 @@ struct AnchorCell: ~Copyable, Sendable {
     /// Slots are non-copyable values stored inline, so reading one touches no reference count.
     private struct Slot: ~Copyable, Sendable {
         let sequence = Atomic<UInt64>(0)
-        let trueHigh = Atomic<Int64>(0)
-        let trueLow = Atomic<UInt64>(0)
+        // The fast path's fields first, so that it touches as few cache lines as possible.
+        let fastTrueHigh = Atomic<Int64>(0)
+        let fastTrueLow = Atomic<UInt64>(0)
         let anchorAwake = Atomic<Int64>(0)
-        let anchorSuspended = Atomic<Int64>(0)
-        let boundNanoseconds = Atomic<Int64>(0)
+        let fastBound = Atomic<Int64>(0)
         let suspendedNanoseconds = Atomic<Int64>(0)
         let epoch = Atomic<Int64>(0)
-        let suspendResolution = Atomic<Int64>(0)
-        let frequencyErrorBits = Atomic<UInt64>(0)
-        let halfWidthBits = Atomic<UInt64>(0)
-        let halfWanderRateBits = Atomic<UInt64>(0)
-        let kneeBits = Atomic<UInt64>(0)
-        let rateLimitBits = Atomic<UInt64>(0)
-        let baseGrowthBits = Atomic<UInt64>(0)
-        let suspendToleranceBits = Atomic<UInt64>(0)
-        /// Bit 0: present; bit 1: drift corrected; bit 2: authenticated; bits 8–15: source code; bits 32–63: server id.
+        let frequencyError = Atomic<UInt64>(0)
+        let linearGrowth = Atomic<UInt64>(0)
+        let halfWanderRate = Atomic<UInt64>(0)
+        let kneeAwake = Atomic<UInt64>(0)
+        let kneeGrowth = Atomic<UInt64>(0)
+        let rateLimit = Atomic<UInt64>(0)
         let metadata = Atomic<UInt64>(0)
+        let anchorSuspended = Atomic<Int64>(0)
+        let boundNanoseconds = Atomic<Int64>(0)
+        let halfWidth = Atomic<UInt64>(0)
+        let knee = Atomic<UInt64>(0)
+        let suspendTolerance = Atomic<UInt64>(0)
+        let suspendResolutionNanoseconds = Atomic<Int64>(0)
+        /// Never written: keeps the next slot's fields off this slot's last cache line.
+        let padding = CacheLinePadding()
 
         borrowing func store(_ value: PublishedAnchor) {
             let sequence = sequence.load(ordering: .relaxed)
             self.sequence.store(sequence &+ 1, ordering: .relaxed)
             atomicMemoryFence(ordering: .releasing)
-            trueHigh.store(Int64(truncatingIfNeeded: value.trueAttoseconds >> 64), ordering: .relaxed)
-            trueLow.store(UInt64(truncatingIfNeeded: value.trueAttoseconds), ordering: .relaxed)
+            fastTrueHigh.store(Int64(truncatingIfNeeded: value.fastTrueAttoseconds >> 64), ordering: .relaxed)
+            fastTrueLow.store(UInt64(truncatingIfNeeded: value.fastTrueAttoseconds), ordering: .relaxed)
             anchorAwake.store(value.anchorAwake, ordering: .relaxed)
-            anchorSuspended.store(value.anchorSuspended, ordering: .relaxed)
-            boundNanoseconds.store(value.boundNanoseconds, ordering: .relaxed)
+            fastBound.store(value.fastBound, ordering: .relaxed)
             suspendedNanoseconds.store(value.suspendedNanoseconds, ordering: .relaxed)
             epoch.store(value.epoch, ordering: .relaxed)
-            suspendResolution.store(value.suspendResolutionNanoseconds, ordering: .relaxed)
-            frequencyErrorBits.store(value.frequencyError.bitPattern, ordering: .relaxed)
-            halfWidthBits.store(value.halfWidth.bitPattern, ordering: .relaxed)
-            halfWanderRateBits.store(value.halfWanderRate.bitPattern, ordering: .relaxed)
-            kneeBits.store(value.knee.bitPattern, ordering: .relaxed)
-            rateLimitBits.store(value.rateLimit.bitPattern, ordering: .relaxed)
-            baseGrowthBits.store(value.baseGrowth.bitPattern, ordering: .relaxed)
-            suspendToleranceBits.store(value.suspendTolerance.bitPattern, ordering: .relaxed)
-            var bits: UInt64 = 1
-            if value.isDriftCorrected { bits |= 2 }
-            if value.isAuthenticated { bits |= 4 }
-            bits |= UInt64(value.source.code) << 8
-            bits |= UInt64(value.serverIdentifier) << 32
-            metadata.store(bits, ordering: .relaxed)
+            frequencyError.store(value.frequencyError.bitPattern, ordering: .relaxed)
+            linearGrowth.store(value.linearGrowth.bitPattern, ordering: .relaxed)
+            halfWanderRate.store(value.halfWanderRate.bitPattern, ordering: .relaxed)
+            kneeAwake.store(value.kneeAwake.bitPattern, ordering: .relaxed)
+            kneeGrowth.store(value.kneeGrowth.bitPattern, ordering: .relaxed)
+            rateLimit.store(value.rateLimit.bitPattern, ordering: .relaxed)
+            metadata.store(value.metadata, ordering: .relaxed)
+            anchorSuspended.store(value.anchorSuspended, ordering: .relaxed)
+            boundNanoseconds.store(value.boundNanoseconds, ordering: .relaxed)
+            halfWidth.store(value.halfWidth.bitPattern, ordering: .relaxed)
+            knee.store(value.knee.bitPattern, ordering: .relaxed)
+            suspendTolerance.store(value.suspendTolerance.bitPattern, ordering: .relaxed)
+            suspendResolutionNanoseconds.store(value.suspendResolutionNanoseconds, ordering: .relaxed)
             self.sequence.store(sequence &+ 2, ordering: .releasing)
         }
     }
 
+    /// Never written: keeps the clock's other fields (its mutex is written at every update) off
+    /// the first slot's cache lines. Under contention, a reader then misses only on the lines a
+    /// publish really changed.
+    private let leadingPadding = CacheLinePadding()
     private let first = Slot()
     private let second = Slot()
     /// 0 selects `first`, 1 selects `second`.
@@ -90,65 +97,127 @@ struct AnchorCell: ~Copyable, Sendable {
         }
     }
 
+    /// The estimate from the latest published value at the awake reading `read` returns, if the
+    /// suspend epoch it returns is the one the value was published for; nil when it is not (or
+    /// nothing was published): the caller then takes the slow path.
+    ///
+    /// The hot path of ``AnchoredClock/now()``: it loads only the fields the fast estimate needs
+    /// and computes from locals, so no published value is copied. The clocks are read after the
+    /// fields, so the anchor is never younger than the reading (the estimate's age is never
+    /// negative), and outside the sequence-lock window, so a slow clock read never makes a reader
+    /// retry.
+    @inline(__always)
+    borrowing func estimate(reading read: () -> (awake: Int64, epoch: Int64)) -> TimeEstimate? {
+        while true {
+            let result =
+                active.load(ordering: .acquiring) == 0
+                ? Self.estimate(first, reading: read) : Self.estimate(second, reading: read)
+            if let result { return result }
+        }
+    }
+
+    /// One attempt at ``estimate(reading:)`` on `slot`: `.some(nil)` when the slot holds nothing
+    /// or another epoch's value, `nil` when a publish raced with the read.
+    @inline(__always)
+    private static func estimate(
+        _ slot: borrowing Slot, reading read: () -> (awake: Int64, epoch: Int64)
+    ) -> TimeEstimate?? {
+        let before = slot.sequence.load(ordering: .acquiring)
+        if before & 1 != 0 { return nil }
+        let high = slot.fastTrueHigh.load(ordering: .relaxed)
+        let low = slot.fastTrueLow.load(ordering: .relaxed)
+        let anchorAwake = slot.anchorAwake.load(ordering: .relaxed)
+        let bound = slot.fastBound.load(ordering: .relaxed)
+        let suspended = slot.suspendedNanoseconds.load(ordering: .relaxed)
+        let published = slot.epoch.load(ordering: .relaxed)
+        let frequency = slot.frequencyError.load(ordering: .relaxed)
+        let linear = slot.linearGrowth.load(ordering: .relaxed)
+        let halfWanderRate = slot.halfWanderRate.load(ordering: .relaxed)
+        let kneeAwake = slot.kneeAwake.load(ordering: .relaxed)
+        let kneeGrowth = slot.kneeGrowth.load(ordering: .relaxed)
+        let rateLimit = slot.rateLimit.load(ordering: .relaxed)
+        let metadata = slot.metadata.load(ordering: .relaxed)
+        atomicMemoryFence(ordering: .acquiring)
+        guard slot.sequence.load(ordering: .relaxed) == before else { return nil }
+        guard metadata & 1 != 0 else { return .some(nil) }
+        let (awake, epoch) = read()
+        guard published == epoch else { return .some(nil) }
+        return PublishedAnchor.estimate(
+            awake: awake, fastTrueAttoseconds: Int128(high) << 64 | Int128(low), anchorAwake: anchorAwake,
+            fastBound: bound, suspendedNanoseconds: suspended, frequencyError: Double(bitPattern: frequency),
+            linearGrowth: Double(bitPattern: linear), halfWanderRate: Double(bitPattern: halfWanderRate),
+            kneeAwake: Double(bitPattern: kneeAwake), kneeGrowth: Double(bitPattern: kneeGrowth),
+            rateLimit: Double(bitPattern: rateLimit), metadata: metadata)
+    }
+
     /// One attempt to read `slot`: `.some(nil)` when nothing was published, `nil` when a publish
     /// raced with the read and the caller must retry.
     @inline(__always)
     private static func read(_ slot: borrowing Slot) -> PublishedAnchor?? {
         let before = slot.sequence.load(ordering: .acquiring)
         if before & 1 != 0 { return nil }
-        let high = slot.trueHigh.load(ordering: .relaxed)
-        let low = slot.trueLow.load(ordering: .relaxed)
+        let high = slot.fastTrueHigh.load(ordering: .relaxed)
+        let low = slot.fastTrueLow.load(ordering: .relaxed)
         let value = PublishedAnchor(
-            trueAttoseconds: Int128(high) << 64 | Int128(low),
+            fastTrueAttoseconds: Int128(high) << 64 | Int128(low),
             anchorAwake: slot.anchorAwake.load(ordering: .relaxed),
+            fastBound: slot.fastBound.load(ordering: .relaxed),
+            suspendedNanoseconds: slot.suspendedNanoseconds.load(ordering: .relaxed),
+            epoch: slot.epoch.load(ordering: .relaxed),
+            frequencyError: Double(bitPattern: slot.frequencyError.load(ordering: .relaxed)),
+            linearGrowth: Double(bitPattern: slot.linearGrowth.load(ordering: .relaxed)),
+            halfWanderRate: Double(bitPattern: slot.halfWanderRate.load(ordering: .relaxed)),
+            kneeAwake: Double(bitPattern: slot.kneeAwake.load(ordering: .relaxed)),
+            kneeGrowth: Double(bitPattern: slot.kneeGrowth.load(ordering: .relaxed)),
+            rateLimit: Double(bitPattern: slot.rateLimit.load(ordering: .relaxed)),
+            metadata: slot.metadata.load(ordering: .relaxed),
             anchorSuspended: slot.anchorSuspended.load(ordering: .relaxed),
             boundNanoseconds: slot.boundNanoseconds.load(ordering: .relaxed),
-            frequencyError: Double(bitPattern: slot.frequencyErrorBits.load(ordering: .relaxed)),
-            halfWidth: Double(bitPattern: slot.halfWidthBits.load(ordering: .relaxed)),
-            halfWanderRate: Double(bitPattern: slot.halfWanderRateBits.load(ordering: .relaxed)),
-            knee: Double(bitPattern: slot.kneeBits.load(ordering: .relaxed)),
-            rateLimit: Double(bitPattern: slot.rateLimitBits.load(ordering: .relaxed)),
-            suspendedNanoseconds: slot.suspendedNanoseconds.load(ordering: .relaxed),
-            baseGrowth: Double(bitPattern: slot.baseGrowthBits.load(ordering: .relaxed)),
-            epoch: slot.epoch.load(ordering: .relaxed),
-            suspendTolerance: Double(bitPattern: slot.suspendToleranceBits.load(ordering: .relaxed)),
-            suspendResolutionNanoseconds: slot.suspendResolution.load(ordering: .relaxed),
-            metadata: slot.metadata.load(ordering: .relaxed))
+            halfWidth: Double(bitPattern: slot.halfWidth.load(ordering: .relaxed)),
+            knee: Double(bitPattern: slot.knee.load(ordering: .relaxed)),
+            suspendTolerance: Double(bitPattern: slot.suspendTolerance.load(ordering: .relaxed)),
+            suspendResolutionNanoseconds: slot.suspendResolutionNanoseconds.load(ordering: .relaxed))
         atomicMemoryFence(ordering: .acquiring)
         guard slot.sequence.load(ordering: .relaxed) == before else { return nil }
-        guard let value else { return .some(nil) }
+        guard value.metadata & 1 != 0 else { return .some(nil) }
         return value
     }
 }
 
 extension PublishedAnchor {
-    /// Reassembles a published value from the cell's fields; nil when `metadata` says nothing was
-    /// published.
+    /// Reassembles a published value from the cell's fields.
     @inline(__always)
-    init?(
-        trueAttoseconds: Int128, anchorAwake: Int64, anchorSuspended: Int64, boundNanoseconds: Int64,
-        frequencyError: Double, halfWidth: Double, halfWanderRate: Double, knee: Double, rateLimit: Double,
-        suspendedNanoseconds: Int64, baseGrowth: Double, epoch: Int64,
-        suspendTolerance: Double, suspendResolutionNanoseconds: Int64, metadata: UInt64
+    init(
+        fastTrueAttoseconds: Int128, anchorAwake: Int64, fastBound: Int64, suspendedNanoseconds: Int64,
+        epoch: Int64, frequencyError: Double, linearGrowth: Double, halfWanderRate: Double, kneeAwake: Double,
+        kneeGrowth: Double, rateLimit: Double, metadata: UInt64, anchorSuspended: Int64,
+        boundNanoseconds: Int64, halfWidth: Double, knee: Double, suspendTolerance: Double,
+        suspendResolutionNanoseconds: Int64
     ) {
-        guard metadata & 1 != 0 else { return nil }
-        self.trueAttoseconds = trueAttoseconds
+        self.fastTrueAttoseconds = fastTrueAttoseconds
         self.anchorAwake = anchorAwake
+        self.fastBound = fastBound
+        self.suspendedNanoseconds = suspendedNanoseconds
+        self.epoch = epoch
+        self.frequencyError = frequencyError
+        self.linearGrowth = linearGrowth
+        self.halfWanderRate = halfWanderRate
+        self.kneeAwake = kneeAwake
+        self.kneeGrowth = kneeGrowth
+        self.rateLimit = rateLimit
+        self.metadata = metadata
         self.anchorSuspended = anchorSuspended
         self.boundNanoseconds = boundNanoseconds
-        self.frequencyError = frequencyError
         self.halfWidth = halfWidth
-        self.halfWanderRate = halfWanderRate
         self.knee = knee
-        self.rateLimit = rateLimit
-        self.suspendedNanoseconds = suspendedNanoseconds
-        self.baseGrowth = baseGrowth
-        self.epoch = epoch
         self.suspendTolerance = suspendTolerance
         self.suspendResolutionNanoseconds = suspendResolutionNanoseconds
-        self.source = TimeSource(code: UInt8(truncatingIfNeeded: metadata >> 8))
-        self.serverIdentifier = UInt32(truncatingIfNeeded: metadata >> 32)
-        self.isDriftCorrected = metadata & 2 != 0
-        self.isAuthenticated = metadata & 4 != 0
     }
+}
+
+/// 64 bytes that are never written, to keep fields that different threads write on separate cache
+/// lines.
+private struct CacheLinePadding: ~Copyable, Sendable {
+    let a = Atomic<UInt64>(0), b = Atomic<UInt64>(0), c = Atomic<UInt64>(0), d = Atomic<UInt64>(0)
+    let e = Atomic<UInt64>(0), f = Atomic<UInt64>(0), g = Atomic<UInt64>(0), h = Atomic<UInt64>(0)
 }

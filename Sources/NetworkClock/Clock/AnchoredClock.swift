@@ -94,16 +94,15 @@ package final class AnchoredClock: Sendable {
     /// epoch, one reading pairs the clocks again and republishes, so the next ones are fast again.
     @inline(__always)
     package func now() -> TimeEstimate? {
-        guard let published = cell.read() else { return nil }
-        let (awake, epoch) = timeBase.awakeNanosecondsAndEpoch()
-        guard epoch == published.epoch else { return nowAfterEpochChange() }
-        return published.estimate(awakeNanoseconds: awake)
+        if let estimate = cell.estimate(reading: { timeBase.awakeNanosecondsAndEpoch() }) { return estimate }
+        return nowAfterEpochChange()
     }
 
     /// ``now()`` once the suspend epoch changed: reads the time base in full and, if no update is
     /// in progress, republishes the anchor for the new epoch.
     @inline(never)
     private func nowAfterEpochChange() -> TimeEstimate? {
+        guard cell.read() != nil else { return nil }
         let reading = timeBase.read()
         guard let published = cell.read() else { return nil }
         let estimate = published.estimate(

@@ -6,47 +6,56 @@ import SNTP
 ///
 /// Times are nanoseconds on the time base. The fast path (``estimate(awakeNanoseconds:)``) holds
 /// while the suspend epoch equals ``epoch``: the suspended time since the anchor is then exactly
-/// ``suspendedNanoseconds``, folded into ``trueAttoseconds`` and ``baseGrowth`` in advance, so a
-/// reading costs one raw clock read, the epoch check and a few multiplications. The bound's
-/// growth over `x` ns of elapsed time is ``HoldoverAging``'s `H(x)`, evaluated with the
-/// coefficients below.
+/// ``suspendedNanoseconds``, folded in advance into ``fastTrueAttoseconds``, ``fastBound`` and the
+/// growth coefficients, so a reading costs the raw clock read, the epoch check, one comparison
+/// and a few multiplications. The bound's growth over `A` ns awake after `S` ns suspended is
+/// ``HoldoverAging``'s `H(S + A) − H(S)`: quadratic (`A·(linearGrowth + halfWanderRate·A)`) until
+/// the growth rate reaches ``rateLimit`` after ``kneeAwake`` ns, linear beyond.
 struct PublishedAnchor: Sendable, Equatable {
-    /// The true time at the anchor plus the suspended time since it (``suspendedNanoseconds``), in
-    /// attoseconds since the Unix epoch, shifted along the line so that ``anchorAwake`` is a whole
-    /// nanosecond.
-    var trueAttoseconds: Int128
+    // MARK: The fast path's fields
+
+    /// The true time at the anchor plus the suspended time since it, in attoseconds since the Unix
+    /// epoch, shifted along the line so that ``anchorAwake`` is a whole nanosecond.
+    var fastTrueAttoseconds: Int128
     /// The anchor's awake time on the time base, in whole nanoseconds.
     var anchorAwake: Int64
-    /// The anchor's suspended time on the time base, in whole nanoseconds.
-    var anchorSuspended: Int64
-    /// The error bound at the anchor instant, rounded up to whole nanoseconds.
-    var boundNanoseconds: Int64
-    /// The frequency correction (0 until the frequency is measured).
-    var frequencyError: Double
-    /// The bound's growth rate at the anchor (the frequency interval's half-width).
-    var halfWidth: Double
-    /// Half the wander rate, per nanosecond.
-    var halfWanderRate: Double
-    /// Where the growth rate reaches ``rateLimit``, in ns of elapsed time (infinite without it).
-    var knee: Double
-    /// The growth rate's ceiling.
-    var rateLimit: Double
+    /// The bound at the anchor plus what the suspended time since it adds (`σ·S + q`), rounded up
+    /// to whole nanoseconds.
+    var fastBound: Int64
     /// The suspended time since the anchor as of ``epoch``, in nanoseconds.
     var suspendedNanoseconds: Int64
-    /// `σ·S + q` for that suspended time `S`, in ns (0 when `S` is 0).
-    var baseGrowth: Double
     /// The suspend epoch the fast path is valid for.
     var epoch: Int64
-    /// The source of the anchor.
-    var source: TimeSource
-    /// The interned server name (see ``ServerNames``).
-    var serverIdentifier: UInt32
-    /// Whether `frequencyError` comes from a measured frequency.
-    var isDriftCorrected: Bool
-    /// Whether the anchor's time was authenticated (NTS).
-    var isAuthenticated: Bool
-    /// The suspend tolerance and resolution, for the slow path.
+    /// The frequency correction (0 until the frequency is measured).
+    var frequencyError: Double
+    /// `H`'s linear coefficient for awake time after the suspended time: the growth rate then.
+    var linearGrowth: Double
+    /// Half the wander rate, per nanosecond.
+    var halfWanderRate: Double
+    /// Awake nanoseconds after which the growth rate is at ``rateLimit`` (0 when it already is,
+    /// infinite when it never gets there).
+    var kneeAwake: Double
+    /// The growth over the first ``kneeAwake`` ns.
+    var kneeGrowth: Double
+    /// The growth rate's ceiling.
+    var rateLimit: Double
+    /// Bit 0: present; bit 1: drift corrected; bit 2: authenticated; bits 8–15: source code; bits
+    /// 32–63: server id.
+    var metadata: UInt64
+
+    // MARK: What the slow path needs besides
+
+    /// The anchor's suspended time on the time base, in whole nanoseconds (rounded up).
+    var anchorSuspended: Int64
+    /// The bound at the anchor, rounded up to whole nanoseconds, with the rounding allowances.
+    var boundNanoseconds: Int64
+    /// The frequency interval's half-width at the anchor.
+    var halfWidth: Double
+    /// Elapsed nanoseconds after the anchor where the growth rate reaches ``rateLimit``.
+    var knee: Double
+    /// The suspend tolerance.
     var suspendTolerance: Double
+    /// The suspend resolution, in nanoseconds.
     var suspendResolutionNanoseconds: Int64
 
     /// Converts a held anchor and its aging, valid while the suspend epoch is `check`'s and the
@@ -59,12 +68,14 @@ struct PublishedAnchor: Sendable, Equatable {
         let (nanoseconds, subNanosecond) = awake.quotientAndRemainder(dividingBy: 1_000_000_000)
         let suspended = held.base.suspended.nanosecondsRoundedUp
         let since = max(0, check.base.suspended.truncatedNanoseconds &- suspended)
-        // Moving the anchor back by the sub-nanosecond part along the line keeps it exact to within
-        // subNanosecond × frequency error, under 10⁻¹² s.
-        self.trueAttoseconds =
-            anchor.trueTime.sinceEpoch.attoseconds - subNanosecond + Int128(since) * 1_000_000_000
         self.anchorAwake = Int64(truncatingIfNeeded: nanoseconds)
         self.anchorSuspended = suspended
+        self.suspendedNanoseconds = since
+        self.epoch = check.epoch
+        // Moving the anchor back by the sub-nanosecond part along the line keeps it exact to within
+        // subNanosecond × frequency error, under 10⁻¹² s.
+        self.fastTrueAttoseconds =
+            anchor.trueTime.sinceEpoch.attoseconds - subNanosecond + Int128(since) * 1_000_000_000
         // One nanosecond more covers truncating the correction, one more the shift to a whole
         // nanosecond and one more rounding the suspended part up.
         let roundingAllowance: Int64 =
@@ -74,61 +85,73 @@ struct PublishedAnchor: Sendable, Equatable {
         self.frequencyError = aging.frequencyError
         self.halfWidth = aging.halfWidth
         self.halfWanderRate = aging.wanderRate / 2e9
-        self.rateLimit = max(aging.rateLimit, aging.halfWidth)
+        let rateLimit = max(aging.rateLimit, aging.halfWidth)
+        self.rateLimit = rateLimit
         let knee = HoldoverAging.knee(
             halfWidth: aging.halfWidth, wanderRate: aging.wanderRate / 1e9, rateLimit: rateLimit)
         self.knee = knee
-        self.suspendedNanoseconds = since
         self.suspendTolerance = aging.suspendTolerance
         self.suspendResolutionNanoseconds = aging.suspendResolution.nanosecondsRoundedUp
-        self.baseGrowth = 0
-        self.epoch = check.epoch
-        self.source = anchor.source
-        self.serverIdentifier = ServerNames.identifier(for: anchor.server)
-        self.isDriftCorrected = aging.isMeasured
-        self.isAuthenticated = anchor.isAuthenticated
-        self.baseGrowth = suspendGrowth(since)
-    }
-
-    /// `H(x₀ + width) − H(x₀)` in ns.
-    @inline(__always)
-    func increase(from x0: Double, by width: Double) -> Double {
-        HoldoverAging.increase(
-            from: x0, by: width, halfWidth: halfWidth, halfWanderRate: halfWanderRate, knee: knee,
-            rateLimit: rateLimit)
-    }
-
-    /// `σ·S + q` for `S` ns suspended (0 for none).
-    func suspendGrowth(_ suspended: Int64) -> Double {
-        guard suspended > 0 else { return 0 }
-        return Double(suspended) * suspendTolerance + Double(suspendResolutionNanoseconds)
+        // H(S + A) − H(S) as a function of A alone, for the fast path's S.
+        let s = Double(since)
+        if s >= knee {
+            self.linearGrowth = rateLimit
+            self.kneeAwake = 0
+            self.kneeGrowth = 0
+        } else {
+            self.linearGrowth = aging.halfWidth + 2 * halfWanderRate * s
+            self.kneeAwake = knee - s
+            self.kneeGrowth = knee.isFinite ? (knee - s) * (aging.halfWidth + halfWanderRate * (s + knee)) : 0
+        }
+        var suspendGrowth = 0.0
+        if since > 0 {
+            suspendGrowth = s * aging.suspendTolerance + Double(suspendResolutionNanoseconds)
+        }
+        self.fastBound = boundNanoseconds + Int64(suspendGrowth.rounded(.up))
+        var bits: UInt64 = 1
+        if aging.isMeasured { bits |= 2 }
+        if anchor.isAuthenticated { bits |= 4 }
+        bits |= UInt64(anchor.source.code) << 8
+        bits |= UInt64(ServerNames.identifier(for: anchor.server)) << 32
+        self.metadata = bits
     }
 
     /// The estimate at awake reading `awake` (ns) while the suspend epoch is ``epoch``;
     /// allocation-free.
     @inline(__always)
     func estimate(awakeNanoseconds awake: Int64) -> TimeEstimate {
+        Self.estimate(
+            awake: awake, fastTrueAttoseconds: fastTrueAttoseconds, anchorAwake: anchorAwake,
+            fastBound: fastBound, suspendedNanoseconds: suspendedNanoseconds, frequencyError: frequencyError,
+            linearGrowth: linearGrowth, halfWanderRate: halfWanderRate, kneeAwake: kneeAwake,
+            kneeGrowth: kneeGrowth, rateLimit: rateLimit, metadata: metadata)
+    }
+
+    /// The fast estimate from the published fields (see ``AnchorCell``'s hot path).
+    @inline(__always)
+    static func estimate(
+        awake: Int64, fastTrueAttoseconds: Int128, anchorAwake: Int64, fastBound: Int64,
+        suspendedNanoseconds: Int64, frequencyError: Double, linearGrowth: Double, halfWanderRate: Double,
+        kneeAwake: Double, kneeGrowth: Double, rateLimit: Double, metadata: UInt64
+    ) -> TimeEstimate {
         let elapsed = awake &- anchorAwake
         let elapsedDouble = Double(elapsed)
+        let a = elapsedDouble.magnitude
         // |elapsed| < 2^63 ns, the correction is at most 1e-3 and the growth rate at most 1e-3 plus
-        // the wander limit, so these stay inside Int64. Conversions truncate (one instruction;
-        // `rounded` calls into libm on baseline x86-64): the correction is then off by under 1 ns,
-        // which the published bound already includes, and the growth is rounded up by hand so the
-        // bound stays sound.
+        // the wander limit, so these stay inside Int64. Conversions truncate: the correction is
+        // then off by under 1 ns, which the published bound already includes, and the growth is
+        // rounded up by hand so the bound stays sound.
         let correction = Int64(elapsedDouble * frequencyError)
         let exactGrowth =
-            increase(from: Double(suspendedNanoseconds), by: elapsedDouble.magnitude) + baseGrowth
+            a <= kneeAwake
+            ? a * (linearGrowth + halfWanderRate * a) : kneeGrowth + rateLimit * (a - kneeAwake)
         var growth = Int64(exactGrowth)
         if Double(growth) < exactGrowth { growth &+= 1 }
         let trueElapsed = elapsed &- correction
         return TimeEstimate(
-            time: UnixTime(
-                sinceEpoch: Duration(attoseconds: trueAttoseconds &+ Int128(trueElapsed) &* 1_000_000_000)),
-            errorBound: Duration(attoseconds: Int128(boundNanoseconds &+ growth) &* 1_000_000_000),
-            age: Duration(attoseconds: Int128(elapsed &+ suspendedNanoseconds) &* 1_000_000_000),
-            source: source,
-            serverIdentifier: serverIdentifier,
-            isDriftCorrected: isDriftCorrected, isAuthenticated: isAuthenticated)
+            timeAttoseconds: fastTrueAttoseconds &+ Int128(trueElapsed) &* 1_000_000_000,
+            boundNanoseconds: fastBound &+ growth, ageNanoseconds: elapsed &+ suspendedNanoseconds,
+            metadata: metadata)
     }
 
     /// The estimate at any time-base reading (`awake` and `suspended` in ns since boot, read
@@ -141,21 +164,19 @@ struct PublishedAnchor: Sendable, Equatable {
         let elapsed = awake &- anchorAwake
         let elapsedDouble = Double(elapsed)
         let s = Double(since.magnitude)
-        var exactGrowth = increase(from: s, by: elapsedDouble.magnitude)
+        var exactGrowth = HoldoverAging.increase(
+            from: s, by: elapsedDouble.magnitude, halfWidth: halfWidth, halfWanderRate: halfWanderRate,
+            knee: knee, rateLimit: rateLimit)
         if since != 0 { exactGrowth += s * suspendTolerance + Double(suspendResolutionNanoseconds) }
         exactGrowth += Double(max(0, uncertainty))
         var growth = Int64(exactGrowth)
         if Double(growth) < exactGrowth { growth &+= 1 }
         let correction = Int64(elapsedDouble * frequencyError)
-        // trueAttoseconds already includes the suspended time as of the epoch.
+        // fastTrueAttoseconds includes the suspended time as of the epoch.
         let trueElapsed = elapsed &- correction &+ (since &- suspendedNanoseconds)
         return TimeEstimate(
-            time: UnixTime(
-                sinceEpoch: Duration(attoseconds: trueAttoseconds &+ Int128(trueElapsed) &* 1_000_000_000)),
-            errorBound: Duration(attoseconds: Int128(boundNanoseconds &+ growth) &* 1_000_000_000),
-            age: Duration(attoseconds: Int128(elapsed &+ since) &* 1_000_000_000),
-            source: source,
-            serverIdentifier: serverIdentifier,
-            isDriftCorrected: isDriftCorrected, isAuthenticated: isAuthenticated)
+            timeAttoseconds: fastTrueAttoseconds &+ Int128(trueElapsed) &* 1_000_000_000,
+            boundNanoseconds: boundNanoseconds &+ growth, ageNanoseconds: elapsed &+ since, metadata: metadata
+        )
     }
 }

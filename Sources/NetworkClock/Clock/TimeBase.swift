@@ -85,8 +85,7 @@ package struct SystemTimeBase: TimeBaseSource {
     /// changes the epoch, so a raw reading taken before it is never paired with a stale suspend).
     @inline(__always)
     package func awakeNanosecondsAndEpoch() -> (awake: Int64, epoch: Int64) {
-        let awake = Syscalls.clockNanoseconds(.monotonicRaw)
-        return (awake, Syscalls.suspendEpoch())
+        Syscalls.awakeNanosecondsAndSuspendEpoch()
     }
 
     /// False: the kernel may slew `CLOCK_BOOTTIME` against the raw oscillator.
@@ -143,8 +142,7 @@ struct TimeBaseReader: Sendable {
     @inline(__always)
     func awakeNanosecondsAndEpoch() -> (awake: Int64, epoch: Int64) {
         guard readsSystem else { return source.awakeNanosecondsAndEpoch() }
-        let awake = Syscalls.clockNanoseconds(.monotonicRaw)
-        return (awake, Syscalls.suspendEpoch())
+        return Syscalls.awakeNanosecondsAndSuspendEpoch()
     }
 
     /// A full paired reading.
