@@ -38,7 +38,10 @@ struct SyncCommand {
         }
         let clock = AnchoredClock()
         _ = await clock.restore(from: store)
+        let before = clock.frequency()
         let replaced = clock.update(report.anchor)
+        let reset = clock.frequencyReset(since: before)
+        let frequency = clock.frequency()
         do {
             try await clock.save(to: store)
         } catch {
@@ -47,9 +50,14 @@ struct SyncCommand {
             return .noTime
         }
         if options.json {
-            console.out(JSONOutput.line(SyncReportJSON(report, state: store.path, anchorReplaced: replaced)))
+            console.out(
+                JSONOutput.line(
+                    SyncReportJSON(
+                        report, state: store.path, anchorReplaced: replaced, frequency: frequency,
+                        frequencyReset: reset)))
         } else {
             console.out(ReportText.report(report))
+            console.out(ReportText.frequency(frequency, reset: reset))
             let kept = replaced ? "saved" : "kept the stored anchor (tighter bound than this sync); saved"
             console.out("\(kept) to \(store.path)")
         }

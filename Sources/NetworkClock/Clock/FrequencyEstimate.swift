@@ -51,6 +51,24 @@ package struct FrequencyEstimate: Sendable, Hashable {
         lastReset = tracker.lastReset
     }
 
+    /// An estimate from its parts (for reports built without a clock, e.g. tests).
+    package init(
+        frequencyError: Double, growthRate: Double, halfWidthAtAnchor: Double, isMeasured: Bool,
+        exceedsPrior: Bool = false, syncCount: Int, span: Duration, age: Duration?, resetCount: Int = 0,
+        lastReset: FrequencyTracker.ResetReason? = nil
+    ) {
+        self.frequencyError = frequencyError
+        self.growthRate = growthRate
+        self.halfWidthAtAnchor = halfWidthAtAnchor
+        self.isMeasured = isMeasured
+        self.exceedsPrior = exceedsPrior
+        self.syncCount = syncCount
+        self.span = span
+        self.age = age
+        self.resetCount = resetCount
+        self.lastReset = lastReset
+    }
+
     /// ``frequencyError`` in ppm.
     package var ppm: Double { frequencyError * 1e6 }
     /// The lower end of the interval now, in ppm.
