@@ -210,7 +210,9 @@ package final class AnchoredClock: Sendable {
     /// every point, applies along the anchor's whole line: it is a sound statement about the
     /// frequency there, so it may tighten the bound over time already past as well. A point that
     /// contradicts the history, or a discontinuity, resets it (``FrequencyTracker``): the bound
-    /// grows at the prior tolerance again until two syncs measure the frequency anew.
+    /// grows at the prior tolerance again until two syncs measure the frequency anew. After a
+    /// contradiction the current anchor, aged at a frequency that no longer held, is no evidence
+    /// either: the offered anchor replaces it as it is (``AnchorUpdate/adopted``).
     /// - Returns: what became of the anchor. Anchors with a negative bound or values outside the
     ///   supported range (see ``Anchor``) are refused.
     @discardableResult
@@ -232,7 +234,7 @@ package final class AnchoredClock: Sendable {
             state.kernel = discipline
             state.lastSuspended = reading.base.suspended
             let before = state.aging
-            let outcome: AnchorUpdate
+            var outcome: AnchorUpdate
             var next: HeldAnchor
             if let current = state.anchor {
                 let merged = AnchorIntersection(current: current, offered: offered, aging: before)
@@ -248,8 +250,12 @@ package final class AnchoredClock: Sendable {
                     errorBound: offered.anchor.errorBound)
                 if case .discontinuous = outcome {
                     state.frequency.reset(keeping: point, reason: .discontinuity)
-                } else {
-                    state.frequency.add(point)
+                } else if state.frequency.add(point) != nil, outcome != .adopted {
+                    // The frequency moved beyond the allowance: the current anchor was aged at a
+                    // frequency that no longer held, so its interval is no evidence any more.
+                    // The offered anchor alone is.
+                    outcome = .adopted
+                    next = offered
                 }
             }
             var after = HoldoverAging(
