@@ -98,7 +98,7 @@ struct ConcurrencyStressTests {
         tornBound.fastBound = published(first).fastBound
         torn.append(("bound", tornBound))
         var tornRate = published(second)
-        tornRate.rateLimit = 2e-6
+        tornRate.rateFixed = PublishedAnchor.fixedRoundingUp(2e-6)
         torn.append(("rate", tornRate))
         var tornSource = published(second)
         tornSource.metadata = tornSource.metadata & ~0xFF00 | UInt64(TimeSource.http.code) << 8
@@ -436,10 +436,15 @@ struct StressPlan: Sendable {
 
     /// The bound's growth over `age` nanoseconds at `rate`, rounded up as the clock rounds it.
     static func growth(_ age: Int64, rate: Double) -> Int64 {
-        let exact = Double(age).magnitude * rate
-        var growth = Int64(exact)
-        if Double(growth) < exact { growth += 1 }
-        return growth
+        age == 0 ? 0 : Int64(Double(age).magnitude * rate) + 1
+    }
+
+    /// The growth at the prior over `age` nanoseconds exactly as the clock computes it: linear,
+    /// in fixed point (the rate rounded up to 2⁻⁶², the product floored, plus one nanosecond).
+    static func priorGrowth(_ age: Int64) -> Int64 {
+        age == 0
+            ? 0
+            : PublishedAnchor.correction(abs(age), PublishedAnchor.fixedRoundingUp(toleranceGrowthRate)) + 1
     }
 
     /// Checks one reading taken between monotonic readings `before` and `after`, and its order
@@ -523,7 +528,7 @@ struct StressPlan: Sendable {
                 return
             }
         } else {
-            let expected = Self.growth(a, rate: Self.toleranceGrowthRate)
+            let expected = Self.priorGrowth(a)
             guard grown == expected else {
                 stats.fail("anchor \(k): bound grew \(grown) ns in \(a) ns, the prior gives \(expected)")
                 return

@@ -21,17 +21,18 @@ struct AnchorCell: ~Copyable, Sendable {
         let fastBound = Atomic<Int64>(0)
         let suspendedNanoseconds = Atomic<Int64>(0)
         let epoch = Atomic<Int64>(0)
-        let frequencyError = Atomic<UInt64>(0)
+        let frequencyFixed = Atomic<Int64>(0)
         let linearGrowth = Atomic<UInt64>(0)
         let halfWanderRate = Atomic<UInt64>(0)
-        let kneeAwake = Atomic<UInt64>(0)
-        let kneeGrowth = Atomic<UInt64>(0)
-        let rateLimit = Atomic<UInt64>(0)
+        let kneeAwake = Atomic<Int64>(0)
+        let kneeGrowth = Atomic<Int64>(0)
+        let rateFixed = Atomic<Int64>(0)
         let metadata = Atomic<UInt64>(0)
         let anchorSuspended = Atomic<Int64>(0)
         let boundNanoseconds = Atomic<Int64>(0)
         let halfWidth = Atomic<UInt64>(0)
         let knee = Atomic<UInt64>(0)
+        let rateLimit = Atomic<UInt64>(0)
         let suspendTolerance = Atomic<UInt64>(0)
         let suspendResolutionNanoseconds = Atomic<Int64>(0)
         /// Never written: keeps the next slot's fields off this slot's last cache line.
@@ -47,17 +48,18 @@ struct AnchorCell: ~Copyable, Sendable {
             fastBound.store(value.fastBound, ordering: .relaxed)
             suspendedNanoseconds.store(value.suspendedNanoseconds, ordering: .relaxed)
             epoch.store(value.epoch, ordering: .relaxed)
-            frequencyError.store(value.frequencyError.bitPattern, ordering: .relaxed)
+            frequencyFixed.store(value.frequencyFixed, ordering: .relaxed)
             linearGrowth.store(value.linearGrowth.bitPattern, ordering: .relaxed)
             halfWanderRate.store(value.halfWanderRate.bitPattern, ordering: .relaxed)
-            kneeAwake.store(value.kneeAwake.bitPattern, ordering: .relaxed)
-            kneeGrowth.store(value.kneeGrowth.bitPattern, ordering: .relaxed)
-            rateLimit.store(value.rateLimit.bitPattern, ordering: .relaxed)
+            kneeAwake.store(value.kneeAwake, ordering: .relaxed)
+            kneeGrowth.store(value.kneeGrowth, ordering: .relaxed)
+            rateFixed.store(value.rateFixed, ordering: .relaxed)
             metadata.store(value.metadata, ordering: .relaxed)
             anchorSuspended.store(value.anchorSuspended, ordering: .relaxed)
             boundNanoseconds.store(value.boundNanoseconds, ordering: .relaxed)
             halfWidth.store(value.halfWidth.bitPattern, ordering: .relaxed)
             knee.store(value.knee.bitPattern, ordering: .relaxed)
+            rateLimit.store(value.rateLimit.bitPattern, ordering: .relaxed)
             suspendTolerance.store(value.suspendTolerance.bitPattern, ordering: .relaxed)
             suspendResolutionNanoseconds.store(value.suspendResolutionNanoseconds, ordering: .relaxed)
             self.sequence.store(sequence &+ 2, ordering: .releasing)
@@ -108,46 +110,65 @@ struct AnchorCell: ~Copyable, Sendable {
     /// retry.
     @inline(__always)
     borrowing func estimate(reading read: () -> (awake: Int64, epoch: Int64)) -> TimeEstimate? {
+        var fields: FastFields
         while true {
-            let result =
-                active.load(ordering: .acquiring) == 0
-                ? Self.estimate(first, reading: read) : Self.estimate(second, reading: read)
-            if let result { return result }
+            let loaded =
+                active.load(ordering: .acquiring) == 0 ? Self.fastFields(first) : Self.fastFields(second)
+            if let loaded {
+                fields = loaded
+                break
+            }
         }
+        guard fields.metadata & 1 != 0 else { return nil }
+        let (awake, epoch) = read()
+        guard fields.epoch == epoch else { return nil }
+        return PublishedAnchor.estimate(
+            awake: awake, fastTrueAttoseconds: Int128(fields.high) << 64 | Int128(fields.low),
+            anchorAwake: fields.anchorAwake, fastBound: fields.bound, suspendedNanoseconds: fields.suspended,
+            frequencyFixed: fields.frequency, linearGrowth: Double(bitPattern: fields.linear),
+            halfWanderRate: Double(bitPattern: fields.halfWanderRate),
+            kneeAwake: fields.kneeAwake, kneeGrowth: fields.kneeGrowth, rateFixed: fields.rateFixed,
+            metadata: fields.metadata)
     }
 
-    /// One attempt at ``estimate(reading:)`` on `slot`: `.some(nil)` when the slot holds nothing
-    /// or another epoch's value, `nil` when a publish raced with the read.
+    /// The fast path's fields of one slot, as loaded.
+    private struct FastFields {
+        var high: Int64
+        var low: UInt64
+        var anchorAwake: Int64
+        var bound: Int64
+        var suspended: Int64
+        var epoch: Int64
+        var frequency: Int64
+        var linear: UInt64
+        var halfWanderRate: UInt64
+        var kneeAwake: Int64
+        var kneeGrowth: Int64
+        var rateFixed: Int64
+        var metadata: UInt64
+    }
+
+    /// One attempt to load the fast path's fields of `slot`; nil when a publish raced with it.
     @inline(__always)
-    private static func estimate(
-        _ slot: borrowing Slot, reading read: () -> (awake: Int64, epoch: Int64)
-    ) -> TimeEstimate?? {
+    private static func fastFields(_ slot: borrowing Slot) -> FastFields? {
         let before = slot.sequence.load(ordering: .acquiring)
         if before & 1 != 0 { return nil }
-        let high = slot.fastTrueHigh.load(ordering: .relaxed)
-        let low = slot.fastTrueLow.load(ordering: .relaxed)
-        let anchorAwake = slot.anchorAwake.load(ordering: .relaxed)
-        let bound = slot.fastBound.load(ordering: .relaxed)
-        let suspended = slot.suspendedNanoseconds.load(ordering: .relaxed)
-        let published = slot.epoch.load(ordering: .relaxed)
-        let frequency = slot.frequencyError.load(ordering: .relaxed)
-        let linear = slot.linearGrowth.load(ordering: .relaxed)
-        let halfWanderRate = slot.halfWanderRate.load(ordering: .relaxed)
-        let kneeAwake = slot.kneeAwake.load(ordering: .relaxed)
-        let kneeGrowth = slot.kneeGrowth.load(ordering: .relaxed)
-        let rateLimit = slot.rateLimit.load(ordering: .relaxed)
-        let metadata = slot.metadata.load(ordering: .relaxed)
+        let fields = FastFields(
+            high: slot.fastTrueHigh.load(ordering: .relaxed), low: slot.fastTrueLow.load(ordering: .relaxed),
+            anchorAwake: slot.anchorAwake.load(ordering: .relaxed),
+            bound: slot.fastBound.load(ordering: .relaxed),
+            suspended: slot.suspendedNanoseconds.load(ordering: .relaxed),
+            epoch: slot.epoch.load(ordering: .relaxed),
+            frequency: slot.frequencyFixed.load(ordering: .relaxed),
+            linear: slot.linearGrowth.load(ordering: .relaxed),
+            halfWanderRate: slot.halfWanderRate.load(ordering: .relaxed),
+            kneeAwake: slot.kneeAwake.load(ordering: .relaxed),
+            kneeGrowth: slot.kneeGrowth.load(ordering: .relaxed),
+            rateFixed: slot.rateFixed.load(ordering: .relaxed),
+            metadata: slot.metadata.load(ordering: .relaxed))
         atomicMemoryFence(ordering: .acquiring)
         guard slot.sequence.load(ordering: .relaxed) == before else { return nil }
-        guard metadata & 1 != 0 else { return .some(nil) }
-        let (awake, epoch) = read()
-        guard published == epoch else { return .some(nil) }
-        return PublishedAnchor.estimate(
-            awake: awake, fastTrueAttoseconds: Int128(high) << 64 | Int128(low), anchorAwake: anchorAwake,
-            fastBound: bound, suspendedNanoseconds: suspended, frequencyError: Double(bitPattern: frequency),
-            linearGrowth: Double(bitPattern: linear), halfWanderRate: Double(bitPattern: halfWanderRate),
-            kneeAwake: Double(bitPattern: kneeAwake), kneeGrowth: Double(bitPattern: kneeGrowth),
-            rateLimit: Double(bitPattern: rateLimit), metadata: metadata)
+        return fields
     }
 
     /// One attempt to read `slot`: `.some(nil)` when nothing was published, `nil` when a publish
@@ -164,17 +185,18 @@ struct AnchorCell: ~Copyable, Sendable {
             fastBound: slot.fastBound.load(ordering: .relaxed),
             suspendedNanoseconds: slot.suspendedNanoseconds.load(ordering: .relaxed),
             epoch: slot.epoch.load(ordering: .relaxed),
-            frequencyError: Double(bitPattern: slot.frequencyError.load(ordering: .relaxed)),
+            frequencyFixed: slot.frequencyFixed.load(ordering: .relaxed),
             linearGrowth: Double(bitPattern: slot.linearGrowth.load(ordering: .relaxed)),
             halfWanderRate: Double(bitPattern: slot.halfWanderRate.load(ordering: .relaxed)),
-            kneeAwake: Double(bitPattern: slot.kneeAwake.load(ordering: .relaxed)),
-            kneeGrowth: Double(bitPattern: slot.kneeGrowth.load(ordering: .relaxed)),
-            rateLimit: Double(bitPattern: slot.rateLimit.load(ordering: .relaxed)),
+            kneeAwake: slot.kneeAwake.load(ordering: .relaxed),
+            kneeGrowth: slot.kneeGrowth.load(ordering: .relaxed),
+            rateFixed: slot.rateFixed.load(ordering: .relaxed),
             metadata: slot.metadata.load(ordering: .relaxed),
             anchorSuspended: slot.anchorSuspended.load(ordering: .relaxed),
             boundNanoseconds: slot.boundNanoseconds.load(ordering: .relaxed),
             halfWidth: Double(bitPattern: slot.halfWidth.load(ordering: .relaxed)),
             knee: Double(bitPattern: slot.knee.load(ordering: .relaxed)),
+            rateLimit: Double(bitPattern: slot.rateLimit.load(ordering: .relaxed)),
             suspendTolerance: Double(bitPattern: slot.suspendTolerance.load(ordering: .relaxed)),
             suspendResolutionNanoseconds: slot.suspendResolutionNanoseconds.load(ordering: .relaxed))
         atomicMemoryFence(ordering: .acquiring)
@@ -189,9 +211,9 @@ extension PublishedAnchor {
     @inline(__always)
     init(
         fastTrueAttoseconds: Int128, anchorAwake: Int64, fastBound: Int64, suspendedNanoseconds: Int64,
-        epoch: Int64, frequencyError: Double, linearGrowth: Double, halfWanderRate: Double, kneeAwake: Double,
-        kneeGrowth: Double, rateLimit: Double, metadata: UInt64, anchorSuspended: Int64,
-        boundNanoseconds: Int64, halfWidth: Double, knee: Double, suspendTolerance: Double,
+        epoch: Int64, frequencyFixed: Int64, linearGrowth: Double, halfWanderRate: Double, kneeAwake: Int64,
+        kneeGrowth: Int64, rateFixed: Int64, metadata: UInt64, anchorSuspended: Int64,
+        boundNanoseconds: Int64, halfWidth: Double, knee: Double, rateLimit: Double, suspendTolerance: Double,
         suspendResolutionNanoseconds: Int64
     ) {
         self.fastTrueAttoseconds = fastTrueAttoseconds
@@ -199,17 +221,18 @@ extension PublishedAnchor {
         self.fastBound = fastBound
         self.suspendedNanoseconds = suspendedNanoseconds
         self.epoch = epoch
-        self.frequencyError = frequencyError
+        self.frequencyFixed = frequencyFixed
         self.linearGrowth = linearGrowth
         self.halfWanderRate = halfWanderRate
         self.kneeAwake = kneeAwake
         self.kneeGrowth = kneeGrowth
-        self.rateLimit = rateLimit
+        self.rateFixed = rateFixed
         self.metadata = metadata
         self.anchorSuspended = anchorSuspended
         self.boundNanoseconds = boundNanoseconds
         self.halfWidth = halfWidth
         self.knee = knee
+        self.rateLimit = rateLimit
         self.suspendTolerance = suspendTolerance
         self.suspendResolutionNanoseconds = suspendResolutionNanoseconds
     }

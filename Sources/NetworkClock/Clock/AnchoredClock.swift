@@ -221,8 +221,8 @@ package final class AnchoredClock: Sendable {
     }
 
     /// Offers `anchor`, whose time-base instant is `base` when known (a restored anchor of this
-    /// boot), else placed from a reading taken now.
-    func offer(_ anchor: Anchor, base: TimeBaseInstant?) -> AnchorUpdate {
+    /// boot, or a benchmark's), else placed from a reading taken now.
+    package func offer(_ anchor: Anchor, base: TimeBaseInstant?) -> AnchorUpdate {
         guard anchor.isWithinSupportedRange else { return .refused }
         let discipline = KernelDiscipline(kernel.read())
         let reading = timeBase.read()

@@ -57,6 +57,8 @@ package struct FrequencyTracker: Sendable, Hashable {
     package private(set) var resetCount = 0
     /// The reason of the latest reset.
     package private(set) var lastReset: ResetReason?
+    /// Every usable pair of ``points``, kept up to date with them (offers read them often).
+    private(set) var pairs: [Pair] = []
 
     /// Pairs whose awake span is shorter than this are not used: their interval would be hundreds
     /// of ppm wide at best.
@@ -67,6 +69,7 @@ package struct FrequencyTracker: Sendable, Hashable {
     package init(policy: ClockPolicy = ClockPolicy(), points: [Point] = []) {
         self.policy = policy
         for point in points { _ = insert(point) }
+        pairs = Self.pairs(of: self.points, policy: policy)
         keepConsistentNewest()
     }
 
@@ -82,6 +85,7 @@ package struct FrequencyTracker: Sendable, Hashable {
     @discardableResult
     package mutating func add(_ point: Point) -> ResetReason? {
         guard insert(point) else { return nil }
+        pairs = Self.pairs(of: points, policy: policy)
         guard !keepConsistentNewest() else { return nil }
         resetCount += 1
         lastReset = .frequencyChanged
@@ -96,6 +100,7 @@ package struct FrequencyTracker: Sendable, Hashable {
             lastReset = reason
         }
         points = point.isValid ? [point] : []
+        pairs = []
     }
 
     private mutating func insert(_ point: Point) -> Bool {
@@ -144,17 +149,20 @@ package struct FrequencyTracker: Sendable, Hashable {
         points.remove(at: victim)
     }
 
-    /// Keeps the newest point and the run of points before it whose pairs all still intersect;
-    /// returns whether every point was kept.
+    /// Keeps the newest point and the run of points before it whose pairs all still intersect
+    /// (``pairs`` must be up to date); returns whether every point was kept.
     @discardableResult
     private mutating func keepConsistentNewest() -> Bool {
         guard let newest = points.last else { return true }
-        guard measured(points, at: newest.base) == nil else { return true }
+        guard Self.intersection(of: pairs, at: newest.base, policy: policy) == nil else { return true }
         var kept = points.count - 1
-        while kept > 0, measured(Array(points[(kept - 1)...]), at: newest.base) != nil {
+        while kept > 0 {
+            let suffix = Self.pairs(of: Array(points[(kept - 1)...]), policy: policy)
+            guard Self.intersection(of: suffix, at: newest.base, policy: policy) != nil else { break }
             kept -= 1
         }
         points.removeFirst(kept)
+        pairs = Self.pairs(of: points, policy: policy)
         return false
     }
 
@@ -164,7 +172,7 @@ package struct FrequencyTracker: Sendable, Hashable {
     /// widened to it, intersected with the prior unless the measurement contradicts the prior.
     package func interval(at instant: TimeBaseInstant) -> FrequencyInterval {
         let prior = policy.toleranceFraction
-        guard points.count >= 2, let measured = measured(points, at: instant), !measured.pairs.isEmpty else {
+        guard !pairs.isEmpty, let measured = Self.intersection(of: pairs, at: instant, policy: policy) else {
             return FrequencyInterval(
                 lower: -prior, upper: prior, rateLimit: prior, isMeasured: false, exceedsPrior: false)
         }
@@ -184,7 +192,7 @@ package struct FrequencyTracker: Sendable, Hashable {
         let halfWidth = (upper - lower) / 2
         // However long the wander, the frequency stays within Ω of every pair's unwidened interval.
         var limit = exceedsPrior ? Double.infinity : prior + abs(center)
-        for pair in measured.pairs {
+        for pair in pairs {
             limit = min(limit, abs(center - pair.center) + pair.halfWidth + policy.wanderLimitFraction)
         }
         return FrequencyInterval(
@@ -196,41 +204,48 @@ package struct FrequencyTracker: Sendable, Hashable {
     struct Pair: Sendable, Hashable {
         var center: Double
         var halfWidth: Double
-        /// The total time-base time of the pair's first point.
-        var start: Duration
-        /// The total time-base time of the pair's second point.
-        var end: Duration
+        /// The total time-base time of the pair's first point, in seconds.
+        var start: Double
+        /// The total time-base time of the pair's second point, in seconds.
+        var end: Double
 
-        /// How long before or after `instant` the pair's farther point lies, in seconds.
-        func age(at instant: Duration) -> Double {
-            max(abs(instant - start), abs(instant - end)).secondsDouble
+        /// How long before or after `instant` (seconds of total time-base time) the pair's farther
+        /// point lies, in seconds.
+        func age(at instant: Double) -> Double {
+            max(abs(instant - start), abs(instant - end))
         }
     }
 
-    /// The intersection of `points`' pairs widened to `instant` (before, between or after them),
-    /// and the pairs; nil when they do not intersect. With fewer than two usable pairs' worth of points the intersection is the
-    /// whole line (every frequency is allowed).
-    func measured(_ points: [Point], at instant: TimeBaseInstant) -> (
-        lower: Double, upper: Double, pairs: [Pair]
+    /// Every usable pair of `points` (in time-base order).
+    static func pairs(of points: [Point], policy: ClockPolicy) -> [Pair] {
+        var pairs: [Pair] = []
+        pairs.reserveCapacity(points.count * (points.count - 1) / 2)
+        for i in points.indices {
+            for j in points.indices where j > i {
+                if let pair = pair(points[i], points[j], policy: policy) { pairs.append(pair) }
+            }
+        }
+        return pairs
+    }
+
+    /// The intersection of `pairs` widened to `instant` (before, between or after them); nil when
+    /// they do not intersect. With no pair it is the whole line (every frequency is allowed).
+    static func intersection(of pairs: [Pair], at instant: TimeBaseInstant, policy: ClockPolicy) -> (
+        lower: Double, upper: Double
     )? {
         var lower = -Double.infinity
         var upper = Double.infinity
-        var pairs: [Pair] = []
         let jump = policy.wanderFraction
         let rate = policy.wanderRatePerSecond * (1 + policy.toleranceFraction)
         let limit = policy.wanderLimitFraction
-        for i in points.indices {
-            for j in points.indices where j > i {
-                guard let pair = Self.pair(points[i], points[j], policy: policy) else { continue }
-                let age = pair.age(at: instant.total)
-                let width = pair.halfWidth + min(jump + rate * age, limit)
-                lower = max(lower, pair.center - width)
-                upper = min(upper, pair.center + width)
-                pairs.append(pair)
-            }
+        let now = instant.total.secondsDouble
+        for pair in pairs {
+            let width = pair.halfWidth + min(jump + rate * pair.age(at: now), limit)
+            lower = max(lower, pair.center - width)
+            upper = min(upper, pair.center + width)
         }
         guard lower <= upper else { return nil }
-        return (lower, upper, pairs)
+        return (lower, upper)
     }
 
     /// The mean-frequency interval of the pair (`first`, `second`), or nil when it is unusable: an
@@ -249,8 +264,8 @@ package struct FrequencyTracker: Sendable, Hashable {
             spread += policy.sanitizedSuspendResolution.secondsDouble
         }
         return Pair(
-            center: excess.secondsDouble / span, halfWidth: spread / span, start: early.base.total,
-            end: late.base.total)
+            center: excess.secondsDouble / span, halfWidth: spread / span,
+            start: early.base.total.secondsDouble, end: late.base.total.secondsDouble)
     }
 }
 

@@ -10,7 +10,8 @@ import SNTP
 /// growth coefficients, so a reading costs the raw clock read, the epoch check, one comparison
 /// and a few multiplications. The bound's growth over `A` ns awake after `S` ns suspended is
 /// ``HoldoverAging``'s `H(S + A) − H(S)`: quadratic (`A·(linearGrowth + halfWanderRate·A)`) until
-/// the growth rate reaches ``rateLimit`` after ``kneeAwake`` ns, linear beyond.
+/// the growth rate reaches the limit after ``kneeAwake`` ns, linear beyond (in integer arithmetic:
+/// ``rateFixed``).
 struct PublishedAnchor: Sendable, Equatable {
     // MARK: The fast path's fields
 
@@ -26,19 +27,20 @@ struct PublishedAnchor: Sendable, Equatable {
     var suspendedNanoseconds: Int64
     /// The suspend epoch the fast path is valid for.
     var epoch: Int64
-    /// The frequency correction (0 until the frequency is measured).
-    var frequencyError: Double
+    /// The frequency correction in units of 2⁻⁶² (0 until the frequency is measured): applied in
+    /// integer arithmetic, a multiply and a shift, exact to within a nanosecond.
+    var frequencyFixed: Int64
     /// `H`'s linear coefficient for awake time after the suspended time: the growth rate then.
     var linearGrowth: Double
     /// Half the wander rate, per nanosecond.
     var halfWanderRate: Double
-    /// Awake nanoseconds after which the growth rate is at ``rateLimit`` (0 when it already is,
-    /// infinite when it never gets there).
-    var kneeAwake: Double
-    /// The growth over the first ``kneeAwake`` ns.
-    var kneeGrowth: Double
-    /// The growth rate's ceiling.
-    var rateLimit: Double
+    /// Awake nanoseconds after which the growth rate is at its limit (0 when it already is,
+    /// `Int64.max` when it never gets there).
+    var kneeAwake: Int64
+    /// The growth over the first ``kneeAwake`` ns, rounded up.
+    var kneeGrowth: Int64
+    /// The growth rate's ceiling in units of 2⁻⁶², rounded up.
+    var rateFixed: Int64
     /// Bit 0: present; bit 1: drift corrected; bit 2: authenticated; bits 8–15: source code; bits
     /// 32–63: server id.
     var metadata: UInt64
@@ -51,6 +53,8 @@ struct PublishedAnchor: Sendable, Equatable {
     var boundNanoseconds: Int64
     /// The frequency interval's half-width at the anchor.
     var halfWidth: Double
+    /// The growth rate's ceiling.
+    var rateLimit: Double
     /// Elapsed nanoseconds after the anchor where the growth rate reaches ``rateLimit``.
     var knee: Double
     /// The suspend tolerance.
@@ -76,13 +80,13 @@ struct PublishedAnchor: Sendable, Equatable {
         // subNanosecond × frequency error, under 10⁻¹² s.
         self.fastTrueAttoseconds =
             anchor.trueTime.sinceEpoch.attoseconds - subNanosecond + Int128(since) * 1_000_000_000
-        // One nanosecond more covers truncating the correction, one more the shift to a whole
-        // nanosecond and one more rounding the suspended part up.
+        // Two nanoseconds more cover the fixed-point correction (its quantisation and its floor),
+        // one the shift to a whole nanosecond and one rounding the suspended part up.
         let roundingAllowance: Int64 =
-            (subNanosecond == 0 ? 0 : 1) + (aging.frequencyError == 0 ? 0 : 1)
+            (subNanosecond == 0 ? 0 : 1) + (aging.frequencyError == 0 ? 0 : 2)
             + (held.base.suspended.attoseconds % 1_000_000_000 == 0 ? 0 : 1)
         self.boundNanoseconds = anchor.errorBound.nanosecondsRoundedUp + roundingAllowance
-        self.frequencyError = aging.frequencyError
+        self.frequencyFixed = Self.fixed(aging.frequencyError)
         self.halfWidth = aging.halfWidth
         self.halfWanderRate = aging.wanderRate / 2e9
         let rateLimit = max(aging.rateLimit, aging.halfWidth)
@@ -93,21 +97,29 @@ struct PublishedAnchor: Sendable, Equatable {
         self.suspendTolerance = aging.suspendTolerance
         self.suspendResolutionNanoseconds = aging.suspendResolution.nanosecondsRoundedUp
         // H(S + A) − H(S) as a function of A alone, for the fast path's S.
+        self.rateFixed = Self.fixedRoundingUp(rateLimit)
         let s = Double(since)
         if s >= knee {
             self.linearGrowth = rateLimit
             self.kneeAwake = 0
             self.kneeGrowth = 0
+        } else if knee.isFinite && knee - s < 0x1p62 {
+            self.linearGrowth = aging.halfWidth + 2 * halfWanderRate * s
+            self.kneeAwake = Int64(knee - s)  // truncated: the quadratic part ends a little early
+            let below = Double(kneeAwake)
+            self.kneeGrowth =
+                Int64((below * (aging.halfWidth + halfWanderRate * (2 * s + below))).rounded(.up)) + 1
         } else {
             self.linearGrowth = aging.halfWidth + 2 * halfWanderRate * s
-            self.kneeAwake = knee - s
-            self.kneeGrowth = knee.isFinite ? (knee - s) * (aging.halfWidth + halfWanderRate * (s + knee)) : 0
+            self.kneeAwake = .max
+            self.kneeGrowth = 0
         }
         var suspendGrowth = 0.0
         if since > 0 {
             suspendGrowth = s * aging.suspendTolerance + Double(suspendResolutionNanoseconds)
         }
-        self.fastBound = boundNanoseconds + Int64(suspendGrowth.rounded(.up))
+        // Rounded up as the slow path rounds it: truncated, plus 1 ns when there is anything.
+        self.fastBound = boundNanoseconds + (suspendGrowth > 0 ? Int64(suspendGrowth) + 1 : 0)
         var bits: UInt64 = 1
         if aging.isMeasured { bits |= 2 }
         if anchor.isAuthenticated { bits |= 4 }
@@ -122,36 +134,59 @@ struct PublishedAnchor: Sendable, Equatable {
     func estimate(awakeNanoseconds awake: Int64) -> TimeEstimate {
         Self.estimate(
             awake: awake, fastTrueAttoseconds: fastTrueAttoseconds, anchorAwake: anchorAwake,
-            fastBound: fastBound, suspendedNanoseconds: suspendedNanoseconds, frequencyError: frequencyError,
+            fastBound: fastBound, suspendedNanoseconds: suspendedNanoseconds, frequencyFixed: frequencyFixed,
             linearGrowth: linearGrowth, halfWanderRate: halfWanderRate, kneeAwake: kneeAwake,
-            kneeGrowth: kneeGrowth, rateLimit: rateLimit, metadata: metadata)
+            kneeGrowth: kneeGrowth, rateFixed: rateFixed, metadata: metadata)
     }
 
     /// The fast estimate from the published fields (see ``AnchorCell``'s hot path).
     @inline(__always)
     static func estimate(
         awake: Int64, fastTrueAttoseconds: Int128, anchorAwake: Int64, fastBound: Int64,
-        suspendedNanoseconds: Int64, frequencyError: Double, linearGrowth: Double, halfWanderRate: Double,
-        kneeAwake: Double, kneeGrowth: Double, rateLimit: Double, metadata: UInt64
+        suspendedNanoseconds: Int64, frequencyFixed: Int64, linearGrowth: Double, halfWanderRate: Double,
+        kneeAwake: Int64, kneeGrowth: Int64, rateFixed: Int64, metadata: UInt64
     ) -> TimeEstimate {
         let elapsed = awake &- anchorAwake
-        let elapsedDouble = Double(elapsed)
-        let a = elapsedDouble.magnitude
-        // |elapsed| < 2^63 ns, the correction is at most 1e-3 and the growth rate at most 1e-3 plus
-        // the wander limit, so these stay inside Int64. Conversions truncate: the correction is
-        // then off by under 1 ns, which the published bound already includes, and the growth is
-        // rounded up by hand so the bound stays sound.
-        let correction = Int64(elapsedDouble * frequencyError)
-        let exactGrowth =
-            a <= kneeAwake
-            ? a * (linearGrowth + halfWanderRate * a) : kneeGrowth + rateLimit * (a - kneeAwake)
-        var growth = Int64(exactGrowth)
-        if Double(growth) < exactGrowth { growth &+= 1 }
+        // |elapsed| < 2^62 ns in practice (146 years); the correction and growth stay inside Int64.
+        // The correction is a fixed-point product, within the 2 ns the published bound already
+        // includes. The growth is rounded up: past the knee a fixed-point product floored plus
+        // 1 ns (the rate is rounded up), before it a double truncated plus 1 ns.
+        let correction = Self.correction(elapsed, frequencyFixed)
+        let a = elapsed < 0 ? 0 &- elapsed : elapsed
+        let roundUp: Int64 = a == 0 ? 0 : 1
+        let growth: Int64
+        if a >= kneeAwake {
+            growth = kneeGrowth &+ Self.correction(a &- kneeAwake, rateFixed) &+ roundUp
+        } else {
+            let x = Double(a)
+            growth = Int64(x * (linearGrowth + halfWanderRate * x)) &+ roundUp
+        }
         let trueElapsed = elapsed &- correction
         return TimeEstimate(
             timeAttoseconds: fastTrueAttoseconds &+ Int128(trueElapsed) &* 1_000_000_000,
             boundNanoseconds: fastBound &+ growth, ageNanoseconds: elapsed &+ suspendedNanoseconds,
             metadata: metadata)
+    }
+
+    /// `frequency` in units of 2⁻⁶² (clamped to ±1, far beyond any real oscillator).
+    static func fixed(_ frequency: Double) -> Int64 {
+        guard frequency.isFinite else { return 0 }
+        return Int64((min(1, max(-1, frequency)) * 0x1p62).rounded())
+    }
+
+    /// `rate` in units of 2⁻⁶², rounded up (clamped to `0...1`).
+    static func fixedRoundingUp(_ rate: Double) -> Int64 {
+        guard rate.isFinite, rate > 0 else { return rate > 0 ? 1 << 62 : 0 }
+        return Int64((min(1, rate) * 0x1p62).rounded(.up))
+    }
+
+    /// `⌊elapsed × fixed / 2⁶²⌋`: the correction for `elapsed` ns, within 2 ns of the exact
+    /// `elapsed × frequency` (one for the quantisation of `fixed` over |elapsed| < 2⁶³ ns, one for
+    /// the floor).
+    @inline(__always)
+    static func correction(_ elapsed: Int64, _ fixed: Int64) -> Int64 {
+        let (high, low) = elapsed.multipliedFullWidth(by: fixed)
+        return (high &<< 2) | Int64(truncatingIfNeeded: low &>> 62)
     }
 
     /// The estimate at any time-base reading (`awake` and `suspended` in ns since boot, read
@@ -169,9 +204,10 @@ struct PublishedAnchor: Sendable, Equatable {
             knee: knee, rateLimit: rateLimit)
         if since != 0 { exactGrowth += s * suspendTolerance + Double(suspendResolutionNanoseconds) }
         exactGrowth += Double(max(0, uncertainty))
-        var growth = Int64(exactGrowth)
-        if Double(growth) < exactGrowth { growth &+= 1 }
-        let correction = Int64(elapsedDouble * frequencyError)
+        // Truncated and one nanosecond added (none when there is nothing to grow): at least the
+        // exact growth, at most 1 ns more, with no second conversion to compare against.
+        let growth = Int64(exactGrowth) &+ (exactGrowth > 0 ? 1 : 0)
+        let correction = Self.correction(elapsed, frequencyFixed)
         // fastTrueAttoseconds includes the suspended time as of the epoch.
         let trueElapsed = elapsed &- correction &+ (since &- suspendedNanoseconds)
         return TimeEstimate(
