@@ -92,10 +92,13 @@ extension Syscalls {
         var unsettled: TimeBaseSample?
         for _ in 0..<4 {
             let before = suspendEpoch()
-            let first = timeBaseClock(.monotonic)
-            let boot = timeBaseClock(.bootTime)
+            // CLOCK_BOOTTIME and CLOCK_MONOTONIC through the C library, as the exchange clock is
+            // read (so a tool that shifts them, such as libfaketime, shifts both alike); the raw
+            // oscillator and the epoch as the hot path reads them.
+            let first = clockNanoseconds(.monotonic)
+            let boot = clockNanoseconds(.bootTime)
             let awake = timeBaseClock(.monotonicRaw)
-            let second = timeBaseClock(.monotonic)
+            let second = clockNanoseconds(.monotonic)
             let after = suspendEpoch()
             let spread = max(0, second &- first)
             #if canImport(Glibc)

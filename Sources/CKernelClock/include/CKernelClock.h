@@ -21,7 +21,7 @@ typedef struct {
 netclock_raw_reading netclock_raw_and_suspend_epoch(void);
 
 /// One clock in nanoseconds, read the same way (for the time base's paired readings, so that they
-/// and the hot path read the clocks through the same function).
+/// read the raw oscillator and the suspend epoch through the same function as the hot path).
 int64_t netclock_clock_nanoseconds(int id);
 #endif
 
