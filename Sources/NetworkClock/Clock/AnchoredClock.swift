@@ -102,9 +102,9 @@ package final class AnchoredClock: Sendable {
     /// in progress, republishes the anchor for the new epoch.
     @inline(never)
     private func nowAfterEpochChange() -> TimeEstimate? {
-        guard cell.read() != nil else { return nil }
-        let reading = timeBase.read()
+        // The anchor first, then the clocks, as on the fast path: the age is never negative.
         guard let published = cell.read() else { return nil }
+        let reading = timeBase.read()
         let estimate = published.estimate(
             awakeNanoseconds: reading.base.awake.truncatedNanoseconds,
             suspendedNanoseconds: reading.base.suspended.truncatedNanoseconds,
@@ -229,7 +229,9 @@ package final class AnchoredClock: Sendable {
         return state.withLock { state in
             let offered =
                 base.map { HeldAnchor(anchor: anchor, base: $0) }
-                ?? place(anchor, reading: reading, discipline: discipline, lastSuspended: state.lastSuspended)
+                ?? HeldAnchor(
+                    placing: anchor, by: reading, discipline: discipline, lastSuspended: state.lastSuspended,
+                    exact: timeBase.exchangeClockIsBase, policy: policy)
             guard offered.anchor.isWithinSupportedRange else { return .refused }
             state.kernel = discipline
             state.lastSuspended = reading.base.suspended
@@ -265,7 +267,7 @@ package final class AnchoredClock: Sendable {
             // both. Then the two intervals are intersected now and the new one applies from here.
             let oldNow = next.aged(to: reading.base, exchange: reading.exchange, by: before)
             let newNow = next.aged(to: reading.base, exchange: reading.exchange, by: after)
-            if !newNow.isInside(oldNow), let both = Self.intersection(oldNow, newNow) {
+            if !newNow.isInside(oldNow), let both = oldNow.intersection(newNow) {
                 next = both
                 after = HoldoverAging(
                     state.frequency.interval(at: next.base), policy: policy, reference: next.base)
@@ -275,44 +277,6 @@ package final class AnchoredClock: Sendable {
             publish(state, check: reading)
             return outcome
         }
-    }
-
-    /// `anchor` placed on the time base by the paired `reading`: its instant is `d` before the
-    /// reading's on the exchange clock, so `d` before it on the time base, within the kernel's
-    /// possible slew over `d` (plus any phase it still has to slew), the reading's own pairing
-    /// uncertainty, and, if a suspend was seen since the last reading, the cost of not knowing
-    /// whether it fell inside `d` (awake time then corrected as suspended, or the reverse).
-    private func place(
-        _ anchor: Anchor, reading: TimeBaseReading, discipline: KernelDiscipline, lastSuspended: Duration?
-    ) -> HeldAnchor {
-        let distance = reading.exchange - anchor.monotonic
-        let base = TimeBaseInstant(awake: reading.base.awake - distance, suspended: reading.base.suspended)
-        guard !timeBase.exchangeClockIsBase else { return HeldAnchor(anchor: anchor, base: base) }
-        var placed = anchor
-        placed.errorBound += reading.uncertainty
-        if distance != .zero {
-            placed.errorBound += abs(distance).scaledRoundingUp(by: discipline.mappingRate)
-            placed.errorBound += discipline.boundWidening
-        }
-        if let lastSuspended, reading.base.suspended > lastSuspended, distance > .zero {
-            let unsure = min(distance, reading.base.suspended - lastSuspended)
-            placed.errorBound += unsure.scaledRoundingUp(
-                by: policy.toleranceFraction + policy.suspendToleranceFraction)
-        }
-        return HeldAnchor(anchor: placed, base: base)
-    }
-
-    /// The intersection of two intervals at the same instant (`first`'s metadata), its midpoint
-    /// rounded down and its bound up to whole nanoseconds; nil when they are disjoint.
-    private static func intersection(_ first: HeldAnchor, _ second: HeldAnchor) -> HeldAnchor? {
-        let lower = max(first.earliest, second.earliest)
-        let upper = min(first.latest, second.latest)
-        guard lower <= upper else { return nil }
-        var result = first
-        let middle = UnixTime(sinceEpoch: (lower + (upper - lower) / 2).sinceEpoch.flooredToNanosecond)
-        result.anchor.trueTime = middle
-        result.anchor.errorBound = (upper - middle).ceiledToNanosecond
-        return result
     }
 
     /// Merges sync points from an earlier process (same boot) into the frequency history.
@@ -341,23 +305,5 @@ package final class AnchoredClock: Sendable {
     private func publish(_ state: State, check: TimeBaseReading) {
         guard let anchor = state.anchor else { return }
         cell.publish(PublishedAnchor(anchor: anchor, aging: state.aging, check: check))
-    }
-}
-
-extension HoldoverAging {
-    /// The aging a frequency interval that holds at `reference` gives under `policy`.
-    init(_ interval: FrequencyInterval, policy: ClockPolicy, reference: TimeBaseInstant) {
-        guard interval.isMeasured else {
-            self = .prior(policy)
-            self.reference = reference.total
-            return
-        }
-        self.init(
-            frequencyError: interval.center, halfWidth: interval.halfWidth,
-            wanderRate: policy.wanderRatePerSecond * (1 + policy.toleranceFraction),
-            rateLimit: max(interval.rateLimit, interval.halfWidth),
-            suspendTolerance: policy.suspendToleranceFraction,
-            suspendResolution: policy.sanitizedSuspendResolution, isMeasured: true,
-            reference: reference.total)
     }
 }

@@ -35,6 +35,52 @@ struct HeldAnchor: Sendable, Hashable {
     /// The latest the true time can be at the anchor instant.
     var latest: UnixTime { anchor.trueTime + anchor.errorBound }
 
+    /// `anchor` placed on the time base by the paired `reading`: its instant is `d` before the
+    /// reading's on the exchange clock, so `d` before it on the time base. Unless the exchange clock
+    /// is the time base (`exact`), that holds within the kernel's possible slew over `d` (plus any
+    /// phase it still has to slew), the reading's own pairing uncertainty, and, if a suspend was
+    /// seen since the last reading (`lastSuspended`), the cost of not knowing whether it fell
+    /// inside `d` (awake time then corrected as suspended, or the reverse): the bound grows by all
+    /// of it.
+    init(
+        placing anchor: Anchor, by reading: TimeBaseReading, discipline: KernelDiscipline,
+        lastSuspended: Duration?, exact: Bool, policy: ClockPolicy
+    ) {
+        let distance = reading.exchange - anchor.monotonic
+        base = TimeBaseInstant(awake: reading.base.awake - distance, suspended: reading.base.suspended)
+        self.anchor = anchor
+        guard !exact else { return }
+        self.anchor.errorBound += reading.uncertainty
+        if distance != .zero {
+            self.anchor.errorBound += abs(distance).scaledRoundingUp(by: discipline.mappingRate)
+            self.anchor.errorBound += discipline.boundWidening
+        }
+        if let lastSuspended, reading.base.suspended > lastSuspended, distance > .zero {
+            let unsure = min(distance, reading.base.suspended - lastSuspended)
+            self.anchor.errorBound += unsure.scaledRoundingUp(
+                by: policy.toleranceFraction + policy.suspendToleranceFraction)
+        }
+    }
+
+    /// Creates a held anchor from its parts.
+    init(anchor: Anchor, base: TimeBaseInstant) {
+        self.anchor = anchor
+        self.base = base
+    }
+
+    /// The intersection of this interval and `other`'s at the same instant (this one's metadata),
+    /// its midpoint rounded down and its bound up to whole nanoseconds; nil when they are disjoint.
+    func intersection(_ other: HeldAnchor) -> HeldAnchor? {
+        let lower = max(earliest, other.earliest)
+        let upper = min(latest, other.latest)
+        guard lower <= upper else { return nil }
+        var result = self
+        let middle = UnixTime(sinceEpoch: (lower + (upper - lower) / 2).sinceEpoch.flooredToNanosecond)
+        result.anchor.trueTime = middle
+        result.anchor.errorBound = (upper - middle).ceiledToNanosecond
+        return result
+    }
+
     /// Whether this interval lies inside `other`'s (both at the same instant).
     func isInside(_ other: HeldAnchor) -> Bool {
         earliest >= other.earliest && latest <= other.latest

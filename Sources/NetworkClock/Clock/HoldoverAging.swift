@@ -115,3 +115,21 @@ struct HoldoverAging: Sendable, Hashable {
         return awake - .nanoseconds(correction) + suspended
     }
 }
+
+extension HoldoverAging {
+    /// The aging a frequency interval that holds at `reference` gives under `policy`.
+    init(_ interval: FrequencyInterval, policy: ClockPolicy, reference: TimeBaseInstant) {
+        guard interval.isMeasured else {
+            self = .prior(policy)
+            self.reference = reference.total
+            return
+        }
+        self.init(
+            frequencyError: interval.center, halfWidth: interval.halfWidth,
+            wanderRate: policy.wanderRatePerSecond * (1 + policy.toleranceFraction),
+            rateLimit: max(interval.rateLimit, interval.halfWidth),
+            suspendTolerance: policy.suspendToleranceFraction,
+            suspendResolution: policy.sanitizedSuspendResolution, isMeasured: true,
+            reference: reference.total)
+    }
+}
