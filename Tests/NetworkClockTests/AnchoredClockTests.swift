@@ -9,7 +9,7 @@ import Testing
 @Suite("AnchoredClock")
 struct AnchoredClockTests {
     /// A 15 ppm prior, for tests about intersection rather than the tolerance.
-    static let fifteen = ClockPolicy(frequencyTolerancePPM: 15)
+    static let fifteen = ClockPolicy(priorTolerancePPM: 15)
 
     private func makeClock(
         _ timeline: SimulatedTimeline, policy: ClockPolicy = ClockPolicy()
@@ -80,7 +80,7 @@ struct AnchoredClockTests {
 
     // Before a second sync has measured the frequency, the bound grows at the prior tolerance:
     // 500 ppm by default (it was 15 ppm, which an oscillator 60 or 80 ppm off outruns; see
-    // ClockPolicy.frequencyTolerancePPM). 3600 s × 500 ppm = 1.8 s; the clock rounds the growth up
+    // ClockPolicy.priorTolerancePPM). 3600 s × 500 ppm = 1.8 s; the clock rounds the growth up
     // to a whole nanosecond so the bound stays sound, and 500e-6 is not exact in binary.
     @Test("before the frequency is measured the bound grows at the 500 ppm prior: +1.8 s after one hour")
     func boundGrowth() throws {
@@ -99,7 +99,7 @@ struct AnchoredClockTests {
     @Test("a custom tolerance changes the growth rate")
     func customTolerance() throws {
         let timeline = SimulatedTimeline()
-        let clock = makeClock(timeline, policy: ClockPolicy(frequencyTolerancePPM: 100))
+        let clock = makeClock(timeline, policy: ClockPolicy(priorTolerancePPM: 100))
         clock.update(timeline.anchor(bound: .zero))
         timeline.advance(by: .seconds(100))
         let bound = try #require(clock.now()).errorBound

@@ -310,7 +310,7 @@ struct StressPlan: Sendable {
     static let baseNanoseconds: Int64 = 1_780_000_000_000_000_000
     /// The growth rate before the frequency is measured: the default policy's 500 ppm prior,
     /// computed as the clock does.
-    static let toleranceGrowthRate = ClockPolicy().frequencyTolerancePPM / 1e6
+    static let toleranceGrowthRate = ClockPolicy().priorTolerancePPM / 1e6
     /// The least growth rate once the frequency is measured: the points lie exactly on the line, so
     /// every pair is centred on 0 and the intersection is no narrower than the 1 ppm wander jump
     /// every pair is widened by.

@@ -62,7 +62,7 @@ private let designs: [HoldoverDesign] = [
         return AnchoredClock(
             monotonic: boot, wall: HoldoverWallClock(machine: machine),
             policy: ClockPolicy(
-                frequencyTolerancePPM: 500, wanderPPM: 1000, suspendTolerancePPM: 0,
+                priorTolerancePPM: 500, wanderPPM: 1000, suspendTolerancePPM: 0,
                 suspendResolution: .zero),
             kernel: .fixed(unsynchronizedKernel), timeBase: ExchangeClockTimeBase(boot))
     },

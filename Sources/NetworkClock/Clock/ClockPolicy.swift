@@ -10,18 +10,24 @@ extension NetworkClock {
     /// estimate by the interval's middle and grows the bound by the interval's half-width plus an
     /// allowance for the frequency wandering since (temperature): a jump of
     /// ``wanderPPM``, then ``wanderRatePPMPerHour``, never more than ``wanderLimitPPM`` in all.
-    /// Before two syncs, the bound grows at ``frequencyTolerancePPM``. Out-of-range values are
-    /// clamped where they are used, never trapped on.
+    /// Before two syncs, the bound grows at ``priorTolerancePPM``. Out-of-range values are clamped
+    /// where they are used, never trapped on.
     public struct ClockPolicy: Sendable, Hashable {
+        /// The frequency error assumed over the seconds one exchange or burst takes, in ppm: it
+        /// widens each NTP sample's bound by that much of its round trip, each burst sample's
+        /// interval for its distance from the burst's latest sample, and HTTP evidence for its age.
+        /// Default 15 ppm, RFC 5905's `PHI`. Clamped to `0...1000`. (The bound between syncs grows
+        /// at the measured frequency's uncertainty instead, and at ``priorTolerancePPM`` before.)
+        public var frequencyTolerancePPM: Double
         /// The frequency error the oscillator is assumed to have at most before two syncs have
         /// measured it, in ppm: the bound grows at this rate after the first sync, and after a
         /// sync that contradicted the measured frequency. Default 500 ppm: in a survey of about
         /// 20,000 NTP hosts the median oscillator was 78 ppm off, a few beyond 500 ppm (D. L.
-        /// Mills, *Computer Network Time Synchronization*, CRC Press, chapter "Computer Clocks"), and 500 ppm is the
-        /// most the kernel's discipline will correct (Linux `MAXFREQ`, RFC 5905 `MAXFREQ`). A
-        /// measured frequency outside it replaces it rather than being clipped. Clamped to
-        /// `0...1000`.
-        public var frequencyTolerancePPM: Double
+        /// Mills, *Computer Network Time Synchronization*, CRC Press, chapter "Computer
+        /// Clocks"), and 500 ppm is the most the kernel's discipline will correct (Linux
+        /// `MAXFREQ`, RFC 5905 `MAXFREQ`). A measured frequency outside it replaces it rather than
+        /// being clipped. Clamped to `0...1000`.
+        public var priorTolerancePPM: Double
         /// How far the frequency may move at once between two syncs, in ppm: added to every pair's
         /// interval as soon as time passes. Default 1 ppm, chrony's default `maxclockerror` (the
         /// frequency error the system clock "can gain on its own between clock updates").
@@ -56,7 +62,8 @@ extension NetworkClock {
 
         /// Creates a policy; every parameter has the default described on its property.
         public init(
-            frequencyTolerancePPM: Double = 500,
+            frequencyTolerancePPM: Double = QueryOptions.defaultFrequencyTolerancePPM,
+            priorTolerancePPM: Double = 500,
             wanderPPM: Double = 1,
             wanderRatePPMPerHour: Double = 10,
             wanderLimitPPM: Double = 10,
@@ -66,6 +73,7 @@ extension NetworkClock {
             frequencyHistoryWindow: Duration = .seconds(24 * 3600)
         ) {
             self.frequencyTolerancePPM = frequencyTolerancePPM
+            self.priorTolerancePPM = priorTolerancePPM
             self.wanderPPM = wanderPPM
             self.wanderRatePPMPerHour = wanderRatePPMPerHour
             self.wanderLimitPPM = wanderLimitPPM
@@ -77,8 +85,8 @@ extension NetworkClock {
 
         // MARK: Sanitized values, as the clock and the tracker use them
 
-        /// `frequencyTolerancePPM` as a fraction, clamped to `0...1e-3`.
-        var toleranceFraction: Double { Self.fraction(ppm: frequencyTolerancePPM, fallback: 500) }
+        /// `priorTolerancePPM` as a fraction, clamped to `0...1e-3`.
+        var priorFraction: Double { Self.fraction(ppm: priorTolerancePPM, fallback: 500) }
 
         /// `wanderPPM` as a fraction.
         var wanderFraction: Double { Self.fraction(ppm: wanderPPM, fallback: 1) }

@@ -20,7 +20,7 @@ import SNTP
 ///
 /// An empty intersection is evidence that the frequency changed beyond the allowance (or that a
 /// sync was wrong): the tracker keeps only the newest points that still agree, counts a reset, and
-/// learns again. With fewer than two points the interval is the prior, ±``ClockPolicy/frequencyTolerancePPM``.
+/// learns again. With fewer than two points the interval is the prior, ±``ClockPolicy/priorTolerancePPM``.
 ///
 /// A plain value with no threads or clocks inside; ``AnchoredClock`` feeds it.
 package struct FrequencyTracker: Sendable, Hashable {
@@ -171,7 +171,7 @@ package struct FrequencyTracker: Sendable, Hashable {
     /// The interval at `instant`: where the oscillator's frequency error lies then, by every pair
     /// widened to it, intersected with the prior unless the measurement contradicts the prior.
     package func interval(at instant: TimeBaseInstant) -> FrequencyInterval {
-        let prior = policy.toleranceFraction
+        let prior = policy.priorFraction
         guard !pairs.isEmpty, let measured = Self.intersection(of: pairs, at: instant, policy: policy) else {
             return FrequencyInterval(
                 lower: -prior, upper: prior, rateLimit: prior, isMeasured: false, exceedsPrior: false)
@@ -236,7 +236,7 @@ package struct FrequencyTracker: Sendable, Hashable {
         var lower = -Double.infinity
         var upper = Double.infinity
         let jump = policy.wanderFraction
-        let rate = policy.wanderRatePerSecond * (1 + policy.toleranceFraction)
+        let rate = policy.wanderRatePerSecond * (1 + policy.priorFraction)
         let limit = policy.wanderLimitFraction
         let now = instant.total.secondsDouble
         for pair in pairs {

@@ -58,7 +58,7 @@ struct HeldAnchor: Sendable, Hashable {
         if let lastSuspended, reading.base.suspended > lastSuspended, distance > .zero {
             let unsure = min(distance, reading.base.suspended - lastSuspended)
             self.anchor.errorBound += unsure.scaledRoundingUp(
-                by: policy.toleranceFraction + policy.suspendToleranceFraction)
+                by: policy.priorFraction + policy.suspendToleranceFraction)
         }
     }
 

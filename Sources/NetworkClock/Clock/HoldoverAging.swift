@@ -41,7 +41,7 @@ struct HoldoverAging: Sendable, Hashable {
 
     /// Aging at a fixed tolerance with no correction and no wander (the prior alone).
     static func prior(_ policy: ClockPolicy) -> HoldoverAging {
-        let tolerance = policy.toleranceFraction
+        let tolerance = policy.priorFraction
         return HoldoverAging(
             frequencyError: 0, halfWidth: tolerance, wanderRate: 0, rateLimit: tolerance,
             suspendTolerance: policy.suspendToleranceFraction,
@@ -126,7 +126,7 @@ extension HoldoverAging {
         }
         self.init(
             frequencyError: interval.center, halfWidth: interval.halfWidth,
-            wanderRate: policy.wanderRatePerSecond * (1 + policy.toleranceFraction),
+            wanderRate: policy.wanderRatePerSecond * (1 + policy.priorFraction),
             rateLimit: max(interval.rateLimit, interval.halfWidth),
             suspendTolerance: policy.suspendToleranceFraction,
             suspendResolution: policy.sanitizedSuspendResolution, isMeasured: true,
