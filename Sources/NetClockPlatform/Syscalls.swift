@@ -19,13 +19,28 @@ package enum Syscalls {
         case monotonic
         /// `CLOCK_REALTIME`: the settable wall clock.
         case realTime
+        /// `CLOCK_MONOTONIC_RAW`: the oscillator as the kernel counts it, never slewed by the time
+        /// discipline (`adjtimex` moves `CLOCK_MONOTONIC`/`CLOCK_BOOTTIME`, never this); stops
+        /// during suspend. On Darwin, `CLOCK_MONOTONIC`.
+        case monotonicRaw
+        /// `CLOCK_MONOTONIC_COARSE`: `CLOCK_MONOTONIC` as of the last timer tick, read without the
+        /// hardware counter (a few ns). On Darwin, `CLOCK_MONOTONIC`.
+        case monotonicCoarse
+        /// `CLOCK_REALTIME_COARSE`: the wall clock as of the last timer tick. ``monotonicCoarse``
+        /// minus it is the kernel's wall-to-monotonic offset, exactly (see
+        /// ``Syscalls/suspendEpoch()``). On Darwin, `CLOCK_MONOTONIC`.
+        case realTimeCoarse
 
         var raw: clockid_t {
             switch self {
             #if canImport(Glibc)
                 case .bootTime: return CLOCK_BOOTTIME
+                case .monotonicRaw: return CLOCK_MONOTONIC_RAW
+                case .monotonicCoarse: return CLOCK_MONOTONIC_COARSE
+                case .realTimeCoarse: return CLOCK_REALTIME_COARSE
             #else
                 case .bootTime: return CLOCK_MONOTONIC
+                case .monotonicRaw, .monotonicCoarse, .realTimeCoarse: return CLOCK_MONOTONIC
             #endif
             case .monotonic: return CLOCK_MONOTONIC
             case .realTime: return CLOCK_REALTIME

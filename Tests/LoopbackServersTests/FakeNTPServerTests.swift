@@ -10,6 +10,7 @@ import Foundation
 import LoopbackServers
 import NetClockPlatform
 import SNTP
+import Synchronization
 import Testing
 
 /// A bare, unconnected UDP socket bound to a loopback address: it sees every datagram sent to it,
@@ -194,6 +195,14 @@ private func exchange(
     return (nonce, t1, reply)
 }
 
+/// A wall clock that moves only when a test says so.
+private final class ManualWallClock: WallClockSource, Sendable {
+    private let reading: Mutex<UnixTime>
+    init(_ start: UnixTime) { reading = Mutex(start) }
+    func now() -> UnixTime { reading.withLock { $0 } }
+    func advance(by duration: Duration) { reading.withLock { $0 = $0 + duration } }
+}
+
 /// The NTP encoding rounds to 2⁻³² s (0.23 ns); comparisons with the local clock allow this much.
 private let rounding = Duration.nanoseconds(1)
 
@@ -263,6 +272,25 @@ struct FakeNTPServerTests {
         let theta = ((t2 - t1) + (t3 - datagram.receivedAt)) / 2
         let roundTrip = datagram.receivedAt - t1
         #expect(abs(theta - offset) <= roundTrip / 2 + rounding)
+    }
+
+    // The server's clock derived from a manual clock with `frequencyPPM: 60`: frozen between
+    // exchanges, so T2 = T3 exactly, and after 1000 s of the manual clock the stamps have gained
+    // 1000 s × 60 ppm = 60 ms on it (to the 2⁻³² s encoding).
+    @Test func aFrequencyMakesTheServerClockGainOnOurs() throws {
+        let clock = ManualWallClock(UnixTime(seconds: 1_790_000_000))
+        var configuration = FakeNTPServer.Configuration(offset: .seconds(2))
+        configuration.frequencyPPM = 60
+        let server = try FakeNTPServer(configuration: configuration, clock: clock)
+        defer { server.stop() }
+        let first = try #require(exchange(with: server).reply.packet)
+        #expect(first.receiveTimestamp == first.transmitTimestamp)
+        let start = clock.now()
+        #expect(abs(first.transmitTimestamp.unixTime(near: start) - (start + .seconds(2))) <= rounding)
+        clock.advance(by: .seconds(1000))
+        let second = try #require(exchange(with: server).reply.packet)
+        let expected = start + .seconds(1000) + .seconds(2) + .milliseconds(60)
+        #expect(abs(second.transmitTimestamp.unixTime(near: expected) - expected) <= rounding)
     }
 
     @Test func aServerTwelveYearsAheadStampsNTPEraOne() throws {
@@ -856,10 +884,13 @@ struct FakeNTPServerCommandLineTests {
             "1",
             "--leap", "2", "--refid", "GPS", "--precision", "-24", "--root-delay", "10ms",
             "--root-dispersion", "1.5ms", "--behaviour", "kiss:RATE", "--count", "3", "--verbose",
+            "--frequency", "60",
         ])
         let c = options.configuration
         #expect(c.host == "::1" && c.port == 12345)
         #expect(c.offset == .seconds(-2))
+        #expect(c.frequencyPPM == 60)
+        #expect(try Options.parse(["--frequency", "-12.5"]).configuration.frequencyPPM == -12.5)
         #expect(c.outboundDelay == .constant(.milliseconds(5)))
         #expect(c.processingDelay == .uniform(.milliseconds(1), .milliseconds(2)))
         #expect(c.returnDelay == .exponential(mean: .milliseconds(40)))
@@ -903,6 +934,7 @@ struct FakeNTPServerCommandLineTests {
             ["--stratum", "256"], ["--refid", "TOOLONG"], ["--behaviour", "explode"],
             ["--behaviour", "truncated"],
             ["--behaviour", "late:soon"], ["--behaviour", "no-reply:3"], ["--count", "0"], ["--frobnicate"],
+            ["--frequency", "fast"], ["--frequency", "inf"], ["--frequency"],
             ["extra"],
         ])
     func usageErrors(arguments: [String]) {
@@ -951,7 +983,9 @@ struct FakeNTPServerCommandLineTests {
 
     @Test func theHelpNamesEveryOption() {
         for option in [
-            "--host", "--port", "--offset", "--out-delay", "--processing-delay", "--return-delay", "--seed",
+            "--host", "--port", "--offset", "--frequency", "--out-delay", "--processing-delay",
+            "--return-delay",
+            "--seed",
             "--stratum", "--leap", "--refid", "--precision", "--root-delay", "--root-dispersion",
             "--behaviour",
             "--count", "--verbose", "--help", "--version", "listening on HOST:PORT",

@@ -15,7 +15,9 @@ struct AnchorStoreTests {
             path: path, bootID: { bootID }, monotonic: timeline.monotonicClock, wall: timeline.wallClock)
     }
 
-    @Test("save then load round-trips the anchor exactly, as restored, with drift history")
+    @Test(
+        "save then load round-trips the anchor exactly, as restored, with its time base and frequency history"
+    )
     func roundTrip() throws {
         try inTemporaryDirectory { directory in
             let timeline = SimulatedTimeline(monotonicDriftPPM: 20)
@@ -29,13 +31,14 @@ struct AnchorStoreTests {
             try clock.save(to: store)
             var expected = try #require(clock.anchor)
             expected.source = .restored
-            #expect(clock.driftEstimate != nil)
+            #expect(clock.frequency().isMeasured)
 
             let restored = try store.load().get()
             #expect(restored.anchor == expected)
             #expect(restored.originalSource == .ntp)
             #expect(restored.bootID == "boot-A")
-            #expect(restored.driftHistory == clock.driftEstimator.points)
+            #expect(restored.frequencyHistory == clock.frequencyTracker.points)
+            #expect(restored.timeBase == clock.anchorTimeBase)
             #expect(restored.writtenAt == timeline.wallReading)
             #expect(restored.writtenAtMonotonic == timeline.monotonicReading)
             #expect(try permissions(of: path) == 0o600)
@@ -44,7 +47,7 @@ struct AnchorStoreTests {
             let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/nested/netclock")
             #expect(files == ["anchor.json"])  // no temporary files left behind
 
-            // A new process (a new clock in the same boot) restores the time and the drift estimate.
+            // A new process (a new clock in the same boot) restores the time and the frequency.
             let next = AnchoredClock(monotonic: timeline.monotonicClock, wall: timeline.wallClock)
             _ = try next.restore(from: store).get()
             let estimate = try #require(next.now())
@@ -52,7 +55,7 @@ struct AnchorStoreTests {
             #expect(estimate.source == .restored)
             #expect(estimate.server == "ntp.example.net:123")
             #expect(estimate.isDriftCorrected)
-            #expect(next.driftEstimate == clock.driftEstimate)
+            #expect(next.frequency() == clock.frequency())
             #expect(estimate.time == original.time)
             #expect(estimate.errorBound == original.errorBound)
         }

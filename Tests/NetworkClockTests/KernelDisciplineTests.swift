@@ -5,146 +5,130 @@ import Testing
 
 @testable import NetworkClock
 
-/// The anchored clock while the kernel's time discipline slews the boot-time clock: the bound is
-/// widened by the phase still to slew and grows at the kernel's 500 ppm slew limit until a sync
-/// finds the kernel synchronised and steady.
+/// The anchored clock while the kernel's time discipline slews the boot-time clock: the clock
+/// extrapolates on the raw oscillator, so neither its estimate nor its bound follows the slew. The
+/// discipline only prices the mapping of an anchor's boot-time instant onto the time base across a
+/// distance (``KernelDiscipline/mappingRate``, ``KernelDiscipline/boundWidening``).
+///
+/// Before holdover, these tests asserted the opposite: while the kernel reported itself
+/// unsynchronised or slewing, the bound grew at its 500 ppm slew limit.
 @Suite("AnchoredClock and the kernel's discipline")
 struct KernelDisciplineTests {
-    private func makeClock(_ timeline: SimulatedTimeline, kernel: ScriptedKernel) -> AnchoredClock {
-        AnchoredClock(monotonic: timeline.monotonicClock, wall: timeline.wallClock, kernel: kernel.source)
+    private func makeClock(_ machine: SimulatedMachine, kernel: ScriptedKernel) -> AnchoredClock {
+        AnchoredClock(monotonic: machine.clock, wall: machine.wallClock, kernel: kernel.source)
     }
 
-    // The monotonic clock runs 500 ppm fast for 10 minutes of true time: it counts 600.3 s, so the
-    // estimate is ahead of the truth by 300 ms. The kernel reports a slew in progress with 2 ms
-    // still to slew, so the first anchor's 1 ms bound is widened to 3 ms and grows at 500 ppm of
-    // monotonic time: 3 ms + 600.3 s × 500 ppm = 303.15 ms at the end, just above the error (the
-    // margin, 3 ms + 0.25 µs per second, is smallest at the start). Checked at every second.
-    @Test("500 ppm fast for 10 minutes while the kernel slews: the truth stays inside the bound")
+    // The oscillator runs 30 ppm fast and a daemon slews CLOCK_BOOTTIME 500 ppm faster still.
+    // Two exact syncs (±100 µs) 10 minutes apart measure 29.999 ppm within ±0.33 ppm, widened by
+    // the 1 ppm jump and 10 ppm/h × 10 min: ±3.0 ppm. Over the next 10 minutes offline the daemon
+    // moves the boot-time clock 300 ms against the raw oscillator; the estimate stays within a microsecond of the
+    // truth (the frequency is constant) and the bound grows by 600 s × 3.0 ppm plus 10 ppm/h ×
+    // (600 s)² / 2 = 2.3 ms, not the 300 ms that following CLOCK_BOOTTIME would need.
+    @Test("a daemon slewing CLOCK_BOOTTIME at 500 ppm moves neither the estimate nor the bound")
     func slewingFiveHundredPPM() throws {
-        let timeline = SimulatedTimeline(monotonicDriftPPM: 500)
+        let machine = SimulatedMachine(oscillatorPPM: 30)
+        machine.setKernelSlew(ppm: 500)
         let kernel = ScriptedKernel(ScriptedKernel.slewing(remaining: .milliseconds(2)))
-        let clock = makeClock(timeline, kernel: kernel)
-        #expect(clock.offer(timeline.anchor(bound: .milliseconds(1))) == .adopted)
-        #expect(clock.anchor?.errorBound == .milliseconds(3))
-        #expect(clock.boundGrowthRate == 500e-6)
-        var smallestMargin = Duration.seconds(1)
+        let clock = makeClock(machine, kernel: kernel)
+        #expect(clock.offer(machine.anchor(bound: .microseconds(100))) == .adopted)
+        // Taken at the reading's own instant: placed exactly, no widening.
+        #expect(clock.anchor?.errorBound == .microseconds(100))
+        machine.advance(by: .seconds(600))
+        clock.offer(machine.anchor(bound: .microseconds(100)))
+        let frequency = clock.frequency()
+        #expect(frequency.isMeasured)
+        #expect(abs(frequency.ppm - 30 / (1 + 30e-6)) < 0.01)
+        #expect(abs(frequency.growthRatePPM - 3.0) < 0.01)
+        let boot0 = machine.bootReading
+        let synced = try #require(clock.now())
         for _ in 1...600 {
-            timeline.advance(by: .seconds(1))
+            machine.advance(by: .seconds(1))
             let estimate = try #require(clock.now())
-            #expect(estimate.contains(timeline.trueTime), "outside at \(estimate.age)")
-            smallestMargin = min(smallestMargin, estimate.errorBound - abs(estimate.time - timeline.trueTime))
+            #expect(estimate.contains(machine.trueTime), "outside at \(estimate.age)")
+            #expect(abs(estimate.time - machine.trueTime) < .microseconds(1))
         }
         let end = try #require(clock.now())
-        let error = end.time - timeline.trueTime
-        // Truncating the simulated monotonic clock to nanoseconds leaves the error within 1 ns.
-        #expect(abs(error - .milliseconds(300)) <= .nanoseconds(1))
-        #expect(abs(end.errorBound - .microseconds(303_150)) <= .nanoseconds(2))
-        #expect(smallestMargin >= .milliseconds(3) && smallestMargin <= .milliseconds(3) + .microseconds(1))
-
-        // The second sync finds the kernel synchronised and steady: the new exact anchor lies inside
-        // the aged interval and is adopted, and from now on the bound grows at the 15 ppm tolerance:
-        // 1 ms + 100.05 s (monotonic) × 15 ppm = 2.50075 ms after 100 s of true time.
-        kernel.set(ScriptedKernel.synchronized)
-        #expect(clock.offer(timeline.anchor(bound: .milliseconds(1))) == .adopted)
-        #expect(abs(clock.boundGrowthRate - 15e-6) < 1e-15)
-        timeline.advance(by: .seconds(100))
-        let later = try #require(clock.now())
-        #expect(abs(later.errorBound - .nanoseconds(2_500_750)) <= .nanoseconds(1))
-    }
-
-    // The same clock, but the kernel says it is synchronised and steady: the bound grows at the
-    // configured 15 ppm (1 ms + 600.3 s × 15 ppm = 10.0045 ms after 10 minutes), far less than the
-    // 300 ms the clock has run ahead, so the truth falls outside. The kernel's word is what
-    // makes the slewing case sound; the tolerance alone is not enough for a 500 ppm clock.
-    @Test("the converse: a synchronised kernel means the bound grows at the configured tolerance")
-    func synchronizedUsesTolerance() throws {
-        let timeline = SimulatedTimeline(monotonicDriftPPM: 500)
-        let clock = makeClock(timeline, kernel: ScriptedKernel(ScriptedKernel.synchronized))
-        clock.offer(timeline.anchor(bound: .milliseconds(1)))
-        #expect(clock.anchor?.errorBound == .milliseconds(1))
-        #expect(abs(clock.boundGrowthRate - 15e-6) < 1e-15)
-        timeline.advance(by: .seconds(600))
-        let estimate = try #require(clock.now())
-        #expect(abs(estimate.errorBound - .nanoseconds(10_004_500)) <= .nanoseconds(1))
-        #expect(!estimate.contains(timeline.trueTime))
-
-        // With a true 15 ppm clock, 10 minutes give exactly 1 ms + 9 ms.
-        let steady = SimulatedTimeline()
-        let steadyClock = makeClock(steady, kernel: ScriptedKernel(ScriptedKernel.synchronized))
-        steadyClock.offer(steady.anchor(bound: .milliseconds(1)))
-        steady.advance(by: .seconds(600))
-        let bound = try #require(steadyClock.now()).errorBound
-        #expect(bound >= .milliseconds(10) && bound <= .milliseconds(10) + .nanoseconds(1))
-    }
-
-    @Test("an unsynchronised kernel ages the bound at 500 ppm and suspends drift correction")
-    func unsynchronized() throws {
-        let timeline = SimulatedTimeline()
-        let kernel = ScriptedKernel(ScriptedKernel.unsynchronized)
-        let clock = makeClock(timeline, kernel: kernel)
-        clock.offer(timeline.anchor(bound: .milliseconds(1)))
-        #expect(clock.boundGrowthRate == 500e-6)
-        timeline.advance(by: .seconds(100))
-        let estimate = try #require(clock.now())
-        // 1 ms + 100 s × 500 ppm = 51 ms (the rate is not exact in binary: up to 1 ns more).
-        #expect(
-            estimate.errorBound >= .milliseconds(51)
-                && estimate.errorBound <= .milliseconds(51) + .nanoseconds(1))
-        #expect(!estimate.isDriftCorrected)
-        #expect(clock.kernelDiscipline.state?.isSynchronized == false)
+        // Meanwhile the boot-time clock ran 318 ms ahead of the truth: 18 ms from the oscillator,
+        // 600.018 s × 500 ppm = 300 ms from the daemon's slew.
+        let bootAhead = (machine.bootReading - boot0) - .seconds(600)
+        #expect(abs(bootAhead - .milliseconds(318)) < .milliseconds(1))
+        let growth = end.errorBound - synced.errorBound
+        #expect(abs(growth - .microseconds(2_300)) < .microseconds(50), "grew \(growth)")
     }
 
     @Test(
-        "the phase still to slew widens the new anchor: PLL offset (µs or ns) and adjtime remainder",
+        "a phase still to slew widens an anchor placed across a distance (PLL offset or adjtime remainder), not one placed at once",
         arguments: [
             (Duration.milliseconds(-4), Duration.zero, Duration.milliseconds(4)),
             (.microseconds(250), .milliseconds(3), .microseconds(3_250)),
         ])
     func widening(offset: Duration, singleShot: Duration, widening: Duration) throws {
-        let timeline = SimulatedTimeline()
         var state = ScriptedKernel.slewing(remaining: offset)
         state.singleShotOffset = singleShot
-        let clock = makeClock(timeline, kernel: ScriptedKernel(state))
-        clock.offer(timeline.anchor(bound: .milliseconds(1)))
-        #expect(clock.anchor?.errorBound == .milliseconds(1) + widening)
-        #expect(clock.now()?.errorBound == .milliseconds(1) + widening)
+        // At once: no distance to map across.
+        let machine = SimulatedMachine()
+        let clock = makeClock(machine, kernel: ScriptedKernel(state))
+        clock.offer(machine.anchor(bound: .milliseconds(1)))
+        #expect(clock.anchor?.errorBound == .milliseconds(1))
+        // Offered a second late: the slew may have moved the boot-time clock meanwhile, at up to
+        // 480 ppm (the kernel's frequency) + 500 ppm (a daemon changing it, or adjtime) = 980 µs,
+        // and part of the remaining phase.
+        let late = SimulatedMachine()
+        let lateClock = makeClock(late, kernel: ScriptedKernel(state))
+        let anchor = late.anchor(bound: .milliseconds(1))
+        late.advance(by: .seconds(1))
+        lateClock.offer(anchor)
+        let placed = try #require(lateClock.anchor?.errorBound)
+        let expected = Duration.milliseconds(1) + widening + .microseconds(980)
+        #expect(placed >= expected && placed <= expected + .nanoseconds(2))
     }
 
-    // chrony slews fast by moving `tick` off nominal: 10 100 µs instead of 10 000 µs is 1 % faster,
-    // so the bound grows at 500 ppm + 10 000 ppm.
-    @Test("a tick off nominal is a slew: the rate adds its offset to the 500 ppm limit")
+    // chrony slews fast by moving `tick` off nominal: 10 100 µs instead of 10 000 µs is 1 % faster.
+    // The boot-time clock then runs 1 % fast; the raw oscillator does not, so one sync's bound
+    // grows at the 500 ppm prior and still holds the truth, and only the mapping rate includes the
+    // tick: 12.5 + 500 + 10 000 ppm.
+    @Test("a tick off nominal adds to the mapping rate only; the bound does not follow the slew")
     func tickOffNominal() throws {
-        let timeline = SimulatedTimeline(monotonicDriftPPM: 10_000)
         var state = ScriptedKernel.synchronized
         state.tick = .microseconds(10_100)
-        let clock = makeClock(timeline, kernel: ScriptedKernel(state))
-        clock.offer(timeline.anchor(bound: .milliseconds(1)))
-        #expect(abs(clock.boundGrowthRate - 10_500e-6) < 1e-12)
+        #expect(abs(KernelDiscipline(state).mappingRate - 10_512.5e-6) < 1e-12)
+        let machine = SimulatedMachine()
+        machine.setKernelSlew(ppm: 10_000)
+        let clock = makeClock(machine, kernel: ScriptedKernel(state))
+        clock.offer(machine.anchor(bound: .milliseconds(1)))
+        #expect(abs(clock.boundGrowthRate - 500e-6) < 1e-12)
         for _ in 1...60 {
-            timeline.advance(by: .seconds(1))
-            #expect(try #require(clock.now()).contains(timeline.trueTime))
+            machine.advance(by: .seconds(1))
+            let estimate = try #require(clock.now())
+            #expect(estimate.contains(machine.trueTime))
+            #expect(abs(estimate.time - machine.trueTime) < .microseconds(1))
         }
+        #expect(try #require(clock.now()).errorBound <= .milliseconds(31) + .nanoseconds(2))
     }
 
-    // A sync that finds the kernel steady again must not shrink the bound retroactively: the kept
-    // anchor is carried to the new instant at the old (500 ppm) rate first.
-    @Test("rates change only from the sync on: a kept anchor is aged at the old rate first")
-    func rateChangeIsNotRetroactive() throws {
-        let timeline = SimulatedTimeline()
-        let kernel = ScriptedKernel(ScriptedKernel.unsynchronized)
-        let clock = makeClock(timeline, kernel: kernel)
-        clock.offer(timeline.anchor(bound: .milliseconds(1)))
-        timeline.advance(by: .seconds(100))
-        let before = try #require(clock.now()).errorBound  // 51 ms
-        kernel.set(ScriptedKernel.synchronized)
-        // A loose sample that adds nothing: the anchor is kept, re-anchored at this instant.
-        #expect(clock.offer(timeline.anchor(bound: .milliseconds(200))) == .kept)
-        let after = try #require(clock.now()).errorBound
-        #expect(after >= before && after <= before + .nanoseconds(2))
-        timeline.advance(by: .seconds(100))
-        let later = try #require(clock.now()).errorBound
+    // Whatever the kernel says, the bound grows at the prior until a second sync, then at what the
+    // two syncs measured: 1 ms + 100 s × 500 ppm = 51 ms before; after an exact second sync
+    // (±1 ms) 100 s later, ±(2 ms / 100 s + 1 ppm + 10 ppm/h × 100 s) = ±21.3 ppm.
+    @Test("an unsynchronised kernel: the bound grows at the prior, then at the measured frequency")
+    func unsynchronized() throws {
+        let machine = SimulatedMachine(oscillatorPPM: -12)
+        let clock = makeClock(machine, kernel: ScriptedKernel(ScriptedKernel.unsynchronized))
+        clock.offer(machine.anchor(bound: .milliseconds(1)))
+        #expect(clock.boundGrowthRate == 500e-6)
+        machine.advance(by: .seconds(100))
+        let estimate = try #require(clock.now())
         #expect(
-            later - after >= .microseconds(1_500) && later - after <= .microseconds(1_500) + .nanoseconds(1))
+            estimate.errorBound >= .milliseconds(51) - .microseconds(1)
+                && estimate.errorBound <= .milliseconds(51))
+        #expect(!estimate.isDriftCorrected)
+        #expect(clock.kernelDiscipline.state?.isSynchronized == false)
+        clock.offer(machine.anchor(bound: .milliseconds(1)))
+        #expect(abs(clock.boundGrowthRate * 1e6 - 21.28) < 0.01)
+        machine.advance(by: .seconds(100))
+        let later = try #require(clock.now())
+        #expect(later.isDriftCorrected)
+        #expect(later.contains(machine.trueTime))
+        #expect(later.errorBound < .microseconds(3_200))
     }
 
     @Test("kernel state: synchronised, slewing and the names of its flags")
@@ -158,10 +142,10 @@ struct KernelDisciplineTests {
         #expect(timeError.clockStateName == "error")
         #expect(ScriptedKernel.slewing(remaining: .microseconds(-1)).isSlewing)
         #expect(KernelClockStatus(rawValue: 0x2041).names == ["pll", "unsync", "nano"])
-        #expect(KernelDiscipline(nil).slewGrowthRate == nil)
+        #expect(KernelDiscipline(nil).mappingRate == 500e-6)
         #expect(KernelDiscipline(nil).boundWidening == .zero)
-        #expect(KernelDiscipline(ScriptedKernel.synchronized).slewGrowthRate == nil)
-        #expect(KernelDiscipline(ScriptedKernel.unsynchronized).slewGrowthRate == 500e-6)
+        #expect(abs(KernelDiscipline(ScriptedKernel.synchronized).mappingRate - 512.5e-6) < 1e-15)
+        #expect(KernelDiscipline(ScriptedKernel.unsynchronized).mappingRate == 500e-6)
     }
 
     /// The real read on this machine: values within what the kernel allows. Linux clamps `freq` to
@@ -192,6 +176,16 @@ struct KernelDisciplineTests {
                     trueTime: UnixTime(seconds: 1_780_000_000), monotonic: BootTimeClock().now(),
                     errorBound: .milliseconds(1), source: .ntp))
             #expect(clock.kernelDiscipline.state != nil)
+            // The time base read together: boot = awake-ish + suspended, in order, unchanged epoch.
+            let sample = Syscalls.timeBaseSample()
+            print(
+                "time base: boot \(sample.boot) ns, raw \(sample.awake) ns, suspended \(sample.suspended) ns,",
+                "pairing ±\(sample.uncertainty) ns, epoch \(sample.epoch)")
+            #expect(sample.suspended >= -sample.uncertainty)
+            #expect(sample.uncertainty > 0 && sample.uncertainty < 1_000_000)
+            #expect(sample.epoch == Syscalls.suspendEpoch())
+            let later = Syscalls.timeBaseSample()
+            #expect(later.awake >= sample.awake && later.boot >= sample.boot)
         #else
             #expect(Syscalls.kernelClockState() == nil)
         #endif

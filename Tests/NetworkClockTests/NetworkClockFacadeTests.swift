@@ -65,10 +65,11 @@ struct NetworkClockFacadeTests {
     }
 
     @Test func ingestKeepsTheBetterAnchor() throws {
-        // Without the kernel's discipline, so the bounds below do not depend on this machine's
-        // time daemon (AnchoredClockKernelTests cover it).
+        // The boot-time clock as its own time base and without the kernel's discipline, so the
+        // bounds below are exact (anchors are placed with no mapping cost; IngestPersistenceTests
+        // and KernelDisciplineTests cover that cost).
         let clock = NetworkClock(
-            configuration: NetworkClock.Configuration(servers: []), monotonic: BootTimeClock(),
+            configuration: NetworkClock.Configuration(servers: []), monotonic: BootTimeAsTimeBase(),
             wall: SystemWallClock(), kernel: .unavailable)
         let base = clock.monotonicNow()
         let serverTime = UnixTime(seconds: 1_900_000_000)

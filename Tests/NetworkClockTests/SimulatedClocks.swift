@@ -120,6 +120,14 @@ struct SimulatedSleepClock: Clock {
     }
 }
 
+/// `CLOCK_BOOTTIME` as a plain monotonic clock (not ``BootTimeClock``), so that an
+/// ``AnchoredClock`` uses it as its own time base (``ExchangeClockTimeBase``): anchors are then
+/// placed exactly, for tests whose expected bounds are exact, instead of at the kernel's possible
+/// slew between `CLOCK_BOOTTIME` and the raw oscillator.
+struct BootTimeAsTimeBase: MonotonicClockSource {
+    func now() -> MonotonicInstant { BootTimeClock().now() }
+}
+
 // MARK: - Threads and files
 
 /// Runs `body` in a fresh directory under the system temporary directory, removed afterwards.

@@ -163,6 +163,13 @@ enum JSONContractFixture {
             isDriftCorrected: true, isAuthenticated: false)
     }
 
+    /// The clock's frequency for `now` and `sync`: measured from 4 syncs over 180 s, −60 ppm ±
+    /// 2.5 ppm, reset once before. (The expectations take the ppm values as `FrequencyEstimate`
+    /// converts them, to the last bit.)
+    static let frequency = FrequencyEstimate(
+        frequencyError: -60e-6, growthRate: 2.5e-6, halfWidthAtAnchor: 2e-6, isMeasured: true,
+        syncCount: 4, span: .seconds(180), age: .seconds(2), resetCount: 1, lastReset: .frequencyChanged)
+
     /// The kernel's discipline for `now`: synchronised by a daemon, 0.5 ms still to slew (PLL
     /// 0.25 ms plus 0.25 ms of `adjtime`), values exact in binary so each expected number is exact.
     static let kernel = KernelClockState(

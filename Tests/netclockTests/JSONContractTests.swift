@@ -144,14 +144,36 @@ import Testing
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
 
-    @Test func syncAddsStateAndAnchorReplaced() throws {
+    /// The `frequency` object of `now` and `sync` for ``Fixture/frequency``.
+    static let frequency: JSONExpectation = [
+        "ppm": .number(Fixture.frequency.ppm),
+        "interval_ppm": [.number(Fixture.frequency.lowerPPM), .number(Fixture.frequency.upperPPM)],
+        "growth_ppm": .number(Fixture.frequency.growthRatePPM), "measured": true, "syncs": 4, "span": 180,
+        "age": 2, "resets": 1, "last_reset": "frequency_changed",
+    ]
+
+    @Test func syncAddsStateAnchorReplacedAndFrequency() throws {
         let line = JSONOutput.line(
-            SyncReportJSON(Fixture.report, state: "/tmp/a/anchor.json", anchorReplaced: false))
+            SyncReportJSON(
+                Fixture.report, state: "/tmp/a/anchor.json", anchorReplaced: false,
+                frequency: Fixture.frequency))
         guard case .object(var expected) = Self.report else { return }
         expected["state"] = "/tmp/a/anchor.json"
         expected["anchor_replaced"] = false
+        expected["frequency"] = Self.frequency
+        expected["frequency_reset"] = .null
         let mismatches = JSONExpectation.object(expected).mismatches(try Self.decode(line))
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+        // A sync that reset the history names why.
+        let reset = ClockEvent.FrequencyReset(
+            code: "discontinuity", previousPPM: -60, previousIntervalPPM: -61...(-59))
+        let resetLine = try Self.decode(
+            JSONOutput.line(
+                SyncReportJSON(
+                    Fixture.report, state: "/s", anchorReplaced: true, frequency: Fixture.frequency,
+                    frequencyReset: reset)))
+        #expect(resetLine["frequency_reset"] as? String == "discontinuity")
+        #expect(Fixture.frequency.lowerPPM < -62.49 && Fixture.frequency.upperPPM > -57.51)
     }
 
     @Test func failureObjectHasEveryKeyAndValue() throws {
@@ -168,12 +190,15 @@ import Testing
 
     @Test func nowObjectHasEveryKeyAndValue() throws {
         let json = try Self.decode(
-            JSONOutput.line(NowJSON(Fixture.estimate, wall: Fixture.wall, systemClock: Fixture.kernel)))
+            JSONOutput.line(
+                NowJSON(
+                    Fixture.estimate, wall: Fixture.wall, systemClock: Fixture.kernel,
+                    frequency: Fixture.frequency)))
         var expected: [String: JSONExpectation] = [
             "time": "2026-11-30T12:00:00.250000Z", "unix": 1_796_040_000.25, "error_bound": 0.000125,
             "age": 2,
             "source": "restored", "server": "127.0.0.1:11123", "offset": 1.5, "drift_corrected": true,
-            "authenticated": false,
+            "authenticated": false, "frequency": Self.frequency,
             "system_clock": [
                 "synchronized": true, "maximum_error": 0.0625, "estimated_error": 0.000125,
                 "offset_to_slew": 0.0005, "frequency_ppm": -12.5, "tick": 0.01, "state": "ok",
@@ -185,7 +210,9 @@ import Testing
 
         // Where the kernel's state cannot be read, the key stays, with null.
         let unknown = try Self.decode(
-            JSONOutput.line(NowJSON(Fixture.estimate, wall: Fixture.wall, systemClock: nil)))
+            JSONOutput.line(
+                NowJSON(Fixture.estimate, wall: Fixture.wall, systemClock: nil, frequency: Fixture.frequency))
+        )
         expected["system_clock"] = .null
         let nullMismatches = JSONExpectation.object(expected).mismatches(unknown)
         #expect(nullMismatches.isEmpty, "\(nullMismatches.joined(separator: "\n"))")
@@ -255,15 +282,29 @@ import Testing
         let failure = try Self.decode(JSONOutput.line(SyncFailureJSON(Fixture.failure)))
         #expect(failure.keys.sorted() == ["authenticated", "certificate_time", "downgrade", "error", "http", "servers"])
         let sync = try Self.decode(
-            JSONOutput.line(SyncReportJSON(Fixture.report, state: "/s", anchorReplaced: true)))
-        #expect(Set(sync.keys).subtracting(report.keys).sorted() == ["anchor_replaced", "state"])
+            JSONOutput.line(
+                SyncReportJSON(
+                    Fixture.report, state: "/s", anchorReplaced: true, frequency: Fixture.frequency)))
+        #expect(
+            Set(sync.keys).subtracting(report.keys).sorted() == [
+                "anchor_replaced", "frequency", "frequency_reset", "state",
+            ])
         let now = try Self.decode(
-            JSONOutput.line(NowJSON(Fixture.estimate, wall: Fixture.wall, systemClock: Fixture.kernel)))
+            JSONOutput.line(
+                NowJSON(
+                    Fixture.estimate, wall: Fixture.wall, systemClock: Fixture.kernel,
+                    frequency: Fixture.frequency)))
         #expect(
             now.keys.sorted() == [
-                "age", "authenticated", "drift_corrected", "error_bound", "offset", "server", "source",
-                "system_clock", "time",
+                "age", "authenticated", "drift_corrected", "error_bound", "frequency", "offset", "server",
+                "source", "system_clock", "time",
                 "unix",
+            ])
+        let frequency = try #require(now["frequency"] as? [String: Any])
+        #expect(
+            frequency.keys.sorted() == [
+                "age", "growth_ppm", "interval_ppm", "last_reset", "measured", "ppm", "resets", "span",
+                "syncs",
             ])
         let systemClock = try #require(now["system_clock"] as? [String: Any])
         #expect(

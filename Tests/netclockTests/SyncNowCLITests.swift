@@ -56,6 +56,10 @@ struct SyncNowCLITests {
         ])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(output.stdout.contains("saved to \(state)"))
+        // One sync measures no frequency: the bound grows at the 500 ppm prior until a second.
+        #expect(
+            output.stdout.contains(
+                "frequency not measured yet (1 sync): the bound grows 500.000 ppm of the time offline"))
         return (server, state)
     }
 
@@ -80,6 +84,14 @@ struct SyncNowCLITests {
         #expect((json["age"] as? Double).map { $0 >= 0 && $0 < 30 } == true)
         #expect((json["time"] as? String)?.hasSuffix("Z") == true)
         #expect(server.requestCount == requestsAfterSync)
+        // The frequency: one sync, so only the 500 ppm prior (positive: the oscillator runs fast).
+        let frequency = try #require(json["frequency"] as? [String: Any])
+        #expect(frequency["measured"] as? Bool == false && frequency["syncs"] as? Int == 1)
+        #expect(
+            frequency["interval_ppm"] as? [Double] == [-500, 500] && frequency["growth_ppm"] as? Double == 500
+        )
+        #expect((frequency["age"] as? Double).map { $0 >= 0 && $0 < 30 } == true)
+        #expect(frequency["resets"] as? Int == 0 && frequency["last_reset"] is NSNull)
         // The kernel's own view: on Linux an object whose values lie within what the kernel allows
         // (maxerror stops at 16 s, freq at ±500 ppm); elsewhere null.
         #if os(Linux)
@@ -179,6 +191,11 @@ struct SyncNowCLITests {
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let json = try output.json()
         #expect(json["anchor_replaced"] as? Bool == false)
+        // Both syncs are in the frequency history (kept in the file across the two processes).
+        let frequency = try #require(json["frequency"] as? [String: Any])
+        #expect(frequency["syncs"] as? Int == 2)
+        #expect((frequency["interval_ppm"] as? [Double])?.count == 2)
+        #expect(json["frequency_reset"] is NSNull)
         let now = try await CLIRunner.run(["now", "--state", state, "--json"]).json()
         #expect(now["server"] as? String == "127.0.0.1:\(good.port)")
     }

@@ -11,7 +11,10 @@ import Synchronization
 
 // `netclock-bench now`: the cost of reading the trusted clock, against `Date()` and a raw
 // `clock_gettime(CLOCK_REALTIME)` measured in the same run, single-threaded and with four reader
-// threads while a fifth thread keeps replacing the anchor.
+// threads while a fifth thread keeps replacing the anchor. A reading is one raw-oscillator read,
+// the suspend epoch (two coarse clock reads) and the published anchor; "frequency measured" is
+// the same read on a clock whose frequency two syncs measured (the wander model's quadratic
+// branch, where one sync leaves the prior's linear one).
 
 /// Consumes a value so the optimiser cannot delete the work that produced it.
 @inline(never)
@@ -31,11 +34,12 @@ private func blackhole(_ value: timespec) {
 
 /// The operations compared.
 private enum ReadOperation: CaseIterable {
-    case anchoredNow, foundationDate, clockGetTime
+    case anchoredNow, measuredNow, foundationDate, clockGetTime
 
     var label: String {
         switch self {
         case .anchoredNow: return "AnchoredClock.now()"
+        case .measuredNow: return "  frequency measured"
         case .foundationDate: return "Date()"
         case .clockGetTime: return "clock_gettime(REALTIME)"
         }
@@ -46,6 +50,9 @@ private enum ReadOperation: CaseIterable {
         switch self {
         case .anchoredNow:
             for _ in 0..<iterations { blackhole(clock.now()) }
+        case .measuredNow:
+            let measured = measuredClock
+            for _ in 0..<iterations { blackhole(measured.now()) }
         case .foundationDate:
             for _ in 0..<iterations { blackhole(Date()) }
         case .clockGetTime:
@@ -71,6 +78,23 @@ private func makeSynchronizedClock() -> AnchoredClock {
     clock.update(freshAnchor(bound: .milliseconds(5), server: "bench.example.org:123"))
     return clock
 }
+
+/// A clock whose oscillator frequency two syncs ten minutes apart have measured (±1 ms each, so
+/// about ±6 ppm): its `now()` takes the wander model's quadratic branch, not the prior's linear one.
+private let measuredClock: AnchoredClock = {
+    let clock = AnchoredClock()
+    let now = SystemTimeBase().read()
+    let truth = SystemWallClock().now()
+    let earlier = TimeBaseInstant(awake: now.base.awake - .seconds(600), suspended: now.base.suspended)
+    for (base, trueTime) in [(earlier, truth - .seconds(600)), (now.base, truth)] {
+        _ = clock.offer(
+            Anchor(
+                trueTime: trueTime, monotonic: now.exchange - (now.base.awake - base.awake),
+                errorBound: .milliseconds(1), source: .ntp, server: "measured.example.org"),
+            base: base)
+    }
+    return clock
+}()
 
 private func freshAnchor(bound: Duration, server: String) -> Anchor {
     Anchor(
@@ -158,13 +182,15 @@ func runNowBenchmark() {
     let readers = 4
     var contendedCosts = [ReadOperation: Double]()
     var updateCount = 0
-    for operation in ReadOperation.allCases {
+    // The writer replaces `clock`'s anchor: the measured clock is left out here.
+    let contendedOperations = ReadOperation.allCases.filter { $0 != .measuredNow }
+    for operation in contendedOperations {
         let result = contended(operation, clock: clock, readers: readers, iterations: iterations / 2)
         contendedCosts[operation] = result.nanoseconds
         if operation == .anchoredNow { updateCount = result.updates }
     }
     let contendedDate = contendedCosts[.foundationDate] ?? .nan
-    for operation in ReadOperation.allCases {
+    for operation in contendedOperations {
         let cost = contendedCosts[operation] ?? .nan
         print(
             "  \(readers) threads  \(operation.label.padding(toLength: 24, withPad: " ", startingAt: 0))"
@@ -172,8 +198,13 @@ func runNowBenchmark() {
         )
     }
     print("  (\(readers) readers ran beside a thread that updated the anchor \(updateCount) times)")
+    let measured = measuredClock.frequency()
+    print(
+        "  (the measured clock: \(measured.syncCount) syncs, ±\(String(format: "%.1f", measured.growthRatePPM)) ppm,"
+            + " drift corrected: \(measuredClock.now()?.isDriftCorrected ?? false))")
     let worst = max(
-        (single[.anchoredNow] ?? .nan) / dateCost, (contendedCosts[.anchoredNow] ?? .nan) / contendedDate)
+        (single[.anchoredNow] ?? .nan) / dateCost, (single[.measuredNow] ?? .nan) / dateCost,
+        (contendedCosts[.anchoredNow] ?? .nan) / contendedDate)
     print("  ratio now()/Date(): \(String(format: "%.2f", worst)) worst case; target ≤ 1.50")
 }
 

@@ -3,8 +3,10 @@ import Foundation
 // netclock-bench: benchmarks that print figures as ratios against a baseline measured in the same
 // run (the machines are shared and noisy). Run in release: `swift run -c release netclock-bench`.
 let usage = """
-    usage: netclock-bench [all|now|query|accuracy|sync|http|https|nts|roughtime]
+    usage: netclock-bench [all|now|holdover|query|accuracy|sync|http|https|nts|roughtime]
       now       ns per AnchoredClock.now() vs Date() and clock_gettime, 1 and 4 reader threads
+      holdover  the bound's coverage and size after 1 h, 1 day and 7 days offline, simulated
+                machines, against today's 500 ppm design
       query     time of an 8-sample burst vs one exchange against the loopback fake server
       accuracy  per-source intersection vs minimum-delay sample (and naive reads) over simulated
                 network scenarios, against the information limit of the packets
@@ -18,13 +20,14 @@ let usage = """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let selection = arguments.first ?? "all"
-let known = ["all", "now", "query", "accuracy", "sync", "http", "https", "nts", "roughtime"]
+let known = ["all", "now", "holdover", "query", "accuracy", "sync", "http", "https", "nts", "roughtime"]
 guard known.contains(selection), arguments.count <= 1 else {
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(2)
 }
 do {
     if selection == "all" || selection == "now" { runNowBenchmark(); print() }
+    if selection == "all" || selection == "holdover" { runHoldoverBenchmark(); print() }
     if selection == "all" || selection == "query" { try runQueryBenchmark(); print() }
     if selection == "all" || selection == "accuracy" { try runAccuracyBenchmark(); print() }
     if selection == "all" || selection == "sync" { try await runSyncBenchmark(); print() }

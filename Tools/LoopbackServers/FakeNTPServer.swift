@@ -15,7 +15,7 @@ import Synchronization
 /// Each request goes through three scheduled stages, so delayed replies never hold up other
 /// requests: after the outbound delay T2 is stamped, after the processing delay T3 is stamped, and
 /// after the return delay the reply is sent. Stamps are taken at the instant they happen (this
-/// machine's `CLOCK_REALTIME` plus the configured offset), so scheduling latency — typically well
+/// machine's `CLOCK_REALTIME` plus the configured offset and frequency gain), so scheduling latency — typically well
 /// under 0.2 ms — can lengthen a simulated path but never makes a timestamp wrong.
 ///
 /// The server only binds loopback addresses and only ever answers the address a request came from.
@@ -27,9 +27,17 @@ package final class FakeNTPServer: Sendable {
 
     /// Binds the configured loopback address and starts serving on a new thread.
     ///
+    /// - Parameters:
+    ///   - configuration: What the server does.
+    ///   - clock: The machine's clock the server's clock is derived from (plus
+    ///     ``Configuration/offset`` and ``Configuration/frequencyPPM``): the system wall clock, or a
+    ///     simulated clock so that a test drives the server's time and the client's from one
+    ///     simulated timeline.
     /// - Throws: ``StartError`` when the host is not a numeric loopback address, or the socket cannot
     ///   be bound (e.g. the port is taken, or below 1024 without privileges).
-    package init(configuration: Configuration) throws(StartError) {
+    package init(
+        configuration: Configuration, clock: some WallClockSource = SystemWallClock()
+    ) throws(StartError) {
         guard let requested = SocketAddress(numericHost: configuration.host, port: configuration.port) else {
             throw StartError(.invalidHost, "not a numeric IPv4 or IPv6 address: \(configuration.host)")
         }
@@ -43,7 +51,9 @@ package final class FakeNTPServer: Sendable {
             let socket = try UDPServerSocket(binding: requested)
             let otherSocket = try UDPServerSocket(binding: requested.withPort(0))
             let wake = try WakeChannel()
-            core = Core(socket: socket, otherSocket: otherSocket, wake: wake, configuration: configuration)
+            core = Core(
+                socket: socket, otherSocket: otherSocket, wake: wake, configuration: configuration,
+                clock: clock)
             thread = try JoinableThread { [core] in
                 var loop = EventLoop(core: core)
                 loop.run()

@@ -60,6 +60,8 @@ extension FakeNTPServer {
               --port N                  UDP port; 0 (default) picks a free one.
               --offset SEC              The server's clock minus this machine's, in seconds
                                         (1.5, -2, 31536000) or with a unit (250ms).
+              --frequency PPM           How fast the server's clock gains on this machine's, in
+                                        parts per million from the start (60, -12.5; default 0).
               --out-delay SPEC          Client-to-server path delay, applied before stamping T2.
               --processing-delay SPEC   Delay between stamping T2 and T3.
               --return-delay SPEC       Server-to-client path delay, applied after stamping T3.
@@ -134,6 +136,12 @@ extension FakeNTPServer {
                 case "--port": options.configuration.port = try integer(try value(), name)
                 case "--offset":
                     options.configuration.offset = try duration(try value(), name, allowNegative: true)
+                case "--frequency":
+                    let text = try value()
+                    guard let ppm = Double(text), ppm.isFinite, abs(ppm) <= 1_000_000 else {
+                        throw UsageError("--frequency: not a frequency in ppm: \(text)")
+                    }
+                    options.configuration.frequencyPPM = ppm
                 case "--out-delay": options.configuration.outboundDelay = try delay(try value(), name)
                 case "--processing-delay":
                     options.configuration.processingDelay = try delay(try value(), name)

@@ -15,6 +15,11 @@ extension FakeNTPServer {
         /// The server's clock minus this machine's `CLOCK_REALTIME`: the offset a correct client should
         /// measure. Any size; from about +9.2 years on, the server's timestamps are in NTP era 1.
         package var offset: Duration
+        /// How fast the server's clock gains on this machine's, in parts per million, counted from
+        /// the moment the server started: each stamp is the machine's clock + ``offset`` + the time
+        /// since the start × `frequencyPPM`. 60 makes a server whose clock gains 60 ppm on ours
+        /// (a correct client's measured offset grows by 60 µs per second). Default 0.
+        package var frequencyPPM: Double
 
         /// Delay after a request arrives and before T2 is stamped: the client→server path.
         package var outboundDelay: DelayDistribution
@@ -60,6 +65,7 @@ extension FakeNTPServer {
             self.host = host
             self.port = port
             self.offset = offset
+            self.frequencyPPM = 0
             self.outboundDelay = .none
             self.processingDelay = .none
             self.returnDelay = .none

@@ -11,15 +11,33 @@ extension FakeNTPServer {
         let configuration: Mutex<Configuration>
         let log = RequestLog()
         let isStopRequested = Atomic<Bool>(false)
+        /// The machine's clock the server's is derived from (the system wall clock, or a simulated
+        /// one in tests).
+        let clock: any WallClockSource
+        /// The clock's reading when the server started, from which ``Configuration/frequencyPPM``
+        /// counts.
+        let startedAt: UnixTime
 
         init(
             socket: UDPServerSocket, otherSocket: UDPServerSocket, wake: WakeChannel,
-            configuration: Configuration
+            configuration: Configuration, clock: any WallClockSource
         ) {
             self.socket = socket
             self.otherSocket = otherSocket
             self.wake = wake
             self.configuration = Mutex(configuration)
+            self.clock = clock
+            self.startedAt = clock.now()
+        }
+
+        /// The server's clock now under `configuration`: the machine's clock plus the offset plus
+        /// the gain since the start.
+        func serverTime(_ configuration: Configuration) -> UnixTime {
+            let now = clock.now()
+            guard configuration.frequencyPPM != 0, configuration.frequencyPPM.isFinite else {
+                return now + configuration.offset
+            }
+            return now + configuration.offset + (now - startedAt) * (configuration.frequencyPPM * 1e-6)
         }
 
         /// Asks the server thread to finish and wakes it.
@@ -68,7 +86,6 @@ extension FakeNTPServer {
         private var requestCount = 0
         private var previousNonce: NTPTimestamp?
         private var buffer = [UInt8](repeating: 0, count: 2048)
-        private let wallClock = SystemWallClock()
         private let monotonicClock = BootTimeClock()
 
         init(core: Core) {
@@ -133,7 +150,7 @@ extension FakeNTPServer {
 
         private mutating func handleDatagram(count: Int, from client: SocketAddress) {
             let receivedAtMonotonic = monotonicClock.now()
-            let receivedAt = wallClock.now()
+            let receivedAt = core.clock.now()
             requestCount += 1
             let number = requestCount
             var configuration: Configuration
@@ -201,12 +218,12 @@ extension FakeNTPServer {
             var job = job
             switch job.stage {
             case .stampReceive:
-                let receiveTime = wallClock.now() + job.configuration.offset
+                let receiveTime = core.serverTime(job.configuration)
                 core.log.update(number: job.number) { $0.receiveTime = receiveTime }
                 job.stage = .stampTransmit(receiveTime: receiveTime)
                 timers.insert(job, at: monotonicClock.now() + job.processingDelay)
             case .stampTransmit(let receiveTime):
-                let transmitTime = wallClock.now() + job.configuration.offset
+                let transmitTime = core.serverTime(job.configuration)
                 let sendAt = monotonicClock.now() + job.returnDelay
                 let correct = ReplyBuilder.correctReply(
                     to: job.request, receiveTime: receiveTime, transmitTime: transmitTime,
@@ -234,7 +251,7 @@ extension FakeNTPServer {
         private func send(_ transmission: Transmission, for job: Job) {
             let socket = transmission.fromOtherPort ? core.otherSocket : core.socket
             let record = LoggedRequest.SentDatagram(
-                bytes: transmission.bytes, sentAt: wallClock.now(), sentAtMonotonic: monotonicClock.now(),
+                bytes: transmission.bytes, sentAt: core.clock.now(), sentAtMonotonic: monotonicClock.now(),
                 sourcePort: socket.localAddress.port, failure: nil)
             // Logged before sending, so a client that has the reply also finds it in the log.
             var index = 0

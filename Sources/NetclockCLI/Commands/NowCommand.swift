@@ -37,7 +37,10 @@ struct NowCommand {
         let offset = estimate.offset(from: wall)
         if options.json {
             console.out(
-                JSONOutput.line(NowJSON(estimate, wall: wall, systemClock: Syscalls.kernelClockState())))
+                JSONOutput.line(
+                    NowJSON(
+                        estimate, wall: wall, systemClock: Syscalls.kernelClockState(),
+                        frequency: clock.frequency())))
         } else {
             var line =
                 "\(ISO8601.format(estimate.time, fractionDigits: 6)) ± \(estimate.errorBound.formattedSeconds)"

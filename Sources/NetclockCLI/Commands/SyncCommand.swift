@@ -37,7 +37,7 @@ struct SyncCommand {
         if case .failure(let error)? = query.clock.restoreResult, error.isUnsafeFile { return refuse(error) }
         let events = query.clock.events()
         let outcome = await query.run(status: options.json ? nil : console.status)
-        let storeFailure = await reportStateEvents(events, store: store)
+        let (storeFailure, frequencyReset) = await reportStateEvents(events, store: store)
         let report: SyncReport
         switch outcome {
         case .success(let result): report = result
@@ -49,6 +49,7 @@ struct SyncCommand {
         }
         let update = report.anchorUpdate
         let proof = query.keepProof(report.roughtime, console: console)
+        let frequency = query.clock.frequency()
         if let storeFailure {
             if options.json { console.out(JSONOutput.line(SyncReportJSON(report))) }
             console.err("netclock: synced, but the anchor could not be saved: \(storeFailure.description)")
@@ -59,9 +60,10 @@ struct SyncCommand {
                 JSONOutput.line(
                     SyncReportJSON(
                         report, state: store.path, anchorReplaced: update?.replacedAnchor ?? false,
-                        malfeasanceReport: proof)))
+                        malfeasanceReport: proof, frequency: frequency, frequencyReset: frequencyReset)))
         } else {
             console.out(ReportText.report(report))
+            console.out(ReportText.frequency(frequency, reset: frequencyReset))
             let kept: String
             switch update {
             case .keptAuthenticated?:
@@ -77,12 +79,13 @@ struct SyncCommand {
     }
 
     /// Prints what the clock said about its state files during the sync (the NTS cookie file not
-    /// used or not kept) and returns the anchor file's write failure, if there was one. Reads the
-    /// clock's events up to the sync's own.
+    /// used or not kept) and returns the anchor file's write failure and the frequency reset the
+    /// sync caused, if any. Reads the clock's events up to the sync's own.
     private func reportStateEvents(_ events: AsyncStream<ClockEvent>, store: AnchorStore) async
-        -> AnchorStoreError?
+        -> (AnchorStoreError?, ClockEvent.FrequencyReset?)
     {
         var anchorFailure: AnchorStoreError?
+        var frequencyReset: ClockEvent.FrequencyReset?
         for await event in events {
             switch event {
             case .restoreFailed(let error) where error.path == store.ntsCookiePath:
@@ -91,13 +94,15 @@ struct SyncCommand {
                 console.err("netclock: the NTS cookies could not be kept: \(error.reason)")
             case .storeFailed(let error):
                 anchorFailure = error
+            case .frequencyReset(let reset):
+                frequencyReset = reset
             case .synced, .syncFailed:
-                return anchorFailure
+                return (anchorFailure, frequencyReset)
             default:
                 continue
             }
         }
-        return anchorFailure
+        return (anchorFailure, frequencyReset)
     }
 
     /// Exit 1 for a state file refused as not private, before any query.

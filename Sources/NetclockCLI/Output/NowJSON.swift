@@ -19,17 +19,22 @@ struct NowJSON: Encodable {
     var authenticated: Bool
     /// The kernel's view of the system clock; `null` where it cannot be read (not Linux).
     var systemClock: Nullable<SystemClockJSON>
+    /// What the clock knows about its oscillator's frequency.
+    var frequency: Nullable<FrequencyJSON>
 
     enum CodingKeys: String, CodingKey {
-        case time, unix, age, source, server, offset, authenticated
+        case time, unix, age, source, server, offset, authenticated, frequency
         case errorBound = "error_bound"
         case driftCorrected = "drift_corrected"
         case systemClock = "system_clock"
     }
 
-    /// The object for `estimate`, with `offset` against the wall clock reading `wall` and the
-    /// kernel's time-discipline state `systemClock` (nil when unknown).
-    init(_ estimate: TimeEstimate, wall: UnixTime, systemClock: KernelClockState?) {
+    /// The object for `estimate`, with `offset` against the wall clock reading `wall`, the
+    /// kernel's time-discipline state `systemClock` (nil when unknown) and the clock's `frequency`.
+    init(
+        _ estimate: TimeEstimate, wall: UnixTime, systemClock: KernelClockState?,
+        frequency: FrequencyEstimate? = nil
+    ) {
         time = ISO8601.format(estimate.time, fractionDigits: 6)
         unix = estimate.time.secondsDouble
         errorBound = estimate.errorBound.secondsDouble
@@ -40,5 +45,6 @@ struct NowJSON: Encodable {
         driftCorrected = estimate.isDriftCorrected
         authenticated = estimate.isAuthenticated
         self.systemClock = Nullable(systemClock.map(SystemClockJSON.init))
+        self.frequency = Nullable(frequency.map(FrequencyJSON.init))
     }
 }

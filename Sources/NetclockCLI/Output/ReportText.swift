@@ -25,6 +25,25 @@ enum ReportText {
         return lines.joined(separator: "\n")
     }
 
+    /// The clock's frequency knowledge after a sync, e.g. `frequency -59.996 ppm ± 2.630 (4 syncs
+    /// over 180.0s): the bound grows 2.630 ppm of the time offline` or, before a second sync,
+    /// `frequency not measured yet (1 sync): the bound grows 500.000 ppm of the time offline`; a
+    /// reset this sync caused is named.
+    static func frequency(_ frequency: FrequencyEstimate, reset: ClockEvent.FrequencyReset?) -> String {
+        let growth = String(format: "%.3f", frequency.growthRatePPM)
+        let syncs = "\(frequency.syncCount) sync\(frequency.syncCount == 1 ? "" : "s")"
+        var line: String
+        if frequency.isMeasured {
+            line =
+                "frequency \(String(format: "%+.3f", frequency.ppm)) ppm ± \(growth) (\(syncs) over \(frequency.span.formattedSeconds))"
+        } else {
+            line = "frequency not measured yet (\(syncs))"
+        }
+        line += ": the bound grows \(growth) ppm of the time offline"
+        if let reset { line += "; history reset by this sync: \(reset)" }
+        return line
+    }
+
     static func source(_ report: SourceReport) -> String {
         var place = report.address?.description ?? report.server.description
         if report.usesNTS {

@@ -42,20 +42,26 @@ struct SyncReportJSON: Encodable {
     var state: String?
     /// `sync` only: whether this sync's anchor replaced the stored one (absent otherwise).
     var anchorReplaced: Bool?
+    /// `sync` only: the clock's frequency knowledge after this sync (absent otherwise).
+    var frequency: FrequencyJSON?
+    /// `sync` only: why this sync reset the frequency history, or `null` (absent otherwise).
+    var frequencyReset: Nullable<String>?
 
     enum CodingKeys: String, CodingKey {
         case offset, delay, time, unix, source, server, elapsed, servers, http, state, authenticated
-        case downgrade, roughtime
+        case downgrade, roughtime, frequency
         case certificateTime = "certificate_time"
         case certificateWarnings = "certificate_warnings"
         case errorBound = "error_bound"
         case packetsSent = "packets_sent"
         case anchorReplaced = "anchor_replaced"
+        case frequencyReset = "frequency_reset"
     }
 
     /// The object for `report`; `sync` adds where it saved the anchor and whether it replaced one.
     init(
-        _ report: SyncReport, state: String? = nil, anchorReplaced: Bool? = nil, malfeasanceReport: String? = nil
+        _ report: SyncReport, state: String? = nil, anchorReplaced: Bool? = nil, malfeasanceReport: String? = nil,
+        frequency: FrequencyEstimate? = nil, frequencyReset: ClockEvent.FrequencyReset? = nil
     ) {
         roughtime = report.roughtime.map { RoughtimeJSON($0, reportPath: malfeasanceReport) }
         offset = report.offset.secondsDouble
@@ -75,5 +81,7 @@ struct SyncReportJSON: Encodable {
         http = report.httpSources.map { HTTPSourceJSON($0, certificateCheck: report.certificateCheck) }
         self.state = state
         self.anchorReplaced = anchorReplaced
+        self.frequency = frequency.map(FrequencyJSON.init)
+        self.frequencyReset = frequency.map { _ in Nullable(frequencyReset?.code) }
     }
 }

@@ -4,8 +4,10 @@ import SNTP
 /// A point where true time is known against the monotonic clock: "at `monotonic`, the true time was
 /// `trueTime`, give or take `errorBound`".
 ///
-/// An ``AnchoredClock`` extrapolates from its anchor with elapsed monotonic time, which users cannot
-/// set and which keeps counting through suspend, so changes to the wall clock never move it.
+/// `monotonic` is an instant of the exchange clock (`CLOCK_BOOTTIME` in production), the clock NTP
+/// and HTTP exchanges are stamped with. An ``AnchoredClock`` places it on its time base (the raw
+/// oscillator plus suspended time) and extrapolates along that, which neither users nor time
+/// daemons can set or slew, so changes to the wall clock never move it.
 package struct Anchor: Sendable, Hashable {
     /// The true (server) time at the anchor instant.
     package var trueTime: UnixTime
@@ -32,13 +34,6 @@ package struct Anchor: Sendable, Hashable {
         self.source = source
         self.server = server
         self.isAuthenticated = isAuthenticated
-    }
-
-    /// The bound on this anchor's error at monotonic instant `instant`, when the monotonic clock's
-    /// rate is known within `rateUncertainty` (a fraction: 15 ppm is `15e-6`).
-    package func errorBound(at instant: MonotonicInstant, rateUncertainty: Double) -> Duration {
-        let elapsed = instant - monotonic
-        return errorBound + abs(elapsed) * rateUncertainty
     }
 
     /// Whether the anchor's values are within the ranges ``AnchoredClock`` computes with exactly:

@@ -14,35 +14,62 @@ struct AnchorCell: ~Copyable, Sendable {
     /// Slots are non-copyable values stored inline, so reading one touches no reference count.
     private struct Slot: ~Copyable, Sendable {
         let sequence = Atomic<UInt64>(0)
-        let trueHigh = Atomic<Int64>(0)
-        let trueLow = Atomic<UInt64>(0)
-        let monotonicNanoseconds = Atomic<Int64>(0)
-        let boundNanoseconds = Atomic<Int64>(0)
-        let frequencyErrorBits = Atomic<UInt64>(0)
-        let boundGrowthRateBits = Atomic<UInt64>(0)
-        /// Bit 0: present; bit 1: drift corrected; bit 2: authenticated; bits 8–15: source code; bits 32–63: server id.
+        // The fast path's fields first, so that it touches as few cache lines as possible.
+        let fastTrueHigh = Atomic<Int64>(0)
+        let fastTrueLow = Atomic<UInt64>(0)
+        let anchorAwake = Atomic<Int64>(0)
+        let fastBound = Atomic<Int64>(0)
+        let suspendedNanoseconds = Atomic<Int64>(0)
+        let epoch = Atomic<Int64>(0)
+        let frequencyFixed = Atomic<Int64>(0)
+        let linearGrowth = Atomic<UInt64>(0)
+        let halfWanderRate = Atomic<UInt64>(0)
+        let kneeAwake = Atomic<Int64>(0)
+        let kneeGrowth = Atomic<Int64>(0)
+        let rateFixed = Atomic<Int64>(0)
         let metadata = Atomic<UInt64>(0)
+        let anchorSuspended = Atomic<Int64>(0)
+        let boundNanoseconds = Atomic<Int64>(0)
+        let halfWidth = Atomic<UInt64>(0)
+        let knee = Atomic<UInt64>(0)
+        let rateLimit = Atomic<UInt64>(0)
+        let suspendTolerance = Atomic<UInt64>(0)
+        let suspendResolutionNanoseconds = Atomic<Int64>(0)
+        /// Never written: keeps the next slot's fields off this slot's last cache line.
+        let padding = CacheLinePadding()
 
         borrowing func store(_ value: PublishedAnchor) {
             let sequence = sequence.load(ordering: .relaxed)
             self.sequence.store(sequence &+ 1, ordering: .relaxed)
             atomicMemoryFence(ordering: .releasing)
-            trueHigh.store(Int64(truncatingIfNeeded: value.trueAttoseconds >> 64), ordering: .relaxed)
-            trueLow.store(UInt64(truncatingIfNeeded: value.trueAttoseconds), ordering: .relaxed)
-            monotonicNanoseconds.store(value.monotonicNanoseconds, ordering: .relaxed)
+            fastTrueHigh.store(Int64(truncatingIfNeeded: value.fastTrueAttoseconds >> 64), ordering: .relaxed)
+            fastTrueLow.store(UInt64(truncatingIfNeeded: value.fastTrueAttoseconds), ordering: .relaxed)
+            anchorAwake.store(value.anchorAwake, ordering: .relaxed)
+            fastBound.store(value.fastBound, ordering: .relaxed)
+            suspendedNanoseconds.store(value.suspendedNanoseconds, ordering: .relaxed)
+            epoch.store(value.epoch, ordering: .relaxed)
+            frequencyFixed.store(value.frequencyFixed, ordering: .relaxed)
+            linearGrowth.store(value.linearGrowth.bitPattern, ordering: .relaxed)
+            halfWanderRate.store(value.halfWanderRate.bitPattern, ordering: .relaxed)
+            kneeAwake.store(value.kneeAwake, ordering: .relaxed)
+            kneeGrowth.store(value.kneeGrowth, ordering: .relaxed)
+            rateFixed.store(value.rateFixed, ordering: .relaxed)
+            metadata.store(value.metadata, ordering: .relaxed)
+            anchorSuspended.store(value.anchorSuspended, ordering: .relaxed)
             boundNanoseconds.store(value.boundNanoseconds, ordering: .relaxed)
-            frequencyErrorBits.store(value.frequencyError.bitPattern, ordering: .relaxed)
-            boundGrowthRateBits.store(value.boundGrowthRate.bitPattern, ordering: .relaxed)
-            var bits: UInt64 = 1
-            if value.isDriftCorrected { bits |= 2 }
-            if value.isAuthenticated { bits |= 4 }
-            bits |= UInt64(value.source.code) << 8
-            bits |= UInt64(value.serverIdentifier) << 32
-            metadata.store(bits, ordering: .relaxed)
+            halfWidth.store(value.halfWidth.bitPattern, ordering: .relaxed)
+            knee.store(value.knee.bitPattern, ordering: .relaxed)
+            rateLimit.store(value.rateLimit.bitPattern, ordering: .relaxed)
+            suspendTolerance.store(value.suspendTolerance.bitPattern, ordering: .relaxed)
+            suspendResolutionNanoseconds.store(value.suspendResolutionNanoseconds, ordering: .relaxed)
             self.sequence.store(sequence &+ 2, ordering: .releasing)
         }
     }
 
+    /// Never written: keeps the clock's other fields (its mutex is written at every update) off
+    /// the first slot's cache lines. Under contention, a reader then misses only on the lines a
+    /// publish really changed.
+    private let leadingPadding = CacheLinePadding()
     private let first = Slot()
     private let second = Slot()
     /// 0 selects `first`, 1 selects `second`.
@@ -72,30 +99,148 @@ struct AnchorCell: ~Copyable, Sendable {
         }
     }
 
+    /// The estimate from the latest published value at the awake reading `read` returns, if the
+    /// suspend epoch it returns is the one the value was published for; nil when it is not (or
+    /// nothing was published): the caller then takes the slow path.
+    ///
+    /// The hot path of ``AnchoredClock/now()``: it loads only the fields the fast estimate needs
+    /// and computes from locals, so no published value is copied. The clocks are read after the
+    /// fields, so the anchor is never younger than the reading (the estimate's age is never
+    /// negative), and outside the sequence-lock window, so a slow clock read never makes a reader
+    /// retry.
+    @inline(__always)
+    borrowing func estimate(reading read: () -> (awake: Int64, epoch: Int64)) -> TimeEstimate? {
+        var fields: FastFields
+        while true {
+            let loaded =
+                active.load(ordering: .acquiring) == 0 ? Self.fastFields(first) : Self.fastFields(second)
+            if let loaded {
+                fields = loaded
+                break
+            }
+        }
+        guard fields.metadata & 1 != 0 else { return nil }
+        let (awake, epoch) = read()
+        guard fields.epoch == epoch else { return nil }
+        return PublishedAnchor.estimate(
+            awake: awake, fastTrueAttoseconds: Int128(fields.high) << 64 | Int128(fields.low),
+            anchorAwake: fields.anchorAwake, fastBound: fields.bound, suspendedNanoseconds: fields.suspended,
+            frequencyFixed: fields.frequency, linearGrowth: Double(bitPattern: fields.linear),
+            halfWanderRate: Double(bitPattern: fields.halfWanderRate),
+            kneeAwake: fields.kneeAwake, kneeGrowth: fields.kneeGrowth, rateFixed: fields.rateFixed,
+            metadata: fields.metadata)
+    }
+
+    /// The fast path's fields of one slot, as loaded.
+    private struct FastFields {
+        var high: Int64
+        var low: UInt64
+        var anchorAwake: Int64
+        var bound: Int64
+        var suspended: Int64
+        var epoch: Int64
+        var frequency: Int64
+        var linear: UInt64
+        var halfWanderRate: UInt64
+        var kneeAwake: Int64
+        var kneeGrowth: Int64
+        var rateFixed: Int64
+        var metadata: UInt64
+    }
+
+    /// One attempt to load the fast path's fields of `slot`; nil when a publish raced with it.
+    @inline(__always)
+    private static func fastFields(_ slot: borrowing Slot) -> FastFields? {
+        let before = slot.sequence.load(ordering: .acquiring)
+        if before & 1 != 0 { return nil }
+        let fields = FastFields(
+            high: slot.fastTrueHigh.load(ordering: .relaxed), low: slot.fastTrueLow.load(ordering: .relaxed),
+            anchorAwake: slot.anchorAwake.load(ordering: .relaxed),
+            bound: slot.fastBound.load(ordering: .relaxed),
+            suspended: slot.suspendedNanoseconds.load(ordering: .relaxed),
+            epoch: slot.epoch.load(ordering: .relaxed),
+            frequency: slot.frequencyFixed.load(ordering: .relaxed),
+            linear: slot.linearGrowth.load(ordering: .relaxed),
+            halfWanderRate: slot.halfWanderRate.load(ordering: .relaxed),
+            kneeAwake: slot.kneeAwake.load(ordering: .relaxed),
+            kneeGrowth: slot.kneeGrowth.load(ordering: .relaxed),
+            rateFixed: slot.rateFixed.load(ordering: .relaxed),
+            metadata: slot.metadata.load(ordering: .relaxed))
+        atomicMemoryFence(ordering: .acquiring)
+        guard slot.sequence.load(ordering: .relaxed) == before else { return nil }
+        return fields
+    }
+
     /// One attempt to read `slot`: `.some(nil)` when nothing was published, `nil` when a publish
     /// raced with the read and the caller must retry.
     @inline(__always)
     private static func read(_ slot: borrowing Slot) -> PublishedAnchor?? {
         let before = slot.sequence.load(ordering: .acquiring)
         if before & 1 != 0 { return nil }
-        let high = slot.trueHigh.load(ordering: .relaxed)
-        let low = slot.trueLow.load(ordering: .relaxed)
-        let monotonic = slot.monotonicNanoseconds.load(ordering: .relaxed)
-        let bound = slot.boundNanoseconds.load(ordering: .relaxed)
-        let frequency = slot.frequencyErrorBits.load(ordering: .relaxed)
-        let rate = slot.boundGrowthRateBits.load(ordering: .relaxed)
-        let metadata = slot.metadata.load(ordering: .relaxed)
+        let high = slot.fastTrueHigh.load(ordering: .relaxed)
+        let low = slot.fastTrueLow.load(ordering: .relaxed)
+        let value = PublishedAnchor(
+            fastTrueAttoseconds: Int128(high) << 64 | Int128(low),
+            anchorAwake: slot.anchorAwake.load(ordering: .relaxed),
+            fastBound: slot.fastBound.load(ordering: .relaxed),
+            suspendedNanoseconds: slot.suspendedNanoseconds.load(ordering: .relaxed),
+            epoch: slot.epoch.load(ordering: .relaxed),
+            frequencyFixed: slot.frequencyFixed.load(ordering: .relaxed),
+            linearGrowth: Double(bitPattern: slot.linearGrowth.load(ordering: .relaxed)),
+            halfWanderRate: Double(bitPattern: slot.halfWanderRate.load(ordering: .relaxed)),
+            kneeAwake: slot.kneeAwake.load(ordering: .relaxed),
+            kneeGrowth: slot.kneeGrowth.load(ordering: .relaxed),
+            rateFixed: slot.rateFixed.load(ordering: .relaxed),
+            metadata: slot.metadata.load(ordering: .relaxed),
+            anchorSuspended: slot.anchorSuspended.load(ordering: .relaxed),
+            boundNanoseconds: slot.boundNanoseconds.load(ordering: .relaxed),
+            halfWidth: Double(bitPattern: slot.halfWidth.load(ordering: .relaxed)),
+            knee: Double(bitPattern: slot.knee.load(ordering: .relaxed)),
+            rateLimit: Double(bitPattern: slot.rateLimit.load(ordering: .relaxed)),
+            suspendTolerance: Double(bitPattern: slot.suspendTolerance.load(ordering: .relaxed)),
+            suspendResolutionNanoseconds: slot.suspendResolutionNanoseconds.load(ordering: .relaxed))
         atomicMemoryFence(ordering: .acquiring)
         guard slot.sequence.load(ordering: .relaxed) == before else { return nil }
-        guard metadata & 1 != 0 else { return .some(nil) }
-        return PublishedAnchor(
-            trueAttoseconds: Int128(high) << 64 | Int128(low),
-            monotonicNanoseconds: monotonic,
-            boundNanoseconds: bound,
-            frequencyError: Double(bitPattern: frequency),
-            boundGrowthRate: Double(bitPattern: rate),
-            source: TimeSource(code: UInt8(truncatingIfNeeded: metadata >> 8)),
-            serverIdentifier: UInt32(truncatingIfNeeded: metadata >> 32),
-            isDriftCorrected: metadata & 2 != 0, isAuthenticated: metadata & 4 != 0)
+        guard value.metadata & 1 != 0 else { return .some(nil) }
+        return value
     }
+}
+
+extension PublishedAnchor {
+    /// Reassembles a published value from the cell's fields.
+    @inline(__always)
+    init(
+        fastTrueAttoseconds: Int128, anchorAwake: Int64, fastBound: Int64, suspendedNanoseconds: Int64,
+        epoch: Int64, frequencyFixed: Int64, linearGrowth: Double, halfWanderRate: Double, kneeAwake: Int64,
+        kneeGrowth: Int64, rateFixed: Int64, metadata: UInt64, anchorSuspended: Int64,
+        boundNanoseconds: Int64, halfWidth: Double, knee: Double, rateLimit: Double, suspendTolerance: Double,
+        suspendResolutionNanoseconds: Int64
+    ) {
+        self.fastTrueAttoseconds = fastTrueAttoseconds
+        self.anchorAwake = anchorAwake
+        self.fastBound = fastBound
+        self.suspendedNanoseconds = suspendedNanoseconds
+        self.epoch = epoch
+        self.frequencyFixed = frequencyFixed
+        self.linearGrowth = linearGrowth
+        self.halfWanderRate = halfWanderRate
+        self.kneeAwake = kneeAwake
+        self.kneeGrowth = kneeGrowth
+        self.rateFixed = rateFixed
+        self.metadata = metadata
+        self.anchorSuspended = anchorSuspended
+        self.boundNanoseconds = boundNanoseconds
+        self.halfWidth = halfWidth
+        self.knee = knee
+        self.rateLimit = rateLimit
+        self.suspendTolerance = suspendTolerance
+        self.suspendResolutionNanoseconds = suspendResolutionNanoseconds
+    }
+}
+
+/// 64 bytes that are never written, to keep fields that different threads write on separate cache
+/// lines.
+private struct CacheLinePadding: ~Copyable, Sendable {
+    let a = Atomic<UInt64>(0), b = Atomic<UInt64>(0), c = Atomic<UInt64>(0), d = Atomic<UInt64>(0)
+    let e = Atomic<UInt64>(0), f = Atomic<UInt64>(0), g = Atomic<UInt64>(0), h = Atomic<UInt64>(0)
 }

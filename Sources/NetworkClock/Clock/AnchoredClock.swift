@@ -1,8 +1,10 @@
+import NetClockPlatform
 import SNTP
 import Synchronization
 
-/// A clock that tells true time from an anchor and the monotonic clock, unaffected by changes to the
-/// system's wall clock, with an error bound that grows honestly with time since the anchor.
+/// A clock that tells true time from an anchor and a time base no one can set or slew, unaffected
+/// by changes to the system's wall clock, with an error bound that grows honestly with time since
+/// the anchor.
 ///
 /// Feed it anchors from syncs with ``update(_:)``; read it with ``now()`` from any thread.
 ///
@@ -15,22 +17,34 @@ import Synchronization
 /// }
 /// ```
 ///
+/// Anchors are stamped on the exchange clock (`CLOCK_BOOTTIME`); the clock places each on its time
+/// base (``SystemTimeBase``: the raw oscillator plus suspended time) and extrapolates along that,
+/// correcting by the oscillator's frequency as the sync history measures it
+/// (``FrequencyTracker``) and growing the bound by what the history leaves unknown
+/// (``HoldoverAging``), whatever the kernel's time discipline does.
+///
 /// Reading is lock-free and allocation-free: the anchor is published through a double-buffered
-/// sequence lock, so an update never blocks a reader. Updates are serialized by a
-/// mutex held only for the few microseconds of bookkeeping.
+/// sequence lock, so an update never blocks a reader. Updates are serialized by a mutex held only
+/// for the bookkeeping.
 package final class AnchoredClock: Sendable {
     /// The policy the clock was created with.
     package let policy: ClockPolicy
-    /// The monotonic clock the anchor is measured against.
+    /// The exchange clock that offered anchors are stamped with.
     let monotonic: MonotonicReader
+    /// The time base the clock extrapolates on.
+    let timeBase: TimeBaseReader
     /// The system wall clock, used only to report offsets, never to tell time.
     let wall: any WallClockSource
 
     private struct State: Sendable {
-        var anchor: Anchor?
-        var drift: DriftEstimator
+        var anchor: HeldAnchor?
+        var frequency: FrequencyTracker
+        /// The aging published with the anchor, in force until the next update.
+        var aging: HoldoverAging
         /// The kernel's discipline as read at the last update.
         var kernel = KernelDiscipline(nil)
+        /// The suspended time at the last time-base reading an update took.
+        var lastSuspended: Duration?
     }
 
     private let state: Mutex<State>
@@ -41,56 +55,124 @@ package final class AnchoredClock: Sendable {
     /// Creates an unsynchronized clock.
     ///
     /// - Parameters:
-    ///   - monotonic: The clock the anchor is measured against; production code keeps the default
-    ///     ``BootTimeClock``, which counts suspend and cannot be set.
+    ///   - monotonic: The exchange clock anchors are stamped with; production code keeps the
+    ///     default ``BootTimeClock``.
     ///   - wall: The system wall clock, used only by ``wallClockOffset()``.
-    ///   - policy: Frequency tolerance and drift-estimation thresholds.
+    ///   - policy: The prior tolerance, wander allowances and history limits.
     ///   - kernel: Where the kernel's time discipline is read at each update (see
     ///     ``KernelDiscipline``). `nil` chooses ``KernelClockSource/system`` for the boot-time
-    ///     clock, which the kernel disciplines, and ``KernelClockSource/unavailable`` for any
-    ///     other (simulated) monotonic clock.
+    ///     clock and ``KernelClockSource/unavailable`` for any other (simulated) clock.
+    ///   - timeBase: The time base to extrapolate on. `nil` chooses ``SystemTimeBase`` for the
+    ///     boot-time clock, `monotonic` itself when it is also a ``TimeBaseSource`` (a simulation),
+    ///     and else ``ExchangeClockTimeBase`` over `monotonic`.
     package init(
         monotonic: some MonotonicClockSource = BootTimeClock(),
         wall: some WallClockSource = SystemWallClock(),
         policy: ClockPolicy = ClockPolicy(),
-        kernel: KernelClockSource? = nil
+        kernel: KernelClockSource? = nil,
+        timeBase: (any TimeBaseSource)? = nil
     ) {
         self.monotonic = MonotonicReader(monotonic)
         self.wall = wall
         self.policy = policy
         self.kernel = kernel ?? (monotonic is BootTimeClock ? .system : .unavailable)
-        self.state = Mutex(State(anchor: nil, drift: DriftEstimator(policy: policy)))
+        let base: any TimeBaseSource =
+            timeBase
+            ?? (monotonic is BootTimeClock
+                ? SystemTimeBase() : (monotonic as? any TimeBaseSource) ?? ExchangeClockTimeBase(monotonic))
+        self.timeBase = TimeBaseReader(base)
+        self.state = Mutex(
+            State(anchor: nil, frequency: FrequencyTracker(policy: policy), aging: .prior(policy)))
     }
 
     // MARK: Reading
 
     /// The true time now, with its error bound; `nil` until the first accepted ``update(_:)``.
     ///
-    /// Lock-free, allocation-free and safe to call from any thread at any rate.
+    /// Lock-free, allocation-free and safe to call from any thread at any rate: one read of the
+    /// raw oscillator and of the suspend epoch. After a suspend or a wall-clock step changed the
+    /// epoch, one reading pairs the clocks again and republishes, so the next ones are fast again.
     @inline(__always)
     package func now() -> TimeEstimate? {
-        guard let published = cell.read() else { return nil }
-        return published.estimate(atMonotonicNanoseconds: monotonic.nanoseconds())
+        if let estimate = cell.estimate(reading: { timeBase.awakeNanosecondsAndEpoch() }) { return estimate }
+        return nowAfterEpochChange()
     }
 
-    /// The true time at monotonic instant `instant` (past or future), with its error bound; `nil`
-    /// until the first accepted ``update(_:)``. Useful to convert event timestamps taken with the
-    /// monotonic clock.
+    /// ``now()`` once the suspend epoch changed: reads the time base in full and, if no update is
+    /// in progress, republishes the anchor for the new epoch.
+    @inline(never)
+    private func nowAfterEpochChange() -> TimeEstimate? {
+        // The anchor first, then the clocks, as on the fast path: the age is never negative.
+        guard let published = cell.read() else { return nil }
+        let reading = timeBase.read()
+        let estimate = published.estimate(
+            awakeNanoseconds: reading.base.awake.truncatedNanoseconds,
+            suspendedNanoseconds: reading.base.suspended.truncatedNanoseconds,
+            uncertainty: reading.uncertainty.nanosecondsRoundedUp)
+        _ = state.withLockIfAvailable { state in
+            state.lastSuspended = reading.base.suspended
+            publish(state, check: reading)
+        }
+        return estimate
+    }
+
+    /// The true time at exchange-clock instant `instant` (past or future), with its error bound;
+    /// `nil` until the first accepted ``update(_:)``. Useful to convert event timestamps taken with
+    /// the exchange clock. The instant is placed on the time base from a reading taken now, at the
+    /// kernel's possible slew over the distance (none when the exchange clock is the time base).
     package func estimate(at instant: MonotonicInstant) -> TimeEstimate? {
-        cell.read()?.estimate(atMonotonicNanoseconds: instant.sinceOrigin.truncatedNanoseconds)
+        let reading = timeBase.read()
+        guard let published = cell.read() else { return nil }
+        let distance = reading.exchange - instant
+        var uncertainty = reading.uncertainty
+        if !timeBase.exchangeClockIsBase && distance != .zero {
+            let discipline = state.withLock { $0.kernel }
+            uncertainty += abs(distance).scaledRoundingUp(by: discipline.mappingRate)
+        }
+        return published.estimate(
+            awakeNanoseconds: (reading.base.awake - distance).truncatedNanoseconds,
+            suspendedNanoseconds: reading.base.suspended.truncatedNanoseconds,
+            uncertainty: uncertainty.nanosecondsRoundedUp)
     }
 
     /// Whether the clock has an anchor.
     package var isSynchronized: Bool { cell.read() != nil }
 
-    /// The current anchor, if any.
-    package var anchor: Anchor? { state.withLock { $0.anchor } }
+    /// The current anchor, if any, at its exchange-clock instant.
+    package var anchor: Anchor? { state.withLock { $0.anchor?.anchor } }
 
-    /// The measured drift of the monotonic clock, once enough syncs have been seen.
-    package var driftEstimate: DriftEstimate? { state.withLock { $0.drift.estimate } }
+    /// The current anchor's instant on the time base, if any.
+    package var anchorTimeBase: TimeBaseInstant? { state.withLock { $0.anchor?.base } }
 
-    /// A copy of the drift estimator with its sync-point history (what an ``AnchorStore`` saves).
-    package var driftEstimator: DriftEstimator { state.withLock { $0.drift } }
+    /// A copy of the frequency tracker with its sync-point history (what an ``AnchorStore`` saves).
+    package var frequencyTracker: FrequencyTracker { state.withLock { $0.frequency } }
+
+    /// What the clock knows about its oscillator's frequency now (see ``FrequencyEstimate``).
+    package func frequency() -> FrequencyEstimate {
+        let now = timeBase.read().base
+        return state.withLock { state in
+            FrequencyEstimate(
+                tracker: state.frequency, aging: state.aging, anchor: state.anchor?.base, now: now)
+        }
+    }
+
+    /// The reset of the frequency history since `before` was taken, if there was one (the latest,
+    /// when several).
+    package func frequencyReset(since before: FrequencyEstimate) -> ClockEvent.FrequencyReset? {
+        let (count, reason) = state.withLock { ($0.frequency.resetCount, $0.frequency.lastReset) }
+        guard count > before.resetCount, let reason else { return nil }
+        return ClockEvent.FrequencyReset(
+            code: reason.rawValue, previousPPM: before.isMeasured ? before.ppm : nil,
+            previousIntervalPPM: before.isMeasured ? before.lowerPPM...before.upperPPM : nil)
+    }
+
+    /// The rate at which the bound grows now, as a fraction: the frequency interval's half-width
+    /// plus the wander allowed since the anchor, or the prior tolerance before the frequency is
+    /// measured.
+    package var boundGrowthRate: Double { frequency().growthRate }
+
+    /// The kernel's discipline as read at the last update (its state is `nil` when unknown).
+    package var kernelDiscipline: KernelDiscipline { state.withLock { $0.kernel } }
 
     /// The true time minus the system wall clock, now (the NTP sign convention: positive when the
     /// wall clock is behind); `nil` until synchronized.
@@ -98,16 +180,6 @@ package final class AnchoredClock: Sendable {
         guard let estimate = now() else { return nil }
         return estimate.offset(from: wall.now())
     }
-
-    /// The rate at which the bound grows, as a fraction: the kernel's slew limit while the last
-    /// update found the kernel unsynchronised or slewing, else the drift estimate's uncertainty
-    /// once known, else the policy's tolerance.
-    package var boundGrowthRate: Double {
-        state.withLock { Self.aging(for: $0, policy: policy).growthRate }
-    }
-
-    /// The kernel's discipline as read at the last update (its state is `nil` when unknown).
-    package var kernelDiscipline: KernelDiscipline { state.withLock { $0.kernel } }
 
     // MARK: Updating
 
@@ -121,105 +193,122 @@ package final class AnchoredClock: Sendable {
 
     /// Offers a new anchor and keeps what both it and the current anchor prove.
     ///
-    /// The current anchor is aged to the later of the two instants at the rates its estimates were
-    /// published with (drift correction and growth rate), and so is the offered one if it is
-    /// older. When the two intervals overlap, the anchor becomes their intersection, whose bound
-    /// is never wider than either and whose midpoint is the new true time; the offered anchor is
-    /// kept as it is when it lies inside the current one, and the current one when the offered
-    /// one adds nothing, so a worse sample never loosens the bound. When they do not overlap, one
-    /// of them is wrong and the fresh one wins (``SyncReport.AnchorUpdate/discontinuous(step:)``).
+    /// The offered anchor's exchange-clock instant is placed on the time base from a paired
+    /// reading taken now; unless the exchange clock is the time base, its bound is widened by the
+    /// kernel's possible slew over the distance and the reading's pairing uncertainty (see
+    /// ``KernelDiscipline``). The current anchor is aged to the later of the two instants at the
+    /// rates its estimates were published with, and so is the offered one if it is older. When the
+    /// two intervals overlap, the anchor becomes their intersection, whose bound is never wider
+    /// than either and whose midpoint is the new true time; the offered interval is kept as it is
+    /// when it lies inside the current one, and the current one when the offered one adds nothing,
+    /// so a worse sample never loosens the bound. When they do not overlap, one of them is wrong
+    /// and the fresh one wins (``SyncReport.AnchorUpdate/discontinuous(step:)``).
     ///
-    /// The kernel's discipline is read at each offer (see ``KernelDiscipline``): the resulting
-    /// anchor's bound is widened by the phase the kernel still has to slew, and the bound grows at
-    /// the kernel's slew limit until an offer finds the kernel synchronised and steady again. When
-    /// the kernel's reading changes the rates, or widens the bound, the anchor is first carried to
-    /// this moment at the old rates, so the change applies only from now on and never shrinks the
-    /// bound over time that has already passed. (A new drift estimate, fitted over past syncs,
-    /// applies along the anchor's whole line, as before.)
-    ///
-    /// Every anchor that is not ``TimeSource/restored`` is also fed to drift estimation, whatever
-    /// the outcome: a sample with a looser bound still tells where the line runs, weighted
-    /// accordingly.
+    /// Every anchor that is not ``TimeSource/restored`` is also a point of the frequency history,
+    /// whatever the outcome (a looser sample still tells where the line runs). The new frequency
+    /// interval, evaluated at the resulting anchor's instant with the wander allowed between it and
+    /// every point, applies along the anchor's whole line: it is a sound statement about the
+    /// frequency there, so it may tighten the bound over time already past as well. A point that
+    /// contradicts the history, or a discontinuity, resets it (``FrequencyTracker``): the bound
+    /// grows at the prior tolerance again until two syncs measure the frequency anew. After a
+    /// contradiction the current anchor, aged at a frequency that no longer held, is no evidence
+    /// either: the offered anchor replaces it as it is (``SyncReport.AnchorUpdate/adopted``).
     /// - Returns: what became of the anchor. Anchors with a negative bound or values outside the
     ///   supported range (see ``Anchor``) are refused.
     @discardableResult
     package func offer(_ anchor: Anchor) -> SyncReport.AnchorUpdate {
+        offer(anchor, base: nil)
+    }
+
+    /// Offers `anchor`, whose time-base instant is `base` when known (a restored anchor of this
+    /// boot, or a benchmark's), else placed from a reading taken now.
+    package func offer(_ anchor: Anchor, base: TimeBaseInstant?) -> SyncReport.AnchorUpdate {
         guard anchor.isWithinSupportedRange else { return .refused }
         let discipline = KernelDiscipline(kernel.read())
-        let instant = monotonic.now()
+        let reading = timeBase.read()
         return state.withLock { state in
-            if let current = state.anchor, current.isAuthenticated, !anchor.isAuthenticated {
-                // Sticky authentication: not even the drift history learns from it.
+            if let current = state.anchor, current.anchor.isAuthenticated, !anchor.isAuthenticated {
+                // Sticky authentication: unauthenticated evidence never moves authenticated time,
+                // and not even the frequency history learns from it.
                 return .keptAuthenticated
             }
-            let before = Self.aging(for: state, policy: policy)
-            if anchor.source != .restored {
-                state.drift.add(DriftEstimator.SyncPoint(anchor))
-            }
-            // A kernel reading holds from now on; a drift estimate is fitted over past syncs and
-            // applies along the anchor's whole line, as it always has.
-            let kernelRateChanged = state.kernel.slewGrowthRate != discipline.slewGrowthRate
+            let offered =
+                base.map { HeldAnchor(anchor: anchor, base: $0) }
+                ?? HeldAnchor(
+                    placing: anchor, by: reading, discipline: discipline, lastSuspended: state.lastSuspended,
+                    exact: timeBase.exchangeClockIsBase, policy: policy)
+            guard offered.anchor.isWithinSupportedRange else { return .refused }
             state.kernel = discipline
-            let widening = discipline.boundWidening
-            let outcome: SyncReport.AnchorUpdate
-            let next: Anchor
+            state.lastSuspended = reading.base.suspended
+            let before = state.aging
+            var outcome: SyncReport.AnchorUpdate
+            var next: HeldAnchor
             if let current = state.anchor {
-                let merged = AnchorIntersection(current: current, offered: anchor, aging: before)
+                let merged = AnchorIntersection(current: current, offered: offered, aging: before)
                 outcome = merged.outcome
-                if !kernelRateChanged && widening == .zero {
-                    next = merged.anchor
-                } else {
-                    // Carried to this moment at the rates in force until now, so that neither the
-                    // kernel's new rate nor the widening applies to time that has already passed.
-                    let common = merged.atCommonInstant
-                    next = common.aged(to: max(common.monotonic, instant), by: before)
-                }
+                next = merged.anchor
             } else {
                 outcome = .adopted
-                next = anchor
+                next = offered
             }
-            var widened = next
-            widened.errorBound += widening
-            // Widening cannot leave the supported range in practice (the kernel clamps its offset
-            // to 0.5 s); if it ever did, keep the unwidened anchor rather than an unsupported one.
-            state.anchor = widened.isWithinSupportedRange ? widened : next
-            publish(state)
+            if anchor.source != .restored {
+                let point = FrequencyTracker.Point(
+                    base: offered.base, trueTime: offered.anchor.trueTime,
+                    errorBound: offered.anchor.errorBound)
+                if case .discontinuous = outcome {
+                    state.frequency.reset(keeping: point, reason: .discontinuity)
+                } else if state.frequency.add(point) != nil, outcome != .adopted {
+                    // The frequency moved beyond the allowance: the current anchor was aged at a
+                    // frequency that no longer held, so its interval is no evidence any more.
+                    // The offered anchor alone is.
+                    outcome = .adopted
+                    next = offered
+                }
+            }
+            var after = HoldoverAging(
+                state.frequency.interval(at: next.base), policy: policy, reference: next.base)
+            // A new frequency interval is a sound statement about the whole line, but around a
+            // moved centre it can be looser than the old one: never publish a bound looser than
+            // both. Then the two intervals are intersected now and the new one applies from here.
+            let oldNow = next.aged(to: reading.base, exchange: reading.exchange, by: before)
+            let newNow = next.aged(to: reading.base, exchange: reading.exchange, by: after)
+            if !newNow.isInside(oldNow), let both = oldNow.intersection(newNow) {
+                next = both
+                after = HoldoverAging(
+                    state.frequency.interval(at: next.base), policy: policy, reference: next.base)
+            }
+            state.anchor = next
+            state.aging = after
+            publish(state, check: reading)
             return outcome
         }
     }
 
-    /// Merges sync points from an earlier process (same boot) into drift estimation.
-    func restoreDriftHistory(_ points: [DriftEstimator.SyncPoint]) {
+    /// Merges sync points from an earlier process (same boot) into the frequency history.
+    func restoreFrequencyHistory(_ points: [FrequencyTracker.Point]) {
+        let reading = timeBase.read()
         state.withLock { state in
-            for point in points { state.drift.add(point) }
-            publish(state)
+            var tracker = FrequencyTracker(policy: policy, points: state.frequency.points + points)
+            if tracker.points.isEmpty { tracker = state.frequency }
+            state.frequency = tracker
+            if let anchor = state.anchor {
+                state.aging = HoldoverAging(
+                    tracker.interval(at: anchor.base), policy: policy, reference: anchor.base)
+                publish(state, check: reading)
+            }
         }
     }
 
-    /// The anchor and drift estimator, read together under one lock acquisition.
-    func snapshot() -> (anchor: Anchor?, drift: DriftEstimator) {
-        state.withLock { ($0.anchor, $0.drift) }
+    /// The anchor, its time-base instant and the frequency history, read under one lock
+    /// acquisition.
+    func snapshot() -> (anchor: HeldAnchor?, frequency: FrequencyTracker) {
+        state.withLock { ($0.anchor, $0.frequency) }
     }
 
-    /// Publishes the state for readers; called with the mutex held, which serializes publishers.
-    private func publish(_ state: State) {
+    /// Publishes the state for readers, valid for `check`'s suspend epoch; called with the mutex
+    /// held, which serializes publishers.
+    private func publish(_ state: State, check: TimeBaseReading) {
         guard let anchor = state.anchor else { return }
-        let aging = Self.aging(for: state, policy: policy)
-        cell.publish(
-            PublishedAnchor(
-                anchor: anchor, frequencyError: aging.frequencyError, boundGrowthRate: aging.growthRate,
-                isDriftCorrected: state.kernel.slewGrowthRate == nil && state.drift.estimate != nil))
-    }
-
-    /// The drift correction and bound growth rate in force: the kernel's slew limit (and no
-    /// correction) while it may be slewing, else the measured drift, else the policy's tolerance.
-    private static func aging(for state: State, policy: ClockPolicy) -> AnchorAging {
-        if let slew = state.kernel.slewGrowthRate {
-            return AnchorAging(frequencyError: 0, growthRate: max(slew, policy.toleranceFraction))
-        }
-        guard let estimate = state.drift.estimate else {
-            return AnchorAging(frequencyError: 0, growthRate: policy.toleranceFraction)
-        }
-        return AnchorAging(frequencyError: estimate.frequencyError, growthRate: estimate.rateUncertainty)
+        cell.publish(PublishedAnchor(anchor: anchor, aging: state.aging, check: check))
     }
 }

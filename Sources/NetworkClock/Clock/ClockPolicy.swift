@@ -1,81 +1,117 @@
 import SNTP
 
 extension NetworkClock {
-    /// How the clock ages its error bound and estimates the drift of the monotonic clock.
+    /// How the clock learns its oscillator's frequency from successive syncs and how it grows the
+    /// error bound between them (holdover).
     ///
-    /// The defaults suit a commodity machine: a monotonic clock whose frequency is within ±15 ppm until
-    /// drift has been measured, and a drift estimate only once at least three syncs span 15 minutes.
-    /// Out-of-range values are clamped where they are used, never trapped on.
+    /// Between syncs the clock counts time on the raw oscillator (`CLOCK_MONOTONIC_RAW`, which no
+    /// time daemon can slew) plus the time spent suspended. Every two syncs bound the oscillator's
+    /// frequency error; the clock keeps the tightest interval all pairs allow, corrects its
+    /// estimate by the interval's middle and grows the bound by the interval's half-width plus an
+    /// allowance for the frequency wandering since (temperature): a jump of
+    /// ``wanderPPM``, then ``wanderRatePPMPerHour``, never more than ``wanderLimitPPM`` in all.
+    /// Before two syncs, the bound grows at ``priorTolerancePPM``. Out-of-range values are clamped
+    /// where they are used, never trapped on.
     public struct ClockPolicy: Sendable, Hashable {
-        /// The assumed maximum frequency error of the monotonic clock, in parts per million, used to grow
-        /// the error bound until drift is measured. Default 15 ppm, the tolerance NTP assumes (RFC 5905
-        /// `PHI`). Clamped to `0...1000`.
+        /// The frequency error assumed over the seconds one exchange or burst takes, in ppm: it
+        /// widens each NTP sample's bound by that much of its round trip, each burst sample's
+        /// interval for its distance from the burst's latest sample, and HTTP evidence for its age.
+        /// Default 15 ppm, RFC 5905's `PHI`. Clamped to `0...1000`. (The bound between syncs grows
+        /// at the measured frequency's uncertainty instead, and at ``priorTolerancePPM`` before.)
         public var frequencyTolerancePPM: Double
-        /// The shortest time the sync points must span before drift is estimated. Default 15 minutes:
-        /// over a shorter span, a few milliseconds of sample error dominate a few ppm of drift.
-        public var driftMinimumSpan: Duration
-        /// The fewest sync points a drift estimate uses; at least 3, so that the fit has a residual to
-        /// judge its own quality by. Default 3.
-        public var driftMinimumSampleCount: Int
-        /// The most sync points kept; when full, the closest-spaced point is thinned out. Default 16.
-        public var driftHistoryCapacity: Int
-        /// Sync points older than this, measured from the newest one, are forgotten, because a crystal's
-        /// frequency wanders with temperature and age. Default 24 hours.
-        public var driftHistoryWindow: Duration
-        /// Added to three standard errors of the measured drift to give the rate at which the bound
-        /// grows, in ppm. Default 2 ppm: a quartz oscillator's frequency moves by roughly 0.1–0.5 ppm per
-        /// °C, so a few degrees of temperature change between syncs shifts it by about that much, which
-        /// past syncs cannot reveal.
-        public var driftUncertaintyFloorPPM: Double
-        /// A drift estimate beyond this many ppm is treated as a measurement failure and ignored.
-        /// Default 500 ppm, NTP's maximum frequency offset (RFC 5905 `MAXFREQ`).
-        public var maximumDriftPPM: Double
-        /// A sync point whose residual from the fitted line exceeds this multiple of its own error bound
-        /// is rejected as an outlier. Default 3.
-        public var outlierThreshold: Double
+        /// The frequency error the oscillator is assumed to have at most before two syncs have
+        /// measured it, in ppm: the bound grows at this rate after the first sync, and after a
+        /// sync that contradicted the measured frequency. Default 500 ppm: in a survey of about
+        /// 20,000 NTP hosts the median oscillator was 78 ppm off, a few beyond 500 ppm (D. L.
+        /// Mills, *Computer Network Time Synchronization*, CRC Press, chapter "Computer
+        /// Clocks"), and 500 ppm is the most the kernel's discipline will correct (Linux
+        /// `MAXFREQ`, RFC 5905 `MAXFREQ`). A measured frequency outside it replaces it rather than
+        /// being clipped. Clamped to `0...1000`.
+        public var priorTolerancePPM: Double
+        /// How far the frequency may move at once between two syncs, in ppm: added to every pair's
+        /// interval as soon as time passes. Default 1 ppm, chrony's default `maxclockerror` (the
+        /// frequency error the system clock "can gain on its own between clock updates").
+        /// Clamped to `0...1000`.
+        public var wanderPPM: Double
+        /// How fast the frequency may wander with temperature, in ppm per hour of elapsed time
+        /// (suspended time included), on top of ``wanderPPM``. Default 10 ppm/h: a typical quartz
+        /// moves about 1 ppm per °C and a PC's clock was measured to gain 11 ppm while it warmed up
+        /// after power-on (NTP FAQ, §3.3.1, "Quartz Oscillators in IBM compatible PCs"): roughly an
+        /// hour's warming. Clamped to `0...1000`.
+        public var wanderRatePPMPerHour: Double
+        /// The most the frequency may wander from what was measured, in ppm, however long the clock
+        /// is offline. Default 10 ppm: chrony's `maxclockerror` for "a low quality clock", and the
+        /// ±10 ppm range chrony's temperature compensation accepts (`tempcomp`). Clamped to
+        /// `0...1000`.
+        public var wanderLimitPPM: Double
+        /// The tolerance of suspended time, in ppm of it: suspend is measured by the RTC (a
+        /// 32 kHz tuning-fork crystal, typically ±20 ppm at 25 °C and −0.034 ppm/°C² away from it)
+        /// or by a clock source that runs through suspend. Default 100 ppm. Clamped to `0...1000`.
+        public var suspendTolerancePPM: Double
+        /// Added to the bound once suspended time has passed: the RTC counts whole seconds, so the
+        /// kernel's measure of a suspend can be up to a second off (it keeps repeated suspends from
+        /// accumulating more, `timekeeping_suspend`). Default 1 s; 0 on hardware whose suspend is
+        /// timed by a clock source that runs through it. Clamped to `0...60 s`.
+        public var suspendResolution: Duration
+        /// The most sync points kept; when full, one of the closest-spaced pair is dropped (never
+        /// the oldest or newest). Default 16. Clamped to `2...1024`.
+        public var frequencyHistoryCapacity: Int
+        /// Sync points older than this (before the newest, on the time base) are forgotten.
+        /// Default 24 hours; by then the wander allowance has made them useless anyway.
+        public var frequencyHistoryWindow: Duration
 
         /// Creates a policy; every parameter has the default described on its property.
         public init(
             frequencyTolerancePPM: Double = QueryOptions.defaultFrequencyTolerancePPM,
-            driftMinimumSpan: Duration = .seconds(15 * 60),
-            driftMinimumSampleCount: Int = 3,
-            driftHistoryCapacity: Int = 16,
-            driftHistoryWindow: Duration = .seconds(24 * 3600),
-            driftUncertaintyFloorPPM: Double = 2,
-            maximumDriftPPM: Double = 500,
-            outlierThreshold: Double = 3
+            priorTolerancePPM: Double = 500,
+            wanderPPM: Double = 1,
+            wanderRatePPMPerHour: Double = 10,
+            wanderLimitPPM: Double = 10,
+            suspendTolerancePPM: Double = 100,
+            suspendResolution: Duration = .seconds(1),
+            frequencyHistoryCapacity: Int = 16,
+            frequencyHistoryWindow: Duration = .seconds(24 * 3600)
         ) {
             self.frequencyTolerancePPM = frequencyTolerancePPM
-            self.driftMinimumSpan = driftMinimumSpan
-            self.driftMinimumSampleCount = driftMinimumSampleCount
-            self.driftHistoryCapacity = driftHistoryCapacity
-            self.driftHistoryWindow = driftHistoryWindow
-            self.driftUncertaintyFloorPPM = driftUncertaintyFloorPPM
-            self.maximumDriftPPM = maximumDriftPPM
-            self.outlierThreshold = outlierThreshold
+            self.priorTolerancePPM = priorTolerancePPM
+            self.wanderPPM = wanderPPM
+            self.wanderRatePPMPerHour = wanderRatePPMPerHour
+            self.wanderLimitPPM = wanderLimitPPM
+            self.suspendTolerancePPM = suspendTolerancePPM
+            self.suspendResolution = suspendResolution
+            self.frequencyHistoryCapacity = frequencyHistoryCapacity
+            self.frequencyHistoryWindow = frequencyHistoryWindow
         }
 
-        // MARK: Sanitized values, as the clock and the estimator use them
+        // MARK: Sanitized values, as the clock and the tracker use them
 
-        /// `frequencyTolerancePPM` as a fraction, clamped to `0...1e-3`.
-        var toleranceFraction: Double { QueryOptions.validTolerance(frequencyTolerancePPM) * 1e-6 }
+        /// `priorTolerancePPM` as a fraction, clamped to `0...1e-3`.
+        var priorFraction: Double { Self.fraction(ppm: priorTolerancePPM, fallback: 500) }
 
-        /// `driftUncertaintyFloorPPM` as a fraction, clamped to `0...1e-3`.
-        var uncertaintyFloorFraction: Double { Self.fraction(ppm: driftUncertaintyFloorPPM, fallback: 2) }
+        /// `wanderPPM` as a fraction.
+        var wanderFraction: Double { Self.fraction(ppm: wanderPPM, fallback: 1) }
 
-        /// `maximumDriftPPM` as a fraction, clamped to `0...1e-3`.
-        var maximumDriftFraction: Double { Self.fraction(ppm: maximumDriftPPM, fallback: 500) }
+        /// `wanderRatePPMPerHour` as a fraction per second.
+        var wanderRatePerSecond: Double { Self.fraction(ppm: wanderRatePPMPerHour, fallback: 10) / 3600 }
 
-        /// `driftMinimumSampleCount`, at least 3.
-        var minimumSampleCount: Int { max(3, driftMinimumSampleCount) }
-
-        /// `driftHistoryCapacity`, at least `minimumSampleCount` and at most 1024.
-        var historyCapacity: Int { min(1024, max(minimumSampleCount, driftHistoryCapacity)) }
-
-        /// `outlierThreshold`, at least 1 (a point within its own bound is never an outlier).
-        var sanitizedOutlierThreshold: Double {
-            outlierThreshold.isFinite ? max(1, outlierThreshold) : 3
+        /// `wanderLimitPPM` as a fraction, at least `wanderFraction`.
+        var wanderLimitFraction: Double {
+            max(wanderFraction, Self.fraction(ppm: wanderLimitPPM, fallback: 10))
         }
+
+        /// `suspendTolerancePPM` as a fraction.
+        var suspendToleranceFraction: Double { Self.fraction(ppm: suspendTolerancePPM, fallback: 100) }
+
+        /// `suspendResolution`, clamped to `0...60 s`.
+        var sanitizedSuspendResolution: Duration {
+            min(.seconds(60), max(.zero, suspendResolution))
+        }
+
+        /// `frequencyHistoryCapacity`, clamped to `2...1024`.
+        var historyCapacity: Int { min(1024, max(2, frequencyHistoryCapacity)) }
+
+        /// `frequencyHistoryWindow`, at least one second.
+        var historyWindow: Duration { max(.seconds(1), frequencyHistoryWindow) }
 
         private static func fraction(ppm: Double, fallback: Double) -> Double {
             let value = ppm.isFinite ? ppm : fallback

@@ -1,21 +1,21 @@
 import NetClockPlatform
 
-/// What the kernel's time discipline means for an anchored clock's bound: how much to widen a new
-/// anchor, and how fast the bound must grow until the next update.
+/// What the kernel's time discipline means for an anchored clock: how far an instant of the
+/// exchange clock (`CLOCK_BOOTTIME`) can be from where the time base puts it.
 ///
-/// The rules, from the kernel's own limits (`adjtimex(2)`, Linux `kernel/time/ntp.c`):
-/// - A phase adjustment the kernel still has to slew out (the PLL's `offset`, plus what remains
-///   of an `adjtime(3)` slew) will move the boot-time clock by up to that much, at whatever rate
-///   the loop chooses; the new anchor's bound is widened by it.
-/// - While the kernel says it is unsynchronised (`STA_UNSYNC`, or `TIME_ERROR` returned) or a slew
-///   is in progress (a remaining offset, or a tick off nominal), a time daemon may move the clock's
-///   frequency anywhere within the kernel's limit: ±500 ppm for `freq` (`MAXFREQ`, RFC 5905
-///   `MAXFREQ`, also the `adjtime` slew rate), plus however far `tick` is from nominal. The bound
-///   grows at that rate, with no drift correction (a measured drift says nothing about a slew).
-/// - Otherwise (synchronised and steady, or unknown) the configured tolerance or the measured
-///   drift governs, as before.
+/// The clock extrapolates on the raw oscillator (`CLOCK_MONOTONIC_RAW`), which the discipline never
+/// touches, so the kernel's state no longer changes how fast the bound grows. It matters only
+/// where an anchor's exchange-clock instant is carried onto the time base over the distance `d`
+/// between the anchor and the paired reading taken when it is offered (the rest of the sync, a few
+/// milliseconds to seconds). Over `d` the boot-time clock runs at the raw rate times
+/// `1 + freq + (tick − nominal)/nominal`, plus what the PLL or `adjtime` slews (`adjtimex(2)`,
+/// Linux `kernel/time/ntp.c`); a daemon may change `freq` within ±500 ppm (`MAXFREQ`) at any
+/// moment. So the mapping is charged `d × (|freq| + 500 ppm + tick offset)` (``mappingRate``), and
+/// when the kernel still has a phase to slew, that phase too (``boundWidening``): it may have been
+/// slewed during `d`.
 package struct KernelDiscipline: Sendable, Hashable {
-    /// The kernel's frequency limit while slewing: 500 ppm (`MAXFREQ`).
+    /// The most a time daemon can move the kernel's frequency, and the rate of an `adjtime` slew:
+    /// 500 ppm (`MAXFREQ`).
     package static let slewLimit = 500e-6
 
     /// The state read at the last update; `nil` when unknown.
@@ -26,16 +26,18 @@ package struct KernelDiscipline: Sendable, Hashable {
         self.state = state
     }
 
-    /// How much a new anchor's bound is widened: the phase adjustment the kernel still has to
-    /// apply (zero when unknown).
+    /// The phase adjustment the kernel still has to apply (zero when unknown): charged to an
+    /// anchor whose instant is mapped across a distance, since part of it may have been slewed
+    /// meanwhile.
     package var boundWidening: Duration {
         state?.remainingSlew ?? .zero
     }
 
-    /// The rate the bound grows at while this state holds, as a fraction, when the kernel may be
-    /// slewing; `nil` when the configured tolerance or measured drift governs.
-    package var slewGrowthRate: Double? {
-        guard let state, !state.isSynchronized || state.isSlewing else { return nil }
-        return Self.slewLimit + state.tickRateOffset
+    /// How fast the exchange clock may run against the raw oscillator, as a fraction: the
+    /// frequency the kernel applies, plus the 500 ppm a daemon could change it by (or an `adjtime`
+    /// slew adds), plus however far `tick` is from nominal. 500 ppm when the state is unknown.
+    package var mappingRate: Double {
+        guard let state else { return Self.slewLimit }
+        return min(0.2, abs(state.frequencyPPM) * 1e-6 + Self.slewLimit + state.tickRateOffset)
     }
 }

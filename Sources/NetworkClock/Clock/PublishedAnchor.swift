@@ -1,87 +1,218 @@
+import NetClockPlatform
 import SNTP
 
-/// The anchor and rate parameters in the form ``AnchoredClock/now()`` computes with: plain
-/// integers and doubles, no references, so that it can be published through atomics.
+/// The anchor and its aging in the form ``AnchoredClock/now()`` computes with: plain integers and
+/// doubles, no references, so that it can be published through atomics.
+///
+/// Times are nanoseconds on the time base. The fast path (``estimate(awakeNanoseconds:)``) holds
+/// while the suspend epoch equals ``epoch``: the suspended time since the anchor is then exactly
+/// ``suspendedNanoseconds``, folded in advance into ``fastTrueAttoseconds``, ``fastBound`` and the
+/// growth coefficients, so a reading costs the raw clock read, the epoch check, one comparison
+/// and a few multiplications. The bound's growth over `A` ns awake after `S` ns suspended is
+/// ``HoldoverAging``'s `H(S + A) − H(S)`: quadratic (`A·(linearGrowth + halfWanderRate·A)`) until
+/// the growth rate reaches the limit after ``kneeAwake`` ns, linear beyond (in integer arithmetic:
+/// ``rateFixed``).
 struct PublishedAnchor: Sendable, Equatable {
-    /// The true time at the anchor instant, in attoseconds since the Unix epoch, shifted along the
-    /// clock's line so that the anchor's monotonic instant is a whole nanosecond.
-    var trueAttoseconds: Int128
-    /// The monotonic instant of the anchor, in whole nanoseconds.
-    var monotonicNanoseconds: Int64
-    /// The error bound at the anchor instant, rounded up to whole nanoseconds.
-    var boundNanoseconds: Int64
-    /// The monotonic clock's frequency error as a fraction (0 until drift is known).
-    var frequencyError: Double
-    /// The rate at which the bound grows, as a fraction.
-    var boundGrowthRate: Double
-    /// The source of the anchor.
-    var source: TimeSource
-    /// The interned server name (see ``ServerNames``).
-    var serverIdentifier: UInt32
-    /// Whether `frequencyError` and `boundGrowthRate` come from a drift estimate.
-    var isDriftCorrected: Bool
-    /// Whether the anchor's time was authenticated (NTS).
-    var isAuthenticated: Bool
+    // MARK: The fast path's fields
 
-    /// Converts an anchor and the rate parameters; the anchor must be within its supported range.
-    init(anchor: Anchor, frequencyError: Double, boundGrowthRate: Double, isDriftCorrected: Bool) {
-        let monotonic = anchor.monotonic.sinceOrigin.attoseconds
-        let (nanoseconds, subNanosecond) = monotonic.quotientAndRemainder(dividingBy: 1_000_000_000)
+    /// The true time at the anchor plus the suspended time since it, in attoseconds since the Unix
+    /// epoch, shifted along the line so that ``anchorAwake`` is a whole nanosecond.
+    var fastTrueAttoseconds: Int128
+    /// The anchor's awake time on the time base, in whole nanoseconds.
+    var anchorAwake: Int64
+    /// The bound at the anchor plus what the suspended time since it adds (`σ·S + q`), rounded up
+    /// to whole nanoseconds.
+    var fastBound: Int64
+    /// The suspended time since the anchor as of ``epoch``, in nanoseconds.
+    var suspendedNanoseconds: Int64
+    /// The suspend epoch the fast path is valid for.
+    var epoch: Int64
+    /// The frequency correction in units of 2⁻⁶² (0 until the frequency is measured): applied in
+    /// integer arithmetic, a multiply and a shift, exact to within a nanosecond.
+    var frequencyFixed: Int64
+    /// `H`'s linear coefficient for awake time after the suspended time: the growth rate then.
+    var linearGrowth: Double
+    /// Half the wander rate, per nanosecond.
+    var halfWanderRate: Double
+    /// Awake nanoseconds after which the growth rate is at its limit (0 when it already is,
+    /// `Int64.max` when it never gets there).
+    var kneeAwake: Int64
+    /// The growth over the first ``kneeAwake`` ns, rounded up.
+    var kneeGrowth: Int64
+    /// The growth rate's ceiling in units of 2⁻⁶², rounded up.
+    var rateFixed: Int64
+    /// Bit 0: present; bit 1: drift corrected; bit 2: authenticated; bits 8–15: source code; bits
+    /// 32–63: server id.
+    var metadata: UInt64
+
+    // MARK: What the slow path needs besides
+
+    /// The anchor's suspended time on the time base, in whole nanoseconds (rounded up).
+    var anchorSuspended: Int64
+    /// The bound at the anchor, rounded up to whole nanoseconds, with the rounding allowances.
+    var boundNanoseconds: Int64
+    /// The frequency interval's half-width at the anchor.
+    var halfWidth: Double
+    /// The growth rate's ceiling.
+    var rateLimit: Double
+    /// Elapsed nanoseconds after the anchor where the growth rate reaches ``rateLimit``.
+    var knee: Double
+    /// The suspend tolerance.
+    var suspendTolerance: Double
+    /// The suspend resolution, in nanoseconds.
+    var suspendResolutionNanoseconds: Int64
+
+    /// Converts a held anchor and its aging, valid while the suspend epoch is `check`'s and the
+    /// suspended time is `check`'s; the anchor must be within its supported range, and the aging's
+    /// interval must hold at the anchor's instant (its ``HoldoverAging/reference``), as
+    /// ``AnchoredClock`` always computes it, or be the prior (which grows linearly anywhere).
+    init(anchor held: HeldAnchor, aging: HoldoverAging, check: TimeBaseReading) {
+        let anchor = held.anchor
+        let awake = held.base.awake.attoseconds
+        let (nanoseconds, subNanosecond) = awake.quotientAndRemainder(dividingBy: 1_000_000_000)
+        let suspended = held.base.suspended.nanosecondsRoundedUp
+        let since = max(0, check.base.suspended.truncatedNanoseconds &- suspended)
+        self.anchorAwake = Int64(truncatingIfNeeded: nanoseconds)
+        self.anchorSuspended = suspended
+        self.suspendedNanoseconds = since
+        self.epoch = check.epoch
         // Moving the anchor back by the sub-nanosecond part along the line keeps it exact to within
         // subNanosecond × frequency error, under 10⁻¹² s.
-        self.trueAttoseconds = anchor.trueTime.sinceEpoch.attoseconds - subNanosecond
-        self.monotonicNanoseconds = Int64(truncatingIfNeeded: nanoseconds)
-        // One nanosecond more covers truncating the drift correction in `estimate(at…)` when a
-        // drift is applied, and shifting the anchor to a whole nanosecond.
-        let roundingAllowance: Int64 = (subNanosecond == 0 ? 0 : 1) + (frequencyError == 0 ? 0 : 1)
+        self.fastTrueAttoseconds =
+            anchor.trueTime.sinceEpoch.attoseconds - subNanosecond + Int128(since) * 1_000_000_000
+        // Two nanoseconds more cover the fixed-point correction (its quantisation and its floor),
+        // one the shift to a whole nanosecond and one rounding the suspended part up.
+        let roundingAllowance: Int64 =
+            (subNanosecond == 0 ? 0 : 1) + (aging.frequencyError == 0 ? 0 : 2)
+            + (held.base.suspended.attoseconds % 1_000_000_000 == 0 ? 0 : 1)
         self.boundNanoseconds = anchor.errorBound.nanosecondsRoundedUp + roundingAllowance
-        self.frequencyError = frequencyError
-        self.boundGrowthRate = boundGrowthRate
-        self.source = anchor.source
-        self.serverIdentifier = ServerNames.identifier(for: anchor.server)
-        self.isDriftCorrected = isDriftCorrected
-        self.isAuthenticated = anchor.isAuthenticated
+        self.frequencyFixed = Self.fixed(aging.frequencyError)
+        self.halfWidth = aging.halfWidth
+        self.halfWanderRate = aging.wanderRate / 2e9
+        let rateLimit = max(aging.rateLimit, aging.halfWidth)
+        self.rateLimit = rateLimit
+        let knee = HoldoverAging.knee(
+            halfWidth: aging.halfWidth, wanderRate: aging.wanderRate / 1e9, rateLimit: rateLimit)
+        self.knee = knee
+        self.suspendTolerance = aging.suspendTolerance
+        self.suspendResolutionNanoseconds = aging.suspendResolution.nanosecondsRoundedUp
+        // H(S + A) − H(S) as a function of A alone, for the fast path's S.
+        self.rateFixed = Self.fixedRoundingUp(rateLimit)
+        let s = Double(since)
+        if s >= knee {
+            self.linearGrowth = rateLimit
+            self.kneeAwake = 0
+            self.kneeGrowth = 0
+        } else if knee.isFinite && knee - s < 0x1p62 {
+            self.linearGrowth = aging.halfWidth + 2 * halfWanderRate * s
+            self.kneeAwake = Int64(knee - s)  // truncated: the quadratic part ends a little early
+            let below = Double(kneeAwake)
+            self.kneeGrowth =
+                Int64((below * (aging.halfWidth + halfWanderRate * (2 * s + below))).rounded(.up)) + 1
+        } else {
+            self.linearGrowth = aging.halfWidth + 2 * halfWanderRate * s
+            self.kneeAwake = .max
+            self.kneeGrowth = 0
+        }
+        var suspendGrowth = 0.0
+        if since > 0 {
+            suspendGrowth = s * aging.suspendTolerance + Double(suspendResolutionNanoseconds)
+        }
+        // Rounded up as the slow path rounds it: truncated, plus 1 ns when there is anything.
+        self.fastBound = boundNanoseconds + (suspendGrowth > 0 ? Int64(suspendGrowth) + 1 : 0)
+        var bits: UInt64 = 1
+        if aging.isMeasured { bits |= 2 }
+        if anchor.isAuthenticated { bits |= 4 }
+        bits |= UInt64(anchor.source.code) << 8
+        bits |= UInt64(ServerNames.identifier(for: anchor.server)) << 32
+        self.metadata = bits
     }
 
-    /// Creates the published form from its parts.
-    init(
-        trueAttoseconds: Int128, monotonicNanoseconds: Int64, boundNanoseconds: Int64,
-        frequencyError: Double, boundGrowthRate: Double, source: TimeSource, serverIdentifier: UInt32,
-        isDriftCorrected: Bool, isAuthenticated: Bool
-    ) {
-        self.trueAttoseconds = trueAttoseconds
-        self.monotonicNanoseconds = monotonicNanoseconds
-        self.boundNanoseconds = boundNanoseconds
-        self.frequencyError = frequencyError
-        self.boundGrowthRate = boundGrowthRate
-        self.source = source
-        self.serverIdentifier = serverIdentifier
-        self.isDriftCorrected = isDriftCorrected
-        self.isAuthenticated = isAuthenticated
-    }
-
-    /// The estimate at monotonic instant `nanoseconds`; allocation-free.
+    /// The estimate at awake reading `awake` (ns) while the suspend epoch is ``epoch``;
+    /// allocation-free.
     @inline(__always)
-    func estimate(atMonotonicNanoseconds nanoseconds: Int64) -> TimeEstimate {
-        let elapsed = nanoseconds &- monotonicNanoseconds
-        let elapsedDouble = Double(elapsed)
-        // |elapsed| < 2^63 ns, the correction is at most 1e-3 and the growth rate at most about 0.1
-        // (the kernel's slew limit plus a tick 10 % off nominal), so these stay inside Int64.
-        // Conversions truncate (one instruction; `rounded` calls into libm on baseline x86-64):
-        // the correction is then off by under 1 ns, which the published bound already includes,
-        // and the growth is rounded up by hand so the bound stays sound.
-        let correction = Int64(elapsedDouble * frequencyError)
-        let exactGrowth = elapsedDouble.magnitude * boundGrowthRate
-        var growth = Int64(exactGrowth)
-        if Double(growth) < exactGrowth { growth &+= 1 }
+    func estimate(awakeNanoseconds awake: Int64) -> TimeEstimate {
+        Self.estimate(
+            awake: awake, fastTrueAttoseconds: fastTrueAttoseconds, anchorAwake: anchorAwake,
+            fastBound: fastBound, suspendedNanoseconds: suspendedNanoseconds, frequencyFixed: frequencyFixed,
+            linearGrowth: linearGrowth, halfWanderRate: halfWanderRate, kneeAwake: kneeAwake,
+            kneeGrowth: kneeGrowth, rateFixed: rateFixed, metadata: metadata)
+    }
+
+    /// The fast estimate from the published fields (see ``AnchorCell``'s hot path).
+    @inline(__always)
+    static func estimate(
+        awake: Int64, fastTrueAttoseconds: Int128, anchorAwake: Int64, fastBound: Int64,
+        suspendedNanoseconds: Int64, frequencyFixed: Int64, linearGrowth: Double, halfWanderRate: Double,
+        kneeAwake: Int64, kneeGrowth: Int64, rateFixed: Int64, metadata: UInt64
+    ) -> TimeEstimate {
+        let elapsed = awake &- anchorAwake
+        // |elapsed| < 2^62 ns in practice (146 years); the correction and growth stay inside Int64.
+        // The correction is a fixed-point product, within the 2 ns the published bound already
+        // includes. The growth is rounded up: past the knee a fixed-point product floored plus
+        // 1 ns (the rate is rounded up), before it a double truncated plus 1 ns.
+        let correction = Self.correction(elapsed, frequencyFixed)
+        let a = elapsed < 0 ? 0 &- elapsed : elapsed
+        let roundUp: Int64 = a == 0 ? 0 : 1
+        let growth: Int64
+        if a >= kneeAwake {
+            growth = kneeGrowth &+ Self.correction(a &- kneeAwake, rateFixed) &+ roundUp
+        } else {
+            let x = Double(a)
+            growth = Int64(x * (linearGrowth + halfWanderRate * x)) &+ roundUp
+        }
         let trueElapsed = elapsed &- correction
         return TimeEstimate(
-            time: UnixTime(
-                sinceEpoch: Duration(attoseconds: trueAttoseconds &+ Int128(trueElapsed) &* 1_000_000_000)),
-            errorBound: Duration(attoseconds: Int128(boundNanoseconds &+ growth) &* 1_000_000_000),
-            age: Duration(attoseconds: Int128(elapsed) &* 1_000_000_000),
-            source: source,
-            serverIdentifier: serverIdentifier,
-            isDriftCorrected: isDriftCorrected, isAuthenticated: isAuthenticated)
+            timeAttoseconds: fastTrueAttoseconds &+ Int128(trueElapsed) &* 1_000_000_000,
+            boundNanoseconds: fastBound &+ growth, ageNanoseconds: elapsed &+ suspendedNanoseconds,
+            metadata: metadata)
+    }
+
+    /// `frequency` in units of 2⁻⁶² (clamped to ±1, far beyond any real oscillator).
+    static func fixed(_ frequency: Double) -> Int64 {
+        guard frequency.isFinite else { return 0 }
+        return Int64((min(1, max(-1, frequency)) * 0x1p62).rounded())
+    }
+
+    /// `rate` in units of 2⁻⁶², rounded up (clamped to `0...1`).
+    static func fixedRoundingUp(_ rate: Double) -> Int64 {
+        guard rate.isFinite, rate > 0 else { return rate > 0 ? 1 << 62 : 0 }
+        return Int64((min(1, rate) * 0x1p62).rounded(.up))
+    }
+
+    /// `⌊elapsed × fixed / 2⁶²⌋`: the correction for `elapsed` ns, within 2 ns of the exact
+    /// `elapsed × frequency` (one for the quantisation of `fixed` over |elapsed| < 2⁶³ ns, one for
+    /// the floor).
+    @inline(__always)
+    static func correction(_ elapsed: Int64, _ fixed: Int64) -> Int64 {
+        let (high, low) = elapsed.multipliedFullWidth(by: fixed)
+        return (high &<< 2) | Int64(truncatingIfNeeded: low &>> 62)
+    }
+
+    /// The estimate at any time-base reading (`awake` and `suspended` in ns since boot, read
+    /// together within `uncertainty` ns): the slow path after a suspend or a wall-clock step
+    /// changed the epoch, and for instants other than now.
+    func estimate(awakeNanoseconds awake: Int64, suspendedNanoseconds suspended: Int64, uncertainty: Int64)
+        -> TimeEstimate
+    {
+        let since = suspended &- anchorSuspended
+        let elapsed = awake &- anchorAwake
+        let elapsedDouble = Double(elapsed)
+        let s = Double(since.magnitude)
+        var exactGrowth = HoldoverAging.increase(
+            from: s, by: elapsedDouble.magnitude, halfWidth: halfWidth, halfWanderRate: halfWanderRate,
+            knee: knee, rateLimit: rateLimit)
+        if since != 0 { exactGrowth += s * suspendTolerance + Double(suspendResolutionNanoseconds) }
+        exactGrowth += Double(max(0, uncertainty))
+        // Truncated and one nanosecond added (none when there is nothing to grow): at least the
+        // exact growth, at most 1 ns more, with no second conversion to compare against.
+        let growth = Int64(exactGrowth) &+ (exactGrowth > 0 ? 1 : 0)
+        let correction = Self.correction(elapsed, frequencyFixed)
+        // fastTrueAttoseconds includes the suspended time as of the epoch.
+        let trueElapsed = elapsed &- correction &+ (since &- suspendedNanoseconds)
+        return TimeEstimate(
+            timeAttoseconds: fastTrueAttoseconds &+ Int128(trueElapsed) &* 1_000_000_000,
+            boundNanoseconds: boundNanoseconds &+ growth, ageNanoseconds: elapsed &+ since, metadata: metadata
+        )
     }
 }

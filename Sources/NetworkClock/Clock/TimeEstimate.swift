@@ -8,34 +8,60 @@ import SNTP
 /// An estimate is a small value with no references (the server name is interned), so reading the
 /// clock never allocates.
 public struct TimeEstimate: Sendable, Hashable {
+    /// The best estimate of the true time, in attoseconds since the Unix epoch.
+    let timeAttoseconds: Int128
+    /// ``errorBound`` in nanoseconds.
+    let boundNanoseconds: Int64
+    /// ``age`` in nanoseconds.
+    let ageNanoseconds: Int64
+    /// Bit 1: drift corrected; bit 2: authenticated; bits 8–15: the source's code; bits 32–63: the
+    /// interned server name (the published anchor's metadata word, kept as it is so that reading
+    /// the clock does not unpack it).
+    let metadata: UInt64
+
     /// The best estimate of the true time, exact to the nanosecond it was computed at.
-    public let time: UnixTime
+    public var time: UnixTime { UnixTime(sinceEpoch: Duration(attoseconds: timeAttoseconds)) }
     /// The maximum error of ``time``: the anchor's bound plus its growth since the anchor.
-    public let errorBound: Duration
-    /// The monotonic time elapsed since the anchor was taken (negative only if the anchor's instant
-    /// lies in the monotonic clock's future, which a valid anchor never does).
-    public let age: Duration
+    public var errorBound: Duration { .nanoseconds(boundNanoseconds) }
+    /// The time elapsed on the clock's time base since the anchor was taken, suspended time
+    /// included (negative only if the anchor's instant lies in the future, which a valid anchor
+    /// never does).
+    public var age: Duration { .nanoseconds(ageNanoseconds) }
     /// Where the anchor's time came from.
-    public let source: TimeSource
-    /// Whether a measured drift of the monotonic clock was applied, rather than only the tolerance.
-    public let isDriftCorrected: Bool
+    public var source: TimeSource { TimeSource(code: UInt8(truncatingIfNeeded: metadata >> 8)) }
+    /// Whether a measured frequency of the oscillator was applied, rather than only the prior
+    /// tolerance.
+    public var isDriftCorrected: Bool { metadata & 2 != 0 }
     /// Whether the time is authenticated: every source behind it was an NTS server whose replies
     /// were cryptographically verified (RFC 8915), so no one on the network path could forge it.
-    public let isAuthenticated: Bool
+    public var isAuthenticated: Bool { metadata & 4 != 0 }
     /// The interned server name.
-    let serverIdentifier: UInt32
+    var serverIdentifier: UInt32 { UInt32(truncatingIfNeeded: metadata >> 32) }
 
+    /// An estimate from its parts in the form the clock computes them (whole nanoseconds for the
+    /// bound and age).
+    @inline(__always)
+    init(timeAttoseconds: Int128, boundNanoseconds: Int64, ageNanoseconds: Int64, metadata: UInt64) {
+        self.timeAttoseconds = timeAttoseconds
+        self.boundNanoseconds = boundNanoseconds
+        self.ageNanoseconds = ageNanoseconds
+        self.metadata = metadata | 1
+    }
+
+    /// An estimate from its parts; the bound and age are truncated to whole nanoseconds.
     init(
         time: UnixTime, errorBound: Duration, age: Duration, source: TimeSource, serverIdentifier: UInt32,
         isDriftCorrected: Bool, isAuthenticated: Bool
     ) {
-        self.time = time
-        self.errorBound = errorBound
-        self.age = age
-        self.source = source
-        self.serverIdentifier = serverIdentifier
-        self.isDriftCorrected = isDriftCorrected
-        self.isAuthenticated = isAuthenticated
+        var bits: UInt64 = 1
+        if isDriftCorrected { bits |= 2 }
+        if isAuthenticated { bits |= 4 }
+        bits |= UInt64(source.code) << 8
+        bits |= UInt64(serverIdentifier) << 32
+        self.init(
+            timeAttoseconds: time.sinceEpoch.attoseconds,
+            boundNanoseconds: Int64(truncatingIfNeeded: errorBound.attoseconds / 1_000_000_000),
+            ageNanoseconds: Int64(truncatingIfNeeded: age.attoseconds / 1_000_000_000), metadata: bits)
     }
 
     /// The server that provided the anchor's time, if known.

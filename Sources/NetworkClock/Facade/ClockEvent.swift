@@ -31,4 +31,41 @@ public enum ClockEvent: Sendable {
     /// (new − old estimate at the same instant: positive means later). It is emitted before the
     /// sync's ``synced(_:anchorReplaced:)``.
     case anchorDiscontinuity(by: Duration)
+    /// A sync contradicted the oscillator frequency the earlier syncs had measured: the frequency
+    /// changed by more than the wander allowance (``NetworkClock/ClockPolicy``), or a sync was
+    /// wrong. The history was cut back to what still agrees, and the bound grows at the prior
+    /// tolerance until two syncs measure the frequency again. Emitted before the sync's
+    /// ``synced(_:anchorReplaced:)``.
+    case frequencyReset(FrequencyReset)
+
+    /// Why the clock's frequency history was reset (``ClockEvent/frequencyReset(_:)``).
+    public struct FrequencyReset: Sendable, Hashable, CustomStringConvertible {
+        /// `frequency_changed` (the sync's pairs with earlier syncs do not agree on one frequency) or
+        /// `discontinuity` (the sync did not overlap the clock's prediction at all; see
+        /// ``ClockEvent/anchorDiscontinuity(by:)``).
+        public let code: String
+        /// The frequency error the clock had measured before the reset, in ppm (positive when the
+        /// local oscillator runs fast); nil when it had only the prior.
+        public let previousPPM: Double?
+        /// Where it had the frequency error before the reset, in ppm; nil when only the prior.
+        public let previousIntervalPPM: ClosedRange<Double>?
+
+        init(code: String, previousPPM: Double?, previousIntervalPPM: ClosedRange<Double>?) {
+            self.code = code
+            self.previousPPM = previousPPM
+            self.previousIntervalPPM = previousIntervalPPM
+        }
+
+        /// E.g. `frequency_changed (was -59.996 ppm, -61.101…-58.891)`.
+        public var description: String {
+            guard let previousPPM, let range = previousIntervalPPM else { return code }
+            return code
+                + " (was \(Self.format(previousPPM)) ppm, \(Self.format(range.lowerBound))…\(Self.format(range.upperBound)))"
+        }
+
+        private static func format(_ value: Double) -> String {
+            let scaled = (value * 1000).rounded() / 1000
+            return "\(scaled)"
+        }
+    }
 }

@@ -94,6 +94,8 @@ extension ClockEvent: CustomStringConvertible {
         case .anchorDiscontinuity(let step):
             return
                 "anchor discontinuity: the new time disagrees with the anchor, now() jumped by \(step.signedFormattedSeconds)"
+        case .frequencyReset(let reset):
+            return "frequency reset: \(reset); learning the oscillator's frequency again"
         }
     }
 }

@@ -107,9 +107,11 @@ extension NetworkClock {
         let anchor = Anchor(
             trueTime: serverTime + resolution / 2, monotonic: requestSent + roundTrip / 2,
             errorBound: roundTrip / 2 + resolution / 2, source: .http, server: server)
+        let frequencyBefore = clock.frequency()
         let update = clock.offer(anchor)
         let replaced = update.replacedAnchor
         if case .discontinuous(let step) = update { emit(.anchorDiscontinuity(by: step)) }
+        if let reset = clock.frequencyReset(since: frequencyBefore) { emit(.frequencyReset(reset)) }
         // Persisted on the blocking pool: this method may be called from async code, which must
         // not wait on file I/O. A failed write is reported as a `storeFailed` event.
         if replaced { persister?.requestWrite() }

@@ -148,6 +148,11 @@ public final class NetworkClock: Sendable {
         clock.now()
     }
 
+    /// What the clock knows about its oscillator's frequency now (for the CLI's JSON).
+    package func frequency() -> FrequencyEstimate {
+        clock.frequency()
+    }
+
     /// The time left until a true-time deadline (negative once passed), from the anchor; nil until
     /// synchronised. Unaffected by wall-clock changes.
     public func timeRemaining(until deadline: UnixTime) -> Duration? {
@@ -206,12 +211,16 @@ public final class NetworkClock: Sendable {
             broadcaster.emit(.syncFailed(error))
             throw error
         }
+        let frequencyBefore = clock.frequency()
         let update = clock.offer(report.anchor)
         report.anchorUpdate = update
         let replaced = update.replacedAnchor
         for source in report.sources { emitStatus(of: source) }
         if case .discontinuous(let step) = update { broadcaster.emit(.anchorDiscontinuity(by: step)) }
-        // Saved whenever the clock learnt from the result: a kept anchor's drift history grew too.
+        if let reset = clock.frequencyReset(since: frequencyBefore) {
+            broadcaster.emit(.frequencyReset(reset))
+        }
+        // Saved whenever the clock learnt from the result: a kept anchor's frequency history grew too.
         if update != .refused && update != .keptAuthenticated, let store = configuration.store {
             do {
                 // On the blocking pool: the write fsyncs the file and its directory.

@@ -10,9 +10,19 @@ import SNTP
 /// { "version": 1, "boot_id": "…", "written_at": {"seconds": …, "nanoseconds": …},
 ///   "written_at_monotonic": {…},
 ///   "anchor": { "true_time": {…}, "monotonic": {…}, "error_bound_ns": 12000000,
-///               "source": "ntp", "server": "time.example.com" },
-///   "drift": { "frequency_error_ppm": 3.2, "uncertainty_ppm": 4.1, "points": [ … ] } }
+///               "source": "ntp", "server": "time.example.com",
+///               "time_base": { "awake": {…}, "suspended": {…} } },
+///   "frequency": { "frequency_ppm": -59.99, "interval_ppm": [-61.1, -58.9], "resets": 0,
+///                  "points": [ { "awake": {…}, "suspended": {…}, "true_time": {…},
+///                                "error_bound_ns": 104000 }, … ] } }
 /// ```
+///
+/// `monotonic` is the anchor's exchange-clock (`CLOCK_BOOTTIME`) instant; `time_base` is where the
+/// clock placed it on its time base (`CLOCK_MONOTONIC_RAW` awake time and suspended time), so that a
+/// process restored in the same boot continues on the same line without mapping it again. The
+/// frequency history is on the time base too. Both are absent in files written before holdover:
+/// such an anchor is placed from its `monotonic` instant at the kernel's possible slew over its
+/// age, and a `drift` history from then is ignored.
 struct AnchorFile: Codable, Sendable {
     /// An exact instant or duration: whole seconds (floor) and nanoseconds in `0..<1_000_000_000`.
     struct ExactTime: Codable, Sendable, Equatable {
@@ -55,6 +65,8 @@ struct AnchorFile: Codable, Sendable {
         var server: String?
         /// Absent in files written before NTS: unauthenticated.
         var authenticated: Bool?
+        /// Absent in files written before holdover (see the type's notes).
+        var timeBase: TimeBaseRecord?
 
         enum CodingKeys: String, CodingKey {
             case trueTime = "true_time"
@@ -63,32 +75,41 @@ struct AnchorFile: Codable, Sendable {
             case source
             case server
             case authenticated
+            case timeBase = "time_base"
         }
     }
 
-    /// One sync point of the drift history.
-    struct PointRecord: Codable, Sendable {
-        var monotonic: ExactTime
+    /// An instant on the time base.
+    struct TimeBaseRecord: Codable, Sendable {
+        var awake: ExactTime
+        var suspended: ExactTime
+    }
+
+    /// One sync point of the frequency history.
+    struct FrequencyPointRecord: Codable, Sendable {
+        var awake: ExactTime
+        var suspended: ExactTime
         var trueTime: ExactTime
         var errorBoundNanoseconds: Int64
 
         enum CodingKeys: String, CodingKey {
-            case monotonic
+            case awake, suspended
             case trueTime = "true_time"
             case errorBoundNanoseconds = "error_bound_ns"
         }
     }
 
-    /// The drift history and, for people reading the file, the estimate it gave.
-    struct DriftRecord: Codable, Sendable {
-        var frequencyErrorPPM: Double?
-        var uncertaintyPPM: Double?
-        var points: [PointRecord]
+    /// The frequency history and, for people reading the file, the estimate it gave.
+    struct FrequencyRecord: Codable, Sendable {
+        var frequencyPPM: Double?
+        var intervalPPM: [Double]?
+        var resets: Int?
+        var points: [FrequencyPointRecord]
 
         enum CodingKeys: String, CodingKey {
-            case frequencyErrorPPM = "frequency_error_ppm"
-            case uncertaintyPPM = "uncertainty_ppm"
-            case points
+            case frequencyPPM = "frequency_ppm"
+            case intervalPPM = "interval_ppm"
+            case resets, points
         }
     }
 
@@ -97,7 +118,7 @@ struct AnchorFile: Codable, Sendable {
     var writtenAt: ExactTime
     var writtenAtMonotonic: ExactTime
     var anchor: AnchorRecord
-    var drift: DriftRecord?
+    var frequency: FrequencyRecord?
 
     enum CodingKeys: String, CodingKey {
         case version
@@ -105,7 +126,7 @@ struct AnchorFile: Codable, Sendable {
         case writtenAt = "written_at"
         case writtenAtMonotonic = "written_at_monotonic"
         case anchor
-        case drift
+        case frequency
     }
 
     /// Just the version, decoded first so that a future format is reported as such rather than as
@@ -117,58 +138,77 @@ struct AnchorFile: Codable, Sendable {
     // MARK: Conversions
 
     /// The bound in nanoseconds, rounded up, plus one nanosecond per truncated component.
-    static func boundNanoseconds(_ bound: Duration, truncating components: Duration...) -> Int64 {
+    static func boundNanoseconds(_ bound: Duration, truncating components: [Duration]) -> Int64 {
         let extra = components.filter(ExactTime.isTruncated).count
         return bound.nanosecondsRoundedUp + Int64(extra)
     }
 
-    /// The record of an anchor (which must be within its supported range).
+    /// The record of an anchor (which must be within its supported range), its time-base instant
+    /// and the frequency history.
     init(
-        anchor: Anchor, drift: DriftEstimator?, bootID: String, writtenAt: UnixTime,
-        writtenAtMonotonic: MonotonicInstant
+        anchor: Anchor, timeBase: TimeBaseInstant?, frequency: FrequencyTracker?, bootID: String,
+        writtenAt: UnixTime, writtenAtMonotonic: MonotonicInstant
     ) {
         self.version = AnchorStore.formatVersion
         self.bootID = bootID
         self.writtenAt = ExactTime(writtenAt.sinceEpoch)
         self.writtenAtMonotonic = ExactTime(writtenAtMonotonic.sinceOrigin)
+        let base = timeBase.map { [$0.awake, $0.suspended] } ?? []
         self.anchor = AnchorRecord(
             trueTime: ExactTime(anchor.trueTime.sinceEpoch),
             monotonic: ExactTime(anchor.monotonic.sinceOrigin),
             errorBoundNanoseconds: Self.boundNanoseconds(
-                anchor.errorBound, truncating: anchor.trueTime.sinceEpoch, anchor.monotonic.sinceOrigin),
+                anchor.errorBound,
+                truncating: [anchor.trueTime.sinceEpoch, anchor.monotonic.sinceOrigin] + base),
             source: anchor.source.rawValue,
-            server: anchor.server, authenticated: anchor.isAuthenticated ? true : nil)
-        if let drift, !drift.points.isEmpty {
-            let estimate = drift.estimate
-            self.drift = DriftRecord(
-                frequencyErrorPPM: estimate.map(\.frequencyErrorPPM).flatMap { $0.isFinite ? $0 : nil },
-                uncertaintyPPM: estimate.map(\.rateUncertaintyPPM).flatMap { $0.isFinite ? $0 : nil },
-                points: drift.points.map { point in
-                    PointRecord(
-                        monotonic: ExactTime(point.monotonic.sinceOrigin),
+            server: anchor.server, authenticated: anchor.isAuthenticated ? true : nil,
+            timeBase: timeBase.map {
+                TimeBaseRecord(awake: ExactTime($0.awake), suspended: ExactTime($0.suspended))
+            })
+        if let frequency, !frequency.points.isEmpty {
+            let interval = frequency.points.last.map { frequency.interval(at: $0.base) }
+            self.frequency = FrequencyRecord(
+                frequencyPPM: interval.flatMap { $0.isMeasured ? Self.finite($0.center * 1e6) : nil },
+                intervalPPM: interval.flatMap { interval in
+                    guard interval.isMeasured, let lower = Self.finite(interval.lower * 1e6),
+                        let upper = Self.finite(interval.upper * 1e6)
+                    else { return nil }
+                    return [lower, upper]
+                },
+                resets: frequency.resetCount,
+                points: frequency.points.map { point in
+                    FrequencyPointRecord(
+                        awake: ExactTime(point.base.awake), suspended: ExactTime(point.base.suspended),
                         trueTime: ExactTime(point.trueTime.sinceEpoch),
                         errorBoundNanoseconds: Self.boundNanoseconds(
-                            point.errorBound, truncating: point.trueTime.sinceEpoch,
-                            point.monotonic.sinceOrigin))
+                            point.errorBound,
+                            truncating: [point.trueTime.sinceEpoch, point.base.awake, point.base.suspended]))
                 })
         } else {
-            self.drift = nil
+            self.frequency = nil
         }
     }
+
+    private static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
 
     /// The largest bound a file may hold: one year.
     static let maximumBoundNanoseconds: Int64 = 366 * 86_400 * 1_000_000_000
 
-    /// The largest drift history a file may hold.
+    /// The largest frequency history a file may hold.
     static let maximumPoints = 1024
 
-    /// The anchor and drift history, or a sentence saying which value is out of range.
-    func validated() -> Result<
-        (
-            anchor: Anchor, points: [DriftEstimator.SyncPoint], writtenAt: UnixTime,
-            writtenAtMonotonic: MonotonicInstant
-        ), ValidationFailure
-    > {
+    /// What a valid file holds.
+    struct Contents: Sendable {
+        var anchor: Anchor
+        var timeBase: TimeBaseInstant?
+        var points: [FrequencyTracker.Point]
+        var writtenAt: UnixTime
+        var writtenAtMonotonic: MonotonicInstant
+    }
+
+    /// The anchor, its time-base instant and the frequency history, or a sentence saying which
+    /// value is out of range.
+    func validated() -> Result<Contents, ValidationFailure> {
         guard !bootID.isEmpty, bootID.count <= 256 else { return .failure("boot_id is empty or too long") }
         guard let writtenAt = writtenAt.duration, let writtenAtMonotonic = writtenAtMonotonic.duration else {
             return .failure("written_at is out of range")
@@ -179,31 +219,57 @@ struct AnchorFile: Codable, Sendable {
         guard anchor.server.map({ $0.utf8.count <= 1024 }) ?? true else {
             return .failure("server is too long")
         }
-        guard let record = Self.point(anchor.monotonic, anchor.trueTime, anchor.errorBoundNanoseconds) else {
+        guard let monotonic = anchor.monotonic.duration, let trueTime = anchor.trueTime.duration,
+            (0...Self.maximumBoundNanoseconds).contains(anchor.errorBoundNanoseconds)
+        else {
             return .failure("anchor time, monotonic instant or error bound is out of range")
         }
         let restored = Anchor(
-            trueTime: record.trueTime, monotonic: record.monotonic, errorBound: record.errorBound,
-            source: source,
+            trueTime: UnixTime(sinceEpoch: trueTime), monotonic: MonotonicInstant(sinceOrigin: monotonic),
+            errorBound: .nanoseconds(anchor.errorBoundNanoseconds), source: source,
             server: anchor.server, isAuthenticated: anchor.authenticated ?? false)
-        var points = [DriftEstimator.SyncPoint]()
-        if let drift {
-            guard drift.points.count <= Self.maximumPoints else {
-                return .failure("drift history is too long")
+        guard restored.isWithinSupportedRange else {
+            return .failure("anchor time, monotonic instant or error bound is out of range")
+        }
+        var timeBase: TimeBaseInstant?
+        if let record = anchor.timeBase {
+            guard let base = Self.instant(record.awake, record.suspended) else {
+                return .failure("the anchor's time-base instant is out of range")
             }
-            for entry in drift.points {
-                guard let point = Self.point(entry.monotonic, entry.trueTime, entry.errorBoundNanoseconds)
+            timeBase = base
+        }
+        var points = [FrequencyTracker.Point]()
+        if let frequency {
+            guard frequency.points.count <= Self.maximumPoints else {
+                return .failure("frequency history is too long")
+            }
+            for entry in frequency.points {
+                guard let base = Self.instant(entry.awake, entry.suspended),
+                    let trueTime = entry.trueTime.duration,
+                    (0...Self.maximumBoundNanoseconds).contains(entry.errorBoundNanoseconds)
                 else {
-                    return .failure("a drift point is out of range")
+                    return .failure("a frequency point is out of range")
                 }
+                let point = FrequencyTracker.Point(
+                    base: base, trueTime: UnixTime(sinceEpoch: trueTime),
+                    errorBound: .nanoseconds(entry.errorBoundNanoseconds))
+                guard point.isValid else { return .failure("a frequency point is out of range") }
                 points.append(point)
             }
         }
         return .success(
-            (
-                restored, points, UnixTime(sinceEpoch: writtenAt),
-                MonotonicInstant(sinceOrigin: writtenAtMonotonic)
-            ))
+            Contents(
+                anchor: restored, timeBase: timeBase, points: points,
+                writtenAt: UnixTime(sinceEpoch: writtenAt),
+                writtenAtMonotonic: MonotonicInstant(sinceOrigin: writtenAtMonotonic)))
+    }
+
+    /// A time-base instant from its records: both parts in range, neither negative.
+    private static func instant(_ awake: ExactTime, _ suspended: ExactTime) -> TimeBaseInstant? {
+        guard let awake = awake.duration, let suspended = suspended.duration, awake >= .zero,
+            suspended >= .zero
+        else { return nil }
+        return TimeBaseInstant(awake: awake, suspended: suspended)
     }
 
     /// A reason a file's values were refused.
@@ -211,17 +277,5 @@ struct AnchorFile: Codable, Sendable {
         var reason: String
         init(stringLiteral reason: String) { self.reason = reason }
         init(_ reason: String) { self.reason = reason }
-    }
-
-    private static func point(_ monotonic: ExactTime, _ trueTime: ExactTime, _ boundNanoseconds: Int64)
-        -> DriftEstimator.SyncPoint?
-    {
-        guard let monotonic = monotonic.duration, let trueTime = trueTime.duration,
-            (0...maximumBoundNanoseconds).contains(boundNanoseconds)
-        else { return nil }
-        let point = DriftEstimator.SyncPoint(
-            monotonic: MonotonicInstant(sinceOrigin: monotonic), trueTime: UnixTime(sinceEpoch: trueTime),
-            errorBound: .nanoseconds(boundNanoseconds))
-        return point.isWithinSupportedRange ? point : nil
     }
 }

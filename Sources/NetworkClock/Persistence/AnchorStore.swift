@@ -104,7 +104,8 @@ public struct AnchorStore: Sendable {
 
     // MARK: Saving
 
-    /// Writes `anchor` and the drift history atomically, replacing any previous file.
+    /// Writes `anchor`, its time-base instant and the frequency history atomically, replacing any
+    /// previous file.
     ///
     /// - Throws: ``AnchorStoreError`` with code ``AnchorStoreError/Code/writeFailed`` when the
     ///   directory or file cannot be written, ``AnchorStoreError/Code/bootIDUnavailable`` when the
@@ -113,7 +114,9 @@ public struct AnchorStore: Sendable {
     @available(
         *, noasync, message: "writes and fsyncs a file; from async code use AnchoredClock.save(to:) async"
     )
-    package func save(_ anchor: Anchor, drift: DriftEstimator? = nil) throws(AnchorStoreError) {
+    package func save(
+        _ anchor: Anchor, timeBase: TimeBaseInstant? = nil, frequency: FrequencyTracker? = nil
+    ) throws(AnchorStoreError) {
         guard anchor.isWithinSupportedRange else {
             throw error(.invalidAnchor, "the anchor's values are outside the supported range")
         }
@@ -121,7 +124,7 @@ public struct AnchorStore: Sendable {
             throw error(.bootIDUnavailable, "cannot read the boot identity from \(Self.bootIDPath)")
         }
         let file = AnchorFile(
-            anchor: anchor, drift: drift, bootID: bootID, writtenAt: wall.now(),
+            anchor: anchor, timeBase: timeBase, frequency: frequency, bootID: bootID, writtenAt: wall.now(),
             writtenAtMonotonic: monotonic.now())
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -153,8 +156,9 @@ public struct AnchorStore: Sendable {
 
     // MARK: Loading
 
-    /// Reads the file back: the anchor (with source ``TimeSource/restored``) and drift history, or
-    /// the reason it cannot be used. Never traps, whatever the file holds.
+    /// Reads the file back: the anchor (with source ``TimeSource/restored``), its time-base instant
+    /// and the frequency history, or the reason it cannot be used. Never traps, whatever the file
+    /// holds.
     @available(*, noasync, message: "reads a file; from async code call it from a thread of your own")
     public func load() -> Result<RestoredAnchor, AnchorStoreError> {
         let bytes: [UInt8]
@@ -204,11 +208,7 @@ public struct AnchorStore: Sendable {
     }
 
     private func restore(_ file: AnchorFile) -> Result<RestoredAnchor, AnchorStoreError> {
-        let values:
-            (
-                anchor: Anchor, points: [DriftEstimator.SyncPoint], writtenAt: UnixTime,
-                writtenAtMonotonic: MonotonicInstant
-            )
+        let values: AnchorFile.Contents
         switch file.validated() {
         case .success(let valid): values = valid
         case .failure(let failure):
@@ -225,9 +225,7 @@ public struct AnchorStore: Sendable {
                     "the anchor was saved before a reboot (boot \(file.bootID.prefix(64)), now \(current))"))
         }
         let now = monotonic.now()
-        guard values.writtenAtMonotonic <= now, values.anchor.monotonic <= now,
-            values.points.allSatisfy({ $0.monotonic <= now })
-        else {
+        guard values.writtenAtMonotonic <= now, values.anchor.monotonic <= now else {
             return .failure(error(.futureDated, "the anchor file refers to monotonic instants after now"))
         }
         guard values.anchor.monotonic <= values.writtenAtMonotonic else {
@@ -237,8 +235,8 @@ public struct AnchorStore: Sendable {
         anchor.source = .restored
         return .success(
             RestoredAnchor(
-                anchor: anchor, originalSource: values.anchor.source, driftHistory: values.points,
-                bootID: file.bootID,
+                anchor: anchor, originalSource: values.anchor.source, timeBase: values.timeBase,
+                frequencyHistory: values.points, bootID: file.bootID,
                 writtenAt: values.writtenAt, writtenAtMonotonic: values.writtenAtMonotonic))
     }
 

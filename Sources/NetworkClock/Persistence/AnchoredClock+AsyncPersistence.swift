@@ -2,7 +2,7 @@ import NetClockPlatform
 import SNTP
 
 extension AnchoredClock {
-    /// Loads the store's anchor and drift history into the clock, reading the file on the
+    /// Loads the store's anchor and frequency history into the clock, reading the file on the
     /// ``BlockingPool`` so the caller's cooperative thread never blocks on file I/O.
     ///
     /// Runs to completion even if the calling task is cancelled (the read is short and bounded).
@@ -14,7 +14,7 @@ extension AnchoredClock {
         await pool.runToEnd { self.restore(from: store) }
     }
 
-    /// Saves the clock's anchor and drift history to `store` on the ``BlockingPool`` (the write
+    /// Saves the clock's anchor and frequency history to `store` on the ``BlockingPool`` (the write
     /// `fsync`s the file and its directory).
     ///
     /// Runs to completion even if the calling task is cancelled, so a write is never cut short.

@@ -1,33 +1,42 @@
 import SNTP
 
 extension AnchoredClock {
-    /// Loads the store's anchor and drift history into the clock.
+    /// Loads the store's anchor and frequency history into the clock.
     ///
     /// The restored anchor competes like any other (it replaces the current anchor only if its aged
-    /// bound is tighter); its drift history is merged into drift estimation.
+    /// bound is tighter); its frequency history is merged into the clock's. Both continue on the
+    /// time-base line they were saved on, unless that line lies ahead of the clock's time base now
+    /// (not this boot's, whatever the boot id says): then the history is dropped and the anchor is
+    /// placed from its exchange-clock instant, at the kernel's possible slew over its age, as for a
+    /// file written before holdover.
     /// - Returns: the restored anchor, or why none could be restored.
     @discardableResult
     @available(*, noasync, message: "reads a file; use restore(from:) async")
     package func restore(from store: AnchorStore) -> Result<RestoredAnchor, AnchorStoreError> {
         let result = store.load()
         if case .success(let restored) = result {
-            restoreDriftHistory(restored.driftHistory)
-            update(restored.anchor)
+            let now = timeBase.read().base
+            let plausible = { (base: TimeBaseInstant) in
+                base.awake <= now.awake && base.suspended <= now.suspended
+            }
+            let points = restored.frequencyHistory
+            if points.allSatisfy({ plausible($0.base) }) { restoreFrequencyHistory(points) }
+            _ = offer(restored.anchor, base: restored.timeBase.flatMap { plausible($0) ? $0 : nil })
         }
         return result
     }
 
-    /// Saves the clock's anchor and drift history to `store`.
+    /// Saves the clock's anchor, its time-base instant and the frequency history to `store`.
     /// - Throws: ``AnchorStoreError``; ``AnchorStoreError/Code/invalidAnchor`` when the clock has
     ///   no anchor. The clock keeps working either way.
     @available(*, noasync, message: "writes and fsyncs a file; use save(to:) async")
     package func save(to store: AnchorStore) throws(AnchorStoreError) {
-        let (anchor, drift) = snapshot()
-        guard let anchor else {
+        let (held, frequency) = snapshot()
+        guard let held else {
             throw AnchorStoreError(
                 code: .invalidAnchor, reason: "the clock has no anchor to save", path: store.path)
         }
-        try store.save(anchor, drift: drift)
+        try store.save(held.anchor, timeBase: held.base, frequency: frequency)
     }
 
     /// Offers `anchor` as ``update(_:)`` does, then saves the clock's anchor to `store`.

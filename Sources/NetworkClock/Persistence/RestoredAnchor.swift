@@ -7,8 +7,10 @@ public struct RestoredAnchor: Sendable, Hashable {
     /// The source the anchor had when saved (`ntp`, `http`, or `restored` if re-saved after a
     /// restore).
     public var originalSource: TimeSource
-    /// The drift-estimation sync points that were saved, oldest first.
-    package var driftHistory: [DriftEstimator.SyncPoint]
+    /// Where the anchor lay on the time base (nil in files written before holdover).
+    package var timeBase: TimeBaseInstant?
+    /// The frequency history's sync points that were saved, oldest first.
+    package var frequencyHistory: [FrequencyTracker.Point]
     /// The boot identity the file was written in (equal to the current one).
     public var bootID: String
     /// The wall-clock time when the file was written; informational only, since the wall clock may
@@ -26,12 +28,14 @@ public struct RestoredAnchor: Sendable, Hashable {
 
     /// Creates a restored anchor from its parts.
     package init(
-        anchor: Anchor, originalSource: TimeSource, driftHistory: [DriftEstimator.SyncPoint], bootID: String,
-        writtenAt: UnixTime, writtenAtMonotonic: MonotonicInstant
+        anchor: Anchor, originalSource: TimeSource, timeBase: TimeBaseInstant? = nil,
+        frequencyHistory: [FrequencyTracker.Point] = [], bootID: String, writtenAt: UnixTime,
+        writtenAtMonotonic: MonotonicInstant
     ) {
         self.anchor = anchor
         self.originalSource = originalSource
-        self.driftHistory = driftHistory
+        self.timeBase = timeBase
+        self.frequencyHistory = frequencyHistory
         self.bootID = bootID
         self.writtenAt = writtenAt
         self.writtenAtMonotonic = writtenAtMonotonic

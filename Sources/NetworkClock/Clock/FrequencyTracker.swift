@@ -1,0 +1,302 @@
+import NetClockPlatform
+import SNTP
+
+/// Learns the oscillator's frequency error from the sync history, as an interval.
+///
+/// Each sync is a point: at time-base instant (awake `a`, suspended `s`) the true time lay in
+/// `t ± ε`. Between two points the true time that passed is `Δa·(1 − f̄) + Δs` (the suspended part
+/// measured within `σ·Δs` plus the suspend resolution `q`), where `f̄` is the oscillator's mean
+/// frequency error over the pair, so
+///
+///     f̄ ∈ (Δa + Δs − Δt) / Δa  ±  (εᵢ + εⱼ + σ·Δs + q) / Δa.
+///
+/// That holds whatever the frequency does in between. To say where the frequency is at an instant
+/// `t`, each pair's interval is widened by the wander allowed between `t` and the pair's farther
+/// point, `min(J + ω·age, Ω)`
+/// (``ClockPolicy/wanderPPM``, ``ClockPolicy/wanderRatePPMPerHour``,
+/// ``ClockPolicy/wanderLimitPPM``), and the frequency must lie in every widened interval: the
+/// tracker keeps their intersection, the tightest interval all pairs allow. Under a constant
+/// frequency it is sound with no wander at all; the wander terms cover temperature.
+///
+/// An empty intersection is evidence that the frequency changed beyond the allowance (or that a
+/// sync was wrong): the tracker keeps only the newest points that still agree, counts a reset, and
+/// learns again. With fewer than two points the interval is the prior, ±``ClockPolicy/priorTolerancePPM``.
+///
+/// A plain value with no threads or clocks inside; ``AnchoredClock`` feeds it.
+package struct FrequencyTracker: Sendable, Hashable {
+    /// One sync: the true time at a time-base instant, within a bound.
+    package struct Point: Sendable, Hashable {
+        /// Where on the time base the sync holds.
+        package var base: TimeBaseInstant
+        /// The true time there.
+        package var trueTime: UnixTime
+        /// The maximum error of `trueTime`.
+        package var errorBound: Duration
+
+        /// Creates a point.
+        package init(base: TimeBaseInstant, trueTime: UnixTime, errorBound: Duration) {
+            self.base = base
+            self.trueTime = trueTime
+            self.errorBound = errorBound
+        }
+    }
+
+    /// Why the history was reset.
+    package enum ResetReason: String, Sendable, Hashable {
+        /// A sync's pairs contradicted the frequency the earlier syncs measured.
+        case frequencyChanged = "frequency_changed"
+        /// A sync did not overlap the clock's prediction (``AnchorUpdate/discontinuous(step:)``).
+        case discontinuity
+    }
+
+    /// The thresholds the tracker works with.
+    package let policy: ClockPolicy
+    /// The kept points, oldest first (by total time-base time).
+    package private(set) var points: [Point] = []
+    /// How many times the history was reset.
+    package private(set) var resetCount = 0
+    /// The reason of the latest reset.
+    package private(set) var lastReset: ResetReason?
+    /// Every usable pair of ``points``, kept up to date with them (offers read them often).
+    private(set) var pairs: [Pair] = []
+
+    /// Pairs whose awake span is shorter than this are not used: their interval would be hundreds
+    /// of ppm wide at best.
+    static let minimumPairSpan = Duration.seconds(1)
+
+    /// Creates a tracker, optionally seeded with points saved earlier in this boot; points that do
+    /// not agree with the newest are dropped (not counted as a reset).
+    package init(policy: ClockPolicy = ClockPolicy(), points: [Point] = []) {
+        self.policy = policy
+        for point in points { _ = insert(point) }
+        pairs = Self.pairs(of: self.points, policy: policy)
+        keepConsistentNewest()
+    }
+
+    // MARK: Adding
+
+    /// Adds a sync point.
+    ///
+    /// A point at the same instant as a kept one replaces it only if its bound is tighter. Points
+    /// older than ``ClockPolicy/frequencyHistoryWindow`` before the newest are forgotten; beyond
+    /// ``ClockPolicy/frequencyHistoryCapacity``, one of the closest-spaced pair is dropped.
+    /// - Returns: ``ResetReason/frequencyChanged`` when the point contradicted the history, which
+    ///   was then cut back to the newest points that agree; nil otherwise.
+    @discardableResult
+    package mutating func add(_ point: Point) -> ResetReason? {
+        guard insert(point) else { return nil }
+        pairs = Self.pairs(of: points, policy: policy)
+        guard !keepConsistentNewest() else { return nil }
+        resetCount += 1
+        lastReset = .frequencyChanged
+        return .frequencyChanged
+    }
+
+    /// Forgets every point but `point`'s (after a sync contradicted the clock's prediction). It
+    /// counts as a reset when a frequency had been measured (two points or more).
+    package mutating func reset(keeping point: Point, reason: ResetReason) {
+        if points.count >= 2 {
+            resetCount += 1
+            lastReset = reason
+        }
+        points = point.isValid ? [point] : []
+        pairs = []
+    }
+
+    private mutating func insert(_ point: Point) -> Bool {
+        guard point.isValid else { return false }
+        if let index = points.firstIndex(where: { $0.base == point.base }) {
+            guard point.errorBound < points[index].errorBound else { return false }
+            points[index] = point
+            return true
+        }
+        let index = points.firstIndex(where: { $0.base.total > point.base.total }) ?? points.count
+        points.insert(point, at: index)
+        if let newest = points.last {
+            let window = policy.historyWindow
+            points.removeAll { newest.base.total - $0.base.total > window }
+        }
+        while points.count > policy.historyCapacity { thin() }
+        return points.contains(point)
+    }
+
+    /// Drops one point of the adjacent pair closest together: the one with the larger bound, but
+    /// never the first or last point.
+    private mutating func thin() {
+        guard points.count > 2 else { return }
+        guard points.count > 3 else {
+            points.remove(at: 1)
+            return
+        }
+        var closest = 1
+        var smallestGap = points[1].base.total - points[0].base.total
+        for index in 2..<points.count {
+            let gap = points[index].base.total - points[index - 1].base.total
+            if gap < smallestGap {
+                closest = index
+                smallestGap = gap
+            }
+        }
+        let earlier = closest - 1
+        let victim: Int
+        if earlier == 0 {
+            victim = closest
+        } else if closest == points.count - 1 {
+            victim = earlier
+        } else {
+            victim = points[earlier].errorBound > points[closest].errorBound ? earlier : closest
+        }
+        points.remove(at: victim)
+    }
+
+    /// Keeps the newest point and the run of points before it whose pairs all still intersect
+    /// (``pairs`` must be up to date); returns whether every point was kept.
+    @discardableResult
+    private mutating func keepConsistentNewest() -> Bool {
+        guard let newest = points.last else { return true }
+        guard Self.intersection(of: pairs, at: newest.base, policy: policy) == nil else { return true }
+        var kept = points.count - 1
+        while kept > 0 {
+            let suffix = Self.pairs(of: Array(points[(kept - 1)...]), policy: policy)
+            guard Self.intersection(of: suffix, at: newest.base, policy: policy) != nil else { break }
+            kept -= 1
+        }
+        points.removeFirst(kept)
+        pairs = Self.pairs(of: points, policy: policy)
+        return false
+    }
+
+    // MARK: The interval
+
+    /// The interval at `instant`: where the oscillator's frequency error lies then, by every pair
+    /// widened to it, intersected with the prior unless the measurement contradicts the prior.
+    package func interval(at instant: TimeBaseInstant) -> FrequencyInterval {
+        let prior = policy.priorFraction
+        guard !pairs.isEmpty, let measured = Self.intersection(of: pairs, at: instant, policy: policy) else {
+            return FrequencyInterval(
+                lower: -prior, upper: prior, rateLimit: prior, isMeasured: false, exceedsPrior: false)
+        }
+        var lower = measured.lower
+        var upper = measured.upper
+        let exceedsPrior = lower > prior || upper < -prior
+        if !exceedsPrior && lower <= -prior && upper >= prior {
+            // The pairs say nothing the prior does not.
+            return FrequencyInterval(
+                lower: -prior, upper: prior, rateLimit: prior, isMeasured: false, exceedsPrior: false)
+        }
+        if !exceedsPrior {
+            lower = max(lower, -prior)
+            upper = min(upper, prior)
+        }
+        let center = (lower + upper) / 2
+        let halfWidth = (upper - lower) / 2
+        // However long the wander, the frequency stays within Ω of every pair's unwidened interval.
+        var limit = exceedsPrior ? Double.infinity : prior + abs(center)
+        for pair in pairs {
+            limit = min(limit, abs(center - pair.center) + pair.halfWidth + policy.wanderLimitFraction)
+        }
+        return FrequencyInterval(
+            lower: lower, upper: upper, rateLimit: max(limit, halfWidth), isMeasured: true,
+            exceedsPrior: exceedsPrior)
+    }
+
+    /// One pair's interval for the mean frequency between its points, before widening.
+    struct Pair: Sendable, Hashable {
+        var center: Double
+        var halfWidth: Double
+        /// The total time-base time of the pair's first point, in seconds.
+        var start: Double
+        /// The total time-base time of the pair's second point, in seconds.
+        var end: Double
+
+        /// How long before or after `instant` (seconds of total time-base time) the pair's farther
+        /// point lies, in seconds.
+        func age(at instant: Double) -> Double {
+            max(abs(instant - start), abs(instant - end))
+        }
+    }
+
+    /// Every usable pair of `points` (in time-base order).
+    static func pairs(of points: [Point], policy: ClockPolicy) -> [Pair] {
+        var pairs: [Pair] = []
+        pairs.reserveCapacity(points.count * (points.count - 1) / 2)
+        for i in points.indices {
+            for j in points.indices where j > i {
+                if let pair = pair(points[i], points[j], policy: policy) { pairs.append(pair) }
+            }
+        }
+        return pairs
+    }
+
+    /// The intersection of `pairs` widened to `instant` (before, between or after them); nil when
+    /// they do not intersect. With no pair it is the whole line (every frequency is allowed).
+    static func intersection(of pairs: [Pair], at instant: TimeBaseInstant, policy: ClockPolicy) -> (
+        lower: Double, upper: Double
+    )? {
+        var lower = -Double.infinity
+        var upper = Double.infinity
+        let jump = policy.wanderFraction
+        let rate = policy.wanderRatePerSecond * (1 + policy.priorFraction)
+        let limit = policy.wanderLimitFraction
+        let now = instant.total.secondsDouble
+        for pair in pairs {
+            let width = pair.halfWidth + min(jump + rate * pair.age(at: now), limit)
+            lower = max(lower, pair.center - width)
+            upper = min(upper, pair.center + width)
+        }
+        guard lower <= upper else { return nil }
+        return (lower, upper)
+    }
+
+    /// The mean-frequency interval of the pair (`first`, `second`), or nil when it is unusable: an
+    /// awake span under ``minimumPairSpan`` or suspended time going backwards.
+    static func pair(_ first: Point, _ second: Point, policy: ClockPolicy) -> Pair? {
+        let (early, late) = first.base.total <= second.base.total ? (first, second) : (second, first)
+        let awake = late.base.awake - early.base.awake
+        let suspended = late.base.suspended - early.base.suspended
+        guard awake >= minimumPairSpan, suspended >= .zero else { return nil }
+        // Exact in Duration, then one division.
+        let excess = awake + suspended - (late.trueTime - early.trueTime)
+        let span = awake.secondsDouble
+        var spread = (early.errorBound + late.errorBound).secondsDouble
+        if suspended > .zero {
+            spread += suspended.secondsDouble * policy.suspendToleranceFraction
+            spread += policy.sanitizedSuspendResolution.secondsDouble
+        }
+        return Pair(
+            center: excess.secondsDouble / span, halfWidth: spread / span,
+            start: early.base.total.secondsDouble, end: late.base.total.secondsDouble)
+    }
+}
+
+extension FrequencyTracker.Point {
+    /// A bound that is not negative and under a year, and instants within ±146 years.
+    var isValid: Bool {
+        let year = Duration.seconds(366 * 86_400)
+        let limit = Duration.seconds(146 * 366 * 86_400)
+        return errorBound >= .zero && errorBound < year && abs(base.awake) < limit
+            && abs(base.suspended) < limit
+            && abs(trueTime.sinceEpoch) < .seconds(Int64(1) << 40)
+    }
+}
+
+/// Where the oscillator's frequency error lies at one instant (fractions; positive when the
+/// oscillator runs fast), as ``FrequencyTracker/interval(at:)`` found it.
+package struct FrequencyInterval: Sendable, Hashable {
+    /// The lowest frequency error still possible.
+    package var lower: Double
+    /// The highest frequency error still possible.
+    package var upper: Double
+    /// The most the frequency error can ever differ from ``center`` while the wander model holds:
+    /// the ceiling of the bound's growth rate.
+    package var rateLimit: Double
+    /// Whether the interval was measured (two points or more) rather than being the prior.
+    package var isMeasured: Bool
+    /// Whether the measured interval lies outside the prior tolerance (which was then dropped).
+    package var exceedsPrior: Bool
+
+    /// The middle of the interval: the correction applied.
+    package var center: Double { (lower + upper) / 2 }
+    /// Half the interval's width.
+    package var halfWidth: Double { (upper - lower) / 2 }
+}

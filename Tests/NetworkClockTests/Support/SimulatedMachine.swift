@@ -1,0 +1,152 @@
+import Foundation
+import NetClockPlatform
+import SNTP
+import Synchronization
+
+@testable import NetworkClock
+
+/// A simulated machine with the clocks ``SystemTimeBase`` reads, each moving as on Linux.
+///
+/// True time advances when the test says so. While awake, the raw oscillator
+/// (`CLOCK_MONOTONIC_RAW`) counts it at the oscillator's frequency error, which the test may change
+/// at any moment (a thermal step); the boot-time clock counts the raw oscillator times
+/// `1 + kernel slew` (a time daemon, or none), plus suspended time. ``suspend(for:measuredAs:)``
+/// stops the oscillator and adds the suspend, as the kernel measured it, to the boot-time clock and
+/// to the suspended time, and changes the suspend epoch (as a resume changes the kernel's
+/// wall-to-monotonic offset). The wall clock is the truth plus the user's steps.
+///
+/// ``clock`` is both the exchange clock (``MonotonicClockSource``, `CLOCK_BOOTTIME`) and the time
+/// base (``TimeBaseSource``), so an ``AnchoredClock`` given it as its monotonic clock reads both
+/// from the one simulation, as the real one reads both kernels' clocks.
+final class SimulatedMachine: Sendable {
+    private struct State {
+        var trueElapsed: Duration = .zero
+        var awake: Duration
+        var suspended: Duration = .zero
+        /// Boot-time clock minus (awake + suspended): what the kernel's slew has added.
+        var slew: Duration = .zero
+        var oscillatorPPM: Double
+        var kernelSlewPPM: Double = 0
+        var wallStep: Duration = .zero
+        var epoch: Int64 = 7
+    }
+
+    /// The true time when the simulation starts.
+    let start: UnixTime
+    private let state: Mutex<State>
+
+    /// A machine whose oscillator runs `oscillatorPPM` fast (negative: slow), booted
+    /// `awakeOrigin` ago.
+    init(
+        start: UnixTime = UnixTime(seconds: 1_780_000_000, nanoseconds: 250_000_000),
+        awakeOrigin: Duration = .seconds(5_000), oscillatorPPM: Double = 0
+    ) {
+        self.start = start
+        self.state = Mutex(State(awake: awakeOrigin, oscillatorPPM: oscillatorPPM))
+    }
+
+    /// The simulated truth.
+    var trueTime: UnixTime { start + state.withLock { $0.trueElapsed } }
+
+    /// The wall-clock reading: the truth plus the user's steps.
+    var wallReading: UnixTime { state.withLock { start + $0.trueElapsed + $0.wallStep } }
+
+    /// `CLOCK_BOOTTIME`.
+    var bootReading: MonotonicInstant {
+        state.withLock { MonotonicInstant(sinceOrigin: Self.whole($0.awake + $0.suspended + $0.slew)) }
+    }
+
+    /// The time base (`CLOCK_MONOTONIC_RAW`, suspended time).
+    var baseReading: TimeBaseInstant {
+        state.withLock { TimeBaseInstant(awake: Self.whole($0.awake), suspended: Self.whole($0.suspended)) }
+    }
+
+    /// The suspend epoch.
+    var epoch: Int64 { state.withLock { $0.epoch } }
+
+    /// Lets true time pass while awake.
+    func advance(by duration: Duration) {
+        state.withLock { state in
+            state.trueElapsed += duration
+            let counted = duration + duration * (state.oscillatorPPM * 1e-6)
+            state.awake += counted
+            state.slew += counted * (state.kernelSlewPPM * 1e-6)
+        }
+    }
+
+    /// Suspends for `duration` of true time; the kernel adds `measured` (default: exactly
+    /// `duration`) to the boot-time clock on resume.
+    func suspend(for duration: Duration, measuredAs measured: Duration? = nil) {
+        state.withLock { state in
+            state.trueElapsed += duration
+            state.suspended += measured ?? duration
+            state.epoch &+= 1
+        }
+    }
+
+    /// Changes the oscillator's frequency error from now on.
+    func setOscillator(ppm: Double) {
+        state.withLock { $0.oscillatorPPM = ppm }
+    }
+
+    /// Makes the kernel slew the boot-time clock against the oscillator by `ppm` from now on.
+    func setKernelSlew(ppm: Double) {
+        state.withLock { $0.kernelSlewPPM = ppm }
+    }
+
+    /// The user changes the system time by `step` (which, as on Linux, changes the epoch too).
+    func stepWallClock(by step: Duration) {
+        state.withLock { state in
+            state.wallStep += step
+            state.epoch &+= 1
+        }
+    }
+
+    /// An anchor taken now with the exact true time and the given bound, on the boot-time clock.
+    func anchor(bound: Duration, source: TimeSource = .ntp, server: String? = "sim.example:123") -> Anchor {
+        Anchor(trueTime: trueTime, monotonic: bootReading, errorBound: bound, source: source, server: server)
+    }
+
+    /// The exchange clock and time base of this machine.
+    var clock: SimulatedMachineClock { SimulatedMachineClock(machine: self) }
+
+    /// The wall clock of this machine.
+    var wallClock: SimulatedMachineWallClock { SimulatedMachineWallClock(machine: self) }
+
+    /// Truncated to whole nanoseconds, like the kernel's clocks.
+    private static func whole(_ duration: Duration) -> Duration {
+        .nanoseconds(duration.truncatedNanoseconds)
+    }
+
+    fileprivate func reading() -> TimeBaseReading {
+        state.withLock { state in
+            TimeBaseReading(
+                exchange: MonotonicInstant(
+                    sinceOrigin: Self.whole(state.awake + state.suspended + state.slew)),
+                base: TimeBaseInstant(awake: Self.whole(state.awake), suspended: Self.whole(state.suspended)),
+                uncertainty: .zero, epoch: state.epoch)
+        }
+    }
+}
+
+/// The boot-time clock of a ``SimulatedMachine``, which is also its time base.
+struct SimulatedMachineClock: MonotonicClockSource, TimeBaseSource {
+    let machine: SimulatedMachine
+
+    func now() -> MonotonicInstant { machine.bootReading }
+
+    func read() -> TimeBaseReading { machine.reading() }
+
+    func awakeNanosecondsAndEpoch() -> (awake: Int64, epoch: Int64) {
+        let reading = machine.reading()
+        return (reading.base.awake.truncatedNanoseconds, reading.epoch)
+    }
+
+    var exchangeClockIsBase: Bool { false }
+}
+
+/// The wall clock of a ``SimulatedMachine``.
+struct SimulatedMachineWallClock: WallClockSource {
+    let machine: SimulatedMachine
+    func now() -> UnixTime { machine.wallReading }
+}
