@@ -32,7 +32,8 @@ let package = Package(
         // OpenSSL 3 from the system (`libssl-dev`): headers and a shim for the macros Swift cannot
         // import. Only NetClockTLS imports it.
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
-        // The only OpenSSL user: TLS client and server connections, exporter keys, AES-SIV.
+        // The only OpenSSL user: TLS client connections (and the engine a test server's context
+        // runs on), exporter keys, AES-SIV.
         .target(
             name: "NetClockTLS", dependencies: ["COpenSSL", "NetClockPlatform"], path: "Sources/NetClockTLS",
             swiftSettings: strict),
@@ -63,11 +64,20 @@ let package = Package(
         .executableTarget(
             name: "netclock", dependencies: ["NetclockCLI"], path: "Sources/netclock",
             swiftSettings: strict),
+        // The server side, for tests and tools only (nothing the library products link): listeners,
+        // UDP server sockets, wake channels, joinable threads, process control, and the TLS server
+        // context (which is why it may import COpenSSL; the shipping modules reach OpenSSL only
+        // through NetClockTLS).
         .target(
-            name: "LoopbackServers", dependencies: ["SNTP", "NetClockPlatform", "NetClockTLS", "NTS"],
+            name: "NetClockTestSupport", dependencies: ["NetClockPlatform", "NetClockTLS", "COpenSSL"],
+            path: "Tools/NetClockTestSupport", swiftSettings: strict),
+        .target(
+            name: "LoopbackServers",
+            dependencies: ["SNTP", "NetClockPlatform", "NetClockTLS", "NTS", "NetClockTestSupport"],
             path: "Tools/LoopbackServers", swiftSettings: strict),
         .executableTarget(
-            name: "fake-ntp-server", dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform"],
+            name: "fake-ntp-server",
+            dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform", "NetClockTestSupport"],
             path: "Tools/fake-ntp-server", swiftSettings: strict),
         .executableTarget(
             name: "netclock-bench",
@@ -93,11 +103,12 @@ let package = Package(
             ],
             path: "Tests/NetworkClockTests", swiftSettings: strict),
         .testTarget(
-            name: "NetClockTLSTests", dependencies: ["NetClockTLS", "NetClockPlatform", "LoopbackServers"],
+            name: "NetClockTLSTests",
+            dependencies: ["NetClockTLS", "NetClockPlatform", "LoopbackServers", "NetClockTestSupport"],
             path: "Tests/NetClockTLSTests", swiftSettings: strict),
         .testTarget(
             name: "LoopbackServersTests",
-            dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform", "NTS", "NetClockTLS"],
+            dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform", "NTS", "NetClockTLS", "NetClockTestSupport"],
             path: "Tests/LoopbackServersTests", swiftSettings: strict),
         .testTarget(
             name: "netclockTests",

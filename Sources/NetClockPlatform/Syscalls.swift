@@ -50,7 +50,7 @@ package enum Syscalls {
     }
 
     /// The calling thread's `errno`.
-    static var errno: Int32 {
+    package static var errno: Int32 {
         #if canImport(Glibc)
             return Glibc.errno
         #else
@@ -60,7 +60,7 @@ package enum Syscalls {
 
     /// Runs `body` until it succeeds or fails with something other than `EINTR`.
     @inline(__always)
-    static func retryingOnInterrupt<T: BinaryInteger>(_ body: () -> T) -> (T, Int32) {
+    package static func retryingOnInterrupt<T: BinaryInteger>(_ body: () -> T) -> (T, Int32) {
         while true {
             let result = body()
             if result >= 0 { return (result, 0) }
@@ -80,6 +80,50 @@ package enum Syscalls {
         }
     }
 
+    // MARK: Threads
+
+    /// Starts a thread running `body`: its handle, or the error code. A `detached` thread frees
+    /// itself when `body` returns (its handle must not be joined); `stackSize`, when given, replaces
+    /// the system's default stack size.
+    package static func startThread(
+        detached: Bool = false, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void
+    ) -> Result<pthread_t, TransportError> {
+        final class Box {
+            let body: @Sendable () -> Void
+            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        }
+        var attributes = pthread_attr_t()
+        guard pthread_attr_init(&attributes) == 0 else {
+            return .failure(.failed("pthread_attr_init", errno: EAGAIN))
+        }
+        defer { pthread_attr_destroy(&attributes) }
+        if detached { _ = pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) }
+        if let stackSize { _ = pthread_attr_setstacksize(&attributes, stackSize) }
+        let argument = Unmanaged.passRetained(Box(body)).toOpaque()
+        #if canImport(Glibc)
+            var thread = pthread_t()
+        #else
+            var thread: pthread_t?
+        #endif
+        let result = pthread_create(
+            &thread, &attributes,
+            { raw in
+                guard let raw else { return nil }
+                Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
+                return nil
+            }, argument)
+        #if canImport(Glibc)
+            let started: pthread_t? = result == 0 ? thread : nil
+        #else
+            let started = result == 0 ? thread : nil
+        #endif
+        guard let started else {
+            Unmanaged<Box>.fromOpaque(argument).release()
+            return .failure(.failed("pthread_create", errno: result == 0 ? EAGAIN : result))
+        }
+        return .success(started)
+    }
+
     // MARK: Sockets
 
     /// Opens a close-on-exec socket, non-blocking when asked: the descriptor, or -1 and the errno.
@@ -96,7 +140,8 @@ package enum Syscalls {
         #endif
     }
 
-    static var datagramType: Int32 {
+    /// `SOCK_DGRAM`.
+    package static var datagramType: Int32 {
         #if canImport(Glibc)
             return Int32(SOCK_DGRAM.rawValue)
         #else
@@ -104,7 +149,8 @@ package enum Syscalls {
         #endif
     }
 
-    static var streamType: Int32 {
+    /// `SOCK_STREAM`.
+    package static var streamType: Int32 {
         #if canImport(Glibc)
             return Int32(SOCK_STREAM.rawValue)
         #else
@@ -123,16 +169,8 @@ package enum Syscalls {
         return result < 0 ? code : 0
     }
 
-    static func bind(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
-        #if canImport(Glibc)
-            let result = Glibc.bind(fd, address, length)
-        #else
-            let result = Darwin.bind(fd, address, length)
-        #endif
-        return result < 0 ? errno : 0
-    }
-
-    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> (Int, Int32) {
+    /// Sends on a connected socket (without `SIGPIPE`): the count sent (or -1) and the errno.
+    package static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> (Int, Int32) {
         retryingOnInterrupt {
             #if canImport(Glibc)
                 Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
@@ -142,7 +180,8 @@ package enum Syscalls {
         }
     }
 
-    static func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> (Int, Int32) {
+    /// Reads what is waiting on a socket without blocking: the count read (or -1) and the errno.
+    package static func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> (Int, Int32) {
         retryingOnInterrupt {
             #if canImport(Glibc)
                 Glibc.recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
@@ -180,17 +219,8 @@ package enum Syscalls {
         #endif
     }
 
-    static func localAddress(_ fd: Int32) -> SocketAddress? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let result = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return result == 0 ? SocketAddress(storage: storage, length: length) : nil
-    }
-
     /// A readable description of an errno value.
-    static func describe(_ code: Int32) -> String {
+    package static func describe(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "errno \(code)" }
         return String(cString: text)
     }
@@ -247,7 +277,7 @@ package enum Syscalls {
     static var addressFamilyIPv4: Int32 { AF_INET }
     static var addressFamilyIPv6: Int32 { AF_INET6 }
     static var connectionRefused: Int32 { ECONNREFUSED }
-    static var wouldBlock: Int32 { EAGAIN }
+    package static var wouldBlock: Int32 { EAGAIN }
 }
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import NetClockPlatform
 import NetClockTLS
+import NetClockTestSupport
 
 /// The server side of a ``HostileTLSPeer`` connection as the ``TLSTransport`` its honest TLS
 /// engine runs over: receives as ``AcceptedTLSTransport`` does, and sends honestly, or one byte

@@ -1,7 +1,8 @@
+import NetClockPlatform
 import Synchronization
 
 /// A non-blocking UDP socket bound to a local address, that receives from and sends to any peer:
-/// the server side of ``UDPSocket``, for the loopback fake NTP server.
+/// the server side of `UDPSocket`, for the loopback fake NTP server.
 ///
 /// It owns its descriptor (a ``FileDescriptor``): ``close()`` or releasing the socket closes it
 /// exactly once. It may be shared between threads, but must not be closed while another thread
@@ -39,7 +40,7 @@ package final class UDPServerSocket: Sendable {
     /// Reads one waiting datagram into `buffer`, without blocking.
     package func receive(into buffer: inout [UInt8]) -> Received {
         guard let fd = descriptor.rawValue else { return .empty }
-        let (count, sender, code) = buffer.withUnsafeMutableBytes { Syscalls.receiveFrom(fd, $0) }
+        let (count, sender, code) = buffer.withUnsafeMutableBytes { ServerSyscalls.receiveFrom(fd, $0) }
         guard count >= 0 else { return code == Syscalls.wouldBlock ? .empty : .ignored }
         guard let sender else { return .ignored }
         return .datagram(count: count, sender: sender)
@@ -51,7 +52,7 @@ package final class UDPServerSocket: Sendable {
         guard let fd = descriptor.rawValue else {
             throw .systemCall(operation: "sendto", errno: 9, reason: "socket is closed")
         }
-        let code = bytes.withUnsafeBytes { Syscalls.send(fd, $0, to: destination) }
+        let code = bytes.withUnsafeBytes { ServerSyscalls.send(fd, $0, to: destination) }
         guard code == 0 else { throw .failed("sendto", errno: code) }
     }
 

@@ -1,7 +1,10 @@
-// The C library calls behind the server-side types (``UDPServerSocket``, ``TCPListener``,
-// ``AcceptedTCPConnection``, ``WakeChannel``, ``JoinableThread``) that the loopback test servers
-// use, and the process's CPU time that tests read. Kept beside Syscalls.swift, under the same platform chain, so a Darwin port stays in this
-// folder.
+// The C library calls that only servers make — bind, listen, accept, recvfrom/sendto on an
+// unconnected socket, socket pairs, shutdown, joinable threads — and the process's CPU time that
+// tests read. They sit here, with the loopback test servers, so that an app linking the
+// NetworkClock library links no listener; the client's calls stay in NetClockPlatform's
+// Syscalls.swift, under the same platform chain.
+
+import NetClockPlatform
 
 #if canImport(Glibc)
     import Glibc
@@ -9,13 +12,37 @@
     import Darwin
 #endif
 
-extension Syscalls {
+/// Thin, typed wrappers over the server side of the C library, each retrying on `EINTR` where
+/// that is meaningful.
+package enum ServerSyscalls {
     /// Lets a listening socket bind an address that is still in `TIME_WAIT` (`SO_REUSEADDR`).
     /// Returns 0 or the errno.
     static func setReuseAddress(_ fd: Int32) -> Int32 {
         var yes: Int32 = 1
         let result = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        return result < 0 ? errno : 0
+        return result < 0 ? Syscalls.errno : 0
+    }
+
+    /// Binds a socket to `address`. Returns 0 or the errno.
+    static func bind(_ fd: Int32, to address: SocketAddress) -> Int32 {
+        let result = address.withSockAddr { address, length in
+            #if canImport(Glibc)
+                Glibc.bind(fd, address, length)
+            #else
+                Darwin.bind(fd, address, length)
+            #endif
+        }
+        return result < 0 ? Syscalls.errno : 0
+    }
+
+    /// The local address of a bound socket (`getsockname`), nil on failure.
+    static func localAddress(_ fd: Int32) -> SocketAddress? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return result == 0 ? SocketAddress(storage: storage, length: length) : nil
     }
 
     /// Marks a bound stream socket as accepting connections. Returns 0 or the errno.
@@ -25,13 +52,13 @@ extension Syscalls {
         #else
             let result = Darwin.listen(fd, backlog)
         #endif
-        return result < 0 ? errno : 0
+        return result < 0 ? Syscalls.errno : 0
     }
 
     /// Accepts one pending connection as a close-on-exec descriptor: the descriptor, or -1 and the
     /// errno.
     static func accept(_ fd: Int32) -> (Int32, Int32) {
-        let (client, code) = retryingOnInterrupt {
+        let (client, code) = Syscalls.retryingOnInterrupt {
             #if canImport(Glibc)
                 Glibc.accept(fd, nil, nil)
             #else
@@ -50,7 +77,7 @@ extension Syscalls {
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let (count, code) = withUnsafeMutablePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                retryingOnInterrupt {
+                Syscalls.retryingOnInterrupt {
                     recvfrom(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT), address, &length)
                 }
             }
@@ -62,7 +89,7 @@ extension Syscalls {
     /// Sends one datagram to `destination` from an unconnected socket. Returns 0 or the errno.
     static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, to destination: SocketAddress) -> Int32 {
         let (_, code) = destination.withSockAddr { address, length in
-            retryingOnInterrupt {
+            Syscalls.retryingOnInterrupt {
                 #if canImport(Glibc)
                     sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), address, length)
                 #else
@@ -79,15 +106,15 @@ extension Syscalls {
         var pair: [Int32] = [-1, -1]
         #if canImport(Glibc)
             let flags = Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-            let result = socketpair(AF_UNIX, datagramType | flags, 0, &pair)
+            let result = socketpair(AF_UNIX, Syscalls.datagramType | flags, 0, &pair)
         #else
-            let result = socketpair(AF_UNIX, datagramType, 0, &pair)
+            let result = socketpair(AF_UNIX, Syscalls.datagramType, 0, &pair)
             for fd in pair where result == 0 {
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             }
         #endif
-        guard result == 0 else { return .failure(.failed("socketpair", errno: errno)) }
+        guard result == 0 else { return .failure(.failed("socketpair", errno: Syscalls.errno)) }
         return .success((pair[0], pair[1]))
     }
 
@@ -97,27 +124,7 @@ extension Syscalls {
         var yes: Int32 = 1
         let result = setsockopt(
             fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-        return result < 0 ? errno : 0
-    }
-
-    /// The CPU time (user plus system) that this process has used so far, all threads together
-    /// (`getrusage(RUSAGE_SELF)`), to microsecond resolution: what tests measure (through
-    /// `CPUTimeMeter` in LoopbackServers) to see a thread spinning after its caller returned. Only
-    /// test tools use it.
-    package static func processCPUTime() -> Duration {
-        var usage = rusage()
-        #if canImport(Glibc)
-            let who = __rusage_who_t(RUSAGE_SELF.rawValue)
-        #else
-            let who = RUSAGE_SELF
-        #endif
-        guard getrusage(who, &usage) == 0 else { return .zero }
-        return Self.duration(usage.ru_utime) + Self.duration(usage.ru_stime)
-    }
-
-    /// A `timeval` as a duration.
-    private static func duration(_ value: timeval) -> Duration {
-        .seconds(Int64(value.tv_sec)) + .microseconds(Int64(value.tv_usec))
+        return result < 0 ? Syscalls.errno : 0
     }
 
     /// Shuts a connected socket down in both directions, waking any thread blocked on it.
@@ -138,55 +145,13 @@ extension Syscalls {
             pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
         ]
         let result = poll(&entries, 2, milliseconds)
-        if result < 0 { return errno == EINTR ? .timedOut : .woken }
+        if result < 0 { return Syscalls.errno == EINTR ? .timedOut : .woken }
         if entries[1].revents != 0 { return .woken }
         if entries[0].revents != 0 { return .readable }
         return .timedOut
     }
 
-    /// Starts a thread running `body`: its handle, or the error code. A `detached` thread frees
-    /// itself when `body` returns (its handle must not be joined); `stackSize`, when given, replaces
-    /// the system's default stack size.
-    static func startThread(
-        detached: Bool = false, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void
-    ) -> Result<pthread_t, TransportError> {
-        final class Box {
-            let body: @Sendable () -> Void
-            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        }
-        var attributes = pthread_attr_t()
-        guard pthread_attr_init(&attributes) == 0 else {
-            return .failure(.failed("pthread_attr_init", errno: EAGAIN))
-        }
-        defer { pthread_attr_destroy(&attributes) }
-        if detached { _ = pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) }
-        if let stackSize { _ = pthread_attr_setstacksize(&attributes, stackSize) }
-        let argument = Unmanaged.passRetained(Box(body)).toOpaque()
-        #if canImport(Glibc)
-            var thread = pthread_t()
-        #else
-            var thread: pthread_t?
-        #endif
-        let result = pthread_create(
-            &thread, &attributes,
-            { raw in
-                guard let raw else { return nil }
-                Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
-                return nil
-            }, argument)
-        #if canImport(Glibc)
-            let started: pthread_t? = result == 0 ? thread : nil
-        #else
-            let started = result == 0 ? thread : nil
-        #endif
-        guard let started else {
-            Unmanaged<Box>.fromOpaque(argument).release()
-            return .failure(.failed("pthread_create", errno: result == 0 ? EAGAIN : result))
-        }
-        return .success(started)
-    }
-
-    /// Waits for a thread started by ``startThread(_:)`` to end, and frees it.
+    /// Waits for a thread started by `Syscalls.startThread` to end, and frees it.
     static func join(_ thread: pthread_t) {
         _ = pthread_join(thread, nil)
     }
@@ -196,9 +161,54 @@ extension Syscalls {
         pthread_self()
     }
 
+    /// The CPU time (user plus system) that this process has used so far, all threads together
+    /// (`getrusage(RUSAGE_SELF)`), to microsecond resolution: what tests measure (through
+    /// `CPUTimeMeter` in LoopbackServers) to see a thread spinning after its caller returned.
+    package static func processCPUTime() -> Duration {
+        var usage = rusage()
+        #if canImport(Glibc)
+            let who = __rusage_who_t(RUSAGE_SELF.rawValue)
+        #else
+            let who = RUSAGE_SELF
+        #endif
+        guard getrusage(who, &usage) == 0 else { return .zero }
+        return Self.duration(usage.ru_utime) + Self.duration(usage.ru_stime)
+    }
+
+    /// A `timeval` as a duration.
+    private static func duration(_ value: timeval) -> Duration {
+        .seconds(Int64(value.tv_sec)) + .microseconds(Int64(value.tv_usec))
+    }
+
     /// The natural logarithm (`log` from the C math library).
     package static func naturalLogarithm(_ value: Double) -> Double {
         log(value)
+    }
+}
+
+extension FileDescriptor {
+    /// Opens a socket (close-on-exec, and non-blocking when asked) and binds it to `address`,
+    /// first allowing the reuse of an address in `TIME_WAIT` when asked (`SO_REUSEADDR`).
+    /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` naming `socket` or
+    ///   `bind <address>`.
+    static func socket(
+        boundTo address: SocketAddress, type: Int32, nonBlocking: Bool = false, reuseAddress: Bool = false
+    ) throws(TransportError) -> FileDescriptor {
+        let socket = try FileDescriptor.socket(
+            family: address.familyConstant, type: type, nonBlocking: nonBlocking)
+        if reuseAddress { _ = ServerSyscalls.setReuseAddress(socket.rawValue) }
+        let bound = ServerSyscalls.bind(socket.rawValue, to: address)
+        guard bound == 0 else { throw .failed("bind \(address)", errno: bound) }
+        return socket
+    }
+
+    /// The local address of a bound socket, with the port the kernel chose for port 0.
+    /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` naming `getsockname`.
+    func boundAddress() throws(TransportError) -> SocketAddress {
+        guard let address = ServerSyscalls.localAddress(rawValue) else {
+            throw .failed("getsockname", errno: Syscalls.errno)
+        }
+        return address
     }
 }
 

@@ -1,3 +1,6 @@
+import COpenSSL
+import NetClockTLS
+
 /// A server's ALPN choice: its protocols in preference order, kept at a stable address because
 /// OpenSSL's selection callback returns a pointer into them.
 final class ALPNSelection {
@@ -12,6 +15,12 @@ final class ALPNSelection {
 
     deinit {
         storage.deallocate()
+    }
+
+    /// Makes this selection choose for `context`, which must keep it alive (it is the context's
+    /// `keepingAlive` object).
+    func install(on context: TLSContext) {
+        SSL_CTX_set_alpn_select_cb(context.pointer, alpnSelect, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// The first of the server's protocols that the client offered in `offered` (wire form): a
@@ -32,4 +41,22 @@ final class ALPNSelection {
         }
         return nil
     }
+}
+
+/// OpenSSL's ALPN selection callback for servers: the ``ALPNSelection`` passed as its argument
+/// chooses; no match finishes the handshake without ALPN (`SSL_TLSEXT_ERR_NOACK`).
+private func alpnSelect(
+    _ ssl: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
+    _ outLength: UnsafeMutablePointer<UInt8>?, _ offered: UnsafePointer<UInt8>?, _ offeredLength: UInt32,
+    _ argument: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let out, let outLength, let offered, let argument else { return SSL_TLSEXT_ERR_NOACK }
+    let selection = Unmanaged<ALPNSelection>.fromOpaque(argument).takeUnretainedValue()
+    guard
+        let (name, length) = selection.choose(
+            from: UnsafeBufferPointer(start: offered, count: Int(offeredLength)))
+    else { return SSL_TLSEXT_ERR_NOACK }
+    out.pointee = name
+    outLength.pointee = length
+    return SSL_TLSEXT_ERR_OK
 }

@@ -1,3 +1,4 @@
+import NetClockPlatform
 import Synchronization
 
 /// A listening TCP socket (with `SO_REUSEADDR`), for the loopback HTTP time server.
@@ -17,7 +18,7 @@ package final class TCPListener: Sendable {
     package init(binding address: SocketAddress, backlog: Int32 = 64) throws(TransportError) {
         let socket = try FileDescriptor.socket(
             boundTo: address, type: Syscalls.streamType, reuseAddress: true)
-        let listening = Syscalls.listen(socket.rawValue, backlog: backlog)
+        let listening = ServerSyscalls.listen(socket.rawValue, backlog: backlog)
         guard listening == 0 else { throw .failed("listen", errno: listening) }
         self.localAddress = try socket.boundAddress()
         self.descriptor = Mutex(consume socket)
@@ -38,7 +39,7 @@ package final class TCPListener: Sendable {
     /// while none is pending, so wait with ``waitForConnection(orWakeFrom:milliseconds:)`` first.
     package func accept() -> AcceptedTCPConnection? {
         guard let fd = descriptor.rawValue else { return nil }
-        let (client, _) = Syscalls.accept(fd)
+        let (client, _) = ServerSyscalls.accept(fd)
         guard client >= 0 else { return nil }
         return AcceptedTCPConnection(FileDescriptor(taking: client))
     }
@@ -90,14 +91,14 @@ package final class AcceptedTCPConnection: Sendable {
     @discardableResult
     package func sendEachWriteAtOnce() -> Bool {
         guard let fd = descriptor.rawValue else { return false }
-        return Syscalls.setNoDelay(fd) == 0
+        return ServerSyscalls.setNoDelay(fd) == 0
     }
 
     /// Shuts the connection down in both directions, waking a thread blocked on it; does nothing
     /// once it is closed.
     package func shutdown() {
         descriptor.withLock { descriptor in
-            if let fd = descriptor?.rawValue { Syscalls.shutdownBoth(fd) }
+            if let fd = descriptor?.rawValue { ServerSyscalls.shutdownBoth(fd) }
         }
     }
 

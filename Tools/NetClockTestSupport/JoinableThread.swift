@@ -1,3 +1,5 @@
+import NetClockPlatform
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -25,11 +27,11 @@ package struct JoinableThread: Hashable, @unchecked Sendable {
 
     /// The calling thread, as the handle ``init(_:)`` returned for it.
     package static var current: JoinableThread {
-        JoinableThread(handle: Syscalls.currentThread())
+        JoinableThread(handle: ServerSyscalls.currentThread())
     }
 
     /// Waits for the thread to finish, and frees it.
     package func join() {
-        Syscalls.join(handle)
+        ServerSyscalls.join(handle)
     }
 }

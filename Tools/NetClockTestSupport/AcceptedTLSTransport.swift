@@ -1,4 +1,5 @@
 import NetClockPlatform
+import NetClockTLS
 
 /// A server's side of a TCP connection (an ``AcceptedTCPConnection``) as a ``TLSTransport``, for
 /// loopback test servers.

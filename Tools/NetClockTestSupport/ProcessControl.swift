@@ -1,5 +1,7 @@
-// Process-wide calls for our command-line tools (`fake-ntp-server`), kept beside the other libc
-// calls so that the tools need no platform module.
+// Process-wide calls for our command-line tools (`fake-ntp-server`), kept with the other
+// server-side libc calls of the test tools, outside the shipping modules.
+
+import NetClockPlatform
 
 #if canImport(Glibc)
     import Glibc

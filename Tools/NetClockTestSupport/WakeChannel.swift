@@ -1,3 +1,4 @@
+import NetClockPlatform
 import Synchronization
 
 /// A pair of connected local datagram sockets that lets one thread wake another out of a wait on
@@ -13,7 +14,7 @@ package final class WakeChannel: Sendable {
     /// Opens the socket pair.
     /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` naming `socketpair`.
     package init() throws(TransportError) {
-        let (read, write) = try Syscalls.datagramSocketPair().get()
+        let (read, write) = try ServerSyscalls.datagramSocketPair().get()
         self.readEnd = Mutex(FileDescriptor(taking: read))
         self.writeEnd = Mutex(FileDescriptor(taking: write))
     }
@@ -41,7 +42,7 @@ package final class WakeChannel: Sendable {
     /// Waits until `fd` (ignored when negative) is readable, the channel is woken, or
     /// `milliseconds` pass (−1: without limit).
     func wait(orReadable fd: Int32, milliseconds: Int32) -> WaitOutcome {
-        Syscalls.pollReadable(fd, orWake: readEnd.rawValue ?? -1, milliseconds: milliseconds)
+        ServerSyscalls.pollReadable(fd, orWake: readEnd.rawValue ?? -1, milliseconds: milliseconds)
     }
 
     /// Sleeps for `duration` unless the channel is woken first; returns false when woken.
