@@ -6,10 +6,11 @@ let strict: [SwiftSetting] = [
 ]
 
 // Targets are cut by effect, in the order data flows through them:
-//   NetClockPlatform (every libc call) -> SNTP (wire, one validated exchange, selection)
+//   NetClockPlatform (every libc call a client makes) -> SNTP (wire, the burst core, selection)
 //   NetClockTLS (every OpenSSL call, through the COpenSSL system library: TLS, exporter keys, AES-SIV);
-//   HTTPTimeParsing (pure HTTP date/head/timestamp parsers) -> NetworkClock (sync engine, HTTP
-//   source, anchored clock, persistence, facade) -> NetclockCLI / netclock.
+//   NTS / NTSClient and HTTPTime (the HTTP(S) time client and its parsers), beside SNTP ->
+//   NetworkClock (sync engine, anchored clock, persistence, facade) -> NetclockCLI / netclock.
+// Servers and everything only tests need live under Tools/ (NetClockTestSupport, LoopbackServers).
 // Only SNTP and NetworkClock are public products; everything shared between our own targets is
 // `package`.
 let package = Package(
@@ -49,16 +50,20 @@ let package = Package(
         .target(
             name: "NTSClient", dependencies: ["NTS", "SNTP", "NetClockTLS", "NetClockPlatform"],
             path: "Sources/NTSClient", swiftSettings: strict),
+        // The HTTP(S) time client (for networks where NTP's UDP is blocked), beside SNTP and NTS:
+        // `Parsing/` total parsers for HTTP dates, response heads and timestamp headers (what the
+        // fuzz targets link), `Client/` its own HTTP/1.1 client over TCP and NetClockTLS, the
+        // Date-header refiner and the measurement.
         .target(
-            name: "HTTPTimeParsing", dependencies: ["SNTP"], path: "Sources/HTTPTimeParsing",
-            swiftSettings: strict),
+            name: "HTTPTime", dependencies: ["SNTP", "NetClockPlatform", "NetClockTLS"],
+            path: "Sources/HTTPTime", swiftSettings: strict),
         .target(
             name: "NetworkClock",
-            dependencies: ["SNTP", "HTTPTimeParsing", "NetClockPlatform", "NetClockTLS", "NTSClient"],
+            dependencies: ["SNTP", "HTTPTime", "NetClockPlatform", "NetClockTLS", "NTSClient"],
             path: "Sources/NetworkClock", swiftSettings: strict),
         .target(
             name: "NetclockCLI",
-            dependencies: ["NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform", "NTSClient"],
+            dependencies: ["NetworkClock", "SNTP", "HTTPTime", "NetClockPlatform", "NTSClient"],
             path: "Sources/NetclockCLI",
             swiftSettings: strict),
         .executableTarget(
@@ -82,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "netclock-bench",
             dependencies: [
-                "NetworkClock", "SNTP", "NetClockPlatform", "LoopbackServers", "NTSClient", "NetClockTLS",
+                "NetworkClock", "SNTP", "HTTPTime", "NetClockPlatform", "LoopbackServers", "NTSClient", "NetClockTLS",
             ],
             path: "Tools/Benchmarks", swiftSettings: strict),
         .testTarget(
@@ -99,7 +104,8 @@ let package = Package(
         .testTarget(
             name: "NetworkClockTests",
             dependencies: [
-                "NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform", "LoopbackServers", "NTSClient",
+                "NetworkClock", "SNTP", "HTTPTime", "NetClockPlatform", "NetClockTLS", "LoopbackServers",
+                "NTSClient",
             ],
             path: "Tests/NetworkClockTests", swiftSettings: strict),
         .testTarget(
@@ -112,7 +118,7 @@ let package = Package(
             path: "Tests/LoopbackServersTests", swiftSettings: strict),
         .testTarget(
             name: "netclockTests",
-            dependencies: ["NetclockCLI", "NetworkClock", "SNTP", "NetClockPlatform", "LoopbackServers"],
+            dependencies: ["NetclockCLI", "NetworkClock", "SNTP", "HTTPTime", "NetClockPlatform", "LoopbackServers"],
             path: "Tests/netclockTests", swiftSettings: strict),
     ]
 )

@@ -16,7 +16,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 # The modules the NetworkClock library product links (see Package.swift), and the CLI on top.
-linked=(NetClockPlatform CKernelClock NetClockTLS SNTP NTS NTSClient HTTPTimeParsing NetworkClock)
+linked=(NetClockPlatform CKernelClock NetClockTLS SNTP NTS NTSClient HTTPTime NetworkClock)
 shipping=("${linked[@]}" NetclockCLI netclock)
 dirs=()
 for module in "${shipping[@]}"; do

@@ -1,4 +1,5 @@
 import Foundation
+@testable import HTTPTime
 import LoopbackServers
 import NetClockTLS
 import SNTP

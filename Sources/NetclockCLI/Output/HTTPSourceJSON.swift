@@ -1,3 +1,4 @@
+import HTTPTime
 import NetClockPlatform
 import NetworkClock
 import SNTP

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTime
 import NetClockPlatform
 import SNTP
 import Synchronization
@@ -74,7 +75,7 @@ public final class NetworkClock: Sendable {
             self.ntsBinding = nil
         }
         let http = HTTPTimeSource(
-            configuration: configuration.httpOptions, trustRoots: configuration.trustRoots,
+            configuration: configuration.httpConfiguration, trustRoots: configuration.trustRoots.tlsTrustRoots,
             monotonicClock: monotonic, wallClock: wall)
         self.engine = TimeSyncEngine(
             ntp: ntp, httpURLs: configuration.httpURLs, http: http, deadline: configuration.deadline)

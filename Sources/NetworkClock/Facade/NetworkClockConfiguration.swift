@@ -1,3 +1,4 @@
+import HTTPTime
 import NetClockPlatform
 import Foundation
 import SNTP
@@ -97,11 +98,9 @@ extension NetworkClock {
             return policy
         }
 
-        /// The HTTP options these settings describe.
-        var httpOptions: HTTPOptions {
-            var options = http
-            options.frequencyTolerancePPM = clock.frequencyTolerancePPM
-            return options
+        /// The HTTP time source's configuration these settings describe.
+        var httpConfiguration: HTTPTimeSource.Configuration {
+            http.sourceConfiguration(frequencyTolerancePPM: clock.frequencyTolerancePPM)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTime
 import SNTP
 
 extension SyncReport {

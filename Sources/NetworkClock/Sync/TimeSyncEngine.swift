@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTime
 import SNTP
 
 /// NTP first; when NTP cannot give a time (every source timed out, was refused or rejected, or no

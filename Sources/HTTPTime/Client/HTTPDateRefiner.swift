@@ -1,4 +1,3 @@
-import HTTPTimeParsing
 import SNTP
 
 /// The logic of refining a clock offset from server timestamps, without any I/O: it intersects the

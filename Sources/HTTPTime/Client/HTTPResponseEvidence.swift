@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTimeParsing
 import SNTP
 
 #if canImport(FoundationNetworking)

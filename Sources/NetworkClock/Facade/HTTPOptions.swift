@@ -1,4 +1,4 @@
-import HTTPTimeParsing
+import HTTPTime
 import SNTP
 
 extension NetworkClock {
@@ -35,10 +35,6 @@ extension NetworkClock {
         public var deadline: Duration
         /// The least time between the end of one request and the start of the next.
         public var minimumSpacing: Duration
-        /// How fast the local monotonic clock may drift from true time, in parts per million; evidence
-        /// from earlier requests is widened by this much per elapsed second so it stays sound. Set
-        /// from ``NetworkClock/ClockPolicy/frequencyTolerancePPM``, the one place it is configured.
-        package var frequencyTolerancePPM: Double = QueryOptions.defaultFrequencyTolerancePPM
         /// The most bytes the head of an `http://` or `https://` response may have (status line,
         /// header fields and the empty line; at least 64); a longer head fails with
         /// `headers-too-large`.
@@ -82,10 +78,6 @@ extension NetworkClock {
             self.minimumSpacing = minimumSpacing
             self.maximumResponseHeadBytes = maximumResponseHeadBytes
         }
-
-        /// The most responses with a time to use: ``timestampSamples`` with a timestamp header,
-        /// unlimited (within ``maximumRequests``) for `Date`.
-        package var sampleLimit: Int { timestampHeader == nil ? Int.max : max(1, timestampSamples) }
     }
 }
 
@@ -101,7 +93,16 @@ extension NetworkClock.HTTPOptions.TimestampUnit {
     }
 }
 
-extension HTTPTimeSource {
-    /// How an ``HTTPTimeSource`` measures: the public ``NetworkClock/HTTPOptions``.
-    package typealias Configuration = NetworkClock.HTTPOptions
+extension NetworkClock.HTTPOptions {
+    /// The HTTP time source's configuration for these options, with the clock policy's frequency
+    /// tolerance (``NetworkClock/ClockPolicy/frequencyTolerancePPM``, the one place it is set).
+    package func sourceConfiguration(frequencyTolerancePPM: Double) -> HTTPTimeSource.Configuration {
+        var configuration = HTTPTimeSource.Configuration(
+            maximumRequests: maximumRequests, timestampSamples: timestampSamples,
+            targetErrorBound: targetErrorBound, requestTimeout: requestTimeout, deadline: deadline,
+            minimumSpacing: minimumSpacing, frequencyTolerancePPM: frequencyTolerancePPM,
+            maximumResponseHeadBytes: maximumResponseHeadBytes)
+        configuration.timestampHeader = timestampHeader
+        return configuration
+    }
 }

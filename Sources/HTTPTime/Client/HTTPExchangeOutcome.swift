@@ -1,4 +1,3 @@
-import HTTPTimeParsing
 import SNTP
 
 /// What one HTTP request produced: a response head, or why there was none.

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTimeParsing
 import SNTP
 
 /// The state of one ``HTTPTimeSource`` measurement: the request loop, its timing and its records.

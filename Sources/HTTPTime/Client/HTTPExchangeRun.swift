@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTimeParsing
 import NetClockPlatform
 import NetClockTLS
 import SNTP

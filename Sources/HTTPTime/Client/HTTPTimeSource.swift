@@ -1,5 +1,6 @@
 import Foundation
 import NetClockPlatform
+import NetClockTLS
 import SNTP
 
 /// Measures the local clock's offset from an HTTP(S) server's clock, for networks where NTP's UDP
@@ -39,13 +40,13 @@ package struct HTTPTimeSource: Sendable {
     private let monotonicClock: any MonotonicClockSource
     private let wallClock: any WallClockSource
     /// Whom `https://` servers' certificates must chain to.
-    package let trustRoots: NetworkClock.TrustRoots
+    package let trustRoots: TLSClientConfiguration.TrustRoots
     /// Where the exchanges run (blocking, one pool thread each).
     private let pool: BlockingPool
 
     /// Creates a source; the clocks and the pool are injectable for tests.
     package init(
-        configuration: Configuration = Configuration(), trustRoots: NetworkClock.TrustRoots = .system,
+        configuration: Configuration = Configuration(), trustRoots: TLSClientConfiguration.TrustRoots = .system,
         monotonicClock: any MonotonicClockSource = BootTimeClock(),
         wallClock: any WallClockSource = SystemWallClock(), pool: BlockingPool = .shared
     ) {
@@ -68,7 +69,7 @@ package struct HTTPTimeSource: Sendable {
         }
         let client = HTTPHeadClient(
             maximumHeadBytes: configuration.maximumResponseHeadBytes, clock: monotonicClock,
-            trustRoots: trustRoots.tlsTrustRoots, pool: pool)
+            trustRoots: trustRoots, pool: pool)
         let transport = HTTPTransport(target: try HTTPRequestTarget(url: url), client: client)
         let start = monotonicClock.now()
         let mapping = TimeMapping(wall: wallClock.now(), monotonic: start)
