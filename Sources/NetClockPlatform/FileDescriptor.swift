@@ -37,9 +37,10 @@ package struct FileDescriptor: ~Copyable, Sendable {
     package static func socket(family: Int32, type: Int32, nonBlocking: Bool = false) throws(TransportError)
         -> FileDescriptor
     {
-        let (fd, code) = Syscalls.socket(family: family, type: type, nonBlocking: nonBlocking)
-        guard fd >= 0 else { throw .failed("socket", errno: code) }
-        return FileDescriptor(taking: fd)
+        switch Syscalls.socket(family: family, type: type, nonBlocking: nonBlocking) {
+        case .success(let fd): return FileDescriptor(taking: fd)
+        case .failure(let code): throw .failed("socket", errno: code)
+        }
     }
 }
 
@@ -61,7 +62,12 @@ extension Mutex where Value == FileDescriptor? {
 
 extension TransportError {
     /// A failed system call, described with `strerror`.
-    package static func failed(_ operation: String, errno code: Int32) -> TransportError {
-        .systemCall(operation: operation, errno: code, reason: Syscalls.describe(code))
+    package static func failed(_ operation: String, errno code: Errno) -> TransportError {
+        .systemCall(operation: operation, errno: code, reason: code.description)
+    }
+
+    /// A call on a socket or connection that is closed already (``Errno/badFileDescriptor``).
+    package static func closed(_ operation: String, _ what: String) -> TransportError {
+        .systemCall(operation: operation, errno: .badFileDescriptor, reason: "\(what) is closed")
     }
 }

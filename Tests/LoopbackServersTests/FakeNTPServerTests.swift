@@ -830,7 +830,7 @@ struct FakeNTPServerTests {
             Issue.record("bound a port twice")
         } catch {
             #expect(error.code == .systemCallFailed)
-            #expect(error.systemError == EADDRINUSE)
+            #expect(error.systemError == .addressInUse)
         }
     }
 }

@@ -88,7 +88,7 @@ enum JSONContractFixture {
                     nonce: NTPTimestamp(rawValue: 0x5555), sentAt: sentAt(2), outcome: .refused, rejected: []),
                 ExchangeRecord(
                     nonce: NTPTimestamp(rawValue: 0x6666), sentAt: sentAt(3),
-                    outcome: .failed(.systemCall(operation: "send", errno: 1, reason: "EPERM")), rejected: []),
+                    outcome: .failed(.systemCall(operation: "send", errno: .notPermitted, reason: "EPERM")), rejected: []),
             ], mapping: mapping))
 
     /// A Kiss-o'-Death DENY.

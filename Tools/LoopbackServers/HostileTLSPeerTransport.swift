@@ -19,7 +19,7 @@ final class HostileTLSPeerTransport: TLSTransport {
 
     /// Thrown by `send` once the fault replaced the server's bytes: the honest handshake ends.
     static let faulted = TransportError.systemCall(
-        operation: "send", errno: 4, reason: "the hostile peer replaced the server's records")
+        operation: "send", errno: .interrupted, reason: "the hostile peer replaced the server's records")
 
     private let raw: AcceptedTCPConnection
     private let stop: WakeChannel

@@ -8,11 +8,6 @@ import NetClockTLS
 /// server is shutting down). Sends block until the kernel takes the bytes, which for the small
 /// messages of a handshake and of NTS-KE is at once.
 package final class AcceptedTLSTransport: TLSTransport {
-    /// `EPIPE` on Linux, reported when a send fails (the accepted connection does not say why).
-    private static let brokenPipe: Int32 = 32
-    /// `EINTR` on Linux, reported when the server's stop channel ends a wait.
-    private static let interrupted: Int32 = 4
-
     /// The accepted socket.
     private let connection: AcceptedTCPConnection
     /// Woken when the server stops.
@@ -29,7 +24,8 @@ package final class AcceptedTLSTransport: TLSTransport {
     package func send(_ bytes: ArraySlice<UInt8>, timeout: Duration) throws(TransportError) -> Int {
         guard connection.sendAll(bytes) else {
             throw .systemCall(
-                operation: "send", errno: Self.brokenPipe,
+                // The accepted connection does not say why a send failed.
+                operation: "send", errno: .brokenPipe,
                 reason: "the peer has gone or the connection is closed")
         }
         return bytes.count
@@ -42,7 +38,7 @@ package final class AcceptedTLSTransport: TLSTransport {
         case .timedOut:
             return .timedOut
         case .woken:
-            throw .systemCall(operation: "receive", errno: Self.interrupted, reason: "the server is stopping")
+            throw .systemCall(operation: "receive", errno: .interrupted, reason: "the server is stopping")
         case .readable:
             guard let bytes = connection.receive(maximum: maximum) else { return .endOfStream }
             return .bytes(bytes)

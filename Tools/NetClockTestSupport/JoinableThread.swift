@@ -18,7 +18,10 @@ package struct JoinableThread: Hashable, @unchecked Sendable {
     /// Starts a thread running `body`.
     /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` naming `pthread_create`.
     package init(_ body: @escaping @Sendable () -> Void) throws(TransportError) {
-        handle = try Syscalls.startThread(body).get()
+        switch Syscalls.startThread(body) {
+        case .success(let thread): handle = thread
+        case .failure(let code): throw .failed("pthread_create", errno: code)
+        }
     }
 
     private init(handle: pthread_t) {

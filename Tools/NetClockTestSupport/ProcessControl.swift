@@ -17,10 +17,10 @@ package enum ProcessControl {
     package static func writeError(_ line: String) {
         var bytes = Array((line + "\n").utf8)[...]
         while !bytes.isEmpty {
-            let (written, _) = bytes.withUnsafeBytes { raw in
-                Syscalls.retryingOnInterrupt { write(STDERR_FILENO, raw.baseAddress, raw.count) }
+            let result = bytes.withUnsafeBytes { raw in
+                Syscalls.valueOrErrno { write(STDERR_FILENO, raw.baseAddress, raw.count) }
             }
-            guard written > 0 else { return }
+            guard case .success(let written) = result, written > 0 else { return }
             bytes = bytes.dropFirst(written)
         }
     }

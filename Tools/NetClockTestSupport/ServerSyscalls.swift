@@ -12,84 +12,91 @@ import NetClockPlatform
     import Darwin
 #endif
 
-/// Thin, typed wrappers over the server side of the C library, each retrying on `EINTR` where
-/// that is meaningful.
+/// Thin, typed wrappers over the server side of the C library, each reporting a failure as an
+/// ``Errno`` through `Syscalls.valueOrErrno(retryOnInterrupt:_:)`, as the client's do.
 package enum ServerSyscalls {
     /// Lets a listening socket bind an address that is still in `TIME_WAIT` (`SO_REUSEADDR`).
-    /// Returns 0 or the errno.
-    static func setReuseAddress(_ fd: Int32) -> Int32 {
+    static func setReuseAddress(_ fd: Int32) -> Result<Void, Errno> {
         var yes: Int32 = 1
-        let result = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        return result < 0 ? Syscalls.errno : 0
-    }
-
-    /// Binds a socket to `address`. Returns 0 or the errno.
-    static func bind(_ fd: Int32, to address: SocketAddress) -> Int32 {
-        let result = address.withSockAddr { address, length in
-            #if canImport(Glibc)
-                Glibc.bind(fd, address, length)
-            #else
-                Darwin.bind(fd, address, length)
-            #endif
+        return Syscalls.nothingOrErrno {
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         }
-        return result < 0 ? Syscalls.errno : 0
     }
 
-    /// The local address of a bound socket (`getsockname`), nil on failure.
-    static func localAddress(_ fd: Int32) -> SocketAddress? {
+    /// Binds a socket to `address`.
+    static func bind(_ fd: Int32, to address: SocketAddress) -> Result<Void, Errno> {
+        address.withSockAddr { address, length in
+            Syscalls.nothingOrErrno {
+                #if canImport(Glibc)
+                    Glibc.bind(fd, address, length)
+                #else
+                    Darwin.bind(fd, address, length)
+                #endif
+            }
+        }
+    }
+
+    /// The local address of a bound socket (`getsockname`; nil for a family other than IPv4 and
+    /// IPv6), or the errno.
+    static func localAddress(_ fd: Int32) -> Result<SocketAddress?, Errno> {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let result = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        let result = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                Syscalls.nothingOrErrno { getsockname(fd, address, &length) }
+            }
         }
-        return result == 0 ? SocketAddress(storage: storage, length: length) : nil
+        return result.map { SocketAddress(storage: storage, length: length) }
     }
 
-    /// Marks a bound stream socket as accepting connections. Returns 0 or the errno.
-    static func listen(_ fd: Int32, backlog: Int32) -> Int32 {
-        #if canImport(Glibc)
-            let result = Glibc.listen(fd, backlog)
-        #else
-            let result = Darwin.listen(fd, backlog)
-        #endif
-        return result < 0 ? Syscalls.errno : 0
+    /// Marks a bound stream socket as accepting connections.
+    static func listen(_ fd: Int32, backlog: Int32) -> Result<Void, Errno> {
+        Syscalls.nothingOrErrno {
+            #if canImport(Glibc)
+                Glibc.listen(fd, backlog)
+            #else
+                Darwin.listen(fd, backlog)
+            #endif
+        }
     }
 
-    /// Accepts one pending connection as a close-on-exec descriptor: the descriptor, or -1 and the
-    /// errno.
-    static func accept(_ fd: Int32) -> (Int32, Int32) {
-        let (client, code) = Syscalls.retryingOnInterrupt {
+    /// Accepts one pending connection as a close-on-exec descriptor: the descriptor, or the errno.
+    static func accept(_ fd: Int32) -> Result<Int32, Errno> {
+        Syscalls.valueOrErrno {
             #if canImport(Glibc)
                 Glibc.accept(fd, nil, nil)
             #else
                 Darwin.accept(fd, nil, nil)
             #endif
+        }.map { client in
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            return client
         }
-        if client >= 0 { _ = fcntl(client, F_SETFD, FD_CLOEXEC) }
-        return (client, code)
     }
 
-    /// Reads one waiting datagram without blocking: its length (or -1), its sender, and the errno.
+    /// Reads one waiting datagram without blocking: its length and its sender (nil for a family
+    /// other than IPv4 and IPv6), or the errno (``Errno/wouldBlock`` when none is waiting).
     static func receiveFrom(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer)
-        -> (count: Int, sender: SocketAddress?, errno: Int32)
+        -> Result<(count: Int, sender: SocketAddress?), Errno>
     {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let (count, code) = withUnsafeMutablePointer(to: &storage) { pointer in
+        let received = withUnsafeMutablePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                Syscalls.retryingOnInterrupt {
+                Syscalls.valueOrErrno {
                     recvfrom(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT), address, &length)
                 }
             }
         }
-        guard count >= 0 else { return (count, nil, code) }
-        return (count, SocketAddress(storage: storage, length: length), 0)
+        return received.map { count in (count, SocketAddress(storage: storage, length: length)) }
     }
 
-    /// Sends one datagram to `destination` from an unconnected socket. Returns 0 or the errno.
-    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, to destination: SocketAddress) -> Int32 {
-        let (_, code) = destination.withSockAddr { address, length in
-            Syscalls.retryingOnInterrupt {
+    /// Sends one datagram to `destination` from an unconnected socket.
+    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, to destination: SocketAddress)
+        -> Result<Void, Errno>
+    {
+        destination.withSockAddr { address, length in
+            Syscalls.nothingOrErrno {
                 #if canImport(Glibc)
                     sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), address, length)
                 #else
@@ -97,42 +104,41 @@ package enum ServerSyscalls {
                 #endif
             }
         }
-        return code
     }
 
     /// Two connected, non-blocking, close-on-exec local datagram sockets: the descriptors, or the
     /// errno.
-    static func datagramSocketPair() -> Result<(Int32, Int32), TransportError> {
+    static func datagramSocketPair() -> Result<(Int32, Int32), Errno> {
         var pair: [Int32] = [-1, -1]
         #if canImport(Glibc)
             let flags = Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-            let result = socketpair(AF_UNIX, Syscalls.datagramType | flags, 0, &pair)
+            let result = Syscalls.nothingOrErrno { socketpair(AF_UNIX, Syscalls.datagramType | flags, 0, &pair) }
         #else
-            let result = socketpair(AF_UNIX, Syscalls.datagramType, 0, &pair)
-            for fd in pair where result == 0 {
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            let result = Syscalls.nothingOrErrno { socketpair(AF_UNIX, Syscalls.datagramType, 0, &pair) }
+            if case .success = result {
+                for fd in pair {
+                    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                }
             }
         #endif
-        guard result == 0 else { return .failure(.failed("socketpair", errno: Syscalls.errno)) }
-        return .success((pair[0], pair[1]))
+        return result.map { (pair[0], pair[1]) }
     }
 
     /// Sends every write of a connected TCP socket at once, in its own segment (`TCP_NODELAY`).
-    /// Returns 0 or the errno.
-    static func setNoDelay(_ fd: Int32) -> Int32 {
+    static func setNoDelay(_ fd: Int32) -> Result<Void, Errno> {
         var yes: Int32 = 1
-        let result = setsockopt(
-            fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-        return result < 0 ? Syscalls.errno : 0
+        return Syscalls.nothingOrErrno {
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        }
     }
 
     /// Shuts a connected socket down in both directions, waking any thread blocked on it.
     static func shutdownBoth(_ fd: Int32) {
         #if canImport(Glibc)
-            _ = shutdown(fd, Int32(SHUT_RDWR))
+            _ = Syscalls.nothingOrErrno { shutdown(fd, Int32(SHUT_RDWR)) }
         #else
-            _ = shutdown(fd, SHUT_RDWR)
+            _ = Syscalls.nothingOrErrno { shutdown(fd, SHUT_RDWR) }
         #endif
     }
 
@@ -144,8 +150,11 @@ package enum ServerSyscalls {
             pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
         ]
-        let result = poll(&entries, 2, milliseconds)
-        if result < 0 { return Syscalls.errno == EINTR ? .timedOut : .woken }
+        switch Syscalls.valueOrErrno(retryOnInterrupt: false, { poll(&entries, 2, milliseconds) }) {
+        case .success: break
+        case .failure(.interrupted): return .timedOut
+        case .failure: return .woken
+        }
         if entries[1].revents != 0 { return .woken }
         if entries[0].revents != 0 { return .readable }
         return .timedOut
@@ -171,7 +180,7 @@ package enum ServerSyscalls {
         #else
             let who = RUSAGE_SELF
         #endif
-        guard getrusage(who, &usage) == 0 else { return .zero }
+        guard case .success = Syscalls.nothingOrErrno({ getrusage(who, &usage) }) else { return .zero }
         return Self.duration(usage.ru_utime) + Self.duration(usage.ru_stime)
     }
 
@@ -197,18 +206,20 @@ extension FileDescriptor {
         let socket = try FileDescriptor.socket(
             family: address.familyConstant, type: type, nonBlocking: nonBlocking)
         if reuseAddress { _ = ServerSyscalls.setReuseAddress(socket.rawValue) }
-        let bound = ServerSyscalls.bind(socket.rawValue, to: address)
-        guard bound == 0 else { throw .failed("bind \(address)", errno: bound) }
+        if case .failure(let code) = ServerSyscalls.bind(socket.rawValue, to: address) {
+            throw .failed("bind \(address)", errno: code)
+        }
         return socket
     }
 
     /// The local address of a bound socket, with the port the kernel chose for port 0.
     /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` naming `getsockname`.
     func boundAddress() throws(TransportError) -> SocketAddress {
-        guard let address = ServerSyscalls.localAddress(rawValue) else {
-            throw .failed("getsockname", errno: Syscalls.errno)
+        switch ServerSyscalls.localAddress(rawValue) {
+        case .success(let address?): return address
+        case .success(nil): throw .failed("getsockname", errno: .addressFamilyNotSupported)
+        case .failure(let code): throw .failed("getsockname", errno: code)
         }
-        return address
     }
 }
 

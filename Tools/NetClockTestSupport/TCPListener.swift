@@ -18,8 +18,9 @@ package final class TCPListener: Sendable {
     package init(binding address: SocketAddress, backlog: Int32 = 64) throws(TransportError) {
         let socket = try FileDescriptor.socket(
             boundTo: address, type: Syscalls.streamType, reuseAddress: true)
-        let listening = ServerSyscalls.listen(socket.rawValue, backlog: backlog)
-        guard listening == 0 else { throw .failed("listen", errno: listening) }
+        if case .failure(let code) = ServerSyscalls.listen(socket.rawValue, backlog: backlog) {
+            throw .failed("listen", errno: code)
+        }
         self.localAddress = try socket.boundAddress()
         self.descriptor = Mutex(consume socket)
     }
@@ -39,8 +40,7 @@ package final class TCPListener: Sendable {
     /// while none is pending, so wait with ``waitForConnection(orWakeFrom:milliseconds:)`` first.
     package func accept() -> AcceptedTCPConnection? {
         guard let fd = descriptor.rawValue else { return nil }
-        let (client, _) = ServerSyscalls.accept(fd)
-        guard client >= 0 else { return nil }
+        guard case .success(let client) = ServerSyscalls.accept(fd) else { return nil }
         return AcceptedTCPConnection(FileDescriptor(taking: client))
     }
 }
@@ -68,8 +68,8 @@ package final class AcceptedTCPConnection: Sendable {
     package func receive(maximum: Int) -> [UInt8]? {
         guard let fd = descriptor.rawValue else { return nil }
         var buffer = [UInt8](repeating: 0, count: max(1, maximum))
-        let (count, _) = buffer.withUnsafeMutableBytes { Syscalls.receive(fd, $0) }
-        guard count > 0 else { return nil }
+        guard case .success(let count) = buffer.withUnsafeMutableBytes({ Syscalls.receive(fd, $0) }), count > 0
+        else { return nil }
         return Array(buffer[..<count])
     }
 
@@ -79,8 +79,9 @@ package final class AcceptedTCPConnection: Sendable {
         guard let fd = descriptor.rawValue else { return false }
         var offset = bytes.startIndex
         while offset < bytes.endIndex {
-            let (written, _) = bytes[offset...].withUnsafeBytes { Syscalls.send(fd, $0) }
-            guard written > 0 else { return false }
+            guard case .success(let written) = bytes[offset...].withUnsafeBytes({ Syscalls.send(fd, $0) }),
+                written > 0
+            else { return false }
             offset += written
         }
         return true
@@ -91,7 +92,7 @@ package final class AcceptedTCPConnection: Sendable {
     @discardableResult
     package func sendEachWriteAtOnce() -> Bool {
         guard let fd = descriptor.rawValue else { return false }
-        return ServerSyscalls.setNoDelay(fd) == 0
+        return (try? ServerSyscalls.setNoDelay(fd).get()) != nil
     }
 
     /// Shuts the connection down in both directions, waking a thread blocked on it; does nothing

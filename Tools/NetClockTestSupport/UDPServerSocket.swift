@@ -40,20 +40,21 @@ package final class UDPServerSocket: Sendable {
     /// Reads one waiting datagram into `buffer`, without blocking.
     package func receive(into buffer: inout [UInt8]) -> Received {
         guard let fd = descriptor.rawValue else { return .empty }
-        let (count, sender, code) = buffer.withUnsafeMutableBytes { ServerSyscalls.receiveFrom(fd, $0) }
-        guard count >= 0 else { return code == Syscalls.wouldBlock ? .empty : .ignored }
-        guard let sender else { return .ignored }
-        return .datagram(count: count, sender: sender)
+        switch buffer.withUnsafeMutableBytes({ ServerSyscalls.receiveFrom(fd, $0) }) {
+        case .success((let count, let sender?)): return .datagram(count: count, sender: sender)
+        case .success((_, nil)): return .ignored
+        case .failure(.wouldBlock): return .empty
+        case .failure: return .ignored
+        }
     }
 
     /// Sends `bytes` as one datagram to `destination`.
     /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` naming `sendto`.
     package func send(_ bytes: [UInt8], to destination: SocketAddress) throws(TransportError) {
-        guard let fd = descriptor.rawValue else {
-            throw .systemCall(operation: "sendto", errno: 9, reason: "socket is closed")
+        guard let fd = descriptor.rawValue else { throw .closed("sendto", "socket") }
+        if case .failure(let code) = bytes.withUnsafeBytes({ ServerSyscalls.send(fd, $0, to: destination) }) {
+            throw .failed("sendto", errno: code)
         }
-        let code = bytes.withUnsafeBytes { ServerSyscalls.send(fd, $0, to: destination) }
-        guard code == 0 else { throw .failed("sendto", errno: code) }
     }
 
     /// Waits until a datagram is waiting, `channel` is woken, or `milliseconds` pass (−1: without

@@ -14,7 +14,11 @@ package final class WakeChannel: Sendable {
     /// Opens the socket pair.
     /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` naming `socketpair`.
     package init() throws(TransportError) {
-        let (read, write) = try ServerSyscalls.datagramSocketPair().get()
+        let (read, write): (Int32, Int32)
+        switch ServerSyscalls.datagramSocketPair() {
+        case .success(let pair): (read, write) = pair
+        case .failure(let code): throw .failed("socketpair", errno: code)
+        }
         self.readEnd = Mutex(FileDescriptor(taking: read))
         self.writeEnd = Mutex(FileDescriptor(taking: write))
     }
@@ -30,7 +34,7 @@ package final class WakeChannel: Sendable {
     package func drain() {
         guard let fd = readEnd.rawValue else { return }
         var buffer = [UInt8](repeating: 0, count: 16)
-        while buffer.withUnsafeMutableBytes({ Syscalls.receive(fd, $0).0 }) > 0 {}
+        while case .success(let count) = buffer.withUnsafeMutableBytes({ Syscalls.receive(fd, $0) }), count > 0 {}
     }
 
     /// Closes both descriptors; later calls do nothing.
