@@ -118,7 +118,10 @@ let package = Package(
             path: "Tests/LoopbackServersTests", swiftSettings: strict),
         .testTarget(
             name: "netclockTests",
-            dependencies: ["NetclockCLI", "NetworkClock", "SNTP", "HTTPTime", "NetClockPlatform", "LoopbackServers"],
+            dependencies: [
+                "NetclockCLI", "NetworkClock", "SNTP", "HTTPTime", "NetClockPlatform", "NetClockTLS", "NTS",
+                "LoopbackServers",
+            ],
             path: "Tests/netclockTests", swiftSettings: strict),
     ]
 )

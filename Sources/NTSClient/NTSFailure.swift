@@ -22,8 +22,7 @@ package struct NTSFailure: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// A TLS failure during NTS-KE: the code carries the TLS one (`nts_ke_tls_<code>`).
     package init(_ error: TLSError, server: String) {
-        let code = String(error.code.description.map { $0 == " " ? "_" : $0 })
-        self.init(code: "nts_ke_tls_\(code)", reason: "NTS-KE with \(server): TLS \(error.reason)")
+        self.init(code: "nts_ke_tls_\(error.code)", reason: "NTS-KE with \(server): TLS \(error.reason)")
     }
 
     /// A refused NTS-KE response: the code carries the parser's (`nts_ke_<code>`).

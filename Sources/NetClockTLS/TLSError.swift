@@ -8,14 +8,14 @@ package struct TLSError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The codes, with their stable names.
         private enum Raw: String, Hashable, Sendable {
             case configuration = "configuration"
-            case handshakeFailed = "handshake failed"
-            case certificateVerificationFailed = "certificate verification failed"
-            case protocolVersion = "protocol version"
-            case timedOut = "timed out"
+            case handshakeFailed = "handshake_failed"
+            case certificateVerificationFailed = "certificate_verification_failed"
+            case protocolVersion = "protocol_version"
+            case timedOut = "timed_out"
             case closed = "closed"
             case transport = "transport"
-            case connectionFailed = "connection failed"
-            case keyExport = "key export"
+            case connectionFailed = "connection_failed"
+            case keyExport = "key_export"
             case abandoned = "abandoned"
         }
 
@@ -55,7 +55,7 @@ package struct TLSError: Error, Hashable, Sendable, CustomStringConvertible {
         /// from outside, or its sync had enough sources) before the operation finished.
         package static let abandoned = Code(.abandoned)
 
-        /// The code's stable name, such as `certificate verification failed`.
+        /// The code's stable name, such as `certificate_verification_failed`.
         package var description: String { raw.rawValue }
     }
 

@@ -36,7 +36,7 @@ struct HTTPSHostileServerTests {
             reason: "without a TLS close_notify"),
         Hostile(
             name: "alert inside the headers", misbehaviour: .alertInsideHeaders(afterBytes: 40), code: .tls,
-            reason: "TLS connection failed"),
+            reason: "TLS connection_failed"),
         Hostile(
             name: "self-signed certificate", certificate: .selfSigned, code: .certificateRejected,
             reason: "self-signed certificate"),

@@ -11,25 +11,25 @@ package struct HTTPDateError: Error, Hashable, Sendable, CustomStringConvertible
         /// The value ended before the date was complete.
         case truncated = "truncated"
         /// A character that the grammar does not allow at that position.
-        case unexpectedCharacter = "unexpected-character"
+        case unexpectedCharacter = "unexpected_character"
         /// The day name is not one of `Mon`…`Sun` / `Monday`…`Sunday`.
-        case invalidDayName = "invalid-day-name"
+        case invalidDayName = "invalid_day_name"
         /// The month name is not one of `Jan`…`Dec`.
-        case invalidMonth = "invalid-month"
+        case invalidMonth = "invalid_month"
         /// The day of the month is 0 or past the end of that month.
-        case invalidDay = "invalid-day"
+        case invalidDay = "invalid_day"
         /// The year is not a valid number of the required digits.
-        case invalidYear = "invalid-year"
+        case invalidYear = "invalid_year"
         /// The hour is above 23.
-        case invalidHour = "invalid-hour"
+        case invalidHour = "invalid_hour"
         /// The minute is above 59.
-        case invalidMinute = "invalid-minute"
+        case invalidMinute = "invalid_minute"
         /// The second is above 59, or 60 anywhere but 23:59 (where leap seconds occur).
-        case invalidSecond = "invalid-second"
+        case invalidSecond = "invalid_second"
         /// The zone is not `GMT`.
-        case invalidTimeZone = "invalid-time-zone"
+        case invalidTimeZone = "invalid_time_zone"
         /// Characters follow a complete date.
-        case trailingCharacters = "trailing-characters"
+        case trailingCharacters = "trailing_characters"
     }
 
     /// The kind of problem.

@@ -9,22 +9,22 @@ package struct HTTPResponseHeadError: Error, Hashable, Sendable, CustomStringCon
         /// There is no status line at all.
         case empty = "empty"
         /// The status line is not `HTTP/x.y SP 3DIGIT [SP reason]`.
-        case invalidStatusLine = "invalid-status-line"
+        case invalidStatusLine = "invalid_status_line"
         /// The HTTP version is not 1.x.
-        case unsupportedVersion = "unsupported-version"
+        case unsupportedVersion = "unsupported_version"
         /// The status code is not three digits between 100 and 599.
-        case invalidStatusCode = "invalid-status-code"
+        case invalidStatusCode = "invalid_status_code"
         /// The reason phrase contains a control character.
-        case invalidReasonPhrase = "invalid-reason-phrase"
+        case invalidReasonPhrase = "invalid_reason_phrase"
         /// A header line has no colon, or the first one starts with whitespace.
-        case invalidFieldLine = "invalid-field-line"
+        case invalidFieldLine = "invalid_field_line"
         /// A field name is empty, or contains a character that a token may not (whitespace
         /// before the colon included).
-        case invalidFieldName = "invalid-field-name"
+        case invalidFieldName = "invalid_field_name"
         /// A field value contains a control character (NUL included).
-        case invalidFieldValue = "invalid-field-value"
+        case invalidFieldValue = "invalid_field_value"
         /// A carriage return that does not end a line.
-        case bareCarriageReturn = "bare-carriage-return"
+        case bareCarriageReturn = "bare_carriage_return"
     }
 
     /// The kind of problem.

@@ -96,11 +96,11 @@ package struct HTTPTimestampError: Error, Hashable, Sendable, CustomStringConver
         /// The value is empty.
         case empty = "empty"
         /// The value is not a non-negative decimal number (in the form the unit allows).
-        case notANumber = "not-a-number"
+        case notANumber = "not_a_number"
         /// The number does not fit in 64 bits.
-        case outOfRange = "out-of-range"
+        case outOfRange = "out_of_range"
         /// More than 9 fraction digits (finer than a nanosecond).
-        case tooPrecise = "too-precise"
+        case tooPrecise = "too_precise"
     }
 
     /// The kind of problem.

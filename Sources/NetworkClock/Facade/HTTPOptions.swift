@@ -37,7 +37,7 @@ extension NetworkClock {
         public var minimumSpacing: Duration
         /// The most bytes the head of an `http://` or `https://` response may have (status line,
         /// header fields and the empty line; at least 64); a longer head fails with
-        /// `headers-too-large`.
+        /// `headers_too_large`.
         public var maximumResponseHeadBytes: Int
 
         /// The name of the timestamp header read instead of `Date` (e.g. `X-Server-Time-Ms`), or nil
