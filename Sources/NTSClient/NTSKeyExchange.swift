@@ -83,21 +83,21 @@ package enum NTSKeyExchange {
             throw failure(error)
         } catch {
             transport.close()
-            throw NTSFailure(code: "nts_ke_transport", reason: "NTS-KE with \(name): \(error)")
+            throw NTSFailure(.keTransport, "NTS-KE with \(name): \(error)")
         }
         defer { connection.close() }
         guard connection.negotiatedProtocol == NTSKEConstants.alpn else {
             throw NTSFailure(
-                code: "nts_ke_no_alpn",
-                reason: "NTS-KE with \(name): the server finished TLS without agreeing on ALPN ntske/1")
+                .keNoALPN,
+                "NTS-KE with \(name): the server finished TLS without agreeing on ALPN ntske/1")
         }
         let response = try exchange(on: connection, server: name, remaining: remaining, failure: failure)
         // No warning codes are defined (RFC 8915 §7.6), so any is one we do not understand: refused,
         // as chrony does, rather than guessing it harmless.
         guard response.warnings.isEmpty else {
             throw NTSFailure(
-                code: "nts_ke_warning",
-                reason: "NTS-KE with \(name): the server sent Warning "
+                .keWarning,
+                "NTS-KE with \(name): the server sent Warning "
                     + response.warnings.map(String.init).joined(separator: ", ")
                     + ", which this client does not understand")
         }
@@ -159,7 +159,7 @@ package enum NTSKeyExchange {
         } catch let error as TLSError {
             throw failure(error)
         } catch {
-            throw NTSFailure(code: "nts_ke_transport", reason: "NTS-KE with \(server): \(error)")
+            throw NTSFailure(.keTransport, "NTS-KE with \(server): \(error)")
         }
         var parser = NTSKEResponseParser(maximumSize: maximumResponseSize)
         while true {
@@ -171,12 +171,12 @@ package enum NTSKeyExchange {
             } catch let error as TLSError {
                 if error.code == .closed {
                     throw NTSFailure(
-                        code: "nts_ke_truncated",
-                        reason: "NTS-KE with \(server): the connection closed before End of Message")
+                        .keTruncated,
+                        "NTS-KE with \(server): the connection closed before End of Message")
                 }
                 throw failure(error)
             } catch {
-                throw NTSFailure(code: "nts_ke_transport", reason: "NTS-KE with \(server): \(error)")
+                throw NTSFailure(.keTransport, "NTS-KE with \(server): \(error)")
             }
             do {
                 switch received {
@@ -188,7 +188,7 @@ package enum NTSKeyExchange {
             } catch let error as NTSError {
                 throw NTSFailure(error, server: server)
             } catch {
-                throw NTSFailure(code: "nts_ke_transport", reason: "NTS-KE with \(server): \(error)")
+                throw NTSFailure(.keTransport, "NTS-KE with \(server): \(error)")
             }
         }
     }

@@ -65,8 +65,8 @@ package struct NTSQuery: Sendable {
                 let now = client.monotonic.now()
                 if let notBefore = sessions.backoff(for: server), notBefore > now, attempt == 0 {
                     outcome.failure = NTSFailure(
-                        code: "nts_ke_backoff",
-                        reason: "NTS-KE with \(server) failed recently; next attempt in "
+                        .keBackoff,
+                        "NTS-KE with \(server) failed recently; next attempt in "
                             + (notBefore - now).formattedSeconds)
                     return outcome
                 }
@@ -83,7 +83,7 @@ package struct NTSQuery: Sendable {
                     association = NTSAssociation(result)
                     sessions.succeeded(server, with: association)
                 } catch {
-                    if error.code != "cancelled" { sessions.failed(server, at: client.monotonic.now()) }
+                    if error.code != .cancelled { sessions.failed(server, at: client.monotonic.now()) }
                     outcome.failure = error
                     return outcome
                 }
@@ -94,8 +94,8 @@ package struct NTSQuery: Sendable {
                 address = try ntpAddress(of: association)
             } catch {
                 outcome.failure = NTSFailure(
-                    code: "nts_ntp_resolution_failed",
-                    reason: "the NTP server \(association.keys.ntpHost) named by \(server): \(error)")
+                    .ntpResolutionFailed,
+                    "the NTP server \(association.keys.ntpHost) named by \(server): \(error)")
                 return outcome
             }
             outcome.ntpAddress = address

@@ -60,7 +60,7 @@ struct ErrorCodeSpellingTests {
         .zeroReceiveTimestamp, .zeroTransmitTimestamp, .receiveAfterTransmit,
         .rootDistanceTooLarge(.seconds(2), limit: .seconds(1)), .negativeDelay(.milliseconds(-1)),
         .offsetTooLarge(.seconds(9), limit: .seconds(1)),
-        .unauthenticated(code: "nts_bad_authenticator", detail: "bad"),
+        .unauthenticated(ProtectionFailure(ProtectionFailureCode(rawValue: "nts_bad_authenticator"), "bad")),
     ]
 
     @Test func everyCodeTheJSONEncodersCanPrintIsSnakeCase() throws {
@@ -113,12 +113,10 @@ struct ErrorCodeSpellingTests {
             .invalidServerName, .malformedPacket,
         ]
         codes += sntp.map(\.rawValue)
-        let tls: [TLSError.Code] = [
-            .configuration, .handshakeFailed, .certificateVerificationFailed, .protocolVersion, .timedOut,
-            .closed, .transport, .connectionFailed, .keyExport, .abandoned,
-        ]
+        codes += TLSErrorCode.allCases.map(\.rawValue)
+        codes += AESSIVErrorCode.allCases.map(\.rawValue) + DigestErrorCode.allCases.map(\.rawValue)
         // NTS-KE failures carry the TLS code: `nts_ke_tls_<code>`.
-        codes += tls.map { "nts_ke_tls_\($0)" }
+        codes += TLSErrorCode.allCases.map { "nts_ke_tls_\($0)" }
         let nts: [NTSError.Code] = [
             .truncated, .responseTooLarge, .unknownCriticalRecord, .serverError, .malformedRecord,
             .duplicateRecord, .noNTPv4, .unsupportedAEAD, .invalidServer, .noCookies, .bytesAfterEnd,

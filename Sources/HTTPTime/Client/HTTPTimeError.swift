@@ -1,9 +1,10 @@
+import NetClockPlatform
 import SNTP
 
 /// Why an ``HTTPTimeSource`` measurement produced no time. Compare ``code``; ``reason`` is for people.
 package struct HTTPTimeError: Error, Sendable, CustomStringConvertible {
     /// A stable identifier for the kind of failure (the raw value appears in JSON output).
-    package enum Code: String, Hashable, Sendable, CaseIterable {
+    package enum Code: String, ErrorCode, CaseIterable {
         /// The URL's scheme is not `http` or `https`.
         case unsupportedScheme = "unsupported_scheme"
         /// The response has no `Date` header.
@@ -70,5 +71,5 @@ package struct HTTPTimeError: Error, Sendable, CustomStringConvertible {
     }
 
     /// `code: reason`.
-    package var description: String { "\(code.rawValue): \(reason)" }
+    package var description: String { "\(code): \(reason)" }
 }

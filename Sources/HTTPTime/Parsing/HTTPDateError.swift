@@ -1,3 +1,4 @@
+import NetClockPlatform
 import SNTP
 
 /// Why an HTTP-date (RFC 9110 §5.6.7) could not be parsed.
@@ -5,7 +6,7 @@ import SNTP
 /// Compare ``code`` in code and tests; ``reason`` is for people and may change wording.
 package struct HTTPDateError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A stable identifier for the kind of problem.
-    package enum Code: String, Hashable, Sendable, CaseIterable {
+    package enum Code: String, ErrorCode, CaseIterable {
         /// The value is empty or only whitespace.
         case empty = "empty"
         /// The value ended before the date was complete.
@@ -49,6 +50,6 @@ package struct HTTPDateError: Error, Hashable, Sendable, CustomStringConvertible
     /// `code: reason`, with the position when known.
     package var description: String {
         let at = position.map { " (at byte \($0))" } ?? ""
-        return "\(code.rawValue): \(reason)\(at)"
+        return "\(code): \(reason)\(at)"
     }
 }

@@ -1,3 +1,4 @@
+import NetClockPlatform
 import SNTP
 
 /// A response header that carries the server's clock as a number since the Unix epoch, such as
@@ -89,31 +90,17 @@ package struct HTTPTimestampHeader: Hashable, Sendable {
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 }
 
-/// Why a timestamp header value could not be read.
-package struct HTTPTimestampError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A stable identifier for the kind of problem.
-    package enum Code: String, Hashable, Sendable, CaseIterable {
-        /// The value is empty.
-        case empty = "empty"
-        /// The value is not a non-negative decimal number (in the form the unit allows).
-        case notANumber = "not_a_number"
-        /// The number does not fit in 64 bits.
-        case outOfRange = "out_of_range"
-        /// More than 9 fraction digits (finer than a nanosecond).
-        case tooPrecise = "too_precise"
-    }
+/// Why a timestamp header value could not be read: a ``HTTPTimestampErrorCode`` and a reason.
+package typealias HTTPTimestampError = CodedError<HTTPTimestampErrorCode>
 
-    /// The kind of problem.
-    package let code: Code
-    /// A readable explanation.
-    package let reason: String
-
-    /// Creates an error with a code and a reason.
-    package init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
-
-    /// `code: reason`.
-    package var description: String { "\(code.rawValue): \(reason)" }
+/// What kind of problem an ``HTTPTimestampError`` is.
+package enum HTTPTimestampErrorCode: String, ErrorCode, CaseIterable {
+    /// The value is empty.
+    case empty = "empty"
+    /// The value is not a non-negative decimal number (in the form the unit allows).
+    case notANumber = "not_a_number"
+    /// The number does not fit in 64 bits.
+    case outOfRange = "out_of_range"
+    /// More than 9 fraction digits (finer than a nanosecond).
+    case tooPrecise = "too_precise"
 }

@@ -108,3 +108,6 @@ extension AnchorStoreError {
         }
     }
 }
+
+/// The public code is one of the package's `ErrorCode`s (NetClockPlatform), like every other.
+extension AnchorStoreError.Code: ErrorCode {}

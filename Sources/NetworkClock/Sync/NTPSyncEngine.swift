@@ -112,7 +112,7 @@ package struct NTPSyncEngine: Sendable {
                     keyExchangeAddress: nts.keyExchangeAddress, aead: nts.aead, cookies: nts.cookiesHeld,
                     keyExchanges: nts.keyExchanges)
                 if nts.result == nil, let failure = nts.failure {
-                    reports[item.report].status = failure.code == "skipped" ? .skipped : .error
+                    reports[item.report].status = failure.code == .skipped ? .skipped : .error
                     reports[item.report].reason = failure.reason
                     continue
                 }

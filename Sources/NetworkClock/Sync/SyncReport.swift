@@ -1,3 +1,4 @@
+import NetClockPlatform
 import SNTP
 
 /// The outcome of a successful sync: the estimated true time with its bound, and every source's
@@ -158,3 +159,6 @@ extension SyncError {
         SyncError(code: .cancelled, reason: "the sync was cancelled")
     }
 }
+
+/// The public code is one of the package's `ErrorCode`s (NetClockPlatform), like every other.
+extension SyncError.Code: ErrorCode {}
