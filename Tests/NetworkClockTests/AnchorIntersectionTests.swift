@@ -142,7 +142,7 @@ struct AnchorIntersectionTests {
         let timeline = SimulatedTimeline()
         let clock = AnchoredClock(
             monotonic: timeline.monotonicClock, wall: timeline.wallClock,
-            policy: ClockPolicy(driftMinimumSpan: .seconds(86_400 * 365)), kernel: .unavailable)
+            policy: NetworkClock.ClockPolicy(driftMinimumSpan: .seconds(86_400 * 365)), kernel: .unavailable)
         var random = SplitMix64(seed: 11)
         var intersected = 0
         var kept = 0

@@ -9,7 +9,7 @@ import Testing
 @Suite("AnchoredClock")
 struct AnchoredClockTests {
     private func makeClock(
-        _ timeline: SimulatedTimeline, policy: ClockPolicy = ClockPolicy()
+        _ timeline: SimulatedTimeline, policy: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy()
     ) -> AnchoredClock {
         AnchoredClock(monotonic: timeline.monotonicClock, wall: timeline.wallClock, policy: policy)
     }
@@ -122,7 +122,7 @@ struct AnchoredClockTests {
     @Test("a custom tolerance changes the growth rate")
     func customTolerance() throws {
         let timeline = SimulatedTimeline()
-        let clock = makeClock(timeline, policy: ClockPolicy(frequencyTolerancePPM: 100))
+        let clock = makeClock(timeline, policy: NetworkClock.ClockPolicy(frequencyTolerancePPM: 100))
         clock.update(timeline.anchor(bound: .zero))
         timeline.advance(by: .seconds(100))
         let bound = try #require(clock.now()).errorBound
@@ -226,7 +226,7 @@ struct AnchoredClockTests {
         // grows at 15 ppm and the truth falls outside it.
         let uncorrectedTimeline = SimulatedTimeline(monotonicDriftPPM: 50)
         let uncorrected = makeClock(
-            uncorrectedTimeline, policy: ClockPolicy(driftMinimumSpan: .seconds(86_400 * 365)))
+            uncorrectedTimeline, policy: NetworkClock.ClockPolicy(driftMinimumSpan: .seconds(86_400 * 365)))
         for i in 0..<5 {
             if i > 0 { uncorrectedTimeline.advance(by: .seconds(300)) }
             uncorrected.update(uncorrectedTimeline.anchor(bound: .milliseconds(1)))

@@ -174,7 +174,7 @@ struct ConcurrencyStressTests {
         // would raise to its 500 ppm slew limit (AnchoredClockKernelTests cover that).
         let clock = NetworkClock(
             configuration: NetworkClock.Configuration(
-                servers: [], clock: ClockPolicy(driftMinimumSpan: .seconds(1))),
+                servers: [], clock: NetworkClock.ClockPolicy(driftMinimumSpan: .seconds(1))),
             monotonic: BootTimeClock(), wall: SystemWallClock(), kernel: .unavailable)
         let firstAnchorAccepted = clock.clock.update(plan.anchor(plan.syncIdentifier(0)))
 
@@ -235,7 +235,7 @@ struct ConcurrencyStressTests {
                 guard waitUntil(plan.scheduled(k), unless: stop) else { break }
                 do {
                     counters.record(
-                        try gate.run { () throws(IngestError) in
+                        try gate.run { () throws(NetworkClock.IngestError) in
                             try clock.ingest(
                                 serverTime: ingest.serverTime, requestSent: ingest.sent,
                                 responseReceived: ingest.received,
@@ -304,9 +304,9 @@ struct StressPlan: Sendable {
     /// True time = base + monotonic reading, in nanoseconds: 2026-05-28, far from any overflow.
     static let baseNanoseconds: Int64 = 1_780_000_000_000_000_000
     /// The growth rate before drift is known: the default policy's 15 ppm, computed as the clock does.
-    static let toleranceGrowthRate = ClockPolicy().frequencyTolerancePPM / 1e6
+    static let toleranceGrowthRate = NetworkClock.ClockPolicy().frequencyTolerancePPM / 1e6
     /// The least growth rate once drift is known: the default 2 ppm floor (plus 3 σ ≥ 0).
-    static let floorGrowthRate = ClockPolicy().driftUncertaintyFloorPPM / 1e6
+    static let floorGrowthRate = NetworkClock.ClockPolicy().driftUncertaintyFloorPPM / 1e6
     /// The most: the estimator discards estimates with a larger rate uncertainty.
     static let ceilingGrowthRate = 1e-3
 

@@ -67,7 +67,7 @@ struct DriftEstimatorTests {
         #expect(short.estimate == nil)
 
         var custom = DriftEstimator(
-            policy: ClockPolicy(driftMinimumSpan: .seconds(300), driftMinimumSampleCount: 1))
+            policy: NetworkClock.ClockPolicy(driftMinimumSpan: .seconds(300), driftMinimumSampleCount: 1))
         for point in points(count: 3, spacing: 60, ppm: 50) { custom.add(point) }
         #expect(custom.estimate == nil)  // the minimum count is raised to 3, but 2 minutes < 5
         custom.add(points(count: 6, spacing: 60, ppm: 50)[5])
@@ -125,7 +125,7 @@ struct DriftEstimatorTests {
         #expect(estimator.points.last == samples.last)
         #expect(estimator.estimate != nil)
 
-        var windowed = DriftEstimator(policy: ClockPolicy(driftHistoryWindow: .seconds(3600)))
+        var windowed = DriftEstimator(policy: NetworkClock.ClockPolicy(driftHistoryWindow: .seconds(3600)))
         for point in points(count: 8, spacing: 1200, ppm: 5) { windowed.add(point) }
         // Points 4...7 are within 3600 s of point 7 (monotonic runs 5 ppm fast, so point 4 is
         // 3600.018 s before point 7 and drops out); 3 points remain.

@@ -121,7 +121,7 @@ import Testing
             })
         let result = try #require(driver.outcome, "a kiss ends the burst at once")
         #expect(driver.sent.count == 1)
-        #expect(result.kissCode == KissCode(rawValue: code))
+        #expect(result.kissCode == NTPPacket.KissCode(rawValue: code))
 
         var etiquette = SourceEtiquette()
         etiquette.record(result, at: driver.now, rateBackoff: .seconds(64))
@@ -130,7 +130,7 @@ import Testing
         case .backingOff(let until, let left):
             #expect(code == "RATE" && until == driver.now + .seconds(64) && left == .seconds(54))
         case .dropped(let kiss):
-            #expect(code != "RATE" && kiss == KissCode(rawValue: code))
+            #expect(code != "RATE" && kiss == NTPPacket.KissCode(rawValue: code))
         case .allowed:
             Issue.record("a \(code) kiss left the address allowed")
         }

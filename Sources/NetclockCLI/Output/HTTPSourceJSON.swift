@@ -21,7 +21,7 @@ struct HTTPSourceJSON: Encodable {
     }
 
     /// The entry for `report`; each request's `sent` is relative to the first request.
-    init(_ report: HTTPSourceReport) {
+    init(_ report: SyncReport.HTTPSource) {
         url = report.url
         status = report.status.rawValue
         reason = Nullable(report.reason)

@@ -22,7 +22,7 @@ struct NTSJSON: Encodable {
     }
 
     /// The object for an NTS source.
-    init(_ report: SourceReport) {
+    init(_ report: SyncReport.NTPSource) {
         keServer = Nullable(report.keyExchangeAddress)
         ntpServer = Nullable(report.resolvedAddress)
         aead = Nullable(report.nts?.aead.map(Int.init))

@@ -19,7 +19,7 @@ enum ReportText {
         return lines.joined(separator: "\n")
     }
 
-    static func source(_ report: SourceReport) -> String {
+    static func source(_ report: SyncReport.NTPSource) -> String {
         var place = report.address?.description ?? report.server.description
         if report.usesNTS {
             place += report.isAuthenticated ? " [NTS, authenticated]" : " [NTS]"
@@ -41,7 +41,7 @@ enum ReportText {
         return line
     }
 
-    static func http(_ report: HTTPSourceReport) -> String {
+    static func http(_ report: SyncReport.HTTPSource) -> String {
         guard let offset = report.offset, let bound = report.errorBound else {
             return "\(report.url)  \(report.status)  \(report.reason ?? "")"
         }

@@ -54,7 +54,7 @@ struct SourceJSON: Encodable {
     }
 
     /// The entry for `report`.
-    init(_ report: SourceReport) {
+    init(_ report: SyncReport.NTPSource) {
         host = report.server.description
         address = Nullable(report.address?.description)
         status = report.status.rawValue

@@ -20,7 +20,7 @@ import Synchronization
 /// mutex held only for the few microseconds of bookkeeping.
 package final class AnchoredClock: Sendable {
     /// The policy the clock was created with.
-    package let policy: ClockPolicy
+    package let policy: NetworkClock.ClockPolicy
     /// The monotonic clock the anchor is measured against.
     let monotonic: MonotonicReader
     /// The system wall clock, used only to report offsets, never to tell time.
@@ -52,7 +52,7 @@ package final class AnchoredClock: Sendable {
     package init(
         monotonic: some MonotonicClockSource = BootTimeClock(),
         wall: some WallClockSource = SystemWallClock(),
-        policy: ClockPolicy = ClockPolicy(),
+        policy: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy(),
         kernel: KernelClockSource? = nil
     ) {
         self.monotonic = MonotonicReader(monotonic)
@@ -213,7 +213,7 @@ package final class AnchoredClock: Sendable {
 
     /// The drift correction and bound growth rate in force: the kernel's slew limit (and no
     /// correction) while it may be slewing, else the measured drift, else the policy's tolerance.
-    private static func aging(for state: State, policy: ClockPolicy) -> AnchorAging {
+    private static func aging(for state: State, policy: NetworkClock.ClockPolicy) -> AnchorAging {
         if let slew = state.kernel.slewGrowthRate {
             return AnchorAging(frequencyError: 0, growthRate: max(slew, policy.toleranceFraction))
         }

@@ -84,5 +84,3 @@ extension NetworkClock {
     }
 }
 
-/// Shorthand for ``NetworkClock/ClockPolicy`` inside the package.
-package typealias ClockPolicy = NetworkClock.ClockPolicy

@@ -40,7 +40,7 @@ package struct DriftEstimator: Sendable, Hashable {
     }
 
     /// The thresholds the estimator works with.
-    package let policy: ClockPolicy
+    package let policy: NetworkClock.ClockPolicy
     /// The kept sync points, oldest (by monotonic instant) first.
     package private(set) var points: [SyncPoint] = []
     /// The current drift estimate; `nil` until enough points span enough time and agree.
@@ -51,7 +51,7 @@ package struct DriftEstimator: Sendable, Hashable {
     static let minimumWeightingBound = 1e-6
 
     /// Creates an estimator, optionally seeded with earlier sync points (from an ``AnchorStore``).
-    package init(policy: ClockPolicy = ClockPolicy(), points: [SyncPoint] = []) {
+    package init(policy: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy(), points: [SyncPoint] = []) {
         self.policy = policy
         for point in points { _ = insert(point) }
         refit()

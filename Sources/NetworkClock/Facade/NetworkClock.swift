@@ -236,11 +236,11 @@ public final class NetworkClock: Sendable {
         broadcaster.emit(event)
     }
 
-    private func emitStatus(of source: SourceReport) {
+    private func emitStatus(of source: SyncReport.NTPSource) {
         switch source.status {
         case .falseticker: broadcaster.emit(.falseticker(source))
         case .kissOfDeath:
-            broadcaster.emit(.kissOfDeath(source, source.query?.kissCode ?? KissCode(rawValue: "????")))
+            broadcaster.emit(.kissOfDeath(source, source.query?.kissCode ?? NTPPacket.KissCode(rawValue: "????")))
         case .rejected, .timeout, .refused, .error, .inconsistent: broadcaster.emit(.sourceRejected(source))
         default: break
         }

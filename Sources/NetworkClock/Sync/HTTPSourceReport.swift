@@ -57,5 +57,3 @@ extension SyncReport {
     }
 }
 
-/// Shorthand for ``SyncReport/HTTPSource`` inside the package.
-package typealias HTTPSourceReport = SyncReport.HTTPSource

@@ -104,8 +104,4 @@ extension SyncReport {
     }
 }
 
-/// Shorthand for ``SyncReport/SourceStatus`` inside the package.
-package typealias SourceStatus = SyncReport.SourceStatus
 
-/// Shorthand for ``SyncReport/NTPSource`` inside the package.
-package typealias SourceReport = SyncReport.NTPSource

@@ -51,7 +51,7 @@ package struct TimeSyncEngine: Sendable {
     private func syncSources() async throws(SyncError) -> SyncReport {
         let clock = ntp.client.monotonic
         let start = clock.now()
-        var ntpReports: [SourceReport] = []
+        var ntpReports: [SyncReport.NTPSource] = []
         var ntpFailure: SyncError?
         if !ntp.policy.servers.isEmpty {
             do {
@@ -68,7 +68,7 @@ package struct TimeSyncEngine: Sendable {
         if ntp.policy.usesNTS && ntp.policy.ntsMode == .require {
             // HTTP time is never authenticated: with NTS required it cannot stand in.
             let skipped = httpURLs.map {
-                HTTPSourceReport(
+                SyncReport.HTTPSource(
                     url: $0, notMeasured: .unauthenticated,
                     reason: "not used: NTS mode require lets only authenticated (NTS) sources decide the time"
                 )
@@ -88,17 +88,17 @@ package struct TimeSyncEngine: Sendable {
             wallClock: ntp.client.wall)
         let outcomes = await Self.measureAll(httpURLs, with: source, progress: progress)
         try SyncError.checkCancellation()
-        var reports: [HTTPSourceReport] = []
+        var reports: [SyncReport.HTTPSource] = []
         var best: (index: Int, measurement: HTTPTimeMeasurement)?
         for (index, outcome) in outcomes.enumerated() {
             switch outcome {
             case .success(let measurement):
-                reports.append(HTTPSourceReport(measurement, status: .survivor))
+                reports.append(SyncReport.HTTPSource(measurement, status: .survivor))
                 if best.map({ measurement.errorBound < $0.measurement.errorBound }) ?? true {
                     best = (index, measurement)
                 }
             case .failure(let error):
-                reports.append(HTTPSourceReport(url: httpURLs[index], error: error))
+                reports.append(SyncReport.HTTPSource(url: httpURLs[index], error: error))
             }
         }
         guard let best else { throw .noUsableSource(ntpReports, http: reports) }
@@ -113,8 +113,8 @@ package struct TimeSyncEngine: Sendable {
         return report
     }
 
-    private static func skipped(_ url: URL) -> HTTPSourceReport {
-        HTTPSourceReport(url: url, error: HTTPTimeError(.timeout, "no time left before the sync deadline"))
+    private static func skipped(_ url: URL) -> SyncReport.HTTPSource {
+        SyncReport.HTTPSource(url: url, error: HTTPTimeError(.timeout, "no time left before the sync deadline"))
     }
 
     private static func measureAll(

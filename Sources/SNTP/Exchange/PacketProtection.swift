@@ -19,7 +19,7 @@ package protocol PacketProtection: Sendable {
     /// Checks a Kiss-o'-Death answering the request in flight; returning accepts it (the burst then
     /// ends with it).
     /// - Throws: why it must be discarded, as for an unauthenticated kiss an attacker could forge.
-    mutating func verify(kissOfDeath datagram: [UInt8], code: KissCode) throws(RejectionReason)
+    mutating func verify(kissOfDeath datagram: [UInt8], code: NTPPacket.KissCode) throws(RejectionReason)
 }
 
 /// Why a ``PacketProtection`` refused a datagram or could not protect a request (carried by

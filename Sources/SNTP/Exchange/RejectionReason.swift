@@ -17,7 +17,7 @@ package enum RejectionReason: Error, Hashable, Sendable, CustomStringConvertible
     /// The version is not 1–4.
     case unsupportedVersion(UInt8)
     /// Stratum 0: a Kiss-o'-Death message with this code.
-    case kissOfDeath(KissCode)
+    case kissOfDeath(NTPPacket.KissCode)
     /// Leap indicator 3: the server says its clock is not synchronised.
     case unsynchronized
     /// Stratum 16 or more: the server is unsynchronised.

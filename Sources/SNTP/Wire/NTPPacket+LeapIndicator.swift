@@ -30,5 +30,3 @@ extension NTPPacket {
     }
 }
 
-/// Shorthand for ``NTPPacket/LeapIndicator`` inside the package.
-package typealias LeapIndicator = NTPPacket.LeapIndicator

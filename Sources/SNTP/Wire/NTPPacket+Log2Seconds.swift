@@ -25,5 +25,3 @@ extension NTPPacket {
     }
 }
 
-/// Shorthand for ``NTPPacket/Log2Seconds`` inside the package.
-package typealias Log2Seconds = NTPPacket.Log2Seconds

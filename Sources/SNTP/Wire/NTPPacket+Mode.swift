@@ -28,5 +28,3 @@ extension NTPPacket {
     }
 }
 
-/// Shorthand for ``NTPPacket/Mode`` inside the package.
-package typealias NTPMode = NTPPacket.Mode

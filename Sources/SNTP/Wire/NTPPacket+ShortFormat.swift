@@ -42,5 +42,3 @@ extension NTPPacket {
     }
 }
 
-/// Shorthand for ``NTPPacket/ShortFormat`` inside the package.
-package typealias NTPShortFormat = NTPPacket.ShortFormat

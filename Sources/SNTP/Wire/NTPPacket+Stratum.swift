@@ -26,5 +26,3 @@ extension NTPPacket {
     }
 }
 
-/// Shorthand for ``NTPPacket/Stratum`` inside the package.
-package typealias Stratum = NTPPacket.Stratum
