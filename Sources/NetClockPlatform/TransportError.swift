@@ -27,3 +27,15 @@ package enum TransportError: Error, Hashable, Sendable, CustomStringConvertible 
         }
     }
 }
+
+extension TransportError {
+    /// A failed system call, described with `strerror`.
+    package static func failed(_ operation: String, errno code: Errno) -> TransportError {
+        .systemCall(operation: operation, errno: code, reason: code.description)
+    }
+
+    /// A call on a socket or connection that is closed already (``Errno/badFileDescriptor``).
+    package static func closed(_ operation: String, _ what: String) -> TransportError {
+        .systemCall(operation: operation, errno: .badFileDescriptor, reason: "\(what) is closed")
+    }
+}

@@ -249,3 +249,12 @@ package struct NTPSyncEngine: Sendable {
         return report
     }
 }
+
+extension NTPSyncEngine {
+    /// Told about the round and every request as it happens (see ``SyncProgress``); nil by default.
+    /// Stored in the ``client``, which reports the requests.
+    package var progress: SyncProgressObserver? {
+        get { client.progress }
+        set { client.progress = newValue }
+    }
+}

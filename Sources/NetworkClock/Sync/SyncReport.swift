@@ -162,3 +162,10 @@ extension SyncError {
 
 /// The public code is one of the package's `ErrorCode`s (NetClockPlatform), like every other.
 extension SyncError.Code: ErrorCode {}
+
+extension SyncError {
+    /// Throws ``SyncError/cancelled`` when the current task has been cancelled.
+    static func checkCancellation() throws(SyncError) {
+        if Task.isCancelled { throw .cancelled }
+    }
+}

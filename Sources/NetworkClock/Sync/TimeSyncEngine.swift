@@ -142,3 +142,12 @@ package struct TimeSyncEngine: Sendable {
         }
     }
 }
+
+extension TimeSyncEngine {
+    /// Told about the NTP round, every request, and each HTTP fallback URL as it starts and ends;
+    /// nil by default.
+    package var progress: SyncProgressObserver? {
+        get { ntp.progress }
+        set { ntp.progress = newValue }
+    }
+}

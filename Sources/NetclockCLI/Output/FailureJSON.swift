@@ -1,4 +1,30 @@
+import NetClockPlatform
 import NetworkClock
+import SNTP
+
+/// The `--json` object of a failed round: `error` and the sources that explain it.
+struct SyncFailureJSON: Encodable {
+    /// The readable reason (also printed on stderr).
+    var error: String
+    /// Every NTP source.
+    var servers: [SourceJSON]
+    /// Every HTTP source tried.
+    var http: [HTTPSourceJSON]
+    /// Always false: there is no time to vouch for.
+    var authenticated = false
+    /// `unauthenticated_only` when the round failed because only unauthenticated sources answered
+    /// although NTS servers were configured (a downgrade, refused without `--allow-downgrade`),
+    /// else `null`.
+    var downgrade: Nullable<String>
+
+    /// The object for `failure`.
+    init(_ failure: SyncError) {
+        error = failure.description
+        servers = failure.sources.map(SourceJSON.init)
+        http = failure.httpSources.map(HTTPSourceJSON.init)
+        downgrade = Nullable(failure.code == .unauthenticatedOnly ? failure.code.rawValue : nil)
+    }
+}
 
 /// The `--json` object of a `sync` that refused its state files before querying: the shape of
 /// ``SyncFailureJSON`` (no source was asked, so `servers` and `http` are empty) with the refused

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Blocking waits cut into bounded slices, so the waiting thread notices within one slice that its
 /// work was cancelled. Every slice is a relative `nanosleep`, which keeps working when the wall
 /// clock is changed or faked.
@@ -20,4 +22,20 @@ package enum CancellableWait {
             Syscalls.sleep(min(left, slice))
         }
     }
+}
+
+/// A one-way flag that asks blocking work to stop early: set once by whoever gave up on the work
+/// (a cancelled task, a sync that has enough sources), polled by the thread doing it between
+/// bounded waits (see ``CancellableWait/slice``).
+package final class CancellationFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    /// Creates a flag that is not set.
+    package init() {}
+
+    /// Whether the work should stop.
+    package var isCancelled: Bool { flag.load(ordering: .acquiring) }
+
+    /// Asks the work to stop; setting it again does nothing.
+    package func cancel() { flag.store(true, ordering: .releasing) }
 }
