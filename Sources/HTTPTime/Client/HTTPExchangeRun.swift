@@ -9,9 +9,15 @@ import SNTP
 
 /// The steps of one ``HTTPHeadClient`` exchange, each ending early with a ``Stop`` that carries the
 /// result.
+///
+/// The clock is read once per event: a reading taken for one step (the send instant found by
+/// ``wait(until:)``, the arrival of a chunk of the head, the instant a deadline was found passed)
+/// is passed on to the next check rather than read again.
 struct HTTPExchangeRun {
     struct Stop: Error {
         var result: HTTPExchangeOutcome.Result
+        /// The reading at which the failure was noticed, when a deadline check took one.
+        var noticed: MonotonicInstant? = nil
     }
 
     let client: HTTPHeadClient
@@ -24,11 +30,17 @@ struct HTTPExchangeRun {
 
     private var clock: any MonotonicClockSource { client.clock }
 
-    /// Time left before `end`; stops when the exchange was abandoned or the time is up.
-    private func remaining(_ timeoutReason: @autoclosure () -> String) throws(Stop) -> Duration {
+    /// Time left before `end` at `now` (nil: read the clock); stops when the exchange was abandoned
+    /// or the time is up.
+    private func remaining(_ timeoutReason: @autoclosure () -> String, at now: MonotonicInstant? = nil)
+        throws(Stop) -> Duration
+    {
         if isAbandoned() { throw Stop(result: .cancelled) }
-        let left = end - clock.now()
-        guard left > .zero else { throw Stop(result: .failed(.timeout, timeoutReason(), urlErrorCode: nil)) }
+        let now = now ?? clock.now()
+        let left = end - now
+        guard left > .zero else {
+            throw Stop(result: .failed(.timeout, timeoutReason(), urlErrorCode: nil), noticed: now)
+        }
         return min(left, HTTPHeadClient.slice)
     }
 
@@ -97,24 +109,31 @@ struct HTTPExchangeRun {
             NSURLErrorCannotConnectToHost)
     }
 
-    /// Waits, with the connection open, until `instant` (when given).
-    func wait(until instant: MonotonicInstant?) throws(Stop) {
-        guard let instant else { return }
+    /// Waits, with the connection open, until `instant` (when given); returns the reading that found
+    /// it reached (nil without an instant).
+    func wait(until instant: MonotonicInstant?) throws(Stop) -> MonotonicInstant? {
+        guard let instant else { return nil }
         while true {
-            let wait = instant - clock.now()
-            guard wait > .zero else { return }
+            let now = clock.now()
+            let wait = instant - now
+            guard wait > .zero else { return now }
             guard CancellableWait.sleep(wait, isCancelled: isAbandoned) else {
                 throw Stop(result: .cancelled)
             }
         }
     }
 
-    /// Writes the whole request; sets ``sent`` just before its first byte goes out.
-    mutating func send(_ bytes: [UInt8], on connection: any HTTPByteStream) throws(Stop) {
-        sent = clock.now()
+    /// Writes the whole request; sets ``sent`` just before its first byte goes out: to `reading`,
+    /// when the caller has just read the clock (the end of ``wait(until:)``), else to a fresh one.
+    mutating func send(_ bytes: [UInt8], on connection: any HTTPByteStream, at reading: MonotonicInstant?)
+        throws(Stop)
+    {
+        sent = reading ?? clock.now()
+        var now: MonotonicInstant? = sent
         var offset = 0
         while offset < bytes.count {
-            let slice = try remaining("could not send the request within \(timeout.formattedSeconds)")
+            let slice = try remaining("could not send the request within \(timeout.formattedSeconds)", at: now)
+            now = nil
             do {
                 offset += try connection.send(bytes[offset...], timeout: slice)
             } catch {
@@ -133,10 +152,12 @@ struct HTTPExchangeRun {
         var buffer: [UInt8] = []
         var consumed = 0
         var searchFrom = 0
+        // The arrival of the last chunk, which is also the next deadline check's reading.
+        var arrival: MonotonicInstant?
         while true {
             let slice = try remaining(
                 "no complete response head from \(connection.peer) within \(timeout.formattedSeconds)"
-                    + " (\(consumed + buffer.count) bytes received)")
+                    + " (\(consumed + buffer.count) bytes received)", at: arrival)
             let room = limit - consumed - buffer.count
             guard room > 0 else {
                 throw Self.failure(.headersTooLarge, "the response head is longer than \(limit) bytes")
@@ -153,6 +174,7 @@ struct HTTPExchangeRun {
                     NSURLErrorNetworkConnectionLost)
             }
             let instant = clock.now()
+            arrival = instant
             switch received {
             case .timedOut:
                 continue

@@ -63,11 +63,12 @@ struct HTTPHeadClient: Sendable {
     ///     (and its TLS handshake run) before, so that neither delays the send.
     ///   - timeout: how long the response may take after the send instant (and how long connecting
     ///     and the handshake may take at most).
+    ///   - now: the caller's reading of ``clock`` when it planned the request (nil: read it here).
     func perform(
         _ request: HTTPRequestTarget, method: HTTPRequestRecord.Method, sendAt: MonotonicInstant?,
-        timeout: Duration
+        timeout: Duration, now planned: MonotonicInstant? = nil
     ) async -> HTTPExchangeOutcome {
-        let now = clock.now()
+        let now = planned ?? clock.now()
         let end = max(now, sendAt ?? now) + timeout
         let client = self
         let reason = "no response from \(request.hostHeader) within \(timeout.formattedSeconds)"
@@ -99,12 +100,12 @@ struct HTTPHeadClient: Sendable {
         do throws(HTTPExchangeRun.Stop) {
             let stream = try run.open()
             opened = stream
-            try run.wait(until: sendAt)
-            try run.send(request.head(method: method), on: stream)
+            let reached = try run.wait(until: sendAt)
+            try run.send(request.head(method: method), on: stream, at: reached)
             let (head, received) = try run.readHead(from: stream)
             return HTTPExchangeOutcome(sent: run.sent, received: received, result: .response(head))
         } catch {
-            return HTTPExchangeOutcome(sent: run.sent, received: clock.now(), result: error.result)
+            return HTTPExchangeOutcome(sent: run.sent, received: error.noticed ?? clock.now(), result: error.result)
         }
     }
 }

@@ -31,20 +31,24 @@ struct HTTPMeasurementRun {
     }
 
     mutating func execute() async throws(HTTPTimeError) -> HTTPTimeMeasurement {
+        // One clock reading plans each request (when to send it, how long it may take, and the
+        // client's deadline): the measurement's start for the first, a fresh one for each later.
+        var planned: MonotonicInstant? = mapping.monotonic
         while records.count < max(1, configuration.maximumRequests) && samples < configuration.sampleLimit {
+            let now = planned ?? clock.now()
+            planned = nil
             var sendAt: MonotonicInstant?
             if samples > 0 {
                 let isPrecise = configuration.timestampHeader == nil && refiner.isPrecise
-                guard !isPrecise, let next = nextSendInstant() else { break }
+                guard !isPrecise, let next = nextSendInstant(now: now) else { break }
                 sendAt = next
             }
-            let now = clock.now()
             let timeout = min(configuration.requestTimeout, deadline - max(now, sendAt ?? now))
             guard timeout > .zero else {
                 if samples > 0 { break }
                 throw failure(.timeout, "the deadline passed before any response")
             }
-            let outcome = await transport.perform(method: method, sendAt: sendAt, timeout: timeout)
+            let outcome = await transport.perform(method: method, sendAt: sendAt, timeout: timeout, now: now)
             try handle(outcome)
         }
         guard let interval = refiner.interval, let asOf = refiner.asOf else {
@@ -60,9 +64,10 @@ struct HTTPMeasurementRun {
             roundTripDelay: roundTrip, requests: records)
     }
 
-    /// When to send the next request, or nil when it would not complete before the deadline.
-    private func nextSendInstant() -> MonotonicInstant? {
-        var earliest = clock.now()
+    /// When to send the next request, planned at `now`, or nil when it would not complete before
+    /// the deadline.
+    private func nextSendInstant(now: MonotonicInstant) -> MonotonicInstant? {
+        var earliest = now
         if let last = records.last { earliest = max(earliest, last.received + configuration.minimumSpacing) }
         let sendAt =
             configuration.timestampHeader == nil

@@ -8,14 +8,15 @@ struct HTTPTransport: Sendable {
     /// The client that makes them.
     let client: HTTPHeadClient
 
-    /// Performs one request, sent at `sendAt` (nil: now), whose response may take `timeout`.
+    /// Performs one request, planned at `now`, sent at `sendAt` (nil: as soon as connected), whose
+    /// response may take `timeout`.
     ///
     /// The client connects (and runs the TLS handshake) first and then waits for `sendAt`, so that
     /// neither delays the send.
-    func perform(method: HTTPRequestRecord.Method, sendAt: MonotonicInstant?, timeout: Duration) async
-        -> HTTPExchangeOutcome
-    {
-        await client.perform(target, method: method, sendAt: sendAt, timeout: timeout)
+    func perform(
+        method: HTTPRequestRecord.Method, sendAt: MonotonicInstant?, timeout: Duration, now: MonotonicInstant
+    ) async -> HTTPExchangeOutcome {
+        await client.perform(target, method: method, sendAt: sendAt, timeout: timeout, now: now)
     }
 }
 
