@@ -87,7 +87,8 @@ let package = Package(
         .executableTarget(
             name: "netclock-bench",
             dependencies: [
-                "NetworkClock", "SNTP", "HTTPTime", "NetClockPlatform", "LoopbackServers", "NTSClient", "NetClockTLS",
+                "NetworkClock", "SNTP", "HTTPTime", "NetClockPlatform", "LoopbackServers", "NTSClient",
+                "NetClockTLS",
             ],
             path: "Tools/Benchmarks", swiftSettings: strict),
         .testTarget(
@@ -114,7 +115,9 @@ let package = Package(
             path: "Tests/NetClockTLSTests", swiftSettings: strict),
         .testTarget(
             name: "LoopbackServersTests",
-            dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform", "NTS", "NetClockTLS", "NetClockTestSupport"],
+            dependencies: [
+                "LoopbackServers", "SNTP", "NetClockPlatform", "NTS", "NetClockTLS", "NetClockTestSupport",
+            ],
             path: "Tests/LoopbackServersTests", swiftSettings: strict),
         .testTarget(
             name: "netclockTests",

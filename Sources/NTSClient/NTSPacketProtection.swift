@@ -85,7 +85,9 @@ package struct NTSPacketProtection: PacketProtection {
     /// An NTS NAK (`NTSN`) is accepted when it echoes our Unique Identifier (it cannot be
     /// authenticated: the server lost our keys), and makes the association run a new NTS-KE. Any
     /// other kiss must be authenticated like a reply, or it is discarded.
-    package mutating func verify(kissOfDeath datagram: [UInt8], code: NTPPacket.KissCode) throws(RejectionReason) {
+    package mutating func verify(kissOfDeath datagram: [UInt8], code: NTPPacket.KissCode)
+        throws(RejectionReason)
+    {
         if code == .ntsNegativeAcknowledgement {
             let echoed: [UInt8]?
             do {

@@ -69,7 +69,8 @@ extension FileSystem {
         switch Syscalls.nothingOrErrno({ lstat(path, &info) }) {
         case .success: break
         case .failure(.noSuchFileOrDirectory): return .success(nil)
-        case .failure(let code): return .failure(.failed(Failure(operation: "inspect", path: path, code: code)))
+        case .failure(let code):
+            return .failure(.failed(Failure(operation: "inspect", path: path, code: code)))
         }
         if let refusal = refusal(ofFile: info, at: path) { return .failure(.refused(refusal)) }
         let claimed = uniqueSibling(of: path, suffix: "taken")
@@ -149,7 +150,8 @@ extension FileSystem {
         // Replaced by a symbolic link since the lstat.
         case .failure(.tooManySymbolicLinkLevels):
             return .failure(.refused(Refusal(path: reported, problem: .symbolicLink)))
-        case .failure(let code): return .failure(.failed(Failure(operation: "open", path: reported, code: code)))
+        case .failure(let code):
+            return .failure(.failed(Failure(operation: "open", path: reported, code: code)))
         }
         defer { Syscalls.close(fd) }
         var after = stat()

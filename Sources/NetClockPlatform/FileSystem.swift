@@ -50,7 +50,9 @@ package enum FileSystem {
             }
             if count == 0 { return .success(bytes) }
             bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > limit { return .failure(Failure(operation: "read", path: path, code: .fileTooLarge)) }
+            if bytes.count > limit {
+                return .failure(Failure(operation: "read", path: path, code: .fileTooLarge))
+            }
         }
     }
 
@@ -97,7 +99,9 @@ package enum FileSystem {
         var offset = 0
         while failure == nil && offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
-                Syscalls.valueOrErrno { write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset) }
+                Syscalls.valueOrErrno {
+                    write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                }
             }
             switch written {
             case .success(let count): offset += count
@@ -108,7 +112,9 @@ package enum FileSystem {
             failure = Failure(operation: "flush", path: temporary, code: code)
         }
         // Never retried: on Linux the descriptor is released even when `close` fails.
-        if case .failure(let code) = Syscalls.nothingOrErrno(retryOnInterrupt: false, { close(fd) }), failure == nil {
+        if case .failure(let code) = Syscalls.nothingOrErrno(retryOnInterrupt: false, { close(fd) }),
+            failure == nil
+        {
             failure = Failure(operation: "close", path: temporary, code: code)
         }
         if failure == nil, case .failure(let code) = Syscalls.nothingOrErrno({ rename(temporary, path) }) {
@@ -120,7 +126,9 @@ package enum FileSystem {
         }
         // Make the rename itself durable. The new file is already complete and in place, so a
         // failure here cannot tear it and is not reported.
-        if case .success(let directoryFD) = Syscalls.valueOrErrno({ open(directory, O_RDONLY | O_CLOEXEC | O_DIRECTORY) }) {
+        if case .success(let directoryFD) = Syscalls.valueOrErrno({
+            open(directory, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
+        }) {
             _ = Syscalls.nothingOrErrno { fsync(directoryFD) }
             Syscalls.close(directoryFD)
         }

@@ -57,7 +57,8 @@ package enum Syscalls {
         let (s, atto) = duration.components
         var request = timespec(tv_sec: Int(s), tv_nsec: Int(atto / 1_000_000_000))
         var remaining = timespec()
-        while case .failure(.interrupted) = nothingOrErrno(retryOnInterrupt: false, { nanosleep(&request, &remaining) })
+        while case .failure(.interrupted) = nothingOrErrno(
+            retryOnInterrupt: false, { nanosleep(&request, &remaining) })
         {
             request = remaining
         }
@@ -98,7 +99,9 @@ package enum Syscalls {
     }
 
     /// Connects a (datagram) socket to `address`.
-    static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Result<Void, Errno> {
+    static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Result<
+        Void, Errno
+    > {
         nothingOrErrno {
             #if canImport(Glibc)
                 Glibc.connect(fd, address, length)

@@ -76,7 +76,8 @@ package final class TCPConnection {
     package func send(_ bytes: ArraySlice<UInt8>, timeout: Duration) throws(TransportError) -> Int {
         let fd = try openDescriptor("send")
         guard isConnected else {
-            throw .systemCall(operation: "send to \(remote)", errno: .socketNotConnected, reason: "not connected yet")
+            throw .systemCall(
+                operation: "send to \(remote)", errno: .socketNotConnected, reason: "not connected yet")
         }
         guard !bytes.isEmpty else { return 0 }
         var total = 0

@@ -112,11 +112,15 @@ extension CodedError where Kind == AESSIVErrorCode {
 
     /// A ciphertext of `length` bytes, shorter than its tag.
     static func ciphertextTooShort(_ length: Int) -> Self {
-        Self(.ciphertextTooShort, "an AES-SIV ciphertext starts with a 16-byte tag; \(length) bytes is too short")
+        Self(
+            .ciphertextTooShort,
+            "an AES-SIV ciphertext starts with a 16-byte tag; \(length) bytes is too short")
     }
 
     /// The tag does not match.
-    package static var authenticationFailed: Self { Self(.authenticationFailed, "AES-SIV authentication failed") }
+    package static var authenticationFailed: Self {
+        Self(.authenticationFailed, "AES-SIV authentication failed")
+    }
 
     /// OpenSSL failed; `reason` names the call.
     static func cryptoFailure(_ reason: String) -> Self { Self(.cryptoFailure, "AES-SIV: \(reason)") }

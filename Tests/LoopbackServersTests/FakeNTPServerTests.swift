@@ -74,7 +74,8 @@ private final class RawUDPClient {
         -> UnixTime
     {
         let request = NTPPacket(
-            version: version, mode: .client, poll: NTPPacket.Log2Seconds(rawValue: poll), transmitTimestamp: nonce)
+            version: version, mode: .client, poll: NTPPacket.Log2Seconds(rawValue: poll),
+            transmitTimestamp: nonce)
         return try send(request.encoded(), to: server)
     }
 

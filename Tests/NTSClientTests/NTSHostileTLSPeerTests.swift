@@ -112,7 +112,9 @@ struct NTSHostileTLSPeerTests {
         let statistics = pool.statistics
         #expect(statistics.idle == statistics.threads && statistics.queued == 0, "\(statistics)")
         #expect(peer.connections == 1)
-        print("hostile TLS peer | nts-ke | \(script) | \(failure?.code.rawValue ?? "-") | wall \(wall) | cpu \(cpu)")
+        print(
+            "hostile TLS peer | nts-ke | \(script) | \(failure?.code.rawValue ?? "-") | wall \(wall) | cpu \(cpu)"
+        )
     }
 
     /// The scripts that hold a connection open as long as the client stays.

@@ -220,9 +220,14 @@ import Testing
         #expect(refused.outcome?.exchanges.map(\.outcome) == [.refused])
         var failed = Self.driver()
         failed.advance(by: .seconds(2))
-        failed.fail(.systemCall(operation: "send", errno: .networkUnreachable, reason: "Network is unreachable"))
+        failed.fail(
+            .systemCall(operation: "send", errno: .networkUnreachable, reason: "Network is unreachable"))
         #expect(failed.outcome?.exchanges.count == 2)
-        #expect(failed.outcome?.failure == .transport(.systemCall(operation: "send", errno: .networkUnreachable, reason: "Network is unreachable")))
+        #expect(
+            failed.outcome?.failure
+                == .transport(
+                    .systemCall(
+                        operation: "send", errno: .networkUnreachable, reason: "Network is unreachable")))
     }
 
     /// Cancelling ends the burst at once: the request in flight counts as timed out, nothing more is

@@ -74,9 +74,12 @@ struct ErrorCodeSpellingTests {
             let error = AnchorStoreError(code: code, reason: "reason", path: "/state")
             printed += Self.codes(in: try Self.decode(JSONOutput.line(StateFailureJSON(error))))
         }
-        for code: SyncError.Code in [.noServers, .noUsableSource, .noMajority, .cancelled, .unauthenticatedOnly] {
+        for code: SyncError.Code in [
+            .noServers, .noUsableSource, .noMajority, .cancelled, .unauthenticatedOnly,
+        ] {
             printed.append(code.rawValue)
-            let json = try Self.decode(JSONOutput.line(SyncFailureJSON(SyncError(code: code, reason: "reason"))))
+            let json = try Self.decode(
+                JSONOutput.line(SyncFailureJSON(SyncError(code: code, reason: "reason"))))
             printed += Self.codes(in: json)
         }
         let statuses: [SyncReport.SourceStatus] = [
@@ -87,8 +90,10 @@ struct ErrorCodeSpellingTests {
         printed += Self.rejections.map(\.code)
         // The fixture's reports hold every sample outcome (sample, timeout, refused, failed,
         // rejected) and a failed HTTP source.
-        printed += Self.codes(in: try Self.decode(JSONOutput.line(SyncReportJSON(JSONContractFixture.report))))
-        printed += Self.codes(in: try Self.decode(JSONOutput.line(SyncFailureJSON(JSONContractFixture.failure))))
+        printed += Self.codes(
+            in: try Self.decode(JSONOutput.line(SyncReportJSON(JSONContractFixture.report))))
+        printed += Self.codes(
+            in: try Self.decode(JSONOutput.line(SyncFailureJSON(JSONContractFixture.failure))))
 
         #expect(printed.count > 60, "only \(printed.count) codes were checked")
         for code in printed {

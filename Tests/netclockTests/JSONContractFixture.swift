@@ -31,10 +31,12 @@ enum JSONContractFixture {
     static let t4 = ntp(0, 0x8040_0000)
 
     static let reply = NTPPacket(
-        leap: .noWarning, mode: .server, stratum: NTPPacket.Stratum(rawValue: 2), precision: NTPPacket.Log2Seconds(rawValue: -20),
+        leap: .noWarning, mode: .server, stratum: NTPPacket.Stratum(rawValue: 2),
+        precision: NTPPacket.Log2Seconds(rawValue: -20),
         rootDelay: NTPPacket.ShortFormat(rawValue: 0x0000_0800),
         rootDispersion: NTPPacket.ShortFormat(rawValue: 0x0000_0010),
-        referenceID: NTPPacket.ReferenceID(rawValue: 0x7F7F_0101), originTimestamp: NTPTimestamp(rawValue: 0x1111),
+        referenceID: NTPPacket.ReferenceID(rawValue: 0x7F7F_0101),
+        originTimestamp: NTPTimestamp(rawValue: 0x1111),
         receiveTimestamp: t2, transmitTimestamp: t3)
 
     static let sample = NTPSample(
@@ -88,7 +90,8 @@ enum JSONContractFixture {
                     nonce: NTPTimestamp(rawValue: 0x5555), sentAt: sentAt(2), outcome: .refused, rejected: []),
                 ExchangeRecord(
                     nonce: NTPTimestamp(rawValue: 0x6666), sentAt: sentAt(3),
-                    outcome: .failed(.systemCall(operation: "send", errno: .notPermitted, reason: "EPERM")), rejected: []),
+                    outcome: .failed(.systemCall(operation: "send", errno: .notPermitted, reason: "EPERM")),
+                    rejected: []),
             ], mapping: mapping))
 
     /// A Kiss-o'-Death DENY.

@@ -140,14 +140,16 @@ extension FakeNTPServer {
                 case "--return-delay": options.configuration.returnDelay = try delay(try value(), name)
                 case "--seed": options.configuration.seed = try integer(try value(), name)
                 case "--stratum":
-                    options.configuration.stratum = NTPPacket.Stratum(rawValue: try integer(try value(), name))
+                    options.configuration.stratum = NTPPacket.Stratum(
+                        rawValue: try integer(try value(), name))
                 case "--leap":
                     let leap: UInt8 = try integer(try value(), name)
                     guard leap <= 3 else { throw UsageError("--leap: must be 0-3: \(leap)") }
                     options.configuration.leap = NTPPacket.LeapIndicator(rawValue: leap)
                 case "--refid": options.configuration.referenceID = try referenceID(try value())
                 case "--precision":
-                    options.configuration.precision = NTPPacket.Log2Seconds(rawValue: try integer(try value(), name))
+                    options.configuration.precision = NTPPacket.Log2Seconds(
+                        rawValue: try integer(try value(), name))
                 case "--root-delay": options.configuration.rootDelay = try duration(try value(), name)
                 case "--root-dispersion":
                     options.configuration.rootDispersion = try duration(try value(), name)

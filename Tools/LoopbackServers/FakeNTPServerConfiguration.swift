@@ -80,7 +80,8 @@ extension FakeNTPServer {
         /// The reference ID replies carry: ``referenceID``, or the default for ``stratum``.
         package var effectiveReferenceID: NTPPacket.ReferenceID {
             if let referenceID { return referenceID }
-            return stratum.rawValue <= 1 ? NTPPacket.ReferenceID(ascii: "LOCL") : NTPPacket.ReferenceID(rawValue: 0x7F7F_0101)
+            return stratum.rawValue <= 1
+                ? NTPPacket.ReferenceID(ascii: "LOCL") : NTPPacket.ReferenceID(rawValue: 0x7F7F_0101)
         }
     }
 }

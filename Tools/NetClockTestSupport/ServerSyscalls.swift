@@ -112,7 +112,9 @@ package enum ServerSyscalls {
         var pair: [Int32] = [-1, -1]
         #if canImport(Glibc)
             let flags = Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-            let result = Syscalls.nothingOrErrno { socketpair(AF_UNIX, Syscalls.datagramType | flags, 0, &pair) }
+            let result = Syscalls.nothingOrErrno {
+                socketpair(AF_UNIX, Syscalls.datagramType | flags, 0, &pair)
+            }
         #else
             let result = Syscalls.nothingOrErrno { socketpair(AF_UNIX, Syscalls.datagramType, 0, &pair) }
             if case .success = result {

@@ -68,7 +68,8 @@ package final class AcceptedTCPConnection: Sendable {
     package func receive(maximum: Int) -> [UInt8]? {
         guard let fd = descriptor.rawValue else { return nil }
         var buffer = [UInt8](repeating: 0, count: max(1, maximum))
-        guard case .success(let count) = buffer.withUnsafeMutableBytes({ Syscalls.receive(fd, $0) }), count > 0
+        guard case .success(let count) = buffer.withUnsafeMutableBytes({ Syscalls.receive(fd, $0) }),
+            count > 0
         else { return nil }
         return Array(buffer[..<count])
     }

@@ -5,8 +5,9 @@ import NetClockTLS
 /// application protocols (ALPN) it selects from, and the protocol versions it accepts.
 ///
 /// The server side of TLS lives here, with the test servers, rather than in NetClockTLS: this type
-/// makes the `SSL_CTX` (``makeContext()``) and ``TLSConnection/accept(over:configuration:timeout:isAbandoned:)``
-/// runs NetClockTLS's one engine over it in accept state.
+/// makes the `SSL_CTX` (``makeContext()``), and
+/// ``TLSConnection/accept(over:configuration:timeout:isAbandoned:)`` runs NetClockTLS's one engine
+/// over it in accept state.
 package struct TLSServerConfiguration: Sendable {
     /// A PEM file with the server's certificate, followed by any intermediate certificates.
     package var certificateChainFile: String
@@ -43,10 +44,12 @@ package struct TLSServerConfiguration: Sendable {
         try context.setVersions(minimum: minimumVersion, maximum: maximumVersion)
         guard SSL_CTX_use_certificate_chain_file(context.pointer, certificateChainFile) == 1 else {
             throw TLSError(
-                .configuration, OpenSSLErrorQueue.reason(or: "cannot load certificate chain \(certificateChainFile)"))
+                .configuration,
+                OpenSSLErrorQueue.reason(or: "cannot load certificate chain \(certificateChainFile)"))
         }
         guard SSL_CTX_use_PrivateKey_file(context.pointer, privateKeyFile, SSL_FILETYPE_PEM) == 1 else {
-            throw TLSError(.configuration, OpenSSLErrorQueue.reason(or: "cannot load private key \(privateKeyFile)"))
+            throw TLSError(
+                .configuration, OpenSSLErrorQueue.reason(or: "cannot load private key \(privateKeyFile)"))
         }
         guard SSL_CTX_check_private_key(context.pointer) == 1 else {
             throw TLSError(
@@ -78,7 +81,8 @@ extension TLSConnection {
             transport.close()
             throw error
         }
-        return try serverHandshake(over: transport, context: context, timeout: timeout, isAbandoned: isAbandoned)
+        return try serverHandshake(
+            over: transport, context: context, timeout: timeout, isAbandoned: isAbandoned)
     }
 
     /// On a server, the host name the client asked for (SNI); nil when it sent none (as for an IP

@@ -34,7 +34,9 @@ package final class WakeChannel: Sendable {
     package func drain() {
         guard let fd = readEnd.rawValue else { return }
         var buffer = [UInt8](repeating: 0, count: 16)
-        while case .success(let count) = buffer.withUnsafeMutableBytes({ Syscalls.receive(fd, $0) }), count > 0 {}
+        while case .success(let count) = buffer.withUnsafeMutableBytes({ Syscalls.receive(fd, $0) }),
+            count > 0
+        {}
     }
 
     /// Closes both descriptors; later calls do nothing.

@@ -132,7 +132,8 @@ struct HTTPExchangeRun {
         var now: MonotonicInstant? = sent
         var offset = 0
         while offset < bytes.count {
-            let slice = try remaining("could not send the request within \(timeout.formattedSeconds)", at: now)
+            let slice = try remaining(
+                "could not send the request within \(timeout.formattedSeconds)", at: now)
             now = nil
             do {
                 offset += try connection.send(bytes[offset...], timeout: slice)

@@ -105,7 +105,8 @@ struct HTTPHeadClient: Sendable {
             let (head, received) = try run.readHead(from: stream)
             return HTTPExchangeOutcome(sent: run.sent, received: received, result: .response(head))
         } catch {
-            return HTTPExchangeOutcome(sent: run.sent, received: error.noticed ?? clock.now(), result: error.result)
+            return HTTPExchangeOutcome(
+                sent: run.sent, received: error.noticed ?? clock.now(), result: error.result)
         }
     }
 }

@@ -46,7 +46,8 @@ package struct HTTPTimeSource: Sendable {
 
     /// Creates a source; the clocks and the pool are injectable for tests.
     package init(
-        configuration: Configuration = Configuration(), trustRoots: TLSClientConfiguration.TrustRoots = .system,
+        configuration: Configuration = Configuration(),
+        trustRoots: TLSClientConfiguration.TrustRoots = .system,
         monotonicClock: any MonotonicClockSource = BootTimeClock(),
         wallClock: any WallClockSource = SystemWallClock(), pool: BlockingPool = .shared
     ) {

@@ -75,7 +75,8 @@ public final class NetworkClock: Sendable {
             self.ntsBinding = nil
         }
         let http = HTTPTimeSource(
-            configuration: configuration.httpConfiguration, trustRoots: configuration.trustRoots.tlsTrustRoots,
+            configuration: configuration.httpConfiguration,
+            trustRoots: configuration.trustRoots.tlsTrustRoots,
             monotonicClock: monotonic, wallClock: wall)
         self.engine = TimeSyncEngine(
             ntp: ntp, httpURLs: configuration.httpURLs, http: http, deadline: configuration.deadline)
@@ -240,7 +241,8 @@ public final class NetworkClock: Sendable {
         switch source.status {
         case .falseticker: broadcaster.emit(.falseticker(source))
         case .kissOfDeath:
-            broadcaster.emit(.kissOfDeath(source, source.query?.kissCode ?? NTPPacket.KissCode(rawValue: "????")))
+            broadcaster.emit(
+                .kissOfDeath(source, source.query?.kissCode ?? NTPPacket.KissCode(rawValue: "????")))
         case .rejected, .timeout, .refused, .error, .inconsistent: broadcaster.emit(.sourceRejected(source))
         default: break
         }

@@ -34,7 +34,9 @@ extension NTPSyncEngine {
     /// The candidates allowed to decide the time under the policy's NTS mode; the others' reports
     /// are marked ``SyncReport/SourceStatus/unauthenticated`` with the reason. Without NTS servers
     /// every candidate is admitted.
-    static func admit(_ candidates: [Candidate], from reports: inout [SyncReport.NTPSource], policy: SyncPolicy)
+    static func admit(
+        _ candidates: [Candidate], from reports: inout [SyncReport.NTPSource], policy: SyncPolicy
+    )
         -> [Candidate]
     {
         guard policy.usesNTS else { return candidates }

@@ -77,7 +77,8 @@ package struct NTPSyncEngine: Sendable {
             switch outcome {
             case .failure(let error):
                 reports.append(
-                    SyncReport.NTPSource(server: server, address: nil, status: .error, reason: error.description))
+                    SyncReport.NTPSource(
+                        server: server, address: nil, status: .error, reason: error.description))
             case .success(let addresses):
                 for address in addresses {
                     let admission = registry.admission(for: address, at: start, spacing: policy.query.interval)
@@ -205,7 +206,9 @@ package struct NTPSyncEngine: Sendable {
         return result
     }
 
-    private func select(_ reports: [SyncReport.NTPSource], start: MonotonicInstant) throws(SyncError) -> SyncReport {
+    private func select(_ reports: [SyncReport.NTPSource], start: MonotonicInstant) throws(SyncError)
+        -> SyncReport
+    {
         var reports = reports
         // Each agreeing source votes with its burst's intersection; an inconsistent one not at all.
         let answered = reports.enumerated().compactMap { index, report -> Candidate? in

@@ -114,7 +114,8 @@ package struct TimeSyncEngine: Sendable {
     }
 
     private static func skipped(_ url: URL) -> SyncReport.HTTPSource {
-        SyncReport.HTTPSource(url: url, error: HTTPTimeError(.timeout, "no time left before the sync deadline"))
+        SyncReport.HTTPSource(
+            url: url, error: HTTPTimeError(.timeout, "no time left before the sync deadline"))
     }
 
     private static func measureAll(
