@@ -5,14 +5,17 @@ let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6)
 ]
 
-// Targets are cut by effect, in the order data flows through them:
-//   NetClockPlatform (every libc call) -> SNTP (wire, one validated exchange, selection)
-//   NetClockTLS (every OpenSSL call, through the COpenSSL system library: TLS, exporter keys, AES-SIV);
-//   Roughtime (SNTP, NetClockTLS: tagged messages, signatures, chained multi-server queries);
-//   HTTPTimeParsing (pure HTTP date/head/timestamp parsers) -> NetworkClock (sync engine, HTTP
-//   source, anchored clock, persistence, facade) -> NetclockCLI / netclock.
-// Only SNTP and NetworkClock are public products; everything shared between our own targets is
-// `package`.
+// Targets are cut by effect, in layers (README, "Architecture"):
+//   platform:        NetClockPlatform (every libc call a client makes, the pool and its waiter);
+//                    NetClockTLS (every OpenSSL call, through the COpenSSL system library)
+//   protocol cores:  SNTP (wire, the burst core, selection, the datagram loop); NTS / NTSClient
+//                    (a transform of SNTP's packets); Roughtime (its own core); HTTPTime (the HTTP(S)
+//                    time client and its parsers)
+//   clock + facade:  NetworkClock (sync engine, anchored clock, persistence, facade)
+//   CLI:             NetclockCLI / netclock
+// Servers and everything only tests need live under Tools/ (NetClockTestSupport, LoopbackServers).
+// Only SNTP, Roughtime and NetworkClock are public products; everything shared between our own
+// targets is `package`.
 let package = Package(
     name: "NetworkClock",
     platforms: [.macOS(.v15)],
@@ -26,17 +29,17 @@ let package = Package(
         .executable(name: "fake-roughtime-server", targets: ["fake-roughtime-server"]),
     ],
     targets: [
-        // The header behind `adjtimex` (the Glibc module map lacks <sys/timex.h>); used only by
-        // NetClockPlatform.
+        // The header behind `adjtimex` (the Glibc module map lacks <sys/timex.h>) and the vDSO
+        // clock lookup; used only by NetClockPlatform.
         .target(name: "CKernelClock", path: "Sources/CKernelClock"),
         .target(
             name: "NetClockPlatform", dependencies: ["CKernelClock"], path: "Sources/NetClockPlatform",
             swiftSettings: strict),
         // OpenSSL 3 from the system (`libssl-dev`): headers and a shim for the macros Swift cannot
-        // import. Only NetClockTLS imports it.
+        // import. Among shipping modules only NetClockTLS imports it.
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
-        // The only OpenSSL user: TLS client and server connections, exporter keys, AES-SIV, SHA-2,
-        // Ed25519.
+        // The only OpenSSL user the products link: TLS client connections (and the engine a test
+        // server's context runs on), certificate times, exporter keys, AES-SIV, SHA-2, Ed25519.
         .target(
             name: "NetClockTLS", dependencies: ["COpenSSL", "NetClockPlatform"], path: "Sources/NetClockTLS",
             swiftSettings: strict),
@@ -53,40 +56,54 @@ let package = Package(
             name: "NTSClient", dependencies: ["NTS", "SNTP", "NetClockTLS", "NetClockPlatform"],
             path: "Sources/NTSClient", swiftSettings: strict),
         // Roughtime (RFC 10049, the drafts from 10 on, Google-Roughtime): tagged messages, Merkle
-        // proofs, delegation and signature checks, the exchange core, chained multi-server queries and
-        // malfeasance reports.
+        // proofs, delegation and signature checks, the exchange core, chained multi-server queries
+        // and malfeasance reports.
         .target(
             name: "Roughtime", dependencies: ["SNTP", "NetClockTLS", "NetClockPlatform"],
             path: "Sources/Roughtime", swiftSettings: strict),
+        // The HTTP(S) time client (for networks where NTP's UDP is blocked), beside SNTP and NTS:
+        // `Parsing/` total parsers for HTTP dates, response heads and timestamp headers (what the
+        // fuzz targets link), `Client/` its own HTTP/1.1 client over TCP and NetClockTLS, the
+        // Date-header refiner and the measurement.
         .target(
-            name: "HTTPTimeParsing", dependencies: ["SNTP"], path: "Sources/HTTPTimeParsing",
-            swiftSettings: strict),
+            name: "HTTPTime", dependencies: ["SNTP", "NetClockPlatform", "NetClockTLS"],
+            path: "Sources/HTTPTime", swiftSettings: strict),
         .target(
             name: "NetworkClock",
-            dependencies: ["SNTP", "HTTPTimeParsing", "NetClockPlatform", "NetClockTLS", "NTSClient", "Roughtime"],
+            dependencies: ["SNTP", "HTTPTime", "NetClockPlatform", "NetClockTLS", "NTSClient", "Roughtime"],
             path: "Sources/NetworkClock", swiftSettings: strict),
         .target(
             name: "NetclockCLI",
-            dependencies: ["NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform", "NTSClient", "Roughtime"],
+            dependencies: ["NetworkClock", "SNTP", "HTTPTime", "NetClockPlatform", "NTSClient", "Roughtime"],
             path: "Sources/NetclockCLI",
             swiftSettings: strict),
         .executableTarget(
             name: "netclock", dependencies: ["NetclockCLI"], path: "Sources/netclock",
             swiftSettings: strict),
+        // The server side, for tests and tools only (nothing the library products link): listeners,
+        // UDP server sockets, wake channels, joinable threads, process control, and the TLS server
+        // context (which is why it may import COpenSSL; the shipping modules reach OpenSSL only
+        // through NetClockTLS).
         .target(
-            name: "LoopbackServers", dependencies: ["SNTP", "NetClockPlatform", "NetClockTLS", "NTS", "Roughtime"],
+            name: "NetClockTestSupport", dependencies: ["NetClockPlatform", "NetClockTLS", "COpenSSL"],
+            path: "Tools/NetClockTestSupport", swiftSettings: strict),
+        .target(
+            name: "LoopbackServers",
+            dependencies: ["SNTP", "NetClockPlatform", "NetClockTLS", "NTS", "Roughtime", "NetClockTestSupport"],
             path: "Tools/LoopbackServers", swiftSettings: strict),
         .executableTarget(
-            name: "fake-ntp-server", dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform"],
+            name: "fake-ntp-server",
+            dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform", "NetClockTestSupport"],
             path: "Tools/fake-ntp-server", swiftSettings: strict),
         .executableTarget(
-            name: "fake-roughtime-server", dependencies: ["LoopbackServers", "NetClockPlatform"],
+            name: "fake-roughtime-server",
+            dependencies: ["LoopbackServers", "NetClockPlatform", "NetClockTestSupport"],
             path: "Tools/fake-roughtime-server", swiftSettings: strict),
         .executableTarget(
             name: "netclock-bench",
             dependencies: [
-                "NetworkClock", "SNTP", "NetClockPlatform", "LoopbackServers", "NTSClient", "NetClockTLS",
-                "Roughtime",
+                "NetworkClock", "SNTP", "HTTPTime", "NetClockPlatform", "LoopbackServers", "NTSClient",
+                "NetClockTLS", "Roughtime", "NetClockTestSupport",
             ],
             path: "Tools/Benchmarks", swiftSettings: strict),
         .testTarget(
@@ -103,23 +120,28 @@ let package = Package(
         .testTarget(
             name: "NetworkClockTests",
             dependencies: [
-                "NetworkClock", "SNTP", "HTTPTimeParsing", "NetClockPlatform", "LoopbackServers", "NTSClient", "Roughtime",
+                "NetworkClock", "SNTP", "HTTPTime", "NetClockPlatform", "NetClockTLS", "LoopbackServers",
+                "NTSClient", "Roughtime", "NetClockTestSupport",
             ],
             path: "Tests/NetworkClockTests", swiftSettings: strict),
         .testTarget(
-            name: "NetClockTLSTests", dependencies: ["NetClockTLS", "NetClockPlatform", "LoopbackServers"],
+            name: "NetClockTLSTests",
+            dependencies: ["NetClockTLS", "NetClockPlatform", "LoopbackServers", "NetClockTestSupport"],
             path: "Tests/NetClockTLSTests", swiftSettings: strict),
         .testTarget(
             name: "RoughtimeTests",
-            dependencies: ["Roughtime", "SNTP", "NetClockTLS", "NetClockPlatform", "LoopbackServers"],
+            dependencies: ["Roughtime", "SNTP", "NetClockTLS", "NetClockPlatform", "LoopbackServers", "NetClockTestSupport"],
             path: "Tests/RoughtimeTests", swiftSettings: strict),
         .testTarget(
             name: "LoopbackServersTests",
-            dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform", "NTS", "NetClockTLS"],
+            dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform", "NTS", "NetClockTLS", "NetClockTestSupport"],
             path: "Tests/LoopbackServersTests", swiftSettings: strict),
         .testTarget(
             name: "netclockTests",
-            dependencies: ["NetclockCLI", "NetworkClock", "SNTP", "NetClockPlatform", "LoopbackServers"],
+            dependencies: [
+                "NetclockCLI", "NetworkClock", "SNTP", "HTTPTime", "NetClockPlatform", "LoopbackServers",
+                "NetClockTestSupport",
+            ],
             path: "Tests/netclockTests", swiftSettings: strict),
     ]
 )

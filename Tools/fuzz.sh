@@ -60,10 +60,10 @@ toolchain_bin=$(dirname "$(readlink -f "$swiftc")")
 modules_of() {
     case $1 in
         ntp) echo NetClockPlatform SNTP ;;
-        # OffsetInterval's Date and timestamp constructors (what a reading becomes) and
-        # HTTPResponseEvidence (reading it from a response's fields) live in NetworkClock, which
-        # also links the TLS and NTS client modules (https://, NTS servers).
-        httpdate | httphead) echo NetClockPlatform SNTP NetClockTLS NTS NTSClient HTTPTimeParsing NetworkClock ;;
+        # The parsers, OffsetInterval's Date and timestamp constructors (what a reading becomes) and
+        # HTTPResponseEvidence (reading it from a response's fields) live in HTTPTime, whose client
+        # also links the TLS module (https://).
+        httpdate | httphead) echo NetClockPlatform SNTP NetClockTLS HTTPTime ;;
         ntske | ntsef) echo NetClockPlatform SNTP NTS ;;
         # The TLS engine and OpenSSL (COpenSSL's module map is passed to every compile).
         tls) echo NetClockPlatform NetClockTLS ;;

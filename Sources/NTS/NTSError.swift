@@ -1,18 +1,17 @@
+import NetClockPlatform
+
 /// Why NTS bytes (an NTS-KE record stream, an NTS-protected NTP packet or its decrypted
 /// extension fields) were refused: a stable ``code`` for programs and a ``reason`` for people.
 ///
 /// Compare ``code`` in code and tests; ``reason`` may change wording.
 package struct NTSError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A stable identifier for a kind of failure.
-    package struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package struct Code: ErrorCode {
         /// The identifier, e.g. `unknown_critical_record`.
         package let rawValue: String
 
         /// Creates a code from its identifier.
         package init(rawValue: String) { self.rawValue = rawValue }
-
-        /// The identifier.
-        package var description: String { rawValue }
 
         // NTS-KE (RFC 8915 §4).
 
@@ -83,5 +82,5 @@ package struct NTSError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `code: reason`.
-    package var description: String { "\(code.rawValue): \(reason)" }
+    package var description: String { "\(code): \(reason)" }
 }

@@ -85,21 +85,21 @@ package enum NTSKeyExchange {
             throw failure(error)
         } catch {
             transport.close()
-            throw NTSFailure(code: "nts_ke_transport", reason: "NTS-KE with \(name): \(error)")
+            throw NTSFailure(.keTransport, "NTS-KE with \(name): \(error)")
         }
         defer { connection.close() }
         guard connection.negotiatedProtocol == NTSKEConstants.alpn else {
             throw NTSFailure(
-                code: "nts_ke_no_alpn",
-                reason: "NTS-KE with \(name): the server finished TLS without agreeing on ALPN ntske/1")
+                .keNoALPN,
+                "NTS-KE with \(name): the server finished TLS without agreeing on ALPN ntske/1")
         }
         let response = try exchange(on: connection, server: name, remaining: remaining, failure: failure)
         // No warning codes are defined (RFC 8915 §7.6), so any is one we do not understand: refused,
         // as chrony does, rather than guessing it harmless.
         guard response.warnings.isEmpty else {
             throw NTSFailure(
-                code: "nts_ke_warning",
-                reason: "NTS-KE with \(name): the server sent Warning "
+                .keWarning,
+                "NTS-KE with \(name): the server sent Warning "
                     + response.warnings.map(String.init).joined(separator: ", ")
                     + ", which this client does not understand")
         }
@@ -161,7 +161,7 @@ package enum NTSKeyExchange {
         } catch let error as TLSError {
             throw failure(error)
         } catch {
-            throw NTSFailure(code: "nts_ke_transport", reason: "NTS-KE with \(server): \(error)")
+            throw NTSFailure(.keTransport, "NTS-KE with \(server): \(error)")
         }
         var parser = NTSKEResponseParser(maximumSize: maximumResponseSize)
         while true {
@@ -173,12 +173,12 @@ package enum NTSKeyExchange {
             } catch let error as TLSError {
                 if error.code == .closed {
                     throw NTSFailure(
-                        code: "nts_ke_truncated",
-                        reason: "NTS-KE with \(server): the connection closed before End of Message")
+                        .keTruncated,
+                        "NTS-KE with \(server): the connection closed before End of Message")
                 }
                 throw failure(error)
             } catch {
-                throw NTSFailure(code: "nts_ke_transport", reason: "NTS-KE with \(server): \(error)")
+                throw NTSFailure(.keTransport, "NTS-KE with \(server): \(error)")
             }
             do {
                 switch received {
@@ -190,8 +190,32 @@ package enum NTSKeyExchange {
             } catch let error as NTSError {
                 throw NTSFailure(error, server: server)
             } catch {
-                throw NTSFailure(code: "nts_ke_transport", reason: "NTS-KE with \(server): \(error)")
+                throw NTSFailure(.keTransport, "NTS-KE with \(server): \(error)")
             }
         }
     }
+}
+
+/// What one NTS-KE exchange (RFC 8915 §4) gave: the keys, the cookies and where to send NTP.
+package struct NTSKeyExchangeResult: Sendable {
+    /// The NTS-KE server's address the TLS connection went to.
+    package var keyExchangeAddress: SocketAddress
+    /// The NTP host: the NTPv4 Server Negotiation record's, else the NTS-KE server's address.
+    package var ntpHost: String
+    /// The NTP port: the NTPv4 Port Negotiation record's, else 123.
+    package var ntpPort: UInt16
+    /// The AEAD algorithm agreed (15, AES-SIV-CMAC-256).
+    package var aead: UInt16
+    /// The client-to-server key (requests).
+    package var clientToServerKey: [UInt8]
+    /// The server-to-client key (replies).
+    package var serverToClientKey: [UInt8]
+    /// The cookies handed over, in order.
+    package var cookies: [[UInt8]]
+    /// The Warning codes the server sent.
+    package var warnings: [UInt16]
+    /// The time the server's certificates were checked against.
+    package var certificateTime: CertificateTime = .wallClock
+    /// The validity periods of the verified chain, leaf first.
+    package var certificateChain: [CertificateValidity] = []
 }

@@ -1,4 +1,5 @@
 import NTS
+import NetClockPlatform
 import NetClockTLS
 import SNTP
 
@@ -31,7 +32,7 @@ package struct NTSPacketProtection: PacketProtection {
     package mutating func protect(_ header: NTPPacket) throws(RejectionReason) -> [UInt8] {
         guard let (cookie, remaining) = association.takeCookie() else {
             throw .unauthenticated(
-                code: "nts_no_cookies", detail: "no NTS cookie left: a new NTS key exchange is needed")
+                ProtectionFailure(.ntsNoCookies, "no NTS cookie left: a new NTS key exchange is needed"))
         }
         uniqueIdentifier = NTSRandom.bytes(Self.uniqueIdentifierLength)
         let placeholders = max(
@@ -51,7 +52,7 @@ package struct NTSPacketProtection: PacketProtection {
             }
         } catch {
             throw .unauthenticated(
-                code: "nts_request_failed", detail: "cannot build the NTS request: \(error)")
+                ProtectionFailure(.ntsRequestFailed, "cannot build the NTS request: \(error)"))
         }
     }
 
@@ -67,15 +68,15 @@ package struct NTSPacketProtection: PacketProtection {
                 associatedData: [associatedData], ciphertext: packet.authenticator.ciphertext)
         } catch {
             throw .unauthenticated(
-                code: "nts_bad_authenticator",
-                detail: "NTS authenticator does not verify with the server-to-client key (\(error))")
+                ProtectionFailure(.ntsBadAuthenticator,
+                "NTS authenticator does not verify with the server-to-client key (\(error.reason))"))
         }
         let fields: [NTPExtensionField]
         do {
             fields = try NTSEncryptedFields.parse(plaintext)
         } catch {
             throw .unauthenticated(
-                code: "nts_malformed_reply", detail: "malformed encrypted NTS fields: \(error.reason)")
+                ProtectionFailure(.ntsMalformedReply, "malformed encrypted NTS fields: \(error.reason)"))
         }
         association.add(cookies: NTSEncryptedFields.cookies(in: fields))
         authenticatedReplies += 1
@@ -84,19 +85,21 @@ package struct NTSPacketProtection: PacketProtection {
     /// An NTS NAK (`NTSN`) is accepted when it echoes our Unique Identifier (it cannot be
     /// authenticated: the server lost our keys), and makes the association run a new NTS-KE. Any
     /// other kiss must be authenticated like a reply, or it is discarded.
-    package mutating func verify(kissOfDeath datagram: [UInt8], code: KissCode) throws(RejectionReason) {
+    package mutating func verify(kissOfDeath datagram: [UInt8], code: NTPPacket.KissCode)
+        throws(RejectionReason)
+    {
         if code == .ntsNegativeAcknowledgement {
             let echoed: [UInt8]?
             do {
                 echoed = try NTSPacket.uniqueIdentifier(inUnauthenticated: datagram)
             } catch {
                 throw .unauthenticated(
-                    code: "nts_malformed_reply", detail: "malformed NTS NAK: \(error.reason)")
+                    ProtectionFailure(.ntsMalformedReply, "malformed NTS NAK: \(error.reason)"))
             }
             guard echoed == uniqueIdentifier else {
                 throw .unauthenticated(
-                    code: "nts_unique_identifier_mismatch",
-                    detail: "NTS NAK without our request's Unique Identifier")
+                    ProtectionFailure(.ntsUniqueIdentifierMismatch,
+                    "NTS NAK without our request's Unique Identifier"))
             }
             association.markNegativelyAcknowledged()
             return
@@ -105,8 +108,8 @@ package struct NTSPacketProtection: PacketProtection {
             try verify(reply: datagram)
         } catch {
             throw .unauthenticated(
-                code: "nts_unauthenticated_kiss",
-                detail: "unauthenticated Kiss-o'-Death \(code) from an NTS server: \(error.description)")
+                ProtectionFailure(.ntsUnauthenticatedKiss,
+                "unauthenticated Kiss-o'-Death \(code) from an NTS server: \(error.description)"))
         }
     }
 
@@ -119,24 +122,60 @@ package struct NTSPacketProtection: PacketProtection {
             switch error.code {
             case .noExtensionFields:
                 throw .unauthenticated(
-                    code: "nts_unauthenticated_reply",
-                    detail: "reply without NTS extension fields from an NTS server (a downgrade)")
+                    ProtectionFailure(.ntsUnauthenticatedReply,
+                    "reply without NTS extension fields from an NTS server (a downgrade)"))
             case .missingUniqueIdentifier:
                 throw .unauthenticated(
-                    code: "nts_missing_unique_identifier", detail: "NTS reply without a Unique Identifier")
+                    ProtectionFailure(.ntsMissingUniqueIdentifier, "NTS reply without a Unique Identifier"))
             case .missingAuthenticator:
                 throw .unauthenticated(
-                    code: "nts_missing_authenticator", detail: "NTS reply without an authenticator")
+                    ProtectionFailure(.ntsMissingAuthenticator, "NTS reply without an authenticator"))
             default:
                 throw .unauthenticated(
-                    code: "nts_malformed_reply", detail: "malformed NTS reply: \(error.reason)")
+                    ProtectionFailure(.ntsMalformedReply, "malformed NTS reply: \(error.reason)"))
             }
         }
         guard packet.uniqueIdentifier == uniqueIdentifier else {
             throw .unauthenticated(
-                code: "nts_unique_identifier_mismatch",
-                detail: "NTS reply whose Unique Identifier is not our request's")
+                ProtectionFailure(.ntsUniqueIdentifierMismatch,
+                "NTS reply whose Unique Identifier is not our request's"))
         }
         return packet
+    }
+}
+
+extension ProtectionFailureCode {
+    /// The association holds no cookie: a new NTS-KE is needed.
+    static let ntsNoCookies = Self(rawValue: "nts_no_cookies")
+    /// The NTS request could not be built or sealed.
+    static let ntsRequestFailed = Self(rawValue: "nts_request_failed")
+    /// The authenticator does not verify with the server-to-client key.
+    static let ntsBadAuthenticator = Self(rawValue: "nts_bad_authenticator")
+    /// The reply's NTS fields (or an NTS NAK) are malformed.
+    static let ntsMalformedReply = Self(rawValue: "nts_malformed_reply")
+    /// The reply (or NAK) does not echo our request's Unique Identifier.
+    static let ntsUniqueIdentifierMismatch = Self(rawValue: "nts_unique_identifier_mismatch")
+    /// A Kiss-o'-Death other than an NTS NAK that does not authenticate.
+    static let ntsUnauthenticatedKiss = Self(rawValue: "nts_unauthenticated_kiss")
+    /// A reply without NTS extension fields from an NTS server (a downgrade).
+    static let ntsUnauthenticatedReply = Self(rawValue: "nts_unauthenticated_reply")
+    /// An NTS reply without a Unique Identifier.
+    static let ntsMissingUniqueIdentifier = Self(rawValue: "nts_missing_unique_identifier")
+    /// An NTS reply without an authenticator.
+    static let ntsMissingAuthenticator = Self(rawValue: "nts_missing_authenticator")
+}
+
+/// Fresh random bytes from the kernel's CSPRNG (`getrandom(2)`, through
+/// `SystemRandomNumberGenerator`): Unique Identifiers and authenticator nonces.
+package enum NTSRandom {
+    /// `count` random bytes.
+    package static func bytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 7)
+        while bytes.count < count {
+            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+        }
+        return Array(bytes.prefix(count))
     }
 }

@@ -67,8 +67,8 @@ package struct NTSQuery: Sendable {
                 let now = client.monotonic.now()
                 if let notBefore = sessions.backoff(for: server), notBefore > now, attempt == 0 {
                     outcome.failure = NTSFailure(
-                        code: "nts_ke_backoff",
-                        reason: "NTS-KE with \(server) failed recently; next attempt in "
+                        .keBackoff,
+                        "NTS-KE with \(server) failed recently; next attempt in "
                             + (notBefore - now).formattedSeconds)
                     return outcome
                 }
@@ -87,7 +87,7 @@ package struct NTSQuery: Sendable {
                 } catch {
                     // A certificate outside its validity at the time checked against may be the
                     // local clock's fault, not the server's: no back-off for it.
-                    if error.code != "cancelled" && error.code != NTSFailure.certificateTimeCode {
+                    if error.code != .cancelled && error.code != NTSFailure.certificateTimeCode {
                         sessions.failed(server, at: client.monotonic.now())
                     }
                     outcome.failure = error
@@ -100,8 +100,8 @@ package struct NTSQuery: Sendable {
                 address = try ntpAddress(of: association)
             } catch {
                 outcome.failure = NTSFailure(
-                    code: "nts_ntp_resolution_failed",
-                    reason: "the NTP server \(association.keys.ntpHost) named by \(server): \(error)")
+                    .ntpResolutionFailed,
+                    "the NTP server \(association.keys.ntpHost) named by \(server): \(error)")
                 return outcome
             }
             outcome.ntpAddress = address

@@ -17,7 +17,7 @@ package struct FileDescriptor: ~Copyable, Sendable {
     package let rawValue: Int32
 
     /// Takes ownership of `rawValue`, an open descriptor that nothing else will close.
-    init(taking rawValue: Int32) {
+    package init(taking rawValue: Int32) {
         self.rawValue = rawValue
     }
 
@@ -34,36 +34,13 @@ package struct FileDescriptor: ~Copyable, Sendable {
 
     /// Opens a socket (close-on-exec, and non-blocking when asked).
     /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` naming `socket`.
-    static func socket(family: Int32, type: Int32, nonBlocking: Bool = false) throws(TransportError)
+    package static func socket(family: Int32, type: Int32, nonBlocking: Bool = false) throws(TransportError)
         -> FileDescriptor
     {
-        let (fd, code) = Syscalls.socket(family: family, type: type, nonBlocking: nonBlocking)
-        guard fd >= 0 else { throw .failed("socket", errno: code) }
-        return FileDescriptor(taking: fd)
-    }
-
-    /// Opens a socket (close-on-exec, and non-blocking when asked) and binds it to `address`,
-    /// first allowing the reuse of an address in `TIME_WAIT` when asked (`SO_REUSEADDR`).
-    /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` naming `socket` or
-    ///   `bind <address>`.
-    static func socket(
-        boundTo address: SocketAddress, type: Int32, nonBlocking: Bool = false, reuseAddress: Bool = false
-    ) throws(TransportError) -> FileDescriptor {
-        let socket = try FileDescriptor.socket(
-            family: address.familyConstant, type: type, nonBlocking: nonBlocking)
-        if reuseAddress { _ = Syscalls.setReuseAddress(socket.rawValue) }
-        let bound = address.withSockAddr { Syscalls.bind(socket.rawValue, $0, $1) }
-        guard bound == 0 else { throw .failed("bind \(address)", errno: bound) }
-        return socket
-    }
-
-    /// The local address of a bound socket, with the port the kernel chose for port 0.
-    /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` naming `getsockname`.
-    func boundAddress() throws(TransportError) -> SocketAddress {
-        guard let address = Syscalls.localAddress(rawValue) else {
-            throw .failed("getsockname", errno: Syscalls.errno)
+        switch Syscalls.socket(family: family, type: type, nonBlocking: nonBlocking) {
+        case .success(let fd): return FileDescriptor(taking: fd)
+        case .failure(let code): throw .failed("socket", errno: code)
         }
-        return address
     }
 }
 
@@ -73,19 +50,12 @@ extension Mutex where Value == FileDescriptor? {
     /// The lock is released before the number is used, so the owner must not close the descriptor
     /// while another thread may still use the number (the loopback servers join their threads
     /// first).
-    var rawValue: Int32? {
+    package var rawValue: Int32? {
         withLock { descriptor in descriptor?.rawValue }
     }
 
     /// Closes the descriptor unless it is already closed.
-    func close() {
+    package func close() {
         withLock { descriptor in descriptor = nil }
-    }
-}
-
-extension TransportError {
-    /// A failed system call, described with `strerror`.
-    static func failed(_ operation: String, errno code: Int32) -> TransportError {
-        .systemCall(operation: operation, errno: code, reason: Syscalls.describe(code))
     }
 }

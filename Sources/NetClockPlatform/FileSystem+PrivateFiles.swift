@@ -14,7 +14,8 @@ extension FileSystem {
     package enum PrivateFileError: Error, Sendable, Equatable {
         /// The file or a directory above it is not private to this user; nothing was read.
         case refused(Refusal)
-        /// A call failed (`ENOENT` for a missing file from ``readPrivateFile(atPath:limit:)``).
+        /// A call failed (``Errno/noSuchFileOrDirectory`` for a missing file from
+        /// ``readPrivateFile(atPath:limit:)``).
         case failed(Failure)
 
         /// A sentence for people.
@@ -35,7 +36,7 @@ extension FileSystem {
     /// The file's directories are checked, then the path itself with `lstat`, so that nothing
     /// but a regular file is ever opened; it is then opened with `O_NOFOLLOW | O_NONBLOCK` and
     /// checked again with `fstat` (it may have been replaced in between). A missing file fails
-    /// with ``noSuchFile``.
+    /// with ``Errno/noSuchFileOrDirectory``.
     package static func readPrivateFile(atPath path: String, limit: Int) -> Result<[UInt8], PrivateFileError>
     {
         if let error = checkPrivateDirectories(of: path) { return .failure(error) }
@@ -47,11 +48,11 @@ extension FileSystem {
     package static func inspectPrivateFile(atPath path: String) -> PrivateFileError? {
         if let error = checkPrivateDirectories(of: path) { return error }
         var info = stat()
-        guard lstat(path, &info) == 0 else {
-            let code = errno
-            return code == ENOENT ? nil : .failed(Failure(operation: "inspect", path: path, code: code))
+        switch Syscalls.nothingOrErrno({ lstat(path, &info) }) {
+        case .success: return refusal(ofFile: info, at: path).map(PrivateFileError.refused)
+        case .failure(.noSuchFileOrDirectory): return nil
+        case .failure(let code): return .failed(Failure(operation: "inspect", path: path, code: code))
         }
-        return refusal(ofFile: info, at: path).map(PrivateFileError.refused)
     }
 
     /// Takes the private file at `path`: removes it from its directory, then reads what it held;
@@ -65,23 +66,24 @@ extension FileSystem {
     {
         if let error = checkPrivateDirectories(of: path) { return .failure(error) }
         var info = stat()
-        guard lstat(path, &info) == 0 else {
-            let code = errno
-            return code == ENOENT
-                ? .success(nil) : .failure(.failed(Failure(operation: "inspect", path: path, code: code)))
+        switch Syscalls.nothingOrErrno({ lstat(path, &info) }) {
+        case .success: break
+        case .failure(.noSuchFileOrDirectory): return .success(nil)
+        case .failure(let code):
+            return .failure(.failed(Failure(operation: "inspect", path: path, code: code)))
         }
         if let refusal = refusal(ofFile: info, at: path) { return .failure(.refused(refusal)) }
         let claimed = uniqueSibling(of: path, suffix: "taken")
-        guard rename(path, claimed) == 0 else {
-            let code = errno
-            // Another process took it first.
-            if code == ENOENT { return .success(nil) }
-            return .failure(.failed(Failure(operation: "take", path: path, code: code)))
+        switch Syscalls.nothingOrErrno({ rename(path, claimed) }) {
+        case .success: break
+        // Another process took it first.
+        case .failure(.noSuchFileOrDirectory): return .success(nil)
+        case .failure(let code): return .failure(.failed(Failure(operation: "take", path: path, code: code)))
         }
-        defer { _ = unlink(claimed) }
+        defer { _ = Syscalls.nothingOrErrno { unlink(claimed) } }
         switch readChecked(claimed, reportedAs: path, limit: limit) {
         case .success(let bytes): return .success(bytes)
-        case .failure(.failed(let failure)) where failure.code == ENOENT: return .success(nil)
+        case .failure(.failed(let failure)) where failure.code == .noSuchFileOrDirectory: return .success(nil)
         case .failure(let error): return .failure(error)
         }
     }
@@ -97,13 +99,14 @@ extension FileSystem {
         }
         if let error = checkPrivateDirectories(of: path) { return error }
         var info = stat()
-        if lstat(path, &info) == 0 {
+        switch Syscalls.nothingOrErrno({ lstat(path, &info) }) {
+        case .success:
             // The mode does not matter: the file is about to be replaced by a 0600 one.
             if let refusal = refusal(ofFile: info, at: path), !refusal.isPermissionsOnly {
                 return .refused(refusal)
             }
-        } else if errno != ENOENT {
-            return .failed(Failure(operation: "inspect", path: path, code: errno))
+        case .failure(.noSuchFileOrDirectory): break
+        case .failure(let code): return .failed(Failure(operation: "inspect", path: path, code: code))
         }
         return writeAtomically(bytes, toPath: path, mode: 0o600).map(PrivateFileError.failed)
     }
@@ -113,16 +116,18 @@ extension FileSystem {
     /// directory is no refusal: there is no file in it to read.
     package static func checkPrivateDirectories(of path: String) -> PrivateFileError? {
         let directory = directoryName(of: path)
+        // `realpath` returns a pointer (NULL on failure) rather than a number.
         guard let resolved = realpath(directory, nil) else {
-            let code = errno
-            return code == ENOENT ? nil : .failed(Failure(operation: "resolve", path: directory, code: code))
+            let code = Errno.current
+            return code == .noSuchFileOrDirectory
+                ? nil : .failed(Failure(operation: "resolve", path: directory, code: code))
         }
         var current = String(cString: resolved)
         free(resolved)
         while true {
             var info = stat()
-            guard stat(current, &info) == 0 else {
-                return .failed(Failure(operation: "inspect", path: current, code: errno))
+            if case .failure(let code) = Syscalls.nothingOrErrno({ stat(current, &info) }) {
+                return .failed(Failure(operation: "inspect", path: current, code: code))
             }
             if let refusal = refusal(ofDirectory: info, at: current) { return .refused(refusal) }
             if current == "/" { return nil }
@@ -135,25 +140,27 @@ extension FileSystem {
         -> Result<[UInt8], PrivateFileError>
     {
         var before = stat()
-        guard lstat(path, &before) == 0 else {
-            return .failure(.failed(Failure(operation: "open", path: reported, code: errno)))
-        }
-        if let refusal = refusal(ofFile: before, at: reported) { return .failure(.refused(refusal)) }
-        let fd = Syscalls.retryingOnInterrupt { open(path, privateOpenFlags) }.0
-        guard fd >= 0 else {
-            let code = errno
-            // Replaced by a symbolic link since the lstat.
-            if code == ELOOP { return .failure(.refused(Refusal(path: reported, problem: .symbolicLink))) }
+        if case .failure(let code) = Syscalls.nothingOrErrno({ lstat(path, &before) }) {
             return .failure(.failed(Failure(operation: "open", path: reported, code: code)))
         }
-        defer { _ = close(fd) }
+        if let refusal = refusal(ofFile: before, at: reported) { return .failure(.refused(refusal)) }
+        let fd: Int32
+        switch Syscalls.valueOrErrno({ open(path, privateOpenFlags) }) {
+        case .success(let opened): fd = opened
+        // Replaced by a symbolic link since the lstat.
+        case .failure(.tooManySymbolicLinkLevels):
+            return .failure(.refused(Refusal(path: reported, problem: .symbolicLink)))
+        case .failure(let code):
+            return .failure(.failed(Failure(operation: "open", path: reported, code: code)))
+        }
+        defer { Syscalls.close(fd) }
         var after = stat()
-        guard fstat(fd, &after) == 0 else {
-            return .failure(.failed(Failure(operation: "inspect", path: reported, code: errno)))
+        if case .failure(let code) = Syscalls.nothingOrErrno({ fstat(fd, &after) }) {
+            return .failure(.failed(Failure(operation: "inspect", path: reported, code: code)))
         }
         if let refusal = refusal(ofFile: after, at: reported) { return .failure(.refused(refusal)) }
         if after.st_size > limit {
-            return .failure(.failed(Failure(operation: "read", path: reported, code: EFBIG)))
+            return .failure(.failed(Failure(operation: "read", path: reported, code: .fileTooLarge)))
         }
         return readAll(fd, path: reported, limit: limit).mapError(PrivateFileError.failed)
     }

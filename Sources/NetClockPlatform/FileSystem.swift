@@ -16,26 +16,23 @@ package enum FileSystem {
         package var operation: String
         /// The path it was applied to.
         package var path: String
-        /// The `errno` value.
-        package var code: Int32
+        /// The `errno` value (``Errno/fileTooLarge`` for a file over a read's limit).
+        package var code: Errno
 
         /// A sentence for people, e.g. `cannot open /x/y: Permission denied`.
-        package var reason: String { "cannot \(operation) \(path): \(FileSystem.describe(code))" }
+        package var reason: String { "cannot \(operation) \(path): \(code)" }
     }
-
-    /// `ENOENT`, for callers that treat a missing file specially.
-    package static let noSuchFile = ENOENT
-
-    /// `EFBIG`, which ``readFile(atPath:limit:)`` reports for a file over its limit.
-    package static let fileTooLarge = EFBIG
 
     /// Reads a whole file of at most `limit` bytes; larger files fail with `EFBIG`. For files
     /// the package does not own (`/proc`, CA bundles); the package's own state goes through
     /// ``readPrivateFile(atPath:limit:)``. Opened with `O_NONBLOCK`, so a FIFO never blocks.
     package static func readFile(atPath path: String, limit: Int) -> Result<[UInt8], Failure> {
-        let fd = retrying { open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
-        guard fd >= 0 else { return .failure(Failure(operation: "open", path: path, code: errno)) }
-        defer { _ = close(fd) }
+        let fd: Int32
+        switch Syscalls.valueOrErrno({ open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }) {
+        case .success(let opened): fd = opened
+        case .failure(let code): return .failure(Failure(operation: "open", path: path, code: code))
+        }
+        defer { Syscalls.close(fd) }
         return readAll(fd, path: path, limit: limit)
     }
 
@@ -44,13 +41,18 @@ package enum FileSystem {
         var bytes = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = chunk.withUnsafeMutableBytes { buffer in
-                retrying { read(fd, buffer.baseAddress, buffer.count) }
+            let count: Int
+            switch chunk.withUnsafeMutableBytes({ buffer in
+                Syscalls.valueOrErrno { read(fd, buffer.baseAddress, buffer.count) }
+            }) {
+            case .success(let read): count = read
+            case .failure(let code): return .failure(Failure(operation: "read", path: path, code: code))
             }
-            if count < 0 { return .failure(Failure(operation: "read", path: path, code: errno)) }
             if count == 0 { return .success(bytes) }
             bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > limit { return .failure(Failure(operation: "read", path: path, code: EFBIG)) }
+            if bytes.count > limit {
+                return .failure(Failure(operation: "read", path: path, code: .fileTooLarge))
+            }
         }
     }
 
@@ -59,17 +61,17 @@ package enum FileSystem {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += prefix.isEmpty || prefix.hasSuffix("/") ? String(component) : "/" + component
-            if mkdir(prefix, mode_t(mode)) == 0 { continue }
-            let code = errno
-            guard code == EEXIST else {
-                return Failure(operation: "create directory", path: prefix, code: code)
+            switch Syscalls.nothingOrErrno({ mkdir(prefix, mode_t(mode)) }) {
+            case .success: continue
+            case .failure(.fileExists): break
+            case .failure(let code): return Failure(operation: "create directory", path: prefix, code: code)
             }
             var info = stat()
-            guard stat(prefix, &info) == 0 else {
-                return Failure(operation: "inspect", path: prefix, code: errno)
+            if case .failure(let code) = Syscalls.nothingOrErrno({ stat(prefix, &info) }) {
+                return Failure(operation: "inspect", path: prefix, code: code)
             }
             guard info.st_mode & S_IFMT == S_IFDIR else {
-                return Failure(operation: "create directory", path: prefix, code: ENOTDIR)
+                return Failure(operation: "create directory", path: prefix, code: .notDirectory)
             }
         }
         return nil
@@ -83,44 +85,52 @@ package enum FileSystem {
     package static func writeAtomically(_ bytes: [UInt8], toPath path: String, mode: UInt32) -> Failure? {
         let directory = directoryName(of: path)
         let temporary = uniqueSibling(of: path, suffix: "tmp")
-        let fd = retrying {
+        let fd: Int32
+        switch Syscalls.valueOrErrno({
             open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode))
+        }) {
+        case .success(let created): fd = created
+        case .failure(let code): return Failure(operation: "create", path: temporary, code: code)
         }
-        guard fd >= 0 else { return Failure(operation: "create", path: temporary, code: errno) }
         var failure: Failure?
-        if fchmod(fd, mode_t(mode)) != 0 {
-            failure = Failure(operation: "set permissions of", path: temporary, code: errno)
+        if case .failure(let code) = Syscalls.nothingOrErrno({ fchmod(fd, mode_t(mode)) }) {
+            failure = Failure(operation: "set permissions of", path: temporary, code: code)
         }
         var offset = 0
         while failure == nil && offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
-                retrying { write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset) }
+                Syscalls.valueOrErrno {
+                    write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                }
             }
-            if written < 0 {
-                failure = Failure(operation: "write", path: temporary, code: errno)
-            } else {
-                offset += written
+            switch written {
+            case .success(let count): offset += count
+            case .failure(let code): failure = Failure(operation: "write", path: temporary, code: code)
             }
         }
-        if failure == nil && retrying({ fsync(fd) }) != 0 {
-            failure = Failure(operation: "flush", path: temporary, code: errno)
+        if failure == nil, case .failure(let code) = Syscalls.nothingOrErrno({ fsync(fd) }) {
+            failure = Failure(operation: "flush", path: temporary, code: code)
         }
-        if close(fd) != 0 && failure == nil {
-            failure = Failure(operation: "close", path: temporary, code: errno)
+        // Never retried: on Linux the descriptor is released even when `close` fails.
+        if case .failure(let code) = Syscalls.nothingOrErrno(retryOnInterrupt: false, { close(fd) }),
+            failure == nil
+        {
+            failure = Failure(operation: "close", path: temporary, code: code)
         }
-        if failure == nil && rename(temporary, path) != 0 {
-            failure = Failure(operation: "rename into place", path: path, code: errno)
+        if failure == nil, case .failure(let code) = Syscalls.nothingOrErrno({ rename(temporary, path) }) {
+            failure = Failure(operation: "rename into place", path: path, code: code)
         }
         if let failure {
-            _ = unlink(temporary)
+            _ = Syscalls.nothingOrErrno { unlink(temporary) }
             return failure
         }
         // Make the rename itself durable. The new file is already complete and in place, so a
         // failure here cannot tear it and is not reported.
-        let directoryFD = open(directory, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
-        if directoryFD >= 0 {
-            _ = fsync(directoryFD)
-            _ = close(directoryFD)
+        if case .success(let directoryFD) = Syscalls.valueOrErrno({
+            open(directory, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
+        }) {
+            _ = Syscalls.nothingOrErrno { fsync(directoryFD) }
+            Syscalls.close(directoryFD)
         }
         return nil
     }
@@ -131,14 +141,5 @@ package enum FileSystem {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let directory = String(path[..<slash])
         return directory.isEmpty ? "/" : directory
-    }
-
-    /// A readable description of an errno value.
-    package static func describe(_ code: Int32) -> String {
-        Syscalls.describe(code)
-    }
-
-    private static func retrying<T: BinaryInteger>(_ body: () -> T) -> T {
-        Syscalls.retryingOnInterrupt(body).0
     }
 }

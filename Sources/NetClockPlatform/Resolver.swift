@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Which address families to use when resolving a server name.
 package enum AddressFamilyPreference: Hashable, Sendable {
     /// IPv4 and IPv6.
@@ -54,4 +60,75 @@ package enum Resolver {
             throw .resolutionFailed(host: host, reason: failure.message)
         }
     }
+}
+
+// `getaddrinfo`, kept with the resolver that is its only caller.
+extension Syscalls {
+    /// Resolves `host` to socket addresses with `getaddrinfo`, for datagram (UDP) or stream (TCP)
+    /// sockets. Returns the addresses, or the `EAI_*` code and its description.
+    static func resolve(host: String, port: UInt16, family: Int32, stream: Bool = false)
+        -> Result<[SocketAddress], ResolutionFailure>
+    {
+        var hints = addrinfo()
+        hints.ai_family = family
+        hints.ai_socktype = stream ? streamType : datagramType
+        #if canImport(Glibc)
+            hints.ai_protocol = Int32(stream ? IPPROTO_TCP : IPPROTO_UDP)
+        #else
+            hints.ai_protocol = stream ? IPPROTO_TCP : IPPROTO_UDP
+        #endif
+        hints.ai_flags = AI_NUMERICSERV
+        var list: UnsafeMutablePointer<addrinfo>?
+        let code = getaddrinfo(host, String(port), &hints, &list)
+        guard code == 0 else {
+            let message = gai_strerror(code).map { String(cString: $0) } ?? "code \(code)"
+            let systemCode: Errno? = code == EAI_SYSTEM ? .current : nil
+            return .failure(ResolutionFailure(code: code, systemErrno: systemCode, message: message))
+        }
+        defer { freeaddrinfo(list) }
+        var addresses: [SocketAddress] = []
+        var cursor = list
+        while let entry = cursor {
+            if let raw = entry.pointee.ai_addr,
+                let address = SocketAddress(raw: raw, length: entry.pointee.ai_addrlen),
+                !addresses.contains(address)
+            {
+                addresses.append(address)
+            }
+            cursor = entry.pointee.ai_next
+        }
+        return .success(addresses)
+    }
+
+    /// Why `getaddrinfo` failed: its `EAI_*` code (not an errno), the errno behind `EAI_SYSTEM`,
+    /// and `gai_strerror`'s text.
+    struct ResolutionFailure: Error {
+        var code: Int32
+        var systemErrno: Errno?
+        var message: String
+        /// Whether the failure is "no such name" rather than a temporary problem.
+        var isNoSuchName: Bool {
+            code == EAI_NONAME || code == AddressInfoCode.noData || code == AddressInfoCode.addressFamily
+        }
+    }
+
+    static var addressFamilyUnspecified: Int32 { AF_UNSPEC }
+    static var addressFamilyIPv4: Int32 { AF_INET }
+    static var addressFamilyIPv6: Int32 { AF_INET6 }
+}
+
+/// `getaddrinfo`'s codes that the Glibc module does not export (GNU extensions behind
+/// `__USE_GNU` in `<netdb.h>`), by name.
+private enum AddressInfoCode {
+    #if canImport(Glibc)
+        /// `EAI_NODATA` (glibc: -5): the name exists but has no address.
+        static let noData: Int32 = -5
+        /// `EAI_ADDRFAMILY` (glibc: -9): the name has no address of the requested family.
+        static let addressFamily: Int32 = -9
+    #else
+        /// `EAI_NODATA`: the name exists but has no address.
+        static let noData: Int32 = EAI_NODATA
+        /// `EAI_ADDRFAMILY`: the name has no address of the requested family.
+        static let addressFamily: Int32 = EAI_ADDRFAMILY
+    #endif
 }

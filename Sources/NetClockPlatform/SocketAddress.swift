@@ -116,7 +116,7 @@ package struct SocketAddress: Hashable, Sendable {
     }
 
     /// Reads a C socket address from generic storage (as `recvfrom` and `getsockname` fill it).
-    init?(storage: sockaddr_storage, length: socklen_t) {
+    package init?(storage: sockaddr_storage, length: socklen_t) {
         var storage = storage
         let address = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress(raw: $0, length: length) }
@@ -125,10 +125,11 @@ package struct SocketAddress: Hashable, Sendable {
         self = address
     }
 
-    var familyConstant: Int32 { family == .ipv4 ? AF_INET : AF_INET6 }
+    /// `AF_INET` or `AF_INET6`.
+    package var familyConstant: Int32 { family == .ipv4 ? AF_INET : AF_INET6 }
 
     /// Calls `body` with this address as a C `sockaddr` and its length.
-    func withSockAddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+    package func withSockAddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
         switch family {
         case .ipv4:
             var v4 = sockaddr_in()

@@ -9,7 +9,9 @@
     #error("NetworkClock's SNTP module supports Linux (Glibc) and Darwin only")
 #endif
 
-/// Thin, typed wrappers over the C library, each retrying on `EINTR` where that is meaningful.
+/// Thin, typed wrappers over the C library. Each reports a failure as an ``Errno`` through
+/// ``valueOrErrno(retryOnInterrupt:_:)`` (Errno.swift), which retries on `EINTR` where that is
+/// meaningful.
 package enum Syscalls {
     /// The kernel clocks NetworkClock reads.
     package enum ClockID {
@@ -64,54 +66,37 @@ package enum Syscalls {
         return Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec)
     }
 
-    /// The calling thread's `errno`.
-    static var errno: Int32 {
-        #if canImport(Glibc)
-            return Glibc.errno
-        #else
-            return Darwin.errno
-        #endif
-    }
-
-    /// Runs `body` until it succeeds or fails with something other than `EINTR`.
-    @inline(__always)
-    static func retryingOnInterrupt<T: BinaryInteger>(_ body: () -> T) -> (T, Int32) {
-        while true {
-            let result = body()
-            if result >= 0 { return (result, 0) }
-            let code = errno
-            if code != EINTR { return (result, code) }
-        }
-    }
-
     /// Sleeps for `duration` on a relative timer, resuming after signals until it has elapsed.
     package static func sleep(_ duration: Duration) {
         guard duration > .zero else { return }
         let (s, atto) = duration.components
         var request = timespec(tv_sec: Int(s), tv_nsec: Int(atto / 1_000_000_000))
         var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR {
+        while case .failure(.interrupted) = nothingOrErrno(
+            retryOnInterrupt: false, { nanosleep(&request, &remaining) })
+        {
             request = remaining
         }
     }
 
     // MARK: Sockets
 
-    /// Opens a close-on-exec socket, non-blocking when asked: the descriptor, or -1 and the errno.
-    static func socket(family: Int32, type: Int32, nonBlocking: Bool = false) -> (Int32, Int32) {
+    /// Opens a close-on-exec socket, non-blocking when asked: the descriptor, or the errno.
+    static func socket(family: Int32, type: Int32, nonBlocking: Bool = false) -> Result<Int32, Errno> {
         #if canImport(Glibc)
             let flags = Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
-            return retryingOnInterrupt { Glibc.socket(family, type | flags, 0) }
+            return valueOrErrno { Glibc.socket(family, type | flags, 0) }
         #else
-            let (fd, code) = retryingOnInterrupt { Darwin.socket(family, type, 0) }
-            guard fd >= 0 else { return (fd, code) }
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-            return (fd, 0)
+            return valueOrErrno { Darwin.socket(family, type, 0) }.map { fd in
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+                return fd
+            }
         #endif
     }
 
-    static var datagramType: Int32 {
+    /// `SOCK_DGRAM`.
+    package static var datagramType: Int32 {
         #if canImport(Glibc)
             return Int32(SOCK_DGRAM.rawValue)
         #else
@@ -119,7 +104,8 @@ package enum Syscalls {
         #endif
     }
 
-    static var streamType: Int32 {
+    /// `SOCK_STREAM`.
+    package static var streamType: Int32 {
         #if canImport(Glibc)
             return Int32(SOCK_STREAM.rawValue)
         #else
@@ -127,28 +113,22 @@ package enum Syscalls {
         #endif
     }
 
-    static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
-        let (result, code) = retryingOnInterrupt {
+    /// Connects a (datagram) socket to `address`.
+    static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Result<
+        Void, Errno
+    > {
+        nothingOrErrno {
             #if canImport(Glibc)
                 Glibc.connect(fd, address, length)
             #else
                 Darwin.connect(fd, address, length)
             #endif
         }
-        return result < 0 ? code : 0
     }
 
-    static func bind(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
-        #if canImport(Glibc)
-            let result = Glibc.bind(fd, address, length)
-        #else
-            let result = Darwin.bind(fd, address, length)
-        #endif
-        return result < 0 ? errno : 0
-    }
-
-    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> (Int, Int32) {
-        retryingOnInterrupt {
+    /// Sends on a connected socket (without `SIGPIPE`): the count sent, or the errno.
+    package static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno> {
+        valueOrErrno {
             #if canImport(Glibc)
                 Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
             #else
@@ -157,8 +137,10 @@ package enum Syscalls {
         }
     }
 
-    static func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> (Int, Int32) {
-        retryingOnInterrupt {
+    /// Reads what is waiting on a socket without blocking: the count read (0 at the end of a
+    /// stream), or the errno (``Errno/wouldBlock`` when nothing is waiting).
+    package static func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+        valueOrErrno {
             #if canImport(Glibc)
                 Glibc.recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
             #else
@@ -167,168 +149,100 @@ package enum Syscalls {
         }
     }
 
-    /// Waits until `fd` is readable or `milliseconds` pass. Returns 1 when readable, 0 on timeout,
-    /// and a negated errno on failure. `EINTR` is reported as 0 so the caller recomputes its deadline.
-    static func pollReadable(_ fd: Int32, milliseconds: Int32) -> Int32 {
+    /// Waits until `fd` is readable or `milliseconds` pass: true when readable, false on timeout,
+    /// or the errno. `EINTR` is reported as a timeout so the caller recomputes its deadline.
+    static func pollReadable(_ fd: Int32, milliseconds: Int32) -> Result<Bool, Errno> {
         pollOne(fd, events: Int16(POLLIN), milliseconds: milliseconds)
     }
 
-    /// Waits for `events` (or an error or hang-up) on one descriptor: 1 when ready, 0 on timeout or
-    /// `EINTR`, a negated errno on failure.
-    private static func pollOne(_ fd: Int32, events: Int16, milliseconds: Int32) -> Int32 {
+    /// Waits for `events` (or an error or hang-up) on one descriptor: true when ready, false on
+    /// timeout or `EINTR`, or the errno.
+    private static func pollOne(_ fd: Int32, events: Int16, milliseconds: Int32) -> Result<Bool, Errno> {
         var entry = pollfd(fd: fd, events: events, revents: 0)
-        let result = poll(&entry, 1, milliseconds)
-        if result < 0 {
-            let code = errno
-            return code == EINTR ? 0 : -code
+        switch valueOrErrno(retryOnInterrupt: false, { poll(&entry, 1, milliseconds) }) {
+        case .success(let count):
+            return .success(count > 0 && entry.revents & (events | Int16(POLLERR | POLLHUP)) != 0)
+        case .failure(.interrupted):
+            return .success(false)
+        case .failure(let code):
+            return .failure(code)
         }
-        if result > 0 && entry.revents & (events | Int16(POLLERR | POLLHUP)) != 0 { return 1 }
-        return 0
     }
 
+    /// Closes a descriptor. Never retried on `EINTR`: on Linux the descriptor is already released.
     static func close(_ fd: Int32) {
-        // Never retry close on EINTR: on Linux the descriptor is already released.
         #if canImport(Glibc)
-            _ = Glibc.close(fd)
+            _ = nothingOrErrno(retryOnInterrupt: false) { Glibc.close(fd) }
         #else
-            _ = Darwin.close(fd)
+            _ = nothingOrErrno(retryOnInterrupt: false) { Darwin.close(fd) }
         #endif
     }
-
-    static func localAddress(_ fd: Int32) -> SocketAddress? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let result = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return result == 0 ? SocketAddress(storage: storage, length: length) : nil
-    }
-
-    /// A readable description of an errno value.
-    static func describe(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "errno \(code)" }
-        return String(cString: text)
-    }
-
-    // MARK: Name resolution
-
-    /// Resolves `host` to socket addresses with `getaddrinfo`, for datagram (UDP) or stream (TCP)
-    /// sockets. Returns the addresses, or the `EAI_*` code and its description.
-    static func resolve(host: String, port: UInt16, family: Int32, stream: Bool = false)
-        -> Result<[SocketAddress], ResolutionFailure>
-    {
-        var hints = addrinfo()
-        hints.ai_family = family
-        hints.ai_socktype = stream ? streamType : datagramType
-        #if canImport(Glibc)
-            hints.ai_protocol = Int32(stream ? IPPROTO_TCP : IPPROTO_UDP)
-        #else
-            hints.ai_protocol = stream ? IPPROTO_TCP : IPPROTO_UDP
-        #endif
-        hints.ai_flags = AI_NUMERICSERV
-        var list: UnsafeMutablePointer<addrinfo>?
-        let code = getaddrinfo(host, String(port), &hints, &list)
-        guard code == 0 else {
-            let message = gai_strerror(code).map { String(cString: $0) } ?? "code \(code)"
-            let systemCode = code == EAI_SYSTEM ? errno : 0
-            return .failure(ResolutionFailure(code: code, systemErrno: systemCode, message: message))
-        }
-        defer { freeaddrinfo(list) }
-        var addresses: [SocketAddress] = []
-        var cursor = list
-        while let entry = cursor {
-            if let raw = entry.pointee.ai_addr,
-                let address = SocketAddress(raw: raw, length: entry.pointee.ai_addrlen),
-                !addresses.contains(address)
-            {
-                addresses.append(address)
-            }
-            cursor = entry.pointee.ai_next
-        }
-        return .success(addresses)
-    }
-
-    struct ResolutionFailure: Error {
-        var code: Int32
-        var systemErrno: Int32
-        var message: String
-        /// Whether the failure is "no such name" rather than a temporary problem.
-        var isNoSuchName: Bool {
-            code == EAI_NONAME || code == EAI_NODATA_VALUE || code == EAI_ADDRFAMILY_VALUE
-        }
-    }
-
-    static var addressFamilyUnspecified: Int32 { AF_UNSPEC }
-    static var addressFamilyIPv4: Int32 { AF_INET }
-    static var addressFamilyIPv6: Int32 { AF_INET6 }
-    static var connectionRefused: Int32 { ECONNREFUSED }
-    static var wouldBlock: Int32 { EAGAIN }
 }
-
-#if canImport(Glibc)
-    // GNU extensions that the Glibc module does not export.
-    private let EAI_NODATA_VALUE: Int32 = -5
-    private let EAI_ADDRFAMILY_VALUE: Int32 = -9
-#else
-    private let EAI_NODATA_VALUE: Int32 = EAI_NODATA
-    private let EAI_ADDRFAMILY_VALUE: Int32 = EAI_ADDRFAMILY
-#endif
 
 // MARK: - Non-blocking stream sockets
 
 extension Syscalls {
     /// Prepares a freshly created stream socket for ``TCPConnection``: non-blocking, `TCP_NODELAY`,
-    /// and (on Darwin, where `MSG_NOSIGNAL` does not exist) without `SIGPIPE`. Returns 0 or the
-    /// errno.
-    static func prepareStreamSocket(_ fd: Int32) -> Int32 {
-        let flags = fcntl(fd, F_GETFL)
-        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) >= 0 else { return errno }
-        // No Nagle delay: a TLS client's request follows its handshake's last flight at once, and
-        // would otherwise wait for the server's delayed ACK (about 40 ms on Linux) before leaving.
-        var noDelay: Int32 = 1
-        guard
-            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-                == 0
-        else { return errno }
-        #if canImport(Darwin)
-            var yes: Int32 = 1
-            guard setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size)) == 0
-            else { return errno }
-        #endif
-        return 0
+    /// and (on Darwin, where `MSG_NOSIGNAL` does not exist) without `SIGPIPE`.
+    static func prepareStreamSocket(_ fd: Int32) -> Result<Void, Errno> {
+        valueOrErrno { fcntl(fd, F_GETFL) }
+            .flatMap { flags in nothingOrErrno { fcntl(fd, F_SETFL, flags | O_NONBLOCK) } }
+            .flatMap {
+                // No Nagle delay: a TLS client's request follows its handshake's last flight at
+                // once, and would otherwise wait for the server's delayed ACK (about 40 ms on
+                // Linux) before leaving.
+                var noDelay: Int32 = 1
+                return nothingOrErrno {
+                    setsockopt(
+                        fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+                }
+            }
+            .flatMap {
+                #if canImport(Darwin)
+                    var yes: Int32 = 1
+                    return nothingOrErrno {
+                        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+                    }
+                #else
+                    return .success(())
+                #endif
+            }
     }
 
-    /// Starts connecting a non-blocking socket. Returns 0 when connected at once, `EINPROGRESS` when
-    /// the connection goes on in the background (finish it with ``pollWritable(_:milliseconds:)`` and
-    /// ``pendingSocketError(_:)``), or the errno of the failure. Not retried: after `EINTR` the
-    /// kernel keeps connecting asynchronously, so `EINTR` is reported as `EINPROGRESS`.
-    static func startConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
-        #if canImport(Glibc)
-            let result = Glibc.connect(fd, address, length)
-        #else
-            let result = Darwin.connect(fd, address, length)
-        #endif
-        guard result < 0 else { return 0 }
-        let code = errno
-        return code == EINTR ? EINPROGRESS : code
+    /// Starts connecting a non-blocking socket: success when connected at once,
+    /// ``Errno/nowInProgress`` when the connection goes on in the background (finish it with
+    /// ``pollWritable(_:milliseconds:)`` and ``pendingSocketError(_:)``), or the errno of the
+    /// failure. Not retried: after `EINTR` the kernel keeps connecting asynchronously, so `EINTR` is
+    /// reported as `EINPROGRESS`.
+    static func startConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t)
+        -> Result<Void, Errno>
+    {
+        let result = nothingOrErrno(retryOnInterrupt: false) {
+            #if canImport(Glibc)
+                Glibc.connect(fd, address, length)
+            #else
+                Darwin.connect(fd, address, length)
+            #endif
+        }
+        if case .failure(.interrupted) = result { return .failure(.nowInProgress) }
+        return result
     }
 
     /// Waits until `fd` is writable (a pending connect has finished, successfully or not, or there is
-    /// room to send) or `milliseconds` pass. Returns 1 when ready, 0 on timeout, and a negated errno
-    /// on failure. `EINTR` is reported as 0 so the caller recomputes its deadline.
-    static func pollWritable(_ fd: Int32, milliseconds: Int32) -> Int32 {
+    /// room to send) or `milliseconds` pass: true when ready, false on timeout, or the errno. `EINTR`
+    /// is reported as a timeout so the caller recomputes its deadline.
+    static func pollWritable(_ fd: Int32, milliseconds: Int32) -> Result<Bool, Errno> {
         pollOne(fd, events: Int16(POLLOUT), milliseconds: milliseconds)
     }
 
-    /// Reads and clears the socket's pending error (`SO_ERROR`): 0 when there is none, such as after
-    /// a non-blocking connect that succeeded.
-    static func pendingSocketError(_ fd: Int32) -> Int32 {
+    /// Reads and clears the socket's pending error (`SO_ERROR`): nil when there is none, such as
+    /// after a non-blocking connect that succeeded; the error of `getsockopt` itself when it fails.
+    static func pendingSocketError(_ fd: Int32) -> Errno? {
         var value: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
-        let result = getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length)
-        return result < 0 ? errno : value
+        switch nothingOrErrno({ getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length) }) {
+        case .success: return value == 0 ? nil : Errno(rawValue: value)
+        case .failure(let code): return code
+        }
     }
-
-    static var connectInProgress: Int32 { EINPROGRESS }
-    static var notConnected: Int32 { ENOTCONN }
 }

@@ -32,15 +32,18 @@ package final class TCPConnection {
     ///   the connection fails at once.
     package init(startingConnectionTo remote: SocketAddress) throws(TransportError) {
         let socket = try FileDescriptor.socket(family: remote.familyConstant, type: Syscalls.streamType)
-        let prepared = Syscalls.prepareStreamSocket(socket.rawValue)
-        guard prepared == 0 else { throw .failed("fcntl", errno: prepared) }
-        let started = remote.withSockAddr { Syscalls.startConnect(socket.rawValue, $0, $1) }
-        guard started == 0 || started == Syscalls.connectInProgress else {
-            throw Self.connectError(started, remote: remote)
+        if case .failure(let code) = Syscalls.prepareStreamSocket(socket.rawValue) {
+            throw .failed("fcntl", errno: code)
+        }
+        let connectedAtOnce: Bool
+        switch remote.withSockAddr({ Syscalls.startConnect(socket.rawValue, $0, $1) }) {
+        case .success: connectedAtOnce = true
+        case .failure(.nowInProgress): connectedAtOnce = false
+        case .failure(let code): throw Self.connectError(code, remote: remote)
         }
         self.descriptor = consume socket
         self.remote = remote
-        self.isConnected = started == 0
+        self.isConnected = connectedAtOnce
     }
 
     /// Closes the descriptor now; later calls do nothing, and later sends and receives throw.
@@ -56,13 +59,12 @@ package final class TCPConnection {
     package func waitUntilConnected(timeout: Duration) throws(TransportError) -> Bool {
         if isConnected { return true }
         let fd = try openDescriptor("connect")
-        let ready = Syscalls.pollWritable(fd, milliseconds: Self.milliseconds(timeout))
-        if ready < 0 {
-            throw .systemCall(operation: "poll", errno: -ready, reason: Syscalls.describe(-ready))
+        switch Syscalls.pollWritable(fd, milliseconds: Self.milliseconds(timeout)) {
+        case .success(true): break
+        case .success(false): return false
+        case .failure(let code): throw .failed("poll", errno: code)
         }
-        guard ready > 0 else { return false }
-        let code = Syscalls.pendingSocketError(fd)
-        guard code == 0 else { throw Self.connectError(code, remote: remote) }
+        if let code = Syscalls.pendingSocketError(fd) { throw Self.connectError(code, remote: remote) }
         isConnected = true
         return true
     }
@@ -75,29 +77,29 @@ package final class TCPConnection {
         let fd = try openDescriptor("send")
         guard isConnected else {
             throw .systemCall(
-                operation: "send to \(remote)", errno: Syscalls.notConnected, reason: "not connected yet")
+                operation: "send to \(remote)", errno: .socketNotConnected, reason: "not connected yet")
         }
         guard !bytes.isEmpty else { return 0 }
         var total = 0
         var waited = false
         while total < bytes.count {
-            let (count, code) = bytes[(bytes.startIndex + total)...].withUnsafeBytes { Syscalls.send(fd, $0) }
-            if count > 0 {
+            switch bytes[(bytes.startIndex + total)...].withUnsafeBytes({ Syscalls.send(fd, $0) }) {
+            case .success(let count) where count > 0:
                 total += count
                 continue
-            }
-            if count < 0 && code != Syscalls.wouldBlock {
-                throw .systemCall(
-                    operation: "send to \(remote)", errno: code, reason: Syscalls.describe(code))
+            case .success, .failure(.wouldBlock):
+                break
+            case .failure(let code):
+                throw .failed("send to \(remote)", errno: code)
             }
             // No room: wait once per call, so that the call stays within `timeout`.
             if waited { break }
             waited = true
-            let ready = Syscalls.pollWritable(fd, milliseconds: Self.milliseconds(timeout))
-            if ready < 0 {
-                throw .systemCall(operation: "poll", errno: -ready, reason: Syscalls.describe(-ready))
+            switch Syscalls.pollWritable(fd, milliseconds: Self.milliseconds(timeout)) {
+            case .success(true): continue
+            case .success(false): return total
+            case .failure(let code): throw .failed("poll", errno: code)
             }
-            if ready == 0 { break }
         }
         return total
     }
@@ -109,32 +111,30 @@ package final class TCPConnection {
         let fd = try openDescriptor("receive")
         guard isConnected else {
             throw .systemCall(
-                operation: "receive from \(remote)", errno: Syscalls.notConnected, reason: "not connected yet"
-            )
+                operation: "receive from \(remote)", errno: .socketNotConnected, reason: "not connected yet")
         }
-        let ready = Syscalls.pollReadable(fd, milliseconds: Self.milliseconds(timeout))
-        if ready < 0 {
-            throw .systemCall(operation: "poll", errno: -ready, reason: Syscalls.describe(-ready))
+        switch Syscalls.pollReadable(fd, milliseconds: Self.milliseconds(timeout)) {
+        case .success(true): break
+        case .success(false): return .timedOut
+        case .failure(let code): throw .failed("poll", errno: code)
         }
-        guard ready > 0 else { return .timedOut }
         var buffer = [UInt8](repeating: 0, count: max(1, maximum))
-        let (count, code) = buffer.withUnsafeMutableBytes { Syscalls.receive(fd, $0) }
-        if count > 0 { return .bytes(Array(buffer.prefix(count))) }
-        if count == 0 { return .endOfStream }
-        if code == Syscalls.wouldBlock { return .timedOut }
-        throw .systemCall(operation: "receive from \(remote)", errno: code, reason: Syscalls.describe(code))
+        switch buffer.withUnsafeMutableBytes({ Syscalls.receive(fd, $0) }) {
+        case .success(0): return .endOfStream
+        case .success(let count): return .bytes(Array(buffer.prefix(count)))
+        case .failure(.wouldBlock): return .timedOut
+        case .failure(let code): throw .failed("receive from \(remote)", errno: code)
+        }
     }
 
     private func openDescriptor(_ operation: String) throws(TransportError) -> Int32 {
-        guard let fd = descriptor?.rawValue else {
-            throw .systemCall(operation: operation, errno: 9, reason: "connection is closed")
-        }
+        guard let fd = descriptor?.rawValue else { throw .closed(operation, "connection") }
         return fd
     }
 
-    private static func connectError(_ code: Int32, remote: SocketAddress) -> TransportError {
-        if code == Syscalls.connectionRefused { return .connectionRefused(address: remote) }
-        return .systemCall(operation: "connect to \(remote)", errno: code, reason: Syscalls.describe(code))
+    private static func connectError(_ code: Errno, remote: SocketAddress) -> TransportError {
+        if code == .connectionRefused { return .connectionRefused(address: remote) }
+        return .failed("connect to \(remote)", errno: code)
     }
 
     /// A timeout for `poll`: 0 for a non-positive duration (just look), otherwise whole milliseconds

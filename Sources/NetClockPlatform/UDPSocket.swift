@@ -13,8 +13,9 @@ package final class UDPSocket {
     ///   created or connected.
     package init(connectingTo remote: SocketAddress) throws(TransportError) {
         let socket = try FileDescriptor.socket(family: remote.familyConstant, type: Syscalls.datagramType)
-        let connectError = remote.withSockAddr { Syscalls.connect(socket.rawValue, $0, $1) }
-        guard connectError == 0 else { throw .failed("connect to \(remote)", errno: connectError) }
+        if case .failure(let code) = remote.withSockAddr({ Syscalls.connect(socket.rawValue, $0, $1) }) {
+            throw .failed("connect to \(remote)", errno: code)
+        }
         self.descriptor = consume socket
         self.remote = remote
     }
@@ -31,13 +32,10 @@ package final class UDPSocket {
 
     /// Sends one datagram.
     package func send(_ bytes: [UInt8]) throws(TransportError) {
-        guard let fd = openDescriptor else {
-            throw .systemCall(operation: "send", errno: 9, reason: "socket is closed")
-        }
-        let (sent, code) = bytes.withUnsafeBytes { Syscalls.send(fd, $0) }
-        if sent < 0 {
-            if code == Syscalls.connectionRefused { throw .connectionRefused(address: remote) }
-            throw .systemCall(operation: "send to \(remote)", errno: code, reason: Syscalls.describe(code))
+        guard let fd = openDescriptor else { throw .closed("send", "socket") }
+        if case .failure(let code) = bytes.withUnsafeBytes({ Syscalls.send(fd, $0) }) {
+            if code == .connectionRefused { throw .connectionRefused(address: remote) }
+            throw .failed("send to \(remote)", errno: code)
         }
     }
 
@@ -57,26 +55,24 @@ package final class UDPSocket {
     ///
     /// `EINTR` during the wait is retried with the remaining time, measured on the boot-time clock.
     package func receive(into buffer: inout [UInt8], timeout: Duration) throws(TransportError) -> Int? {
-        guard let descriptor = openDescriptor else {
-            throw .systemCall(operation: "receive", errno: 9, reason: "socket is closed")
-        }
+        guard let descriptor = openDescriptor else { throw .closed("receive", "socket") }
         if buffer.isEmpty { buffer.append(0) }
         let deadline = Syscalls.clockTime(.bootTime) + timeout
         while true {
             let remaining = deadline - Syscalls.clockTime(.bootTime)
             guard remaining > .zero else { return nil }
-            let ready = Syscalls.pollReadable(descriptor, milliseconds: Self.milliseconds(remaining))
-            if ready < 0 {
-                throw .systemCall(operation: "poll", errno: -ready, reason: Syscalls.describe(-ready))
+            switch Syscalls.pollReadable(descriptor, milliseconds: Self.milliseconds(remaining)) {
+            case .success(true): break
+            case .success(false): continue
+            case .failure(let code): throw .failed("poll", errno: code)
             }
-            if ready == 0 { continue }
             let fd = descriptor
-            let (count, code) = buffer.withUnsafeMutableBytes { Syscalls.receive(fd, $0) }
-            if count >= 0 { return count }
-            if code == Syscalls.wouldBlock { continue }
-            if code == Syscalls.connectionRefused { throw .connectionRefused(address: remote) }
-            throw .systemCall(
-                operation: "receive from \(remote)", errno: code, reason: Syscalls.describe(code))
+            switch buffer.withUnsafeMutableBytes({ Syscalls.receive(fd, $0) }) {
+            case .success(let count): return count
+            case .failure(.wouldBlock): continue
+            case .failure(.connectionRefused): throw .connectionRefused(address: remote)
+            case .failure(let code): throw .failed("receive from \(remote)", errno: code)
+            }
         }
     }
 

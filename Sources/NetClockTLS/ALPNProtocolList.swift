@@ -1,12 +1,12 @@
 /// A list of application protocol names in ALPN's wire form (RFC 7301 §3.1): each name preceded
 /// by its length in one byte.
-struct ALPNProtocolList {
+package struct ALPNProtocolList {
     /// The wire form.
-    let wire: [UInt8]
+    package let wire: [UInt8]
 
     /// The list of `names`.
     /// - Throws: ``TLSError/Code/configuration`` for an empty name or one over 255 bytes.
-    init(_ names: [String]) throws(TLSError) {
+    package init(_ names: [String]) throws(TLSError) {
         var wire: [UInt8] = []
         for name in names {
             let bytes = Array(name.utf8)
@@ -21,7 +21,7 @@ struct ALPNProtocolList {
     }
 
     /// The names in a wire-form list; nil when the lengths do not add up.
-    static func names(inWire wire: UnsafeBufferPointer<UInt8>) -> [[UInt8]]? {
+    package static func names(inWire wire: UnsafeBufferPointer<UInt8>) -> [[UInt8]]? {
         var names: [[UInt8]] = []
         var index = 0
         while index < wire.count {

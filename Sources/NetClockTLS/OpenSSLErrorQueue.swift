@@ -2,22 +2,22 @@ import COpenSSL
 
 /// OpenSSL's per-thread error queue: read (and emptied) after a failed call, emptied before each
 /// call whose failure is examined, so that old entries never explain a new failure.
-enum OpenSSLErrorQueue {
+package enum OpenSSLErrorQueue {
     /// One queued error: the library's reason code and its text.
-    struct Entry {
+    package struct Entry {
         /// `ERR_GET_REASON` of the packed error code.
-        var reason: Int32
+        package var reason: Int32
         /// `ERR_error_string_n`'s text.
-        var text: String
+        package var text: String
     }
 
     /// Empties the queue.
-    static func clear() {
+    package static func clear() {
         ERR_clear_error()
     }
 
     /// Takes every queued error, oldest first, leaving the queue empty.
-    static func drain() -> [Entry] {
+    package static func drain() -> [Entry] {
         var entries: [Entry] = []
         while true {
             let packed = ERR_get_error()
@@ -34,7 +34,7 @@ enum OpenSSLErrorQueue {
 
     /// The queued errors' texts joined into one reason, or `fallback` when the queue was empty;
     /// empties the queue.
-    static func reason(or fallback: String) -> String {
+    package static func reason(or fallback: String) -> String {
         let texts = drain().map(\.text)
         return texts.isEmpty ? fallback : fallback + ": " + texts.joined(separator: "; ")
     }

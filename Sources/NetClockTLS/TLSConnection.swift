@@ -1,7 +1,8 @@
 import COpenSSL
 import NetClockPlatform
 
-/// A TLS connection over a ``TLSTransport`` (a connected TCP socket), as client or server.
+/// A TLS connection over a ``TLSTransport`` (a connected TCP socket), as client or (for the
+/// loopback test servers) server.
 ///
 /// OpenSSL never touches the socket: it reads and writes two memory BIOs, and the connection moves
 /// bytes between them and the transport, waiting in `poll` with whatever remains of each call's
@@ -67,23 +68,17 @@ package final class TLSConnection {
         return TLSConnection(engine: engine)
     }
 
-    /// Runs a server handshake over `transport` and returns the connection; `isAbandoned` as for
-    /// ``connect(over:serverName:configuration:timeout:isAbandoned:)``.
+    /// Runs a server handshake over `transport` with a server context made by its caller (the
+    /// loopback test servers make theirs in NetClockTestSupport) and returns the connection;
+    /// `isAbandoned` as for ``connect(over:serverName:configuration:timeout:isAbandoned:)``.
     /// - Throws: ``TLSError`` with code `configuration`, `protocolVersion`, `handshakeFailed`,
     ///   `timedOut` (after `timeout`), `closed`, `abandoned` or `transport`. The transport is
     ///   closed when the handshake fails.
-    package static func accept(
-        over transport: any TLSTransport, configuration: TLSServerConfiguration, timeout: Duration,
+    package static func serverHandshake(
+        over transport: any TLSTransport, context: TLSContext, timeout: Duration,
         isAbandoned: @escaping () -> Bool = { false }
     ) throws(TLSError) -> TLSConnection {
         let deadline = TLSEngine.deadline(after: timeout)
-        let context: TLSContext
-        do {
-            context = try TLSContext.server(configuration)
-        } catch {
-            transport.close()
-            throw error
-        }
         let engine = try TLSEngine(
             context: context, transport: transport, isServer: true, isAbandoned: isAbandoned)
         try engine.handshake(deadline: deadline)
@@ -102,9 +97,10 @@ package final class TLSConnection {
     /// The protocol version agreed on.
     package var protocolVersion: TLSProtocolVersion { engine.protocolVersion }
 
-    /// On a server, the host name the client asked for (SNI); nil when it sent none (as for an IP
-    /// address) and on a client.
-    package var requestedServerName: String? { engine.requestedServerName }
+    /// The connection's `SSL`, for reading what the session agreed on that this type does not
+    /// expose (a test server reads the client's SNI from it). Valid while the connection lives;
+    /// never free it.
+    package var ssl: OpaquePointer { engine.ssl }
 
     /// Writes all of `bytes` within `timeout`.
     /// - Throws: ``TLSError`` with code `timedOut`, `closed` (also after the peer's close_notify),
@@ -150,3 +146,17 @@ package final class TLSConnection {
         if isClosed { throw TLSError(.closed, "the connection is closed") }
     }
 }
+
+/// The byte stream a ``TLSConnection`` runs over: a connected TCP socket, read and written with
+/// relative timeouts (the TLS layer keeps the deadline and passes what remains of it).
+package protocol TLSTransport: AnyObject {
+    /// Sends as much of `bytes` as fits within `timeout`; returns how many bytes were sent.
+    func send(_ bytes: ArraySlice<UInt8>, timeout: Duration) throws(TransportError) -> Int
+    /// Waits up to `timeout` for data and reads at most `maximum` bytes of it.
+    func receive(maximum: Int, timeout: Duration) throws(TransportError) -> TCPConnection.Received
+    /// Closes the socket; later calls do nothing.
+    func close()
+}
+
+/// A client's connection: established with `waitUntilConnected(timeout:)` before the handshake.
+extension TCPConnection: TLSTransport {}

@@ -1,21 +1,28 @@
 import COpenSSL
 
-/// One OpenSSL `SSL_CTX`, configured for a client or a server, freed with the instance (each
-/// `SSL` made from it holds a reference of its own).
-final class TLSContext {
-    /// The `SSL_CTX`.
-    let pointer: OpaquePointer
-    /// The server's ALPN choice, which the selection callback reads; kept alive with the context.
-    private let selection: ALPNSelection?
+/// One OpenSSL `SSL_CTX`, freed with the instance (each `SSL` made from it holds a reference of
+/// its own).
+///
+/// This module makes client contexts only (``client(_:)``). The loopback test servers make their
+/// server contexts themselves (NetClockTestSupport) with ``init(method:keepingAlive:)`` and run
+/// them through the same engine (``TLSConnection/serverHandshake(over:context:timeout:isAbandoned:)``),
+/// so no server code ships in this module.
+package final class TLSContext {
+    /// The `SSL_CTX`, for configuring it before its first connection.
+    package let pointer: OpaquePointer
+    /// Whatever the context's callbacks read (a server's ALPN choice), kept alive with it.
+    private let callbackState: AnyObject?
 
-    /// A context for `method` (`TLS_client_method()` or `TLS_server_method()`).
-    private init(method: OpaquePointer?, selection: ALPNSelection?) throws(TLSError) {
+    /// A context for `method` (such as `TLS_client_method()`); `callbackState` lives as long as the
+    /// context.
+    /// - Throws: ``TLSError/Code/configuration`` when OpenSSL cannot make one.
+    package init(method: OpaquePointer?, keepingAlive callbackState: AnyObject? = nil) throws(TLSError) {
         OpenSSLErrorQueue.clear()
         guard let method, let context = SSL_CTX_new(method) else {
             throw TLSError(.configuration, OpenSSLErrorQueue.reason(or: "SSL_CTX_new failed"))
         }
         self.pointer = context
-        self.selection = selection
+        self.callbackState = callbackState
     }
 
     deinit {
@@ -25,7 +32,7 @@ final class TLSContext {
     /// A client context: minimum version, peer verification against `trustRoots`, the ALPN offer.
     static func client(_ configuration: TLSClientConfiguration) throws(TLSError) -> TLSContext {
         let alpn = try ALPNProtocolList(configuration.applicationProtocols)
-        let context = try TLSContext(method: TLS_client_method(), selection: nil)
+        let context = try TLSContext(method: TLS_client_method())
         try context.setVersions(minimum: configuration.minimumVersion, maximum: nil)
         switch configuration.trustRoots {
         case .system:
@@ -48,44 +55,9 @@ final class TLSContext {
         return context
     }
 
-    /// A server context: certificate chain and key, versions, ALPN selection (none when the list is
-    /// empty), and no session tickets (nothing is resumed).
-    static func server(_ configuration: TLSServerConfiguration) throws(TLSError) -> TLSContext {
-        let alpn = try ALPNProtocolList(configuration.applicationProtocols)
-        let selection = alpn.wire.isEmpty ? nil : ALPNSelection(alpn)
-        let context = try TLSContext(method: TLS_server_method(), selection: selection)
-        try context.setVersions(minimum: configuration.minimumVersion, maximum: configuration.maximumVersion)
-        guard SSL_CTX_use_certificate_chain_file(context.pointer, configuration.certificateChainFile) == 1
-        else {
-            throw TLSError(
-                .configuration,
-                OpenSSLErrorQueue.reason(
-                    or: "cannot load certificate chain \(configuration.certificateChainFile)"))
-        }
-        guard
-            SSL_CTX_use_PrivateKey_file(context.pointer, configuration.privateKeyFile, SSL_FILETYPE_PEM) == 1
-        else {
-            throw TLSError(
-                .configuration,
-                OpenSSLErrorQueue.reason(or: "cannot load private key \(configuration.privateKeyFile)"))
-        }
-        guard SSL_CTX_check_private_key(context.pointer) == 1 else {
-            throw TLSError(
-                .configuration, OpenSSLErrorQueue.reason(or: "the private key does not match the certificate")
-            )
-        }
-        guard SSL_CTX_set_num_tickets(context.pointer, 0) == 1 else {
-            throw TLSError(.configuration, OpenSSLErrorQueue.reason(or: "SSL_CTX_set_num_tickets failed"))
-        }
-        if let selection {
-            SSL_CTX_set_alpn_select_cb(
-                context.pointer, alpnSelect, Unmanaged.passUnretained(selection).toOpaque())
-        }
-        return context
-    }
-
     /// Sets the lowest and (when given) highest protocol versions.
-    private func setVersions(minimum: TLSProtocolVersion, maximum: TLSProtocolVersion?) throws(TLSError) {
+    /// - Throws: ``TLSError/Code/configuration`` when OpenSSL refuses one.
+    package func setVersions(minimum: TLSProtocolVersion, maximum: TLSProtocolVersion?) throws(TLSError) {
         guard netclock_SSL_CTX_set_min_proto_version(pointer, minimum.rawValue) == 1 else {
             throw TLSError(
                 .configuration, OpenSSLErrorQueue.reason(or: "cannot set the minimum version \(minimum)"))
@@ -97,22 +69,4 @@ final class TLSContext {
             }
         }
     }
-}
-
-/// OpenSSL's ALPN selection callback for servers: the ``ALPNSelection`` passed as its argument
-/// chooses; no match finishes the handshake without ALPN (`SSL_TLSEXT_ERR_NOACK`).
-private func alpnSelect(
-    _ ssl: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
-    _ outLength: UnsafeMutablePointer<UInt8>?, _ offered: UnsafePointer<UInt8>?, _ offeredLength: UInt32,
-    _ argument: UnsafeMutableRawPointer?
-) -> Int32 {
-    guard let out, let outLength, let offered, let argument else { return SSL_TLSEXT_ERR_NOACK }
-    let selection = Unmanaged<ALPNSelection>.fromOpaque(argument).takeUnretainedValue()
-    guard
-        let (name, length) = selection.choose(
-            from: UnsafeBufferPointer(start: offered, count: Int(offeredLength)))
-    else { return SSL_TLSEXT_ERR_NOACK }
-    out.pointee = name
-    outLength.pointee = length
-    return SSL_TLSEXT_ERR_OK
 }

@@ -1,6 +1,6 @@
 import COpenSSL
 
-/// What the session of a ``TLSEngine`` is and agreed on — the peer's name to check, ALPN, SNI,
+/// What the session of a ``TLSEngine`` is and agreed on — the peer's name to check, ALPN,
 /// the version, exported keys — read straight from its `SSL`, without any I/O.
 extension TLSEngine {
     /// Sets the name or address the server's certificate must carry, and SNI for a name.
@@ -32,12 +32,6 @@ extension TLSEngine {
         SSL_get0_alpn_selected(ssl, &name, &length)
         guard let name, length > 0 else { return nil }
         return String(decoding: UnsafeBufferPointer(start: name, count: Int(length)), as: UTF8.self)
-    }
-
-    /// On a server, the SNI host name the client sent.
-    var requestedServerName: String? {
-        guard isServer, let name = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name) else { return nil }
-        return String(cString: name)
     }
 
     /// The protocol version agreed on.

@@ -217,3 +217,17 @@ package struct QueryCommandOptions: Hashable, Sendable {
     /// The sync policy these options describe: the facade's, from ``configuration(store:)``.
     package var syncPolicy: SyncPolicy { configuration(store: nil).syncPolicy }
 }
+
+/// The anchor file `sync` writes and `now` reads: `--state FILE`, or the XDG cache default.
+enum AnchorFileLocation {
+    static func store(for options: QueryCommandOptions) -> Result<AnchorStore, AnchorStoreError> {
+        if let path = options.statePath {
+            return .success(AnchorStore(path: path))
+        }
+        do {
+            return .success(try AnchorStore())
+        } catch {
+            return .failure(error)
+        }
+    }
+}

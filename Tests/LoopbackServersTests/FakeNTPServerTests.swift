@@ -75,7 +75,8 @@ private final class RawUDPClient {
         -> UnixTime
     {
         let request = NTPPacket(
-            version: version, mode: .client, poll: Log2Seconds(rawValue: poll), transmitTimestamp: nonce)
+            version: version, mode: .client, poll: NTPPacket.Log2Seconds(rawValue: poll),
+            transmitTimestamp: nonce)
         return try send(request.encoded(), to: server)
     }
 
@@ -236,7 +237,7 @@ struct FakeNTPServerTests {
         #expect(reply.referenceID.ipv4 == "127.127.1.1")
         #expect(reply.precision.rawValue == -20)
         #expect(reply.rootDelay == .zero)
-        #expect(reply.rootDispersion == NTPShortFormat(roundingUp: .microseconds(100)))
+        #expect(reply.rootDispersion == NTPPacket.ShortFormat(roundingUp: .microseconds(100)))
         // With no offset, T2 and T3 are readings of this machine's CLOCK_REALTIME taken after the
         // request left (t1) and before the reply arrived (t4): an exact bracket, however loaded the
         // machine is. Only the 2⁻³² s encoding rounding needs slack.
@@ -316,7 +317,7 @@ struct FakeNTPServerTests {
         #expect(before.receiveTimestamp.unixTime(near: first.t1) >= first.t1 - rounding)
         server.update {
             $0.offset = .seconds(5)
-            $0.stratum = Stratum(rawValue: 1)
+            $0.stratum = NTPPacket.Stratum(rawValue: 1)
             $0.port = 1  // ignored while running
         }
         #expect(server.configuration.offset == .seconds(5))
@@ -390,7 +391,7 @@ struct FakeNTPServerTests {
             let packet = try #require(reply)
             #expect(packet.stratum == .kissOfDeath)
             #expect(packet.referenceID.asciiCode == code)
-            #expect(packet.kissCode == KissCode(rawValue: code))
+            #expect(packet.kissCode == NTPPacket.KissCode(rawValue: code))
             #expect(packet.leap == .alarm, "as ntpd sends it")
             #expect(packet.originTimestamp == nonce, "so the client can tell it answers its request")
             #expect(packet.transmitTimestamp == nonce && packet.receiveTimestamp == nonce)
@@ -407,8 +408,8 @@ struct FakeNTPServerTests {
             #expect(packet.receiveTimestamp - packet.transmitTimestamp == .seconds(1))
         case .rootDistance(let delay, let dispersion):
             let packet = try #require(reply)
-            #expect(packet.rootDelay == NTPShortFormat(roundingUp: delay))
-            #expect(packet.rootDispersion == NTPShortFormat(roundingUp: dispersion))
+            #expect(packet.rootDelay == NTPPacket.ShortFormat(roundingUp: delay))
+            #expect(packet.rootDispersion == NTPPacket.ShortFormat(roundingUp: dispersion))
             #expect(packet.rootDistance >= .seconds(13))
         case .negativeDelay:
             let packet = try #require(reply)
@@ -858,7 +859,7 @@ struct FakeNTPServerTests {
             Issue.record("bound a port twice")
         } catch {
             #expect(error.code == .systemCallFailed)
-            #expect(error.systemError == EADDRINUSE)
+            #expect(error.systemError == .addressInUse)
         }
     }
 }
@@ -897,7 +898,7 @@ struct FakeNTPServerCommandLineTests {
         #expect(c.seed == 7)
         #expect(c.stratum == .primary)
         #expect(c.leap == .deleteSecond)
-        #expect(c.referenceID == ReferenceID(ascii: "GPS"))
+        #expect(c.referenceID == NTPPacket.ReferenceID(ascii: "GPS"))
         #expect(c.precision.rawValue == -24)
         #expect(c.rootDelay == .milliseconds(10))
         #expect(c.rootDispersion == .microseconds(1500))
@@ -906,7 +907,7 @@ struct FakeNTPServerCommandLineTests {
         #expect(options.verbose)
         #expect(
             try Options.parse(["--refid", "192.0.2.7"]).configuration.referenceID
-                == ReferenceID(rawValue: 0xC000_0207))
+                == NTPPacket.ReferenceID(rawValue: 0xC000_0207))
         #expect(try Options.parse(["--help"]).action == .showHelp)
         #expect(try Options.parse(["-h"]).action == .showHelp)
         #expect(try Options.parse(["--version"]).action == .showVersion)

@@ -2,6 +2,7 @@ import LoopbackServers
 import NTS
 import NetClockPlatform
 import NetClockTLS
+import NetClockTestSupport
 import SNTP
 import Testing
 

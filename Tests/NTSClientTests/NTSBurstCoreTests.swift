@@ -115,7 +115,7 @@ import Testing
         _ = Self.run(&driver, jar: jar, behaviour: .nak)
         let result = try #require(driver.outcome)
         #expect(driver.sent.count == 1)
-        #expect(result.kissCode == KissCode.ntsNegativeAcknowledgement)
+        #expect(result.kissCode == NTPPacket.KissCode.ntsNegativeAcknowledgement)
         #expect(association.needsKeyExchange)
     }
 

@@ -99,7 +99,7 @@ struct NTSHostileTLSPeerTests {
         let wall = meter.wall
         let cpu = await meter.cpu(afterSettling: Self.settle)
         let (code, reason) = Self.expected(script)
-        #expect(failure?.code == code, "\(String(describing: failure))")
+        #expect(failure?.code.rawValue == code, "\(String(describing: failure))")
         #expect(failure?.reason.contains(reason) == true, "\(String(describing: failure))")
         if code == "nts_ke_tls_timed_out" {
             #expect(
@@ -112,7 +112,9 @@ struct NTSHostileTLSPeerTests {
         let statistics = pool.statistics
         #expect(statistics.idle == statistics.threads && statistics.queued == 0, "\(statistics)")
         #expect(peer.connections == 1)
-        print("hostile TLS peer | nts-ke | \(script) | \(failure?.code ?? "-") | wall \(wall) | cpu \(cpu)")
+        print(
+            "hostile TLS peer | nts-ke | \(script) | \(failure?.code.rawValue ?? "-") | wall \(wall) | cpu \(cpu)"
+        )
     }
 
     /// The scripts that hold a connection open as long as the client stays.
@@ -152,7 +154,7 @@ struct NTSHostileTLSPeerTests {
         task.cancel()
         let failure = await task.value
         let freed = await Self.timeUntilIdle(pool)
-        #expect(failure?.code == "cancelled", "\(String(describing: failure))")
+        #expect(failure?.code.rawValue == "cancelled", "\(String(describing: failure))")
         #expect(freed < CancellableWait.slice + Self.wakeSlack, "the pool thread took \(freed) to stop")
         #expect(await peer.waitUntilAllClosed(within: .seconds(1)), "the connection is still open")
         let cpu = await meter.cpu(afterSettling: Self.settle)

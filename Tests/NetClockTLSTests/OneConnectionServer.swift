@@ -1,5 +1,6 @@
 import NetClockPlatform
 import NetClockTLS
+import NetClockTestSupport
 import Synchronization
 
 /// A loopback TCP server that serves exactly one connection on a thread of its own, for the TLS

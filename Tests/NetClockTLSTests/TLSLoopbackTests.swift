@@ -1,5 +1,6 @@
 import NetClockPlatform
 import LoopbackServers
+import NetClockTestSupport
 import Testing
 
 @testable import NetClockTLS

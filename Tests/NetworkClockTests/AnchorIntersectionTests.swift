@@ -24,7 +24,7 @@ struct AnchorIntersectionTests {
     private func makeClock(_ timeline: SimulatedTimeline) -> AnchoredClock {
         AnchoredClock(
             monotonic: timeline.monotonicClock, wall: timeline.wallClock,
-            policy: ClockPolicy(priorTolerancePPM: 15), kernel: .unavailable)
+            policy: NetworkClock.ClockPolicy(priorTolerancePPM: 15), kernel: .unavailable)
     }
 
     /// An anchor taken now whose time is `error` off the truth.
@@ -148,7 +148,7 @@ struct AnchorIntersectionTests {
         let timeline = SimulatedTimeline()
         let clock = AnchoredClock(
             monotonic: timeline.monotonicClock, wall: timeline.wallClock,
-            policy: ClockPolicy(priorTolerancePPM: 15), kernel: .unavailable)
+            policy: NetworkClock.ClockPolicy(priorTolerancePPM: 15), kernel: .unavailable)
         var random = SplitMix64(seed: 11)
         var intersected = 0
         var kept = 0

@@ -9,10 +9,10 @@ import Testing
 @Suite("AnchoredClock")
 struct AnchoredClockTests {
     /// A 15 ppm prior, for tests about intersection rather than the tolerance.
-    static let fifteen = ClockPolicy(priorTolerancePPM: 15)
+    static let fifteen = NetworkClock.ClockPolicy(priorTolerancePPM: 15)
 
     private func makeClock(
-        _ timeline: SimulatedTimeline, policy: ClockPolicy = ClockPolicy()
+        _ timeline: SimulatedTimeline, policy: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy()
     ) -> AnchoredClock {
         AnchoredClock(monotonic: timeline.monotonicClock, wall: timeline.wallClock, policy: policy)
     }
@@ -108,7 +108,7 @@ struct AnchoredClockTests {
 
     // Before a second sync has measured the frequency, the bound grows at the prior tolerance:
     // 500 ppm by default (it was 15 ppm, which an oscillator 60 or 80 ppm off outruns; see
-    // ClockPolicy.priorTolerancePPM). 3600 s × 500 ppm = 1.8 s; the clock rounds the growth up
+    // NetworkClock.ClockPolicy.priorTolerancePPM). 3600 s × 500 ppm = 1.8 s; the clock rounds the growth up
     // to a whole nanosecond so the bound stays sound, and 500e-6 is not exact in binary.
     @Test("before the frequency is measured the bound grows at the 500 ppm prior: +1.8 s after one hour")
     func boundGrowth() throws {
@@ -127,7 +127,7 @@ struct AnchoredClockTests {
     @Test("a custom tolerance changes the growth rate")
     func customTolerance() throws {
         let timeline = SimulatedTimeline()
-        let clock = makeClock(timeline, policy: ClockPolicy(priorTolerancePPM: 100))
+        let clock = makeClock(timeline, policy: NetworkClock.ClockPolicy(priorTolerancePPM: 100))
         clock.update(timeline.anchor(bound: .zero))
         timeline.advance(by: .seconds(100))
         let bound = try #require(clock.now()).errorBound
@@ -238,7 +238,7 @@ struct AnchoredClockTests {
 
         // One sync and a 15 ppm prior (the old default tolerance): an hour later the truth, 180 ms
         // away, is outside the 55 ms bound. The 500 ppm default covers it (1.8 s).
-        for (policy, covers) in [(Self.fifteen, false), (ClockPolicy(), true)] {
+        for (policy, covers) in [(Self.fifteen, false), (NetworkClock.ClockPolicy(), true)] {
             let single = SimulatedTimeline(monotonicDriftPPM: 50)
             let clock = makeClock(single, policy: policy)
             clock.update(single.anchor(bound: .milliseconds(1)))

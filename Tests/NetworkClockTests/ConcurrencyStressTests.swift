@@ -76,7 +76,7 @@ struct ConcurrencyStressTests {
             return PublishedAnchor(
                 anchor: HeldAnchor(
                     anchor: anchor, base: TimeBaseInstant(awake: anchor.monotonic.sinceOrigin)),
-                aging: .prior(ClockPolicy()),
+                aging: .prior(NetworkClock.ClockPolicy()),
                 check: TimeBaseReading(exchange: anchor.monotonic, base: .init(awake: .zero)))
         }
         // Intact readings pass.
@@ -240,7 +240,7 @@ struct ConcurrencyStressTests {
                 guard waitUntil(plan.scheduled(k), unless: stop) else { break }
                 do {
                     counters.record(
-                        try gate.run { () throws(IngestError) in
+                        try gate.run { () throws(NetworkClock.IngestError) in
                             try clock.ingest(
                                 serverTime: ingest.serverTime, requestSent: ingest.sent,
                                 responseReceived: ingest.received,
@@ -310,11 +310,11 @@ struct StressPlan: Sendable {
     static let baseNanoseconds: Int64 = 1_780_000_000_000_000_000
     /// The growth rate before the frequency is measured: the default policy's 500 ppm prior,
     /// computed as the clock does.
-    static let toleranceGrowthRate = ClockPolicy().priorTolerancePPM / 1e6
+    static let toleranceGrowthRate = NetworkClock.ClockPolicy().priorTolerancePPM / 1e6
     /// The least growth rate once the frequency is measured: the points lie exactly on the line, so
     /// every pair is centred on 0 and the intersection is no narrower than the 1 ppm wander jump
     /// every pair is widened by.
-    static let floorGrowthRate = ClockPolicy().wanderPPM / 1e6
+    static let floorGrowthRate = NetworkClock.ClockPolicy().wanderPPM / 1e6
     /// The most: the growth rate never exceeds the prior plus the correction (0 here), 500 ppm.
     static let ceilingGrowthRate = 1e-3
 

@@ -78,7 +78,7 @@ struct DescriptorLeakTests {
         func runEngines(_ rounds: Int) async -> Tally {
             var tally = Tally()
             for round in 0..<rounds {
-                let sources: [SourceReport]
+                let sources: [SyncReport.NTPSource]
                 do {
                     sources = try await (round.isMultiple(of: 2) ? ntp.sync() : combined.sync()).sources
                 } catch {

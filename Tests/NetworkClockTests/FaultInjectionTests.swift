@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+@testable import HTTPTime
 import LoopbackServers
 import NetClockPlatform
 import SNTP

@@ -1,4 +1,4 @@
-import HTTPTimeParsing
+@testable import HTTPTime
 import LoopbackServers
 import NetworkClock
 import SNTP

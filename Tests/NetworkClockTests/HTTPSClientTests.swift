@@ -1,4 +1,5 @@
 import Foundation
+@testable import HTTPTime
 import LoopbackServers
 import NetClockTLS
 import SNTP
@@ -23,7 +24,7 @@ struct HTTPSClientTests {
     /// A source trusting the test CA only, with `configuration`.
     static func source(_ configuration: HTTPTimeSource.Configuration = .init()) throws -> HTTPTimeSource {
         HTTPTimeSource(
-            configuration: configuration, trustRoots: .certificateFile(try TestCertificates.require().caFile))
+            configuration: configuration, trustRoots: .caFile(try TestCertificates.require().caFile))
     }
 
     /// An HTTPS server presenting `certificate`; its URL names `localhost` (as the certificate does).
@@ -177,7 +178,7 @@ struct HTTPSClientTests {
     @Test func missingCAFileIsATLSError() async throws {
         let (server, url) = try Self.startServer(.init())
         defer { server.stop() }
-        let source = HTTPTimeSource(trustRoots: .certificateFile("/nonexistent/ca.pem"))
+        let source = HTTPTimeSource(trustRoots: .caFile("/nonexistent/ca.pem"))
         let (error, _) = await Self.failure(of: source, url)
         #expect(error?.code == .tls, "\(String(describing: error))")
         #expect(error?.reason.contains("/nonexistent/ca.pem") == true, "\(String(describing: error))")

@@ -1,4 +1,5 @@
 import Foundation
+@testable import HTTPTime
 import LoopbackServers
 import NetClockTLS
 import SNTP
@@ -35,7 +36,7 @@ struct HTTPSHostileServerTests {
             reason: "without a TLS close_notify"),
         Hostile(
             name: "alert inside the headers", misbehaviour: .alertInsideHeaders(afterBytes: 40), code: .tls,
-            reason: "TLS connection failed"),
+            reason: "TLS connection_failed"),
         Hostile(
             name: "self-signed certificate", certificate: .selfSigned, code: .certificateRejected,
             reason: "self-signed certificate"),

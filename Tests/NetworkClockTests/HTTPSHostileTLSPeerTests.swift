@@ -1,4 +1,5 @@
 import Foundation
+@testable import HTTPTime
 import LoopbackServers
 import NetClockPlatform
 import SNTP
@@ -65,7 +66,7 @@ struct HTTPSHostileTLSPeerTests {
     static func source(pool: BlockingPool, certificates: TestCertificates) -> HTTPTimeSource {
         HTTPTimeSource(
             configuration: .init(requestTimeout: requestTimeout, deadline: .seconds(2)),
-            trustRoots: .certificateFile(certificates.caFile), pool: pool)
+            trustRoots: .caFile(certificates.caFile), pool: pool)
     }
 
     @Test(arguments: HostileTLSPeerScript.matrix)
@@ -136,7 +137,7 @@ extension HTTPSHostileTLSPeerTests {
         let pool = BlockingPool(maximumThreads: 4)
         let source = HTTPTimeSource(
             configuration: .init(requestTimeout: .seconds(10), deadline: .seconds(20)),
-            trustRoots: .certificateFile(certificates.caFile), pool: pool)
+            trustRoots: .caFile(certificates.caFile), pool: pool)
         let url = try #require(URL(string: peer.url))
         let task = Task { await HTTPSClientTests.failure(of: source, url).0 }
         try await Task.sleep(for: .milliseconds(300))

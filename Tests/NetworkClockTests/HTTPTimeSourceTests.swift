@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTimeParsing
+@testable import HTTPTime
 import LoopbackServers
 import NetClockPlatform
 import SNTP

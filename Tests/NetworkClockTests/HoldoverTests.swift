@@ -9,7 +9,7 @@ import Testing
 /// wall-clock steps, the growth model, frequency resets and restoring the time base from a file.
 @Suite("Holdover")
 struct HoldoverTests {
-    private func makeClock(_ machine: SimulatedMachine, policy: ClockPolicy = ClockPolicy()) -> AnchoredClock
+    private func makeClock(_ machine: SimulatedMachine, policy: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy()) -> AnchoredClock
     {
         AnchoredClock(
             monotonic: machine.clock, wall: machine.wallClock, policy: policy,
@@ -66,7 +66,7 @@ struct HoldoverTests {
         // Symmetric: the same stretch backwards grows the same.
         #expect(aging.growth(from: later, to: start) == grown)
         // The prior grows linearly anywhere: 3600 s × 500 ppm = 1.8 s (rounded up, plus 1 ns).
-        let prior = HoldoverAging.prior(ClockPolicy())
+        let prior = HoldoverAging.prior(NetworkClock.ClockPolicy())
         let linear = prior.growth(from: start, to: later)
         #expect(linear >= .seconds(1.8) && linear <= .seconds(1.8) + .nanoseconds(2))
     }

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTimeParsing
+@testable import HTTPTime
 import LoopbackServers
 import NetClockPlatform
 import SNTP
@@ -95,11 +95,11 @@ struct NetworkClockFacadeTests {
                 serverTime: serverTime + .seconds(1), requestSent: base,
                 responseReceived: base + .milliseconds(2)))
         #expect(clock.clock.anchor?.errorBound == .microseconds(1500))
-        #expect(throws: IngestError.responseBeforeRequest) {
+        #expect(throws: NetworkClock.IngestError.responseBeforeRequest) {
             try clock.ingest(
                 serverTime: serverTime, requestSent: base, responseReceived: base - .milliseconds(1))
         }
-        #expect(throws: IngestError.invalidResolution(.zero - .seconds(1))) {
+        #expect(throws: NetworkClock.IngestError.invalidResolution(.zero - .seconds(1))) {
             try clock.ingest(
                 serverTime: serverTime, requestSent: base, responseReceived: base,
                 resolution: .zero - .seconds(1))
@@ -133,7 +133,7 @@ struct NetworkClockFacadeTests {
         let server = try Self.ntpServer(offset: .seconds(-3))
         defer { server.stop() }
         var configuration = Self.configuration([server])
-        configuration.refresh = RefreshPolicy(
+        configuration.refresh = NetworkClock.RefreshPolicy(
             interval: .milliseconds(200), jitter: 0, minimumInterval: .milliseconds(200))
         let clock = NetworkClock(configuration: configuration)
         let events = clock.events()
@@ -159,7 +159,7 @@ struct NetworkClockFacadeTests {
 
     @Test func refreshScheduleIsJitteredAndBacksOff() {
         var generator = FixedSequence(values: [0, UInt64.max, 1 << 63])
-        var schedule = RefreshSchedule(policy: RefreshPolicy())
+        var schedule = RefreshSchedule(policy: NetworkClock.RefreshPolicy())
         // Successes: 1024 s ± 25%.
         for _ in 0..<20 {
             let delay = schedule.nextDelay(afterSuccess: true, using: &generator)
@@ -184,7 +184,7 @@ struct NetworkClockFacadeTests {
         // 1000 clients started together: their next syncs spread over the whole jitter window.
         var generator = SystemRandomNumberGenerator()
         let delays = (0..<1000).map { _ in
-            var schedule = RefreshSchedule(policy: RefreshPolicy())
+            var schedule = RefreshSchedule(policy: NetworkClock.RefreshPolicy())
             return schedule.nextDelay(afterSuccess: true, using: &generator).secondsDouble
         }
         let sameSecond = Dictionary(grouping: delays, by: { Int($0) }).values.map(\.count).max() ?? 0

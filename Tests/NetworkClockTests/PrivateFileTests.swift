@@ -130,7 +130,7 @@ struct PrivateFileTests {
                 Issue.record("an oversized file was read")
                 return
             }
-            #expect(failure.code == FileSystem.fileTooLarge)
+            #expect(failure.code == .fileTooLarge)
         }
     }
 

@@ -45,7 +45,7 @@ struct RefreshScheduleClockTests {
         }
     }
 
-    static let policy = RefreshPolicy(
+    static let policy = NetworkClock.RefreshPolicy(
         interval: .seconds(1024), jitter: 0.25, minimumInterval: .seconds(1), initialBackoff: .seconds(64),
         maximumBackoff: .seconds(3600))
 

@@ -182,8 +182,8 @@ struct SyncEngineTests {
         }
     }
 
-    @Test(arguments: CombineMethod.allCases)
-    func everyCombineMethodContainsTheTruth(method: CombineMethod) async throws {
+    @Test(arguments: NetworkClock.CombineMethod.allCases)
+    func everyCombineMethodContainsTheTruth(method: NetworkClock.CombineMethod) async throws {
         let truth = Duration.milliseconds(-250)
         var servers: [FakeNTPServer] = []
         for seed in 1...4 {

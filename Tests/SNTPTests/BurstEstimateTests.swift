@@ -22,7 +22,8 @@ struct BurstEstimateTests {
         let t2 = t1 + tick * out + truth + step
         let t4 = t1 + tick * (out + back)
         let reply = NTPPacket(
-            mode: .server, stratum: Stratum(rawValue: 2), precision: Log2Seconds(rawValue: -10),
+            mode: .server, stratum: NTPPacket.Stratum(rawValue: 2),
+            precision: NTPPacket.Log2Seconds(rawValue: -10),
             receiveTimestamp: NTPTimestamp(t2), transmitTimestamp: NTPTimestamp(t2))
         return NTPSample(
             server: address, t1: NTPTimestamp(t1), reply: reply, t4: NTPTimestamp(t4),

@@ -63,7 +63,7 @@ struct HostileServerTests {
     func kissOfDeathIsReportedWithItsCode(code: String) throws {
         let result = try Self.query(.kissOfDeath(code: code), samples: 3)
         #expect(result.samples.isEmpty)
-        #expect(result.failure == .kissOfDeath(KissCode(rawValue: code)))
+        #expect(result.failure == .kissOfDeath(NTPPacket.KissCode(rawValue: code)))
         // RATE, DENY and RSTR stop the burst; an unknown code is reported and the burst goes on.
         #expect(result.exchanges.count == (code == "XXXX" ? 3 : 1))
     }

@@ -121,7 +121,7 @@ import Testing
             })
         let result = try #require(driver.outcome, "a kiss ends the burst at once")
         #expect(driver.sent.count == 1)
-        #expect(result.kissCode == KissCode(rawValue: code))
+        #expect(result.kissCode == NTPPacket.KissCode(rawValue: code))
 
         var etiquette = SourceEtiquette()
         etiquette.record(result, at: driver.now, rateBackoff: .seconds(64))
@@ -130,7 +130,7 @@ import Testing
         case .backingOff(let until, let left):
             #expect(code == "RATE" && until == driver.now + .seconds(64) && left == .seconds(54))
         case .dropped(let kiss):
-            #expect(code != "RATE" && kiss == KissCode(rawValue: code))
+            #expect(code != "RATE" && kiss == NTPPacket.KissCode(rawValue: code))
         case .allowed:
             Issue.record("a \(code) kiss left the address allowed")
         }
@@ -220,9 +220,14 @@ import Testing
         #expect(refused.outcome?.exchanges.map(\.outcome) == [.refused])
         var failed = Self.driver()
         failed.advance(by: .seconds(2))
-        failed.fail(.systemCall(operation: "send", errno: 101, reason: "Network is unreachable"))
+        failed.fail(
+            .systemCall(operation: "send", errno: .networkUnreachable, reason: "Network is unreachable"))
         #expect(failed.outcome?.exchanges.count == 2)
-        #expect(failed.outcome?.failure == .transport(.systemCall(operation: "send", errno: 101, reason: "Network is unreachable")))
+        #expect(
+            failed.outcome?.failure
+                == .transport(
+                    .systemCall(
+                        operation: "send", errno: .networkUnreachable, reason: "Network is unreachable")))
     }
 
     /// Cancelling ends the burst at once: the request in flight counts as timed out, nothing more is

@@ -90,13 +90,16 @@ struct NTPPacketTests {
     }
 
     @Test func kissCodesAndReferenceIDs() {
-        let kod = NTPPacket(mode: .server, stratum: .kissOfDeath, referenceID: ReferenceID(ascii: "RATE"))
+        let kod = NTPPacket(
+            mode: .server, stratum: .kissOfDeath, referenceID: NTPPacket.ReferenceID(ascii: "RATE"))
         #expect(kod.kissCode == .rate)
-        #expect(KissCode(ReferenceID(ascii: "DENY")).isTerminal)
-        #expect(KissCode(ReferenceID(ascii: "RSTR")).isTerminal)
-        #expect(!KissCode(ReferenceID(ascii: "XXXX")).isTerminal)
-        #expect(ReferenceID(ascii: "GPS").display(stratum: .primary) == "GPS")
-        #expect(ReferenceID(rawValue: 0x0A00_0001).display(stratum: Stratum(rawValue: 3)) == "10.0.0.1")
-        #expect(ReferenceID(rawValue: 0x0102_0304).display(stratum: .primary) == "0x01020304")
+        #expect(NTPPacket.KissCode(NTPPacket.ReferenceID(ascii: "DENY")).isTerminal)
+        #expect(NTPPacket.KissCode(NTPPacket.ReferenceID(ascii: "RSTR")).isTerminal)
+        #expect(!NTPPacket.KissCode(NTPPacket.ReferenceID(ascii: "XXXX")).isTerminal)
+        #expect(NTPPacket.ReferenceID(ascii: "GPS").display(stratum: .primary) == "GPS")
+        #expect(
+            NTPPacket.ReferenceID(rawValue: 0x0A00_0001).display(stratum: NTPPacket.Stratum(rawValue: 3))
+                == "10.0.0.1")
+        #expect(NTPPacket.ReferenceID(rawValue: 0x0102_0304).display(stratum: .primary) == "0x01020304")
     }
 }

@@ -94,21 +94,21 @@ struct NTPTimestampTests {
     }
 
     @Test func shortFormat() {
-        #expect(NTPShortFormat(rawValue: 0x0001_8000).duration == .milliseconds(1500))
-        #expect(NTPShortFormat(roundingUp: .milliseconds(1500)).rawValue == 0x0001_8000)
-        #expect(NTPShortFormat(roundingUp: .nanoseconds(1)).rawValue == 1)
-        #expect(NTPShortFormat(roundingUp: .seconds(100_000)).rawValue == .max)
-        #expect(NTPShortFormat(roundingUp: .zero - .seconds(1)).rawValue == 0)
+        #expect(NTPPacket.ShortFormat(rawValue: 0x0001_8000).duration == .milliseconds(1500))
+        #expect(NTPPacket.ShortFormat(roundingUp: .milliseconds(1500)).rawValue == 0x0001_8000)
+        #expect(NTPPacket.ShortFormat(roundingUp: .nanoseconds(1)).rawValue == 1)
+        #expect(NTPPacket.ShortFormat(roundingUp: .seconds(100_000)).rawValue == .max)
+        #expect(NTPPacket.ShortFormat(roundingUp: .zero - .seconds(1)).rawValue == 0)
     }
 
     @Test func log2Seconds() {
-        #expect(Log2Seconds(rawValue: 0).duration == .seconds(1))
-        #expect(Log2Seconds(rawValue: 6).duration == .seconds(64))
-        #expect(Log2Seconds(rawValue: -1).duration == .milliseconds(500))
-        #expect(Log2Seconds(rawValue: -20).duration >= .nanoseconds(953))
-        #expect(Log2Seconds(rawValue: -20).duration <= .nanoseconds(954))
-        #expect(Log2Seconds(rawValue: -128).duration == .zero)
-        #expect(Log2Seconds(rawValue: 127).duration == .seconds(Int64(1) << 62))
+        #expect(NTPPacket.Log2Seconds(rawValue: 0).duration == .seconds(1))
+        #expect(NTPPacket.Log2Seconds(rawValue: 6).duration == .seconds(64))
+        #expect(NTPPacket.Log2Seconds(rawValue: -1).duration == .milliseconds(500))
+        #expect(NTPPacket.Log2Seconds(rawValue: -20).duration >= .nanoseconds(953))
+        #expect(NTPPacket.Log2Seconds(rawValue: -20).duration <= .nanoseconds(954))
+        #expect(NTPPacket.Log2Seconds(rawValue: -128).duration == .zero)
+        #expect(NTPPacket.Log2Seconds(rawValue: 127).duration == .seconds(Int64(1) << 62))
     }
 
     @Test func iso8601() {

@@ -60,10 +60,10 @@ struct HTTPCLITests {
         defer { server.stop() }
         let output = try await CLIRunner.run(["query", "--http", server.urlString, "--http-only", "--json"])
         #expect(output.status == 1)
-        #expect(output.stderr.contains("missing-date-header"))
+        #expect(output.stderr.contains("missing_date_header"))
         let json = try output.json()
         let http = try #require((json["http"] as? [[String: Any]])?.first)
         #expect(http["status"] as? String == "error")
-        #expect(http["error_code"] as? String == "missing-date-header")
+        #expect(http["error_code"] as? String == "missing_date_header")
     }
 }

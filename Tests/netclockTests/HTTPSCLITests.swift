@@ -95,7 +95,7 @@ struct HTTPSCLITests {
             reason: "without a TLS close_notify"),
         Hostile(
             name: "TLS alert inside the headers", misbehaviour: .alertInsideHeaders(afterBytes: 40),
-            reason: "TLS connection failed"),
+            reason: "TLS connection_failed"),
         Hostile(name: "self-signed certificate", certificate: .selfSigned, reason: "self-signed certificate"),
         // Without trusted time the validity is checked against the server's own answer (bootstrap):
         // "the certificate of localhost has expired at the time its own answer gives".
@@ -109,9 +109,9 @@ struct HTTPSCLITests {
             reason: "no complete response head", deadline: .seconds(3)),
         Hostile(
             name: "oversized head", misbehaviour: .oversizedHeaders(bytes: 100 * 1024),
-            reason: "headers-too-large"),
+            reason: "headers_too_large"),
         Hostile(
-            name: "no Date header", misbehaviour: .malformedDate("yesterday"), reason: "malformed-date-header"
+            name: "no Date header", misbehaviour: .malformedDate("yesterday"), reason: "malformed_date_header"
         ),
         Hostile(name: "HTTP 500", misbehaviour: .internalServerError, reason: "HTTP 500"),
     ]

@@ -203,7 +203,9 @@ struct InteropTests {
             server = try FakeNTPServer(
                 configuration: .init(host: "127.0.0.123", port: 123, offset: .milliseconds(milliseconds)))
         } catch {
-            Issue.record("cannot bind 127.0.0.123:123 for ntpdig (errno \(error.systemError)): \(error)")
+            Issue.record(
+                "cannot bind 127.0.0.123:123 for ntpdig (\(error.systemError.map(String.init(describing:)) ?? "no errno")): \(error)"
+            )
             return
         }
         defer { server.stop() }

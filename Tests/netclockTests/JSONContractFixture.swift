@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTime
 import NetClockPlatform
 import SNTP
 
@@ -30,10 +31,12 @@ enum JSONContractFixture {
     static let t4 = ntp(0, 0x8040_0000)
 
     static let reply = NTPPacket(
-        leap: .noWarning, mode: .server, stratum: Stratum(rawValue: 2), precision: Log2Seconds(rawValue: -20),
-        rootDelay: NTPShortFormat(rawValue: 0x0000_0800),
-        rootDispersion: NTPShortFormat(rawValue: 0x0000_0010),
-        referenceID: ReferenceID(rawValue: 0x7F7F_0101), originTimestamp: NTPTimestamp(rawValue: 0x1111),
+        leap: .noWarning, mode: .server, stratum: NTPPacket.Stratum(rawValue: 2),
+        precision: NTPPacket.Log2Seconds(rawValue: -20),
+        rootDelay: NTPPacket.ShortFormat(rawValue: 0x0000_0800),
+        rootDispersion: NTPPacket.ShortFormat(rawValue: 0x0000_0010),
+        referenceID: NTPPacket.ReferenceID(rawValue: 0x7F7F_0101),
+        originTimestamp: NTPTimestamp(rawValue: 0x1111),
         receiveTimestamp: t2, transmitTimestamp: t3)
 
     static let sample = NTPSample(
@@ -45,7 +48,7 @@ enum JSONContractFixture {
     static let spoofed = RejectedReply(
         reason: .originMismatch,
         packet: NTPPacket(
-            mode: .server, stratum: Stratum(rawValue: 2), receiveTimestamp: ntp(1, 0x4000_0000),
+            mode: .server, stratum: NTPPacket.Stratum(rawValue: 2), receiveTimestamp: ntp(1, 0x4000_0000),
             transmitTimestamp: ntp(1, 0xC000_0000)),
         receivedAt: UnixTime(seconds: unixSeconds, nanoseconds: 750_000_000))
 
@@ -57,7 +60,7 @@ enum JSONContractFixture {
     }
 
     /// Selected: a spoofed reply, then a sample; the second request timed out.
-    static let selected = SourceReport(
+    static let selected = SyncReport.NTPSource(
         server: ServerName(host: "127.0.0.1", port: 11123), address: address, status: .selected,
         query: ServerQueryResult(
             address: address,
@@ -71,7 +74,7 @@ enum JSONContractFixture {
             ], mapping: mapping))
 
     /// No sample: one request timed out, one was refused, one failed, one reply had a negative delay.
-    static let silent = SourceReport(
+    static let silent = SyncReport.NTPSource(
         server: ServerName(host: "127.0.0.1", port: 11124), address: silentAddress, status: .timeout,
         reason: "no reply (timed out)",
         query: ServerQueryResult(
@@ -87,11 +90,12 @@ enum JSONContractFixture {
                     nonce: NTPTimestamp(rawValue: 0x5555), sentAt: sentAt(2), outcome: .refused, rejected: []),
                 ExchangeRecord(
                     nonce: NTPTimestamp(rawValue: 0x6666), sentAt: sentAt(3),
-                    outcome: .failed(.systemCall(operation: "send", errno: 1, reason: "EPERM")), rejected: []),
+                    outcome: .failed(.systemCall(operation: "send", errno: .notPermitted, reason: "EPERM")),
+                    rejected: []),
             ], mapping: mapping))
 
     /// A Kiss-o'-Death DENY.
-    static let kissed = SourceReport(
+    static let kissed = SyncReport.NTPSource(
         server: ServerName(host: "127.0.0.1", port: 11125), address: kissAddress, status: .kissOfDeath,
         reason: "Kiss-o'-Death DENY",
         query: ServerQueryResult(
@@ -104,13 +108,13 @@ enum JSONContractFixture {
             ], mapping: mapping))
 
     /// A name that did not resolve: no address, no query.
-    static let unresolved = SourceReport(
+    static let unresolved = SyncReport.NTPSource(
         server: ServerName(host: "nowhere.invalid"), address: nil, status: .error, reason: "cannot resolve")
 
     /// An HTTP source that measured: one request with a Date header, one without a response.
-    static var httpMeasured: HTTPSourceReport {
+    static var httpMeasured: SyncReport.HTTPSource {
         let url = URL(string: "http://127.0.0.1:18080/a/b?x=1")
-        var report = HTTPSourceReport(
+        var report = SyncReport.HTTPSource(
             url: url ?? URL(fileURLWithPath: "/"), error: HTTPTimeError(.timeout, "unused"))
         report.status = .selected
         report.reason = nil
@@ -135,9 +139,9 @@ enum JSONContractFixture {
     }
 
     /// An HTTP source that failed.
-    static var httpFailed: HTTPSourceReport {
+    static var httpFailed: SyncReport.HTTPSource {
         let url = URL(string: "http://127.0.0.1:18081/")
-        return HTTPSourceReport(
+        return SyncReport.HTTPSource(
             url: url ?? URL(fileURLWithPath: "/"), error: HTTPTimeError(.transport, "connection refused"))
     }
 

@@ -25,7 +25,7 @@ import Testing
             localReceiveTime: Fixture.ntp(1, 0x8040_0000).unixTime)
     }()
 
-    static var report: SourceReport {
+    static var report: SyncReport.NTPSource {
         let query = ServerQueryResult(
             address: Fixture.address,
             exchanges: [
@@ -39,10 +39,10 @@ import Testing
             ], mapping: Fixture.mapping)
         guard case .failure(let inconsistency) = query.estimate else {
             Issue.record("the fixture burst should be inconsistent")
-            return SourceReport(
+            return SyncReport.NTPSource(
                 server: ServerName(host: "127.0.0.1", port: 11123), address: nil, status: .error)
         }
-        return SourceReport(
+        return SyncReport.NTPSource(
             server: ServerName(host: "127.0.0.1", port: 11123), address: Fixture.address,
             status: .inconsistent,
             reason: inconsistency.description, query: query)

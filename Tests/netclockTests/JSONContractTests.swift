@@ -82,7 +82,8 @@ import Testing
             [
                 "t1": 1_796_040_003.5, "accepted": false, "reason": "error",
                 "detail": .string(
-                    TransportError.systemCall(operation: "send", errno: 1, reason: "EPERM").description),
+                    TransportError.systemCall(operation: "send", errno: .notPermitted, reason: "EPERM")
+                        .description),
             ],
         ],
     ]

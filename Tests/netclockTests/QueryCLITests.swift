@@ -42,7 +42,7 @@ struct QueryCLITests {
     }
 
     @Test func jsonOutputHasEveryField() async throws {
-        let server = try Self.server(offset: .seconds(-2)) { $0.stratum = Stratum(rawValue: 3) }
+        let server = try Self.server(offset: .seconds(-2)) { $0.stratum = NTPPacket.Stratum(rawValue: 3) }
         defer { server.stop() }
         let output = try await CLIRunner.run([
             "query", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "8", "--json",

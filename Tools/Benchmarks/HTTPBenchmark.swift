@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTime
 import LoopbackServers
 import NetClockPlatform
 import NetworkClock

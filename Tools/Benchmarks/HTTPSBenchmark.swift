@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTime
 import LoopbackServers
 import NetClockPlatform
 import NetworkClock
@@ -36,7 +37,7 @@ func runHTTPSBenchmark() async {
     print("HTTPS (own TLS client, TLS 1.3) vs plain HTTP against loopback servers: true offset +2.300 s,")
     print("0–20 ms uniform delay before stamping, \(batches * 5) trials per method and scheme, one run.")
 
-    let trust = NetworkClock.TrustRoots.certificateFile(certificates.caFile)
+    let trust = NetworkClock.TrustRoots.certificateFile(certificates.caFile).tlsTrustRoots
     let dateSource = HTTPTimeSource(trustRoots: trust)
     let headerSource = HTTPTimeSource(
         configuration: .init(timestampHeader: "X-Server-Time-Ms"), trustRoots: trust)

@@ -61,7 +61,7 @@ private let designs: [HoldoverDesign] = [
         let boot = HoldoverBootClock(machine: machine)
         return AnchoredClock(
             monotonic: boot, wall: HoldoverWallClock(machine: machine),
-            policy: ClockPolicy(
+            policy: NetworkClock.ClockPolicy(
                 priorTolerancePPM: 500, wanderPPM: 1000, suspendTolerancePPM: 0,
                 suspendResolution: .zero),
             kernel: .fixed(unsynchronizedKernel), timeBase: ExchangeClockTimeBase(boot))

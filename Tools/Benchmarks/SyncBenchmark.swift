@@ -28,7 +28,9 @@ func runSyncBenchmark(trials: Int = 30) async throws {
         }
         defer { servers.forEach { $0.stop() } }
         let names = servers.map { ServerName(host: $0.host, port: $0.port) }
-        for method in count == 1 ? [CombineMethod.intersection] : CombineMethod.allCases {
+        for method in count == 1
+            ? [NetworkClock.CombineMethod.intersection] : NetworkClock.CombineMethod.allCases
+        {
             let policy = SyncPolicy(
                 servers: names, query: QueryOptions(samples: 4, interval: .zero, timeout: .seconds(1)),
                 combine: method)

@@ -1,15 +1,14 @@
 // libFuzzer target: the HTTP-date parser (RFC 9110 §5.6.7) and the epoch timestamp header parser.
 //
 // Built by Tools/fuzz.sh as its own module, linked with the modules NetClockPlatform, SNTP,
-// HTTPTimeParsing and NetworkClock compiled for fuzzing; it uses their `package` API. Not part of
-// the Swift package.
+// NetClockTLS and HTTPTime compiled for fuzzing; it uses their `package` API. Not part of the
+// Swift package.
 //
 // The input bytes, decoded as UTF-8 (invalid sequences become U+FFFD), are given to every parse
 // entry point. Whatever parses must satisfy the invariants below; every violation calls
 // `fatalError` with a message, which libFuzzer reports as a crash.
 
-import HTTPTimeParsing
-import NetworkClock
+import HTTPTime
 import SNTP
 
 private func require(_ condition: Bool, _ message: @autoclosure () -> String) {

@@ -2,8 +2,8 @@
 // head in a stream, and the evidence (Date or timestamp header → offset interval) read from a head.
 //
 // Built by Tools/fuzz.sh as its own module, linked with the modules NetClockPlatform, SNTP,
-// HTTPTimeParsing and NetworkClock compiled for fuzzing; it uses their `package` API. Not part of
-// the Swift package.
+// NetClockTLS and HTTPTime compiled for fuzzing; it uses their `package` API. Not part of the
+// Swift package.
 //
 // The input bytes are the stream a server sends. They are searched for the end of a head, parsed
 // whole, parsed cut at that end, compared with an independent reference parser, written back and
@@ -11,8 +11,7 @@
 // starts, chunk sizes, clock readings) come from a hash of the input. Every violated invariant calls
 // `fatalError` with a message, which libFuzzer reports as a crash.
 
-import HTTPTimeParsing
-import NetworkClock
+import HTTPTime
 import SNTP
 
 private func require(_ condition: Bool, _ message: @autoclosure () -> String) {

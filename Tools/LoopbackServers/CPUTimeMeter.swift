@@ -1,4 +1,5 @@
 import NetClockPlatform
+import NetClockTestSupport
 
 /// The CPU time (user plus system, every thread of the process) and the wall time used from its
 /// start, read with `getrusage(RUSAGE_SELF)` and the boot-time clock: how tests see a thread that
@@ -14,7 +15,7 @@ package struct CPUTimeMeter: Sendable {
 
     /// Starts measuring now.
     package init() {
-        cpuStart = Syscalls.processCPUTime()
+        cpuStart = ServerSyscalls.processCPUTime()
         wallStart = Syscalls.clockTime(.bootTime)
     }
 
@@ -22,7 +23,7 @@ package struct CPUTimeMeter: Sendable {
     package var wall: Duration { Syscalls.clockTime(.bootTime) - wallStart }
 
     /// The CPU time used since the start.
-    package var cpu: Duration { Syscalls.processCPUTime() - cpuStart }
+    package var cpu: Duration { ServerSyscalls.processCPUTime() - cpuStart }
 
     /// Waits `settle` (during which a thread still spinning keeps burning CPU), then returns the
     /// CPU time used since the start.

@@ -148,14 +148,16 @@ extension FakeNTPServer {
                 case "--return-delay": options.configuration.returnDelay = try delay(try value(), name)
                 case "--seed": options.configuration.seed = try integer(try value(), name)
                 case "--stratum":
-                    options.configuration.stratum = Stratum(rawValue: try integer(try value(), name))
+                    options.configuration.stratum = NTPPacket.Stratum(
+                        rawValue: try integer(try value(), name))
                 case "--leap":
                     let leap: UInt8 = try integer(try value(), name)
                     guard leap <= 3 else { throw UsageError("--leap: must be 0-3: \(leap)") }
-                    options.configuration.leap = LeapIndicator(rawValue: leap)
+                    options.configuration.leap = NTPPacket.LeapIndicator(rawValue: leap)
                 case "--refid": options.configuration.referenceID = try referenceID(try value())
                 case "--precision":
-                    options.configuration.precision = Log2Seconds(rawValue: try integer(try value(), name))
+                    options.configuration.precision = NTPPacket.Log2Seconds(
+                        rawValue: try integer(try value(), name))
                 case "--root-delay": options.configuration.rootDelay = try duration(try value(), name)
                 case "--root-dispersion":
                     options.configuration.rootDispersion = try duration(try value(), name)
@@ -206,17 +208,17 @@ extension FakeNTPServer {
             }
         }
 
-        private static func referenceID(_ text: String) throws(UsageError) -> ReferenceID {
+        private static func referenceID(_ text: String) throws(UsageError) -> NTPPacket.ReferenceID {
             let parts = text.split(separator: ".", omittingEmptySubsequences: false)
             if parts.count == 4, parts.allSatisfy({ UInt8($0) != nil }) {
                 let value = parts.reduce(UInt32(0)) { $0 << 8 | UInt32(UInt8($1) ?? 0) }
-                return ReferenceID(rawValue: value)
+                return NTPPacket.ReferenceID(rawValue: value)
             }
             guard (1...4).contains(text.utf8.count), text.utf8.allSatisfy({ (0x20...0x7E).contains($0) })
             else {
                 throw UsageError("--refid: not a dotted quad or 1-4 ASCII characters: \(text)")
             }
-            return ReferenceID(ascii: text)
+            return NTPPacket.ReferenceID(ascii: text)
         }
     }
 }

@@ -32,20 +32,20 @@ extension FakeNTPServer {
         package var seed: UInt64
 
         /// The leap indicator of correct replies.
-        package var leap: LeapIndicator
+        package var leap: NTPPacket.LeapIndicator
         /// The stratum of correct replies.
-        package var stratum: Stratum
+        package var stratum: NTPPacket.Stratum
         /// The reference ID; nil picks one that suits the stratum: `LOCL` for stratum 0 and 1,
         /// `127.127.1.1` (the classic local-clock driver address) for stratum 2 and above.
-        package var referenceID: ReferenceID?
+        package var referenceID: NTPPacket.ReferenceID?
         /// The precision the server claims for its clock.
-        package var precision: Log2Seconds
+        package var precision: NTPPacket.Log2Seconds
         /// The root delay the server claims (rounded up to 2⁻¹⁶ s).
         package var rootDelay: Duration
         /// The root dispersion the server claims (rounded up to 2⁻¹⁶ s).
         package var rootDispersion: Duration
         /// The poll field of replies; nil echoes the request's.
-        package var poll: Log2Seconds?
+        package var poll: NTPPacket.Log2Seconds?
         /// The version field of replies; nil echoes the request's (or 4 when that is outside 1–4).
         package var version: UInt8?
         /// How long before T3 the server's clock was last set: the reference timestamp is
@@ -71,9 +71,9 @@ extension FakeNTPServer {
             self.returnDelay = .none
             self.seed = 0x5EED_0F_F4CE
             self.leap = .noWarning
-            self.stratum = Stratum(rawValue: 2)
+            self.stratum = NTPPacket.Stratum(rawValue: 2)
             self.referenceID = nil
-            self.precision = Log2Seconds(rawValue: -20)
+            self.precision = NTPPacket.Log2Seconds(rawValue: -20)
             self.rootDelay = .zero
             self.rootDispersion = .microseconds(100)
             self.poll = nil
@@ -84,9 +84,10 @@ extension FakeNTPServer {
         }
 
         /// The reference ID replies carry: ``referenceID``, or the default for ``stratum``.
-        package var effectiveReferenceID: ReferenceID {
+        package var effectiveReferenceID: NTPPacket.ReferenceID {
             if let referenceID { return referenceID }
-            return stratum.rawValue <= 1 ? ReferenceID(ascii: "LOCL") : ReferenceID(rawValue: 0x7F7F_0101)
+            return stratum.rawValue <= 1
+                ? NTPPacket.ReferenceID(ascii: "LOCL") : NTPPacket.ReferenceID(rawValue: 0x7F7F_0101)
         }
     }
 }

@@ -1,4 +1,5 @@
 import NetClockPlatform
+import NetClockTestSupport
 
 extension FakeNTPServer {
     /// How long a simulated network path or the server's processing takes, drawn afresh for every
@@ -32,7 +33,7 @@ extension FakeNTPServer {
                 guard mean > .zero else { return .zero }
                 // u in (0, 1], so −ln(u) is finite (at most about 37).
                 let u = 1 - Double.random(in: 0..<1, using: &generator)
-                return mean * -Syscalls.naturalLogarithm(u)
+                return mean * -ServerSyscalls.naturalLogarithm(u)
             case .spikes(let base, let probability, let range):
                 let ordinary = base.sample(using: &generator)
                 guard Double.random(in: 0..<1, using: &generator) < probability else { return ordinary }

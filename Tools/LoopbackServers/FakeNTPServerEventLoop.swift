@@ -1,4 +1,5 @@
 import NetClockPlatform
+import NetClockTestSupport
 import SNTP
 import Synchronization
 

@@ -30,8 +30,8 @@ extension FakeNTPServer {
             return NTPPacket(
                 leap: configuration.leap, version: version, mode: .server, stratum: configuration.stratum,
                 poll: configuration.poll ?? request.poll, precision: configuration.precision,
-                rootDelay: NTPShortFormat(roundingUp: configuration.rootDelay),
-                rootDispersion: NTPShortFormat(roundingUp: configuration.rootDispersion),
+                rootDelay: NTPPacket.ShortFormat(roundingUp: configuration.rootDelay),
+                rootDispersion: NTPPacket.ShortFormat(roundingUp: configuration.rootDispersion),
                 referenceID: configuration.effectiveReferenceID,
                 referenceTimestamp: NTPTimestamp(transmitTime - configuration.referenceAge),
                 originTimestamp: request.transmitTimestamp,
@@ -56,7 +56,7 @@ extension FakeNTPServer {
             case .truncated(let length):
                 return [Transmission(Array(correct.encoded().prefix(min(max(length, 0), 47))))]
             case .wrongMode(let mode):
-                reply.mode = NTPMode(rawValue: mode)
+                reply.mode = NTPPacket.Mode(rawValue: mode)
             case .wrongVersion(let version):
                 reply.version = version & 0b111
             case .wrongOrigin:
@@ -75,10 +75,10 @@ extension FakeNTPServer {
                 reply = NTPPacket(
                     leap: .alarm, version: correct.version, mode: .server, stratum: .kissOfDeath,
                     poll: correct.poll, precision: correct.precision,
-                    referenceID: ReferenceID(ascii: code), referenceTimestamp: nonce,
+                    referenceID: NTPPacket.ReferenceID(ascii: code), referenceTimestamp: nonce,
                     originTimestamp: nonce, receiveTimestamp: nonce, transmitTimestamp: nonce)
             case .stratum(let stratum):
-                reply.stratum = Stratum(rawValue: stratum)
+                reply.stratum = NTPPacket.Stratum(rawValue: stratum)
             case .zeroTransmit:
                 reply.transmitTimestamp = .zero
             case .zeroReceive:
@@ -86,8 +86,8 @@ extension FakeNTPServer {
             case .receiveAfterTransmit:
                 reply.receiveTimestamp = correct.transmitTimestamp + .seconds(1)
             case .rootDistance(let delay, let dispersion):
-                reply.rootDelay = NTPShortFormat(roundingUp: delay)
-                reply.rootDispersion = NTPShortFormat(roundingUp: dispersion)
+                reply.rootDelay = NTPPacket.ShortFormat(roundingUp: delay)
+                reply.rootDispersion = NTPPacket.ShortFormat(roundingUp: dispersion)
             case .negativeDelay:
                 reply.transmitTimestamp = correct.receiveTimestamp + .seconds(10)
             case .garbage(let length):

@@ -18,11 +18,11 @@ extension FakeNTPServer {
         package var code: Code
         /// A readable explanation naming the operation that failed.
         package var reason: String
-        /// The errno value for ``Code/systemCallFailed``, otherwise 0.
-        package var systemError: Int32
+        /// The errno for ``Code/systemCallFailed``, otherwise nil.
+        package var systemError: Errno?
 
         /// Creates an error.
-        package init(_ code: Code, _ reason: String, systemError: Int32 = 0) {
+        package init(_ code: Code, _ reason: String, systemError: Errno? = nil) {
             self.code = code
             self.reason = reason
             self.systemError = systemError

@@ -30,7 +30,7 @@ extension FakeNTSServer {
         /// trip lengthened by `replyDelay`.
         package var replyDelay: Duration
         /// The stratum of NTP replies.
-        package var stratum: Stratum
+        package var stratum: NTPPacket.Stratum
         /// The root delay NTP replies claim.
         package var rootDelay: Duration
         /// The root dispersion NTP replies claim.
@@ -61,7 +61,7 @@ extension FakeNTSServer {
             self.privateKeyFile = privateKeyFile
             self.offset = offset
             self.replyDelay = .zero
-            self.stratum = Stratum(rawValue: 2)
+            self.stratum = NTPPacket.Stratum(rawValue: 2)
             self.rootDelay = .microseconds(500)
             self.rootDispersion = .microseconds(500)
             self.serverNegotiation = nil

@@ -1,4 +1,5 @@
 import NetClockPlatform
+import NetClockTestSupport
 import Synchronization
 
 extension FakeNTSServer {

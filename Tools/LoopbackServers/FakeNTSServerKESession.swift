@@ -1,6 +1,7 @@
 import NTS
 import NetClockPlatform
 import NetClockTLS
+import NetClockTestSupport
 
 extension FakeNTSServer {
     /// The NTS-KE thread: accepts one TCP connection at a time on the listener and serves it

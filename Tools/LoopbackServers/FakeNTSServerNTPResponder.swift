@@ -145,7 +145,8 @@ extension FakeNTSServer {
         static func nak(to request: NTPPacket, uniqueIdentifier: [UInt8]) -> [UInt8]? {
             let header = NTPPacket(
                 leap: .alarm, version: 4, mode: .server, stratum: .kissOfDeath, poll: request.poll,
-                precision: Log2Seconds(rawValue: -20), referenceID: ReferenceID(ascii: "NTSN"),
+                precision: NTPPacket.Log2Seconds(rawValue: -20),
+                referenceID: NTPPacket.ReferenceID(ascii: "NTSN"),
                 referenceTimestamp: .zero, originTimestamp: request.transmitTimestamp,
                 receiveTimestamp: .zero,
                 transmitTimestamp: .zero)

@@ -1,5 +1,6 @@
 import NetClockPlatform
 import NetClockTLS
+import NetClockTestSupport
 
 /// HTTPS: a TLS connection over the accepted socket, after a server handshake with the server's
 /// ``HTTPSTimeServerTLS`` settings.

@@ -1,4 +1,5 @@
 import NetClockTLS
+import NetClockTestSupport
 
 /// The TLS side of an HTTPS ``HTTPTimeServer``: which certificate it presents and the protocol
 /// versions it accepts. The handshake runs over ``AcceptedTLSTransport`` with

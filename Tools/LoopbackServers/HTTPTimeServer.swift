@@ -1,4 +1,5 @@
 import NetClockPlatform
+import NetClockTestSupport
 import SNTP
 
 /// An in-process HTTP/1.1 time server on a loopback address and an ephemeral port, for tests and

@@ -1,4 +1,5 @@
 import NetClockPlatform
+import NetClockTestSupport
 import SNTP
 
 /// One connection to the loopback HTTP(S) time server, served on its own thread: (HTTPS: run the

@@ -4,8 +4,8 @@ import NetClockPlatform
 package struct HTTPTimeServerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The system call that failed, e.g. `bind`.
     package let operation: String
-    /// Its errno.
-    package let errno: Int32
+    /// Its errno (nil when the failure was not a system call's).
+    package let errno: Errno?
     /// `strerror(errno)`.
     private let reason: String
 
@@ -14,7 +14,7 @@ package struct HTTPTimeServerError: Error, Hashable, Sendable, CustomStringConve
         if case .systemCall(let operation, let code, let reason) = error {
             (self.operation, self.errno, self.reason) = (operation, code, reason)
         } else {
-            (self.operation, self.errno, self.reason) = ("start", 0, error.description)
+            (self.operation, self.errno, self.reason) = ("start", nil, error.description)
         }
     }
 

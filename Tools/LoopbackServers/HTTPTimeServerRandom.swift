@@ -1,4 +1,5 @@
 import NetClockPlatform
+import NetClockTestSupport
 
 extension HTTPDelayDistribution {
     /// Draws one delay (never negative) using `generator`.
@@ -20,7 +21,7 @@ extension HTTPDelayDistribution {
             // 53 random bits give u in [0, 1); −ln(1 − u) is exponential with mean 1.
             let u = Double(generator.next() >> 11) / Double(UInt64(1) << 53)
             let meanSeconds = Double(mean.components.seconds) + Double(mean.components.attoseconds) / 1e18
-            let nanoseconds = -meanSeconds * Syscalls.naturalLogarithm(1 - u) * 1e9
+            let nanoseconds = -meanSeconds * ServerSyscalls.naturalLogarithm(1 - u) * 1e9
             let cap = max(.zero, maximum)
             guard nanoseconds.isFinite, nanoseconds < 9e18 else { return cap }
             return max(.zero, min(.nanoseconds(Int64(nanoseconds.rounded())), cap))

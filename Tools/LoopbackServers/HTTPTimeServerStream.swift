@@ -1,4 +1,5 @@
 import NetClockPlatform
+import NetClockTestSupport
 
 /// The byte stream one loopback HTTP(S) time server connection is served over: the accepted TCP
 /// socket itself, or a TLS connection over it. Each keeps the raw socket, for the misbehaviours

@@ -1,4 +1,5 @@
 import Foundation
+import NetClockPlatform
 
 /// What an attacker, or an accident, can leave where a state file (the anchor, the NTS cookies)
 /// should be: the cases the state-file checks must refuse, quickly, without following or reading
@@ -79,7 +80,7 @@ package enum HostileStateFile: String, CaseIterable, Sendable, CustomStringConve
         }
         switch self {
         case .fifo:
-            guard mkfifo(path, 0o600) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            try Syscalls.nothingOrErrno { mkfifo(path, 0o600) }.get()
         case .symbolicLink:
             try regular(Self.linkTarget(of: path), mode: 0o600)
             try files.createSymbolicLink(atPath: path, withDestinationPath: Self.linkTarget(of: path))

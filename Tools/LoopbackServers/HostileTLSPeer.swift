@@ -1,6 +1,7 @@
 import NTS
 import NetClockPlatform
 import NetClockTLS
+import NetClockTestSupport
 import Synchronization
 
 /// A raw TCP listener on loopback that plays a hostile TLS server: it reads the ClientHello and

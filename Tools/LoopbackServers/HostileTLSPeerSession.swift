@@ -1,6 +1,7 @@
 import NTS
 import NetClockPlatform
 import NetClockTLS
+import NetClockTestSupport
 import SNTP
 
 /// One connection of a ``HostileTLSPeer``: the script played against one client, on the

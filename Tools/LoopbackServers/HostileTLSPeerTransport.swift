@@ -1,5 +1,6 @@
 import NetClockPlatform
 import NetClockTLS
+import NetClockTestSupport
 
 /// The server side of a ``HostileTLSPeer`` connection as the ``TLSTransport`` its honest TLS
 /// engine runs over: receives as ``AcceptedTLSTransport`` does, and sends honestly, or one byte
@@ -18,7 +19,7 @@ final class HostileTLSPeerTransport: TLSTransport {
 
     /// Thrown by `send` once the fault replaced the server's bytes: the honest handshake ends.
     static let faulted = TransportError.systemCall(
-        operation: "send", errno: 4, reason: "the hostile peer replaced the server's records")
+        operation: "send", errno: .interrupted, reason: "the hostile peer replaced the server's records")
 
     private let raw: AcceptedTCPConnection
     private let stop: WakeChannel

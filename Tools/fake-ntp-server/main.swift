@@ -4,6 +4,7 @@
 
 import LoopbackServers
 import NetClockPlatform
+import NetClockTestSupport
 
 let options: FakeNTPServer.CommandLineOptions
 do {

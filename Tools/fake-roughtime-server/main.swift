@@ -9,6 +9,7 @@
 #endif
 import LoopbackServers
 import NetClockPlatform
+import NetClockTestSupport
 
 let options: FakeRoughtimeServer.CommandLineOptions
 do {

@@ -1,3 +1,4 @@
+import HTTPTime
 import NetClockPlatform
 import NetworkClock
 import SNTP
@@ -23,7 +24,7 @@ struct HTTPSourceJSON: Encodable {
     }
 
     /// The entry for `report`; each request's `sent` is relative to the first request.
-    init(_ report: HTTPSourceReport, certificateCheck: SyncReport.CertificateCheck? = nil) {
+    init(_ report: SyncReport.HTTPSource, certificateCheck: SyncReport.CertificateCheck? = nil) {
         certificateTime = Nullable(report.url.lowercased().hasPrefix("https:") ? certificateCheck?.rawValue : nil)
         url = report.url
         status = report.status.rawValue

@@ -26,7 +26,7 @@ struct NTSJSON: Encodable {
     }
 
     /// The object for an NTS source.
-    init(_ report: SourceReport, certificateCheck: SyncReport.CertificateCheck?) {
+    init(_ report: SyncReport.NTPSource, certificateCheck: SyncReport.CertificateCheck?) {
         certificateTime = Nullable((report.nts?.keyExchanges ?? 0) > 0 ? certificateCheck?.rawValue : nil)
         keServer = Nullable(report.keyExchangeAddress)
         ntpServer = Nullable(report.resolvedAddress)

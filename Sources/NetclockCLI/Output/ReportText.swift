@@ -44,7 +44,7 @@ enum ReportText {
         return line
     }
 
-    static func source(_ report: SourceReport) -> String {
+    static func source(_ report: SyncReport.NTPSource) -> String {
         var place = report.address?.description ?? report.server.description
         if report.usesNTS {
             place += report.isAuthenticated ? " [NTS, authenticated]" : " [NTS]"
@@ -71,7 +71,7 @@ enum ReportText {
         roughtime.servers.map { "roughtime \($0)" } + [roughtime.description]
     }
 
-    static func http(_ report: HTTPSourceReport) -> String {
+    static func http(_ report: SyncReport.HTTPSource) -> String {
         guard let offset = report.offset, let bound = report.errorBound else {
             return "\(report.url)  \(report.status)  \(report.reason ?? "")"
         }

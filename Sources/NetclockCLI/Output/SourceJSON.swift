@@ -54,7 +54,7 @@ struct SourceJSON: Encodable {
     }
 
     /// The entry for `report`.
-    init(_ report: SourceReport, certificateCheck: SyncReport.CertificateCheck? = nil) {
+    init(_ report: SyncReport.NTPSource, certificateCheck: SyncReport.CertificateCheck? = nil) {
         host = report.server.description
         address = Nullable(report.address?.description)
         status = report.status.rawValue

@@ -28,7 +28,7 @@ import Synchronization
 /// for the bookkeeping.
 package final class AnchoredClock: Sendable {
     /// The policy the clock was created with.
-    package let policy: ClockPolicy
+    package let policy: NetworkClock.ClockPolicy
     /// The exchange clock that offered anchors are stamped with.
     let monotonic: MonotonicReader
     /// The time base the clock extrapolates on.
@@ -68,7 +68,7 @@ package final class AnchoredClock: Sendable {
     package init(
         monotonic: some MonotonicClockSource = BootTimeClock(),
         wall: some WallClockSource = SystemWallClock(),
-        policy: ClockPolicy = ClockPolicy(),
+        policy: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy(),
         kernel: KernelClockSource? = nil,
         timeBase: (any TimeBaseSource)? = nil
     ) {

@@ -120,5 +120,3 @@ extension NetworkClock {
     }
 }
 
-/// Shorthand for ``NetworkClock/ClockPolicy`` inside the package.
-package typealias ClockPolicy = NetworkClock.ClockPolicy

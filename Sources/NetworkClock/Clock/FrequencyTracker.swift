@@ -50,7 +50,7 @@ package struct FrequencyTracker: Sendable, Hashable {
     }
 
     /// The thresholds the tracker works with.
-    package let policy: ClockPolicy
+    package let policy: NetworkClock.ClockPolicy
     /// The kept points, oldest first (by total time-base time).
     package private(set) var points: [Point] = []
     /// How many times the history was reset.
@@ -66,7 +66,7 @@ package struct FrequencyTracker: Sendable, Hashable {
 
     /// Creates a tracker, optionally seeded with points saved earlier in this boot; points that do
     /// not agree with the newest are dropped (not counted as a reset).
-    package init(policy: ClockPolicy = ClockPolicy(), points: [Point] = []) {
+    package init(policy: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy(), points: [Point] = []) {
         self.policy = policy
         for point in points { _ = insert(point) }
         pairs = Self.pairs(of: self.points, policy: policy)
@@ -217,7 +217,7 @@ package struct FrequencyTracker: Sendable, Hashable {
     }
 
     /// Every usable pair of `points` (in time-base order).
-    static func pairs(of points: [Point], policy: ClockPolicy) -> [Pair] {
+    static func pairs(of points: [Point], policy: NetworkClock.ClockPolicy) -> [Pair] {
         var pairs: [Pair] = []
         pairs.reserveCapacity(points.count * (points.count - 1) / 2)
         for i in points.indices {
@@ -230,7 +230,7 @@ package struct FrequencyTracker: Sendable, Hashable {
 
     /// The intersection of `pairs` widened to `instant` (before, between or after them); nil when
     /// they do not intersect. With no pair it is the whole line (every frequency is allowed).
-    static func intersection(of pairs: [Pair], at instant: TimeBaseInstant, policy: ClockPolicy) -> (
+    static func intersection(of pairs: [Pair], at instant: TimeBaseInstant, policy: NetworkClock.ClockPolicy) -> (
         lower: Double, upper: Double
     )? {
         var lower = -Double.infinity
@@ -250,7 +250,7 @@ package struct FrequencyTracker: Sendable, Hashable {
 
     /// The mean-frequency interval of the pair (`first`, `second`), or nil when it is unusable: an
     /// awake span under ``minimumPairSpan`` or suspended time going backwards.
-    static func pair(_ first: Point, _ second: Point, policy: ClockPolicy) -> Pair? {
+    static func pair(_ first: Point, _ second: Point, policy: NetworkClock.ClockPolicy) -> Pair? {
         let (early, late) = first.base.total <= second.base.total ? (first, second) : (second, first)
         let awake = late.base.awake - early.base.awake
         let suspended = late.base.suspended - early.base.suspended

@@ -44,7 +44,7 @@ struct HeldAnchor: Sendable, Hashable {
     /// of it.
     init(
         placing anchor: Anchor, by reading: TimeBaseReading, discipline: KernelDiscipline,
-        lastSuspended: Duration?, exact: Bool, policy: ClockPolicy
+        lastSuspended: Duration?, exact: Bool, policy: NetworkClock.ClockPolicy
     ) {
         let distance = reading.exchange - anchor.monotonic
         base = TimeBaseInstant(awake: reading.base.awake - distance, suspended: reading.base.suspended)

@@ -40,7 +40,7 @@ struct HoldoverAging: Sendable, Hashable {
     var reference: Duration = .zero
 
     /// Aging at a fixed tolerance with no correction and no wander (the prior alone).
-    static func prior(_ policy: ClockPolicy) -> HoldoverAging {
+    static func prior(_ policy: NetworkClock.ClockPolicy) -> HoldoverAging {
         let tolerance = policy.priorFraction
         return HoldoverAging(
             frequencyError: 0, halfWidth: tolerance, wanderRate: 0, rateLimit: tolerance,
@@ -118,7 +118,7 @@ struct HoldoverAging: Sendable, Hashable {
 
 extension HoldoverAging {
     /// The aging a frequency interval that holds at `reference` gives under `policy`.
-    init(_ interval: FrequencyInterval, policy: ClockPolicy, reference: TimeBaseInstant) {
+    init(_ interval: FrequencyInterval, policy: NetworkClock.ClockPolicy, reference: TimeBaseInstant) {
         guard interval.isMeasured else {
             self = .prior(policy)
             self.reference = reference.total

@@ -119,5 +119,6 @@ extension NetworkClock {
     }
 }
 
-/// Shorthand for ``NetworkClock/IngestError`` inside the package.
-package typealias IngestError = NetworkClock.IngestError
+
+/// The public code is one of the package's `ErrorCode`s (NetClockPlatform), like every other.
+extension NetworkClock.IngestError.Code: ErrorCode {}

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTime
 import Roughtime
 import NetClockPlatform
 import SNTP
@@ -38,7 +39,7 @@ public final class NetworkClock: Sendable {
     /// accepted, off the caller's thread; nil without a store.
     let persister: AnchorPersister?
     private let refresh = Mutex<(task: Task<Void, Never>?, schedule: RefreshSchedule)>(
-        (nil, RefreshSchedule(policy: RefreshPolicy())))
+        (nil, RefreshSchedule(policy: NetworkClock.RefreshPolicy())))
 
     /// Creates a clock and restores its anchor from the store, if one is configured and valid for
     /// this boot (see ``restoreResult``). Nothing is sent until ``sync()`` or ``start()``.
@@ -78,7 +79,8 @@ public final class NetworkClock: Sendable {
             self.ntsBinding = nil
         }
         let http = HTTPTimeSource(
-            configuration: configuration.httpOptions, trustRoots: configuration.trustRoots,
+            configuration: configuration.httpConfiguration,
+            trustRoots: configuration.trustRoots.tlsTrustRoots,
             monotonicClock: monotonic, wallClock: wall)
         var engine = TimeSyncEngine(
             ntp: ntp, httpURLs: configuration.httpURLs, http: http, deadline: configuration.deadline)
@@ -294,11 +296,12 @@ public final class NetworkClock: Sendable {
         broadcaster.emit(event)
     }
 
-    private func emitStatus(of source: SourceReport) {
+    private func emitStatus(of source: SyncReport.NTPSource) {
         switch source.status {
         case .falseticker: broadcaster.emit(.falseticker(source))
         case .kissOfDeath:
-            broadcaster.emit(.kissOfDeath(source, source.query?.kissCode ?? KissCode(rawValue: "????")))
+            broadcaster.emit(
+                .kissOfDeath(source, source.query?.kissCode ?? NTPPacket.KissCode(rawValue: "????")))
         case .rejected, .timeout, .refused, .error, .inconsistent: broadcaster.emit(.sourceRejected(source))
         default: break
         }
@@ -335,7 +338,7 @@ public final class NetworkClock: Sendable {
     /// Whether background syncing is running.
     public var isRunning: Bool { refresh.withLock { $0.task != nil } }
 
-    static func initialDelay(for estimate: TimeEstimate?, policy: RefreshPolicy) -> Duration {
+    static func initialDelay(for estimate: TimeEstimate?, policy: NetworkClock.RefreshPolicy) -> Duration {
         guard let estimate, estimate.source != .restored else { return .zero }
         return max(.zero, policy.interval - estimate.age)
     }

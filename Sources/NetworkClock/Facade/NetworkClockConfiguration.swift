@@ -1,3 +1,4 @@
+import HTTPTime
 import NetClockPlatform
 import Roughtime
 import Foundation
@@ -33,7 +34,7 @@ extension NetworkClock {
         /// sources for ``ntsMode``. Default none.
         public var roughtimeServers: [RoughtimeServer]
         /// The burst sent to each NTP address. Its frequency tolerance is the clock's
-        /// (``NetworkClock/ClockPolicy/frequencyTolerancePPM``), the one place it is configured.
+        /// (``NetworkClock/NetworkClock.ClockPolicy/frequencyTolerancePPM``), the one place it is configured.
         public var query: QueryOptions
         /// Return as soon as this many NTP sources answered (nil: wait for all, up to the deadline).
         public var minimumSources: Int?
@@ -62,9 +63,9 @@ extension NetworkClock {
         public init(
             servers: [ServerName] = Configuration.defaultServers, httpURLs: [URL] = [],
             query: QueryOptions = QueryOptions(),
-            minimumSources: Int? = nil, addressesPerHost: Int = 4, combine: CombineMethod = .intersection,
+            minimumSources: Int? = nil, addressesPerHost: Int = 4, combine: NetworkClock.CombineMethod = .intersection,
             deadline: Duration? = nil, http: HTTPOptions = HTTPOptions(),
-            refresh: RefreshPolicy = RefreshPolicy(), clock: ClockPolicy = ClockPolicy(),
+            refresh: NetworkClock.RefreshPolicy = NetworkClock.RefreshPolicy(), clock: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy(),
             store: AnchorStore? = nil, ntsMode: NTSMode = .require, trustRoots: TrustRoots = .system,
             allowsDowngrade: Bool = false, addressFamily: AddressFamily = .any,
             defaultPort: UInt16 = ServerName.defaultPort, roughtimeServers: [RoughtimeServer] = [],
@@ -113,11 +114,9 @@ extension NetworkClock {
             return policy
         }
 
-        /// The HTTP options these settings describe.
-        var httpOptions: HTTPOptions {
-            var options = http
-            options.frequencyTolerancePPM = clock.frequencyTolerancePPM
-            return options
+        /// The HTTP time source's configuration these settings describe.
+        var httpConfiguration: HTTPTimeSource.Configuration {
+            http.sourceConfiguration(frequencyTolerancePPM: clock.frequencyTolerancePPM)
         }
     }
 }

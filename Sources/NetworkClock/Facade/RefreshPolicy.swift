@@ -41,12 +41,12 @@ extension NetworkClock {
 /// next one. Deterministic for a given random generator, so tests can check the schedule exactly.
 package struct RefreshSchedule: Hashable, Sendable {
     /// The policy.
-    package var policy: RefreshPolicy
+    package var policy: NetworkClock.RefreshPolicy
     /// Consecutive failed syncs so far.
     package private(set) var consecutiveFailures = 0
 
     /// Creates a schedule with no failures yet.
-    package init(policy: RefreshPolicy) {
+    package init(policy: NetworkClock.RefreshPolicy) {
         self.policy = policy
     }
 
@@ -73,5 +73,3 @@ package struct RefreshSchedule: Hashable, Sendable {
     }
 }
 
-/// Shorthand for ``NetworkClock/RefreshPolicy`` inside the package.
-package typealias RefreshPolicy = NetworkClock.RefreshPolicy

@@ -165,11 +165,11 @@ public struct AnchorStore: Sendable {
         switch FileSystem.readPrivateFile(atPath: path, limit: Self.maximumFileSize) {
         case .success(let content):
             bytes = content
-        case .failure(.failed(let failure)) where failure.code == FileSystem.noSuchFile:
+        case .failure(.failed(let failure)) where failure.code == .noSuchFileOrDirectory:
             return .failure(error(.missing, "no anchor has been saved"))
         case .failure(.failed(let failure)):
             return .failure(
-                error(failure.code == FileSystem.fileTooLarge ? .corrupt : .unreadable, failure.reason))
+                error(failure.code == .fileTooLarge ? .corrupt : .unreadable, failure.reason))
         case .failure(.refused(let refusal)):
             return .failure(AnchorStoreError(refusal, file: path))
         }

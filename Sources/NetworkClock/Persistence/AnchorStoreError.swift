@@ -6,7 +6,7 @@ import SNTP
 public struct AnchorStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A stable identifier for a kind of failure; compare codes, not reasons.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        /// The identifier, e.g. `different-boot`.
+        /// The identifier, e.g. `different_boot`.
         public let rawValue: String
 
         /// Creates a code from its identifier.
@@ -24,22 +24,22 @@ public struct AnchorStoreError: Error, Sendable, Hashable, CustomStringConvertib
         /// The file is not valid JSON, lacks fields, or holds values out of range.
         public static let corrupt = Code(rawValue: "corrupt")
         /// The file was written in a format version this library does not read.
-        public static let unsupportedVersion = Code(rawValue: "unsupported-version")
+        public static let unsupportedVersion = Code(rawValue: "unsupported_version")
         /// The file was written during another boot: the monotonic clock restarted since.
-        public static let differentBoot = Code(rawValue: "different-boot")
+        public static let differentBoot = Code(rawValue: "different_boot")
         /// The current boot identity could not be read, so the file cannot be trusted.
-        public static let bootIDUnavailable = Code(rawValue: "boot-id-unavailable")
+        public static let bootIDUnavailable = Code(rawValue: "boot_id_unavailable")
         /// The file refers to monotonic instants later than now: it cannot have been written in
         /// this boot's past.
-        public static let futureDated = Code(rawValue: "future-dated")
+        public static let futureDated = Code(rawValue: "future_dated")
         /// The file exists but could not be read.
         public static let unreadable = Code(rawValue: "unreadable")
         /// Neither `XDG_CACHE_HOME` nor `HOME` gives a place for the default file.
-        public static let noDefaultLocation = Code(rawValue: "no-default-location")
+        public static let noDefaultLocation = Code(rawValue: "no_default_location")
         /// The directory could not be created or the file could not be written.
-        public static let writeFailed = Code(rawValue: "write-failed")
+        public static let writeFailed = Code(rawValue: "write_failed")
         /// There was no anchor to save, or its values are outside the supported range.
-        public static let invalidAnchor = Code(rawValue: "invalid-anchor")
+        public static let invalidAnchor = Code(rawValue: "invalid_anchor")
 
         // State files that are not private to this user: refused before anything is read,
         // followed or replaced (``AnchorStoreError/isUnsafeFile``).
@@ -108,3 +108,6 @@ extension AnchorStoreError {
         }
     }
 }
+
+/// The public code is one of the package's `ErrorCode`s (NetClockPlatform), like every other.
+extension AnchorStoreError.Code: ErrorCode {}

@@ -93,7 +93,7 @@ package enum NTSCookieFile {
         switch FileSystem.takePrivateFile(atPath: path, limit: maximumFileSize) {
         case .success(nil): return failure(.missing, "no NTS cookies are kept")
         case .success(let taken?): bytes = taken
-        case .failure(.failed(let error)) where error.code == FileSystem.fileTooLarge:
+        case .failure(.failed(let error)) where error.code == .fileTooLarge:
             return failure(.corrupt, "the NTS cookie file is larger than \(maximumFileSize) bytes")
         case .failure(let error): return .failure(AnchorStoreError(error, file: path, failed: .unreadable))
         }

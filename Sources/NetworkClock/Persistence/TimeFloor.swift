@@ -67,7 +67,7 @@ package struct TimeFloor: Hashable, Sendable, CustomStringConvertible {
         let bytes: [UInt8]
         switch FileSystem.readPrivateFile(atPath: path, limit: maximumFileSize) {
         case .success(let content): bytes = content
-        case .failure(.failed(let failure)) where failure.code == FileSystem.noSuchFile: return TimeFloor()
+        case .failure(.failed(let failure)) where failure.code == .noSuchFileOrDirectory: return TimeFloor()
         case .failure(let error): throw AnchorStoreError(error, file: path, failed: .unreadable)
         }
         guard let file = try? JSONDecoder().decode(Contents.self, from: Data(bytes)), file.version == version else {

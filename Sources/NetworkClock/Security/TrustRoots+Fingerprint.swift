@@ -43,7 +43,7 @@ extension NetworkClock.TrustRoots {
             parts += [Array("system\u{0}\(file)\u{0}\(directory)\u{0}".utf8)]
             switch FileSystem.readFile(atPath: file, limit: Self.maximumFingerprintedSize) {
             case .success(let contents): parts += [Array("bundle\u{0}".utf8), contents]
-            case .failure(let failure): parts += [Array("unreadable \(failure.code)".utf8)]
+            case .failure(let failure): parts += [Array("unreadable \(failure.code.rawValue)".utf8)]
             }
         }
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTime
 import NetClockTLS
 import SNTP
 
@@ -60,5 +61,3 @@ extension SyncReport {
     }
 }
 
-/// Shorthand for ``SyncReport/HTTPSource`` inside the package.
-package typealias HTTPSourceReport = SyncReport.HTTPSource

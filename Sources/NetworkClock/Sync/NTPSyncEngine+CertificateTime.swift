@@ -11,7 +11,7 @@ import SNTP
 /// agree: a key stolen long ago can then not set the time alone.
 extension NTPSyncEngine {
     /// `candidates` without those that the floor rules out, which are marked falsetickers.
-    static func dropBeforeFloor(_ candidates: [Candidate], from reports: inout [SourceReport], floor: UnixTime?)
+    static func dropBeforeFloor(_ candidates: [Candidate], from reports: inout [SyncReport.NTPSource], floor: UnixTime?)
         -> [Candidate]
     {
         guard let floor else { return candidates }
@@ -39,7 +39,7 @@ extension NTPSyncEngine {
     /// On a cold start, the sources (report index → reason) whose certificates are not valid over
     /// the whole interval `outcome` gives; empty otherwise.
     static func certificatesInvalid(
-        at outcome: SourceCombiner.Outcome, among candidates: [Candidate], reports: [SourceReport],
+        at outcome: SourceCombiner.Outcome, among candidates: [Candidate], reports: [SyncReport.NTPSource],
         policy: SyncPolicy
     ) -> [Int: String] {
         guard policy.certificateTime == .unchecked else { return [:] }
@@ -60,7 +60,7 @@ extension NTPSyncEngine {
     /// On a cold start with more than one configured server that may decide, throws unless a
     /// majority of them (by name, not address) agree on the time.
     static func requireBootstrapMajority(
-        _ outcome: SourceCombiner.Outcome, reports: [SourceReport], policy: SyncPolicy
+        _ outcome: SourceCombiner.Outcome, reports: [SyncReport.NTPSource], policy: SyncPolicy
     ) throws(SyncError) {
         guard policy.certificateTime == .unchecked else { return }
         // The servers that could decide this sync: only the NTS ones when the mode keeps the others

@@ -69,7 +69,7 @@ package struct NTPSyncEngine: Sendable {
         let monotonic = client.monotonic
         let start = monotonic.now()
         let deadline = start + policy.deadline
-        var reports: [SourceReport] = []
+        var reports: [SyncReport.NTPSource] = []
         var targets: [(report: Int, target: Target)] = []
         let resolved = await resolveAll(policy.servers.filter { !$0.usesNTS }, deadline: policy.deadline / 2)
         try SyncError.checkCancellation()
@@ -77,23 +77,24 @@ package struct NTPSyncEngine: Sendable {
             switch outcome {
             case .failure(let error):
                 reports.append(
-                    SourceReport(server: server, address: nil, status: .error, reason: error.description))
+                    SyncReport.NTPSource(
+                        server: server, address: nil, status: .error, reason: error.description))
             case .success(let addresses):
                 for address in addresses {
                     let admission = registry.admission(for: address, at: start, spacing: policy.query.interval)
                     if case .allowed = admission {} else {
                         reports.append(
-                            SourceReport(
+                            SyncReport.NTPSource(
                                 server: server, address: address, status: .skipped, reason: admission.description))
                         continue
                     }
-                    reports.append(SourceReport(server: server, address: address, status: .timeout))
+                    reports.append(SyncReport.NTPSource(server: server, address: address, status: .timeout))
                     targets.append((reports.count - 1, .plain(server: server, address: address)))
                 }
             }
         }
         for server in policy.servers where server.usesNTS {
-            var report = SourceReport(server: server, address: nil, status: .timeout)
+            var report = SyncReport.NTPSource(server: server, address: nil, status: .timeout)
             report.nts = NTSSourceDetails()
             reports.append(report)
             targets.append((reports.count - 1, .nts(server: server)))
@@ -117,7 +118,7 @@ package struct NTPSyncEngine: Sendable {
                 details.certificateChain = nts.association?.certificateChain ?? []
                 reports[item.report].nts = details
                 if nts.result == nil, let failure = nts.failure {
-                    reports[item.report].status = failure.code == "skipped" ? .skipped : .error
+                    reports[item.report].status = failure.code == .skipped ? .skipped : .error
                     reports[item.report].reason = failure.reason
                     continue
                 }
@@ -137,7 +138,7 @@ package struct NTPSyncEngine: Sendable {
         return try select(reports, start: start)
     }
 
-    private static func status(of failure: QueryFailure) -> SourceStatus {
+    private static func status(of failure: QueryFailure) -> SyncReport.SourceStatus {
         switch failure {
         case .timedOut: return .timeout
         case .refused: return .refused
@@ -210,7 +211,9 @@ package struct NTPSyncEngine: Sendable {
         return result
     }
 
-    private func select(_ reports: [SourceReport], start: MonotonicInstant) throws(SyncError) -> SyncReport {
+    private func select(_ reports: [SyncReport.NTPSource], start: MonotonicInstant) throws(SyncError)
+        -> SyncReport
+    {
         var reports = reports
         // Each agreeing source votes with its burst's intersection; an inconsistent one not at all.
         let answered = reports.enumerated().compactMap { index, report -> Candidate? in
@@ -266,5 +269,14 @@ package struct NTPSyncEngine: Sendable {
             source.status != .selected && source.status != .survivor || source.isAuthenticated
         }
         return report
+    }
+}
+
+extension NTPSyncEngine {
+    /// Told about the round and every request as it happens (see ``SyncProgress``); nil by default.
+    /// Stored in the ``client``, which reports the requests.
+    package var progress: SyncProgressObserver? {
+        get { client.progress }
+        set { client.progress = newValue }
     }
 }

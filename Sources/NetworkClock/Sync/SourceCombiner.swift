@@ -54,7 +54,7 @@ struct SourceCombiner {
         var falsetickers: [Int]
     }
 
-    var method: CombineMethod
+    var method: NetworkClock.CombineMethod
     /// The frequency tolerance, in ppm, that ages each candidate's bound to the latest instant.
     var tolerancePPM: Double
 

@@ -35,7 +35,7 @@ package struct SyncPolicy: Hashable, Sendable {
     /// The whole sync ends by this long after it starts, whatever the sources do.
     package var deadline: Duration
     /// How survivors are combined.
-    package var combine: CombineMethod
+    package var combine: NetworkClock.CombineMethod
     /// Whether unauthenticated sources may decide the time when NTS servers are configured.
     package var ntsMode: NetworkClock.NTSMode = .require
     /// Whom NTS-KE connections trust.
@@ -63,7 +63,7 @@ package struct SyncPolicy: Hashable, Sendable {
         servers: [ServerName], defaultPort: UInt16 = ServerName.defaultPort,
         family: AddressFamilyPreference = .any,
         addressesPerHost: Int = 4, query: QueryOptions = QueryOptions(), minimumSources: Int? = nil,
-        deadline: Duration? = nil, combine: CombineMethod = .intersection
+        deadline: Duration? = nil, combine: NetworkClock.CombineMethod = .intersection
     ) {
         self.servers = servers
         self.defaultPort = defaultPort
@@ -81,5 +81,3 @@ package struct SyncPolicy: Hashable, Sendable {
     }
 }
 
-/// Shorthand for ``NetworkClock/CombineMethod`` inside the package.
-package typealias CombineMethod = NetworkClock.CombineMethod

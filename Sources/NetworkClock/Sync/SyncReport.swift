@@ -1,3 +1,4 @@
+import NetClockPlatform
 import SNTP
 
 /// The outcome of a successful sync: the estimated true time with its bound, and every source's
@@ -173,5 +174,15 @@ extension SyncError {
     /// The awaiting task was cancelled.
     package static var cancelled: SyncError {
         SyncError(code: .cancelled, reason: "the sync was cancelled")
+    }
+}
+
+/// The public code is one of the package's `ErrorCode`s (NetClockPlatform), like every other.
+extension SyncError.Code: ErrorCode {}
+
+extension SyncError {
+    /// Throws ``SyncError/cancelled`` when the current task has been cancelled.
+    static func checkCancellation() throws(SyncError) {
+        if Task.isCancelled { throw .cancelled }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTime
 import NetClockTLS
 import Roughtime
 import SNTP

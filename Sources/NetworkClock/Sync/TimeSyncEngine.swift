@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTime
 import NetClockTLS
 import Roughtime
 import SNTP
@@ -107,7 +108,7 @@ package struct TimeSyncEngine: Sendable {
     private func syncSources() async throws(SyncError) -> SyncReport {
         let clock = ntp.client.monotonic
         let start = clock.now()
-        var ntpReports: [SourceReport] = []
+        var ntpReports: [SyncReport.NTPSource] = []
         var ntpFailure: SyncError?
         if !ntp.policy.servers.isEmpty {
             do {
@@ -125,7 +126,7 @@ package struct TimeSyncEngine: Sendable {
             // HTTP time is never authenticated: with authenticated sources required it cannot
             // stand in.
             let skipped = httpURLs.map {
-                HTTPSourceReport(
+                SyncReport.HTTPSource(
                     url: $0, notMeasured: .unauthenticated,
                     reason: "not used: NTS mode require lets only authenticated (NTS) sources decide the time"
                 )
@@ -146,15 +147,15 @@ package struct TimeSyncEngine: Sendable {
         source.certificateTime = http.certificateTime
         let outcomes = await Self.measureAll(httpURLs, with: source, progress: progress)
         try SyncError.checkCancellation()
-        var reports: [HTTPSourceReport] = []
+        var reports: [SyncReport.HTTPSource] = []
         var measurements: [Int: HTTPTimeMeasurement] = [:]
         for (index, outcome) in outcomes.enumerated() {
             switch outcome {
             case .success(let measurement):
-                reports.append(HTTPSourceReport(measurement, status: .survivor))
+                reports.append(SyncReport.HTTPSource(measurement, status: .survivor))
                 measurements[index] = measurement
             case .failure(let error):
-                reports.append(HTTPSourceReport(url: httpURLs[index], error: error))
+                reports.append(SyncReport.HTTPSource(url: httpURLs[index], error: error))
             }
         }
         let chosen: Int?
@@ -177,8 +178,9 @@ package struct TimeSyncEngine: Sendable {
         return report
     }
 
-    private static func skipped(_ url: URL) -> HTTPSourceReport {
-        HTTPSourceReport(url: url, error: HTTPTimeError(.timeout, "no time left before the sync deadline"))
+    private static func skipped(_ url: URL) -> SyncReport.HTTPSource {
+        SyncReport.HTTPSource(
+            url: url, error: HTTPTimeError(.timeout, "no time left before the sync deadline"))
     }
 
     private static func measureAll(
@@ -204,5 +206,14 @@ package struct TimeSyncEngine: Sendable {
             }
             return results.compactMap { $0 }
         }
+    }
+}
+
+extension TimeSyncEngine {
+    /// Told about the NTP round, every request, and each HTTP fallback URL as it starts and ends;
+    /// nil by default.
+    package var progress: SyncProgressObserver? {
+        get { ntp.progress }
+        set { ntp.progress = newValue }
     }
 }

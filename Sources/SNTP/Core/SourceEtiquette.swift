@@ -10,7 +10,7 @@ package struct SourceEtiquette: Hashable, Sendable {
     /// No packet is sent before this instant (after RATE).
     package var notBefore: MonotonicInstant?
     /// The terminal kiss code (DENY or RSTR) that dropped the address for good.
-    package var dropped: KissCode?
+    package var dropped: NTPPacket.KissCode?
     /// Consecutive bursts that produced no sample.
     package var consecutiveFailures = 0
 
@@ -23,7 +23,7 @@ package struct SourceEtiquette: Hashable, Sendable {
         /// burst), nil when at once.
         case allowed(notBefore: MonotonicInstant?)
         /// Never again: the server sent this terminal kiss.
-        case dropped(KissCode)
+        case dropped(NTPPacket.KissCode)
         /// Not before `until` (a RATE kiss); `left` is how long that is from now.
         case backingOff(until: MonotonicInstant, left: Duration)
 

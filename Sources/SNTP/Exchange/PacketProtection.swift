@@ -1,3 +1,5 @@
+import NetClockPlatform
+
 /// Authenticates the requests and replies of one burst (NTS, RFC 8915 §5), so that the exchange,
 /// its validation and its timestamps stay the SNTP module's while the cryptography lives elsewhere.
 ///
@@ -17,5 +19,19 @@ package protocol PacketProtection: Sendable {
     /// Checks a Kiss-o'-Death answering the request in flight; returning accepts it (the burst then
     /// ends with it).
     /// - Throws: why it must be discarded, as for an unauthenticated kiss an attacker could forge.
-    mutating func verify(kissOfDeath datagram: [UInt8], code: KissCode) throws(RejectionReason)
+    mutating func verify(kissOfDeath datagram: [UInt8], code: NTPPacket.KissCode) throws(RejectionReason)
+}
+
+/// Why a ``PacketProtection`` refused a datagram or could not protect a request (carried by
+/// ``RejectionReason/unauthenticated(_:)``): a ``ProtectionFailureCode`` and a reason.
+package typealias ProtectionFailure = CodedError<ProtectionFailureCode>
+
+/// What kind of failure a ``ProtectionFailure`` is: an open set, whose codes the protection's
+/// module declares (NTS's start with `nts_`, e.g. `nts_bad_authenticator`).
+package struct ProtectionFailureCode: ErrorCode {
+    /// The identifier.
+    package let rawValue: String
+
+    /// The code `rawValue`.
+    package init(rawValue: String) { self.rawValue = rawValue }
 }

@@ -17,7 +17,7 @@ package enum RejectionReason: Error, Hashable, Sendable, CustomStringConvertible
     /// The version is not 1–4.
     case unsupportedVersion(UInt8)
     /// Stratum 0: a Kiss-o'-Death message with this code.
-    case kissOfDeath(KissCode)
+    case kissOfDeath(NTPPacket.KissCode)
     /// Leap indicator 3: the server says its clock is not synchronised.
     case unsynchronized
     /// Stratum 16 or more: the server is unsynchronised.
@@ -36,8 +36,8 @@ package enum RejectionReason: Error, Hashable, Sendable, CustomStringConvertible
     /// The offset exceeds the configured ceiling.
     case offsetTooLarge(Duration, limit: Duration)
     /// An authenticated source's ``PacketProtection`` refused the datagram, or could not protect a
-    /// request: `code` names why (e.g. `nts_bad_authenticator`), `detail` explains it.
-    case unauthenticated(code: String, detail: String)
+    /// request: the failure's code names why (e.g. `nts_bad_authenticator`), its reason explains it.
+    case unauthenticated(ProtectionFailure)
 
     /// A stable machine-readable code, used in JSON output and by tests.
     package var code: String {
@@ -57,7 +57,7 @@ package enum RejectionReason: Error, Hashable, Sendable, CustomStringConvertible
         case .rootDistanceTooLarge: return "root_distance_too_large"
         case .negativeDelay: return "negative_delay"
         case .offsetTooLarge: return "offset_too_large"
-        case .unauthenticated(let code, _): return code
+        case .unauthenticated(let failure): return failure.code.rawValue
         }
     }
 
@@ -94,8 +94,8 @@ package enum RejectionReason: Error, Hashable, Sendable, CustomStringConvertible
             return "negative round-trip delay \(delay.formattedSeconds)"
         case .offsetTooLarge(let offset, let limit):
             return "offset \(offset.formattedSeconds) exceeds the ceiling \(limit.formattedSeconds)"
-        case .unauthenticated(_, let detail):
-            return detail
+        case .unauthenticated(let failure):
+            return failure.reason
         }
     }
 

@@ -107,3 +107,6 @@ extension SNTPError {
         }
     }
 }
+
+/// The public code is one of the package's `ErrorCode`s (NetClockPlatform), like every other.
+extension SNTPError.Code: ErrorCode {}

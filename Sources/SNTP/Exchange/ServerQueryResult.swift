@@ -7,7 +7,7 @@ package enum QueryFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// ICMP port unreachable: nothing listens at the address.
     case refused
     /// The server answered with a Kiss-o'-Death.
-    case kissOfDeath(KissCode)
+    case kissOfDeath(NTPPacket.KissCode)
     /// Replies arrived but all were rejected; the reasons, most frequent first.
     case allRejected([RejectionReason])
     /// The address could not be resolved or a socket call failed.
@@ -75,7 +75,7 @@ package struct ServerQueryResult: Hashable, Sendable {
     }
 
     /// The Kiss-o'-Death code the server sent, if any.
-    package var kissCode: KissCode? {
+    package var kissCode: NTPPacket.KissCode? {
         for exchange in exchanges {
             if case .rejected(.kissOfDeath(let code)) = exchange.outcome { return code }
         }

@@ -33,5 +33,3 @@ extension NTPPacket {
     }
 }
 
-/// Shorthand for ``NTPPacket/KissCode`` inside the package.
-package typealias KissCode = NTPPacket.KissCode

@@ -59,5 +59,3 @@ extension NTPPacket {
     }
 }
 
-/// Shorthand for ``NTPPacket/ReferenceID`` inside the package.
-package typealias ReferenceID = NTPPacket.ReferenceID

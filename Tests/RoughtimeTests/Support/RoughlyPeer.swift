@@ -1,5 +1,6 @@
 import Foundation
 import NetClockPlatform
+import NetClockTestSupport
 import NetClockTLS
 import Roughtime
 import Testing

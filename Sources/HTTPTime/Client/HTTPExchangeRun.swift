@@ -1,0 +1,225 @@
+import Foundation
+import NetClockPlatform
+import NetClockTLS
+import SNTP
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The steps of one ``HTTPHeadClient`` exchange, each ending early with a ``Stop`` that carries the
+/// result.
+///
+/// The clock is read once per event: a reading taken for one step (the send instant found by
+/// ``wait(until:)``, the arrival of a chunk of the head, the instant a deadline was found passed)
+/// is passed on to the next check rather than read again.
+struct HTTPExchangeRun {
+    struct Stop: Error {
+        var result: HTTPExchangeOutcome.Result
+        /// The reading at which the failure was noticed, when a deadline check took one.
+        var noticed: MonotonicInstant? = nil
+    }
+
+    let client: HTTPHeadClient
+    let request: HTTPRequestTarget
+    let end: MonotonicInstant
+    let timeout: Duration
+    let isAbandoned: () -> Bool
+    /// The start of the exchange until the request is written, then the instant it was.
+    var sent: MonotonicInstant
+
+    private var clock: any MonotonicClockSource { client.clock }
+
+    /// Time left before `end` at `now` (nil: read the clock); stops when the exchange was abandoned
+    /// or the time is up.
+    private func remaining(_ timeoutReason: @autoclosure () -> String, at now: MonotonicInstant? = nil)
+        throws(Stop) -> Duration
+    {
+        if isAbandoned() { throw Stop(result: .cancelled) }
+        let now = now ?? clock.now()
+        let left = end - now
+        guard left > .zero else {
+            throw Stop(result: .failed(.timeout, timeoutReason(), urlErrorCode: nil), noticed: now)
+        }
+        return min(left, HTTPHeadClient.slice)
+    }
+
+    private static func failure(_ code: HTTPTimeError.Code, _ reason: String, _ urlErrorCode: Int? = nil)
+        -> Stop
+    {
+        Stop(result: .failed(code, reason, urlErrorCode: urlErrorCode))
+    }
+
+    /// Connects, and for `https://` runs the TLS handshake: the stream the request goes on.
+    func open() throws(Stop) -> any HTTPByteStream {
+        let connection = try connect()
+        guard request.isSecure else { return TCPByteStream(connection) }
+        return try secure(connection)
+    }
+
+    /// Runs the TLS handshake over `connection`, with the URL's host as the server name, within
+    /// what remains before `end`.
+    private func secure(_ connection: TCPConnection) throws(Stop) -> TLSByteStream {
+        let peer = "\(connection.remote)"
+        let left = end - clock.now()
+        guard left > .zero else {
+            throw Stop(
+                result: .failed(
+                    .timeout, "no time left for the TLS handshake with \(peer)", urlErrorCode: nil)
+            )
+        }
+        do {
+            let tls = try TLSConnection.connect(
+                over: connection, serverName: request.host, configuration: client.tlsConfiguration,
+                timeout: left, isAbandoned: isAbandoned)
+            return TLSByteStream(tls, peer: peer)
+        } catch {
+            if isAbandoned() { throw Stop(result: .cancelled) }
+            throw HTTPTLSFailure.stop(for: error, peer: peer, timeout: timeout)
+        }
+    }
+
+    /// Resolves the host and connects to its addresses in the resolver's order until one accepts.
+    func connect() throws(Stop) -> TCPConnection {
+        let addresses: [SocketAddress]
+        do {
+            addresses = try Resolver.resolve(request.host, port: request.port, limit: 8, socketKind: .stream)
+        } catch {
+            throw Self.failure(.transport, error.description, NSURLErrorCannotFindHost)
+        }
+        var problems: [String] = []
+        for address in addresses {
+            let connection: TCPConnection
+            do {
+                connection = try TCPConnection(startingConnectionTo: address)
+                while try !connection.waitUntilConnected(
+                    timeout: remaining("could not connect to \(address) within \(timeout.formattedSeconds)"))
+                {}
+                return connection
+            } catch let stop as Stop {
+                throw stop
+            } catch let error as TransportError {
+                problems.append(Self.describe(error, connecting: address))
+            } catch {
+                problems.append("\(address): \(error)")
+            }
+        }
+        throw Self.failure(
+            .transport, "cannot connect to \(request.hostHeader): " + problems.joined(separator: "; "),
+            NSURLErrorCannotConnectToHost)
+    }
+
+    /// Waits, with the connection open, until `instant` (when given); returns the reading that found
+    /// it reached (nil without an instant).
+    func wait(until instant: MonotonicInstant?) throws(Stop) -> MonotonicInstant? {
+        guard let instant else { return nil }
+        while true {
+            let now = clock.now()
+            let wait = instant - now
+            guard wait > .zero else { return now }
+            guard CancellableWait.sleep(wait, isCancelled: isAbandoned) else {
+                throw Stop(result: .cancelled)
+            }
+        }
+    }
+
+    /// Writes the whole request; sets ``sent`` just before its first byte goes out: to `reading`,
+    /// when the caller has just read the clock (the end of ``wait(until:)``), else to a fresh one.
+    mutating func send(_ bytes: [UInt8], on connection: any HTTPByteStream, at reading: MonotonicInstant?)
+        throws(Stop)
+    {
+        sent = reading ?? clock.now()
+        var now: MonotonicInstant? = sent
+        var offset = 0
+        while offset < bytes.count {
+            let slice = try remaining(
+                "could not send the request within \(timeout.formattedSeconds)", at: now)
+            now = nil
+            do {
+                offset += try connection.send(bytes[offset...], timeout: slice)
+            } catch {
+                if isAbandoned() { throw Stop(result: .cancelled) }
+                throw Self.failure(
+                    error.code, "sending the request to \(connection.peer) failed: \(error.reason)",
+                    NSURLErrorNetworkConnectionLost)
+            }
+        }
+    }
+
+    /// Reads until a final (non-1xx) response head is complete and returns it with the instant it
+    /// was. Never reads more than the head limit in all.
+    func readHead(from connection: any HTTPByteStream) throws(Stop) -> (HTTPResponseHead, MonotonicInstant) {
+        let limit = client.maximumHeadBytes
+        var buffer: [UInt8] = []
+        var consumed = 0
+        var searchFrom = 0
+        // The arrival of the last chunk, which is also the next deadline check's reading.
+        var arrival: MonotonicInstant?
+        while true {
+            let slice = try remaining(
+                "no complete response head from \(connection.peer) within \(timeout.formattedSeconds)"
+                    + " (\(consumed + buffer.count) bytes received)", at: arrival)
+            let room = limit - consumed - buffer.count
+            guard room > 0 else {
+                throw Self.failure(.headersTooLarge, "the response head is longer than \(limit) bytes")
+            }
+            let received: TCPConnection.Received
+            do {
+                received = try connection.receive(maximum: min(room, 4096), timeout: slice)
+            } catch {
+                if isAbandoned() { throw Stop(result: .cancelled) }
+                throw Self.failure(
+                    error.code,
+                    "receiving the response from \(connection.peer) failed after \(consumed + buffer.count)"
+                        + " bytes of the head: \(error.reason)",
+                    NSURLErrorNetworkConnectionLost)
+            }
+            let instant = clock.now()
+            arrival = instant
+            switch received {
+            case .timedOut:
+                continue
+            case .endOfStream:
+                let total = consumed + buffer.count
+                let what =
+                    total == 0
+                    ? "without sending a response"
+                    : "after \(total) bytes, before the response head was complete"
+                throw Self.failure(
+                    .transport, "\(connection.peer) closed the connection \(what)",
+                    NSURLErrorNetworkConnectionLost)
+            case .bytes(let chunk):
+                buffer += chunk
+            }
+            while let end = HTTPResponseHead.endOfHead(in: buffer, searchingFrom: searchFrom) {
+                let head: HTTPResponseHead
+                do {
+                    head = try HTTPResponseHead(parsing: buffer[..<end])
+                } catch {
+                    throw Self.failure(.malformedResponse, "the response head is malformed: \(error)")
+                }
+                if head.statusCode == 101 {
+                    throw Self.failure(
+                        .malformedResponse, "the server switched protocols, which was not asked for")
+                }
+                guard (100..<200).contains(head.statusCode) else { return (head, instant) }
+                // An informational response (such as 103 Early Hints); the final one follows.
+                consumed += end
+                buffer.removeFirst(end)
+                searchFrom = 0
+            }
+            searchFrom = max(0, buffer.count - 2)
+        }
+    }
+
+    private static func describe(_ error: TransportError, connecting address: SocketAddress) -> String {
+        switch error {
+        case .connectionRefused:
+            return "connection refused by \(address)"
+        case .systemCall(_, _, let reason):
+            return "\(address): \(reason)"
+        default:
+            return "\(address): \(error)"
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import NetClockPlatform
+import SNTP
+
+/// Why an ``HTTPTimeSource`` measurement produced no time. Compare ``code``; ``reason`` is for people.
+package struct HTTPTimeError: Error, Sendable, CustomStringConvertible {
+    /// A stable identifier for the kind of failure (the raw value appears in JSON output).
+    package enum Code: String, ErrorCode, CaseIterable {
+        /// The URL's scheme is not `http` or `https`.
+        case unsupportedScheme = "unsupported_scheme"
+        /// The response has no `Date` header.
+        case missingDateHeader = "missing_date_header"
+        /// The `Date` header is not a valid HTTP-date.
+        case malformedDateHeader = "malformed_date_header"
+        /// The configured timestamp header is absent.
+        case missingTimestampHeader = "missing_timestamp_header"
+        /// The configured timestamp header is not a valid number.
+        case malformedTimestampHeader = "malformed_timestamp_header"
+        /// The response came from a cache (`Age` > 0), so its time is stale.
+        case cachedResponse = "cached_response"
+        /// The status was not 2xx or 3xx (after falling back from `HEAD` to `GET`).
+        case httpStatus = "http_status"
+        /// No response within the per-request timeout or the overall deadline.
+        case timeout = "timeout"
+        /// The connection failed (refused, reset, closed early, …); see ``urlErrorCode``.
+        case transport = "transport"
+        /// An `https://` server's certificate was refused: ``reason`` carries the verifier's
+        /// verdict, such as `certificate verify failed: certificate has expired`, `…: Hostname
+        /// mismatch` or `…: self-signed certificate`.
+        case certificateRejected = "certificate_rejected"
+        /// TLS failed otherwise: the handshake (no common version, a handshake alert, the peer
+        /// closing it), an unusable CA file, or a broken connection after it (a bad record, an
+        /// alert, the connection cut without a TLS close_notify inside the response head).
+        case tls = "tls"
+        /// The responses' intervals do not overlap: the server's clock jumped or is inconsistent.
+        case inconsistentIntervals = "inconsistent_intervals"
+        /// The response head (status line and header fields) is longer than
+        /// ``HTTPTimeSource/Configuration/maximumResponseHeadBytes``.
+        case headersTooLarge = "headers_too_large"
+        /// The response is not valid HTTP/1.x: a malformed status line or header field, or an
+        /// unrequested protocol switch. ``reason`` says what.
+        case malformedResponse = "malformed_response"
+        /// The measurement's task was cancelled.
+        case cancelled = "cancelled"
+    }
+
+    /// The kind of failure.
+    package let code: Code
+    /// A readable explanation.
+    package let reason: String
+    /// The HTTP status code, for ``Code/httpStatus``.
+    package let statusCode: Int?
+    /// The `URLError` code URLSession uses for the same failure (NetworkClock's own client makes
+    /// every request): `NSURLErrorCannotFindHost`, `NSURLErrorCannotConnectToHost`,
+    /// `NSURLErrorNetworkConnectionLost`, `NSURLErrorBadURL`, and over TLS
+    /// `NSURLErrorServerCertificateUntrusted`, `NSURLErrorSecureConnectionFailed` or
+    /// `NSURLErrorTimedOut`.
+    package let urlErrorCode: Int?
+    /// The requests made before the failure, for reports.
+    package internal(set) var requests: [HTTPRequestRecord]
+
+    /// Creates an error.
+    package init(
+        _ code: Code, _ reason: String, statusCode: Int? = nil, urlErrorCode: Int? = nil,
+        requests: [HTTPRequestRecord] = []
+    ) {
+        self.code = code
+        self.reason = reason
+        self.statusCode = statusCode
+        self.urlErrorCode = urlErrorCode
+        self.requests = requests
+    }
+
+    /// `code: reason`.
+    package var description: String { "\(code): \(reason)" }
+}

@@ -1,0 +1,44 @@
+import NetClockTLS
+import SNTP
+
+/// How one measurement's requests travel: ``HTTPHeadClient`` to the URL's host and port, over
+/// plain TCP for `http://` and over TLS for `https://`, one connection per request.
+struct HTTPTransport: Sendable {
+    /// Where the requests go.
+    let target: HTTPRequestTarget
+    /// The client that makes them.
+    let client: HTTPHeadClient
+
+    /// Performs one request, planned at `now`, sent at `sendAt` (nil: as soon as connected), whose
+    /// response may take `timeout`.
+    ///
+    /// The client connects (and runs the TLS handshake) first and then waits for `sendAt`, so that
+    /// neither delays the send.
+    func perform(
+        method: HTTPRequestRecord.Method, sendAt: MonotonicInstant?, timeout: Duration, now: MonotonicInstant
+    ) async -> HTTPExchangeOutcome {
+        await client.perform(target, method: method, sendAt: sendAt, timeout: timeout, now: now)
+    }
+}
+
+/// What one HTTP request produced: a response head, or why there was none.
+struct HTTPExchangeOutcome: Sendable {
+    enum Result: Sendable {
+        /// The response head arrived; the receive instant is when it was complete. No body is kept.
+        case response(HTTPResponseHead)
+        /// No response: the error code to report, a readable reason, and the `NSURLErrorDomain`
+        /// code URLSession would have reported.
+        case failed(HTTPTimeError.Code, String, urlErrorCode: Int?)
+        /// The surrounding task was cancelled.
+        case cancelled
+    }
+
+    /// The monotonic instant just before the request was handed to the transport (for the plain
+    /// client: just before the request's first byte was written, after connecting).
+    let sent: MonotonicInstant
+    /// The monotonic instant the response head was complete (or the failure was noticed).
+    let received: MonotonicInstant
+    let result: Result
+    /// For `https://`: the validity periods of the server's verified chain, leaf first.
+    var certificateChain: [CertificateValidity] = []
+}

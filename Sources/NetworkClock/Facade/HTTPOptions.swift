@@ -1,0 +1,108 @@
+import HTTPTime
+import SNTP
+
+extension NetworkClock {
+    /// How time is measured from HTTP(S) responses when NTP gives none: which header to read, how
+    /// many requests may be made and how long it may take.
+    public struct HTTPOptions: Hashable, Sendable {
+        /// The unit of a timestamp header's number.
+        public enum TimestampUnit: String, Hashable, Sendable, CaseIterable {
+            /// Seconds since 1970, with an optional decimal fraction (`1732932805.123`).
+            case seconds
+            /// Whole milliseconds since 1970 (`1732932805123`).
+            case milliseconds
+            /// Whole microseconds since 1970.
+            case microseconds
+            /// Whole nanoseconds since 1970.
+            case nanoseconds
+        }
+
+        /// A timestamp header to read instead of `Date` (nil: use the `Date` header and refine it by
+        /// timing requests around the server's second boundary).
+        package var timestampHeader: HTTPTimestampHeader?
+        /// The most requests one measurement may make, a refused `HEAD` included (at least 1).
+        public var maximumRequests: Int
+        /// With a timestamp header: how many samples to take and intersect (within
+        /// ``maximumRequests``). They are cheap (no waits), and the sample that met the least delay
+        /// before the server read its clock sets the bound, so all of them are taken.
+        public var timestampSamples: Int
+        /// With the `Date` header: refining stops once the error bound is at most this.
+        public var targetErrorBound: Duration
+        /// How long one request may take before it counts as timed out.
+        public var requestTimeout: Duration
+        /// How long the whole measurement may take, waits between requests included. When a further
+        /// refining request would not fit, the measurement ends with what it has.
+        public var deadline: Duration
+        /// The least time between the end of one request and the start of the next.
+        public var minimumSpacing: Duration
+        /// The most bytes the head of an `http://` or `https://` response may have (status line,
+        /// header fields and the empty line; at least 64); a longer head fails with
+        /// `headers_too_large`.
+        public var maximumResponseHeadBytes: Int
+
+        /// The name of the timestamp header read instead of `Date` (e.g. `X-Server-Time-Ms`), or nil
+        /// to read `Date`.
+        public var timestampHeaderName: String? { timestampHeader?.name }
+
+        /// Creates options; the defaults read `Date` with at most 8 requests in 10 seconds.
+        ///
+        /// - Parameters:
+        ///   - timestampHeader: A header your own backend sends with its clock as a number since
+        ///     1970 (e.g. `X-Server-Time-Ms`), read instead of `Date`; nil reads `Date`.
+        ///   - timestampUnit: The unit of that number.
+        ///   - maximumRequests: The most requests one measurement may make.
+        ///   - timestampSamples: With a timestamp header, how many samples to take and intersect.
+        ///   - targetErrorBound: With `Date`, refining stops once the bound is at most this.
+        ///   - requestTimeout: How long one request may take.
+        ///   - deadline: How long the whole measurement may take.
+        ///   - minimumSpacing: The least time between two requests.
+        ///   - maximumResponseHeadBytes: The largest response head read from an `http://` server.
+        public init(
+            timestampHeader: String? = nil, timestampUnit: TimestampUnit = .milliseconds,
+            maximumRequests: Int = 8,
+            timestampSamples: Int = 8,
+            targetErrorBound: Duration = .milliseconds(15),
+            requestTimeout: Duration = .seconds(3),
+            deadline: Duration = .seconds(10),
+            minimumSpacing: Duration = .milliseconds(20),
+            maximumResponseHeadBytes: Int = 16_384
+        ) {
+            self.timestampHeader = timestampHeader.map {
+                HTTPTimestampHeader(name: $0, unit: timestampUnit.headerUnit)
+            }
+            self.maximumRequests = maximumRequests
+            self.timestampSamples = timestampSamples
+            self.targetErrorBound = targetErrorBound
+            self.requestTimeout = requestTimeout
+            self.deadline = deadline
+            self.minimumSpacing = minimumSpacing
+            self.maximumResponseHeadBytes = maximumResponseHeadBytes
+        }
+    }
+}
+
+extension NetworkClock.HTTPOptions.TimestampUnit {
+    /// The parser's unit.
+    var headerUnit: HTTPTimestampHeader.Unit {
+        switch self {
+        case .seconds: return .seconds
+        case .milliseconds: return .milliseconds
+        case .microseconds: return .microseconds
+        case .nanoseconds: return .nanoseconds
+        }
+    }
+}
+
+extension NetworkClock.HTTPOptions {
+    /// The HTTP time source's configuration for these options, with the clock policy's frequency
+    /// tolerance (``NetworkClock/ClockPolicy/frequencyTolerancePPM``, the one place it is set).
+    package func sourceConfiguration(frequencyTolerancePPM: Double) -> HTTPTimeSource.Configuration {
+        var configuration = HTTPTimeSource.Configuration(
+            maximumRequests: maximumRequests, timestampSamples: timestampSamples,
+            targetErrorBound: targetErrorBound, requestTimeout: requestTimeout, deadline: deadline,
+            minimumSpacing: minimumSpacing, frequencyTolerancePPM: frequencyTolerancePPM,
+            maximumResponseHeadBytes: maximumResponseHeadBytes)
+        configuration.timestampHeader = timestampHeader
+        return configuration
+    }
+}
