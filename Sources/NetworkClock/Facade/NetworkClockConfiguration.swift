@@ -34,7 +34,7 @@ extension NetworkClock {
         /// sources for ``ntsMode``. Default none.
         public var roughtimeServers: [RoughtimeServer]
         /// The burst sent to each NTP address. Its frequency tolerance is the clock's
-        /// (``NetworkClock/NetworkClock.ClockPolicy/frequencyTolerancePPM``), the one place it is configured.
+        /// (``NetworkClock/ClockPolicy/frequencyTolerancePPM``), the one place it is configured.
         public var query: QueryOptions
         /// Return as soon as this many NTP sources answered (nil: wait for all, up to the deadline).
         public var minimumSources: Int?
