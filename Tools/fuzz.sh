@@ -192,6 +192,7 @@ build() {
     mkdir -p "$dir/src"
     cp "$root/Tools/Fuzz/$harness.swift" "$dir/src/"
     for module in $(modules_of "$target"); do objects+=("$modules_dir/$module/$module.o"); done
+    objects+=("${c_objects[@]}")
     stamp=$( { echo "${common_flags[*]}"; cat "$dir/src/$harness.swift"
         for module in $(modules_of "$target"); do cat "$modules_dir/$module/build.stamp"; done; } \
         | sha256sum | cut -d' ' -f1)
@@ -273,15 +274,26 @@ run() {
 
 mkdir -p "$build_dir"
 modules_dir=$build_dir/modules
-# The package's C targets are header-only (CKernelClock: <sys/timex.h>, which Glibc's module map
-# lacks): give each one a module map over its include directory, as SwiftPM does.
+# The package's C targets (CKernelClock: <sys/timex.h>, which Glibc's module map lacks, and the
+# vDSO clock lookup): give each one a module map over its include directory, as SwiftPM does, and
+# compile its C files once into objects every harness links.
 mkdir -p "$modules_dir/cmodules"
+c_objects=()
 for include in "$root"/Sources/*/include; do
     [[ -d $include ]] || continue
     c_module=$(basename "$(dirname "$include")")
     printf 'module %s {\n    umbrella "%s"\n    export *\n}\n' "$c_module" "$include" \
         >"$modules_dir/cmodules/$c_module.modulemap"
     common_flags+=(-Xcc "-fmodule-map-file=$modules_dir/cmodules/$c_module.modulemap")
+    for source in "$(dirname "$include")"/*.c; do
+        [[ -f $source ]] || continue
+        object=$modules_dir/cmodules/$c_module-$(basename "$source" .c).o
+        if ! "$toolchain_bin/clang" -O1 -fPIC -I "$include" -c "$source" -o "$object"; then
+            echo "fuzz.sh: compiling $source failed" >&2
+            exit 2
+        fi
+        c_objects+=("$object")
+    done
 done
 
 # System-library targets (COpenSSL) keep their module map in the source tree; it names the
