@@ -130,6 +130,14 @@ struct ErrorCodeSpellingTests {
             .malformedAuthenticator, .duplicateUniqueIdentifier, .missingUniqueIdentifier,
         ]
         codes += nts.map { "nts_ke_\($0.rawValue)" }
+        let sync: [SyncError.Code] = [
+            .noServers, .noUsableSource, .noMajority, .cancelled, .unauthenticatedOnly,
+            .authenticatedSourcesDisagree,
+        ]
+        codes += sync.map(\.rawValue)
+        // The certificate_time values and the Roughtime servers' statuses the JSON prints.
+        codes += SyncReport.CertificateCheck.allCases.map(\.rawValue)
+        codes += ["agreed", "falseticker", "unresolved", "rejected", "timed_out", "failed"]
         for code in codes {
             #expect(Self.isSnakeCase(code), "not snake_case: \(code)")
         }
