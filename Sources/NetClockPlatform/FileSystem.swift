@@ -23,6 +23,15 @@ package enum FileSystem {
         package var reason: String { "cannot \(operation) \(path): \(code)" }
     }
 
+    /// Why the file at `path` (symbolic links followed, as for a CA bundle) cannot be handed to a
+    /// library that opens it blocking: it is missing, or a FIFO, a device, a directory or a socket,
+    /// which could make the open wait for ever. Nil for a regular file.
+    package static func notARegularFile(atPath path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "cannot inspect \(path): \(Errno(rawValue: errno))" }
+        return info.st_mode & S_IFMT == S_IFREG ? nil : "\(path) is not a regular file"
+    }
+
     /// Reads a whole file of at most `limit` bytes; larger files fail with `EFBIG`. For files
     /// the package does not own (`/proc`, CA bundles); the package's own state goes through
     /// ``readPrivateFile(atPath:limit:)``. Opened with `O_NONBLOCK`, so a FIFO never blocks.

@@ -1,4 +1,5 @@
 import COpenSSL
+import NetClockPlatform
 
 /// One OpenSSL `SSL_CTX`, freed with the instance (each `SSL` made from it holds a reference of
 /// its own).
@@ -41,6 +42,10 @@ package final class TLSContext {
                     .configuration, OpenSSLErrorQueue.reason(or: "cannot load the system trust store"))
             }
         case .caFile(let path):
+            // OpenSSL opens the file blocking: a FIFO there would hang the handshake for ever.
+            if let problem = FileSystem.notARegularFile(atPath: path) {
+                throw TLSError(.configuration, "cannot load CA file: \(problem)")
+            }
             guard SSL_CTX_load_verify_locations(context.pointer, path, nil) == 1 else {
                 throw TLSError(.configuration, OpenSSLErrorQueue.reason(or: "cannot load CA file \(path)"))
             }
