@@ -61,15 +61,17 @@ import Testing
     func commandServesOurClient() throws {
         let directory = try RoughlyPeer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let process = try PeerProcess(
+        let outputPath = directory + "/out"
+        let process = try SpawnedProcess(
             try #require(Self.commandPath), ["--offset", "60", "--versions", "rfc"],
-            outputPath: directory + "/out")
+            stdout: outputPath, stderr: outputPath)
+        var output: String { PeerFailure.contents(of: outputPath) }
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(10)
-        while !process.output.contains("public key "), clock.now < deadline, process.isRunning {
+        while !output.contains("public key "), clock.now < deadline, process.isRunning {
             Thread.sleep(forTimeInterval: 0.01)
         }
-        let lines = process.output.split(separator: "\n").map(String.init)
+        let lines = output.split(separator: "\n").map(String.init)
         let address = try #require(lines.first { $0.hasPrefix("listening on ") }?.dropFirst(13))
         let key = try #require(
             lines.first { $0.hasPrefix("public key ") }.flatMap { Base64.decode(String($0.dropFirst(11))) })
@@ -80,7 +82,7 @@ import Testing
         let agreement = try result.agreedTime()
         #expect(agreement.offsets.contains(.seconds(60)), "\(result)")
         #expect(!agreement.offsets.contains(.zero))
-        process.stop()
+        process.terminate()
         #expect(process.exitStatus == 0, "SIGTERM ends it cleanly")
     }
 }

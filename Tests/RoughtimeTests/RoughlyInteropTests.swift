@@ -60,7 +60,7 @@ struct RoughlyInteropTests {
 
     @Test(
         .enabled(
-            if: RoughlyPeer.libfaketime != nil || RoughlyPeer.peersRequired,
+            if: LibFaketime.path != nil || RoughlyPeer.peersRequired,
             "libfaketime is not installed (apt-get install -y faketime); NETCLOCK_REQUIRE_PEERS=1 makes this fail"
         ))
     func aValidlySignedLiarIsNamedAndRoughlyConfirmsOurReport() throws {

@@ -21,30 +21,35 @@ struct RoughtimeCLITests {
 
         /// The `--json` object (the one line of output that is JSON; notes on stderr are not).
         func json() throws -> [String: Any] {
-            let line = try #require(output.split(separator: "\n").last { $0.hasPrefix("{") }, "no JSON in \(output)")
+            let line = try #require(
+                output.split(separator: "\n").last { $0.hasPrefix("{") }, "no JSON in \(output)")
             return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
     }
 
     /// The built `netclock`: the test bundle sits beside it.
     static var netclock: String {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent()
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+            .deletingLastPathComponent()
         if directory.lastPathComponent.hasSuffix(".xctest") { directory.deleteLastPathComponent() }
         return directory.appendingPathComponent("netclock").path
     }
 
     /// Runs `netclock ARGUMENTS`, at most 30 s.
     static func run(_ arguments: [String], in directory: String) throws -> Run {
-        let process = try PeerProcess(netclock, arguments, outputPath: directory + "/netclock-\(UUID().uuidString).log")
+        let outputPath = directory + "/netclock-\(UUID().uuidString).log"
+        let process = try SpawnedProcess(netclock, arguments, stdout: outputPath, stderr: outputPath)
         let finished = process.waitForExit(within: .seconds(30))
-        process.stop()
-        try #require(finished, "netclock \(arguments) did not finish: \(process.output)")
-        return Run(status: process.exitStatus ?? -1, output: process.output)
+        process.terminate()
+        let output = PeerFailure.contents(of: outputPath)
+        try #require(finished, "netclock \(arguments) did not finish: \(output)")
+        return Run(status: process.exitStatus ?? -1, output: output)
     }
 
     static func ecosystem(_ entries: [String], in directory: String) throws -> String {
         let path = directory + "/ecosystem.json"
-        try "{\"servers\": [\(entries.joined(separator: ",\n"))]}".write(toFile: path, atomically: true, encoding: .utf8)
+        try "{\"servers\": [\(entries.joined(separator: ",\n"))]}".write(
+            toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
@@ -78,7 +83,7 @@ struct RoughtimeCLITests {
     @Test(
         .enabled(if: RoughlyPeer.runnable, RoughlyPeer.skipReason),
         .enabled(
-            if: RoughlyPeer.libfaketime != nil || RoughlyPeer.peersRequired,
+            if: LibFaketime.path != nil || RoughlyPeer.peersRequired,
             "libfaketime is not installed (apt-get install -y faketime)"))
     func aLiarAnHourAheadIsNamedAndItsProofAcceptedByRoughly() throws {
         let honest = [try RoughlyServer(seed: 1), try RoughlyServer(seed: 2)]
@@ -131,7 +136,9 @@ struct RoughtimeCLITests {
         let json = try hostile.json()
         let roughtime = try #require(json["roughtime"] as? [String: Any])
         let report = try #require((roughtime["servers"] as? [[String: Any]])?.first)
-        #expect(["rejected", "timed_out"].contains(report["status"] as? String), "\(behaviour): \(hostile.output)")
+        #expect(
+            ["rejected", "timed_out"].contains(report["status"] as? String), "\(behaviour): \(hostile.output)"
+        )
         #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == stored, "\(behaviour) moved the anchor")
     }
 }

@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import Foundation
+import LoopbackServers
 import NetClockPlatform
 import NetworkClock
 import SNTP

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServers
 import NetClockPlatform
 import NetClockTestSupport
 import NetClockTLS
@@ -45,17 +46,6 @@ enum RoughlyPeer {
             sourceLocation: sourceLocation)
     }
 
-    /// libfaketime's preload library (under the multiarch directory, which differs by architecture).
-    static let libfaketime: String? = {
-        let lib = "/usr/lib"
-        let directories = (try? FileManager.default.contentsOfDirectory(atPath: lib)) ?? []
-        for directory in directories.sorted() {
-            let candidate = "\(lib)/\(directory)/faketime/libfaketime.so.1"
-            if FileManager.default.fileExists(atPath: candidate) { return candidate }
-        }
-        return nil
-    }()
-
     /// A fresh private directory for a test's files.
     static func temporaryDirectory() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -73,12 +63,15 @@ enum RoughlyPeer {
         let venv = try requireVenv()
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let process = try PeerProcess(
-            venv + (python ? "/bin/python" : "/bin/roughly"), arguments, outputPath: directory + "/output")
+        let outputPath = directory + "/output"
+        let process = try SpawnedProcess(
+            venv + (python ? "/bin/python" : "/bin/roughly"), arguments, stdout: outputPath,
+            stderr: outputPath)
         let finished = process.waitForExit(within: timeout)
-        process.stop()
-        guard finished else { throw PeerFailure("roughly \(arguments) did not finish: \(process.output)") }
-        return (process.exitStatus ?? -1, process.output)
+        process.terminate()
+        let output = PeerFailure.contents(of: outputPath)
+        guard finished else { throw PeerFailure("roughly \(arguments) did not finish: \(output)") }
+        return (process.exitStatus ?? -1, output)
     }
 
     /// Whether `roughly.ecosystem.confirm_malfeasance` accepts the report in `file` (the bare list,
@@ -118,7 +111,9 @@ enum RoughlyPeer {
 final class RoughlyServer {
     let port: UInt16
     let key: Ed25519.PrivateKey
-    let process: PeerProcess
+    let process: SpawnedProcess
+    /// Where the server's output goes.
+    let logPath: String
     let directory: String
 
     /// Starts the server (greasing off: greased replies are deliberately invalid now and then) and
@@ -131,15 +126,12 @@ final class RoughlyServer {
         directory = try RoughlyPeer.temporaryDirectory()
         var environment = ["ROUGHLY_PRIVATE_KEY": Base64.encode(key.seed), "PYTHONUNBUFFERED": "1"]
         if let fakeTime {
-            let library = try #require(
-                RoughlyPeer.libfaketime, "libfaketime is not installed (apt-get install -y faketime)")
-            environment["LD_PRELOAD"] = library
-            environment["FAKETIME"] = fakeTime
-            environment["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
+            environment.merge(LibFaketime.environment(fakeTime, library: try LibFaketime.require())) { $1 }
         }
-        process = try PeerProcess(
+        logPath = directory + "/server.log"
+        process = try SpawnedProcess(
             venv + "/bin/roughly", ["server", "run", "--host", "127.0.0.1", "-p", "\(port)", "--no-grease"],
-            environment: environment, outputPath: directory + "/server.log")
+            stdout: logPath, stderr: logPath, environment: environment)
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(20)
         var options = RoughtimeClient.Options()
@@ -147,14 +139,15 @@ final class RoughlyServer {
         options.passes = 1
         while (try? RoughtimeClient().query([server], options: options).agreedTime()) == nil {
             guard process.isRunning, clock.now < deadline else {
-                throw PeerFailure("roughly server did not answer on port \(port): \(process.output)")
+                throw PeerFailure(
+                    "roughly server did not answer on port \(port): \(PeerFailure.contents(of: logPath))")
             }
             Thread.sleep(forTimeInterval: 0.1)
         }
     }
 
     deinit {
-        process.stop()
+        process.terminate()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
@@ -172,5 +165,16 @@ final class RoughlyServer {
         {"name": "roughly-\(port)", "version": 1, "publicKeyType": "ed25519", "publicKey": "\(Base64.encode(key.publicKey))",
          "addresses": [{"protocol": "udp", "address": "\(address)"}]}
         """
+    }
+}
+
+/// A failure while driving a peer program, with what it printed.
+struct PeerFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+
+    /// What a peer has written to `path` so far (empty when nothing could be read).
+    static func contents(of path: String) -> String {
+        (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     }
 }
