@@ -117,29 +117,9 @@ struct NTSHostileTLSPeerTests {
         )
     }
 
-    /// The scripts that hold a connection open as long as the client stays.
-    static let holding: [HostileTLSPeerScript] = HostileTLSPeerScript.Stage.allCases.flatMap { stage in
-        [
-            HostileTLSPeerScript(.stall, at: stage),
-            HostileTLSPeerScript(.trickle(pause: .milliseconds(20)), at: stage),
-        ]
-    }
-
-    /// Waits (5 ms steps, up to 2 s) until every thread of `pool` is idle; how long that took.
-    static func timeUntilIdle(_ pool: BlockingPool) async -> Duration {
-        let clock = ContinuousClock()
-        let start = clock.now
-        while clock.now - start < .seconds(2) {
-            let statistics = pool.statistics
-            if statistics.idle == statistics.threads && statistics.queued == 0 { break }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return clock.now - start
-    }
-
     /// Cancelling the query while the peer holds the connection (a 10 s key exchange timeout):
     /// the pool thread is free within one poll slice, and the connection is closed.
-    @Test(arguments: holding)
+    @Test(arguments: HostileTLSPeerScript.holding)
     func cancellingFreesThePoolThreadWithinOneSlice(_ script: HostileTLSPeerScript) async throws {
         let certificates = try TestCertificates.require()
         let peer = try HostileTLSPeer(script, application: .ntske, certificates: certificates)
@@ -153,7 +133,7 @@ struct NTSHostileTLSPeerTests {
         let meter = CPUTimeMeter()
         task.cancel()
         let failure = await task.value
-        let freed = await Self.timeUntilIdle(pool)
+        let freed = await pool.timeUntilIdle()
         #expect(failure?.code.rawValue == "cancelled", "\(String(describing: failure))")
         #expect(freed < CancellableWait.slice + Self.wakeSlack, "the pool thread took \(freed) to stop")
         #expect(await peer.waitUntilAllClosed(within: .seconds(1)), "the connection is still open")
@@ -172,7 +152,7 @@ struct NTSHostileTLSPeerTests {
             [
                 HostileTLSPeerScript(.twoCloseNotifies, at: .insteadOfServerHello),
                 HostileTLSPeerScript(.endlessZeros, at: .afterHandshake),
-            ] + Self.holding
+            ] + HostileTLSPeerScript.holding
         let peers = try scripts.map {
             try HostileTLSPeer($0, application: .ntske, certificates: certificates)
         }
@@ -193,7 +173,7 @@ struct NTSHostileTLSPeerTests {
             return await group.reduce(into: []) { $0.append($1) }
         }
         let wall = meter.wall
-        let freed = await Self.timeUntilIdle(pool)
+        let freed = await pool.timeUntilIdle()
         let cpu = await meter.cpu(afterSettling: Self.settle)
         #expect(failures.count == peers.count && failures.allSatisfy { $0 != nil })
         #expect(wall < Self.keyExchangeTimeout + Self.slack, "took \(wall)")

@@ -102,34 +102,13 @@ struct HTTPSHostileTLSPeerTests {
 }
 
 extension HTTPSHostileTLSPeerTests {
-    /// The scripts that hold a connection open as long as the client stays: a stall and a trickle at
-    /// each stage.
-    static let holding: [HostileTLSPeerScript] = HostileTLSPeerScript.Stage.allCases.flatMap { stage in
-        [
-            HostileTLSPeerScript(.stall, at: stage),
-            HostileTLSPeerScript(.trickle(pause: .milliseconds(20)), at: stage),
-        ]
-    }
-
     /// Scheduling on a loaded 2-core machine, beyond the one poll slice a pool thread may take to
     /// notice it was abandoned.
     static let wakeSlack = Duration.milliseconds(200)
 
-    /// Waits (5 ms steps, up to 2 s) until every thread of `pool` is idle; how long that took.
-    static func timeUntilIdle(_ pool: BlockingPool) async -> Duration {
-        let clock = ContinuousClock()
-        let start = clock.now
-        while clock.now - start < .seconds(2) {
-            let statistics = pool.statistics
-            if statistics.idle == statistics.threads && statistics.queued == 0 { break }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return clock.now - start
-    }
-
     /// Cancelling the measurement while the peer holds the connection: `cancelled` at once, the pool
     /// thread free within one poll slice, and the connection closed (the peer sees it go).
-    @Test(arguments: holding)
+    @Test(arguments: HostileTLSPeerScript.holding)
     func cancellingFreesThePoolThreadWithinOneSlice(_ script: HostileTLSPeerScript) async throws {
         let certificates = try TestCertificates.require()
         let peer = try HostileTLSPeer(script, application: .http, certificates: certificates)
@@ -146,7 +125,7 @@ extension HTTPSHostileTLSPeerTests {
         task.cancel()
         let error = await task.value
         let returned = meter.wall
-        let freed = await Self.timeUntilIdle(pool)
+        let freed = await pool.timeUntilIdle()
         #expect(error?.code == .cancelled, "\(String(describing: error))")
         #expect(returned < Self.wakeSlack, "the caller waited \(returned)")
         #expect(freed < CancellableWait.slice + Self.wakeSlack, "the pool thread took \(freed) to stop")
@@ -166,7 +145,7 @@ extension HTTPSHostileTLSPeerTests {
             [
                 HostileTLSPeerScript(.twoCloseNotifies, at: .insteadOfServerHello),
                 HostileTLSPeerScript(.endlessZeros, at: .afterHandshake),
-            ] + Self.holding
+            ] + HostileTLSPeerScript.holding
         let peers = try scripts.map { try HostileTLSPeer($0, application: .http, certificates: certificates) }
         defer { peers.forEach { $0.stop() } }
         let pool = BlockingPool(maximumThreads: peers.count)
@@ -187,7 +166,7 @@ extension HTTPSHostileTLSPeerTests {
             return await group.reduce(into: []) { $0.append($1) }
         }
         let wall = meter.wall
-        let freed = await Self.timeUntilIdle(pool)
+        let freed = await pool.timeUntilIdle()
         let cpu = await meter.cpu(afterSettling: Self.settle)
         #expect(errors.count == peers.count && errors.allSatisfy { $0 != nil })
         #expect(wall < Self.requestTimeout + Self.slack, "took \(wall)")

@@ -86,6 +86,15 @@ package struct HostileTLSPeerScript: Hashable, Sendable, CustomStringConvertible
         Fault.all.map { HostileTLSPeerScript($0, at: stage) }
     }
 
+    /// The scripts that hold a connection open as long as the client stays: a stall and a trickle
+    /// (a byte every 20 ms) at each stage.
+    package static let holding: [HostileTLSPeerScript] = Stage.allCases.flatMap { stage in
+        [
+            HostileTLSPeerScript(.stall, at: stage),
+            HostileTLSPeerScript(.trickle(pause: .milliseconds(20)), at: stage),
+        ]
+    }
+
     /// E.g. `two close_notify instead of the ServerHello`.
     package var description: String { "\(fault) \(stage.rawValue)" }
 }
