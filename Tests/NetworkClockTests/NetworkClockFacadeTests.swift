@@ -153,6 +153,8 @@ struct NetworkClockFacadeTests {
             abs(estimate.offset(from: SystemWallClock().now()) + .seconds(3))
                 < estimate.errorBound + .milliseconds(50))
         let count = server.requestCount
+        // Real time on purpose: a negative check of the production loop on the real clock, so only
+        // real time can show a request sent after stop(); 600 ms is three of its 200 ms periods.
         try await Task.sleep(for: .milliseconds(600))
         #expect(server.requestCount == count, "no traffic after stop()")
     }

@@ -206,6 +206,8 @@ import Testing
                 return error
             }
         }
+        // Real time on purpose: the exchange is in a socket wait of the real client (the server
+        // trickles its head every 50 ms), which only real time and a real cancellation reach.
         try await Task.sleep(for: .milliseconds(200))
         task.cancel()
         let error = await task.value
@@ -227,6 +229,8 @@ import Testing
         let quick = HTTPTimeSource(
             configuration: .init(maximumRequests: 1, requestTimeout: .milliseconds(60)))
         _ = await Self.failure(of: quick, earlyURL)
+        // Real time on purpose: the servers' threads close their side of abandoned connections on
+        // their own schedule; 300 ms lets them settle before each count.
         try await Task.sleep(for: .milliseconds(300))
         let before = Self.openDescriptors()
         for _ in 0..<40 {

@@ -49,6 +49,19 @@ struct RefreshScheduleClockTests {
         interval: .seconds(1024), jitter: 0.25, minimumInterval: .seconds(1), initialBackoff: .seconds(64),
         maximumBackoff: .seconds(3600))
 
+    /// Moves `clock` to 1 ms before the loop's pending deadline and checks, at once, that the loop
+    /// still sleeps on that same deadline. No wall-clock wait is needed: ``ManualClock/advance(by:)``
+    /// removes a sleeper it wakes before it returns, and the loop can only sync after its sleep
+    /// returns (and would then sleep again on a later deadline), so an unchanged pending deadline
+    /// proves nothing ran early.
+    static func expectStillAsleepJustBefore(
+        _ delay: Duration, on clock: ManualClock, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let deadline = clock.pendingDeadlines
+        clock.advance(by: delay - .milliseconds(1))
+        #expect(clock.pendingDeadlines == deadline, "the loop woke early", sourceLocation: sourceLocation)
+    }
+
     /// Waits until the refresh loop sleeps on `clock` and returns how long it sleeps.
     static func sleepingDelay(on clock: ManualClock) async throws -> Duration {
         let sleeping = await BlockingPoolTests.eventually { clock.sleeperCount == 1 }
@@ -82,9 +95,7 @@ struct RefreshScheduleClockTests {
         #expect(first >= .seconds(32) && first <= .seconds(64), "\(first)")
 
         // Not before the backoff delay...
-        manual.advance(by: first - .milliseconds(1))
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(manual.sleeperCount == 1)
+        Self.expectStillAsleepJustBefore(first, on: manual)
         #expect(log.failures == 1, "a sync ran before the backoff delay had passed")
         // ...but right at it; the second failure doubles the backoff (128 s × [0.5, 1]).
         manual.advance(by: .milliseconds(1))
@@ -102,8 +113,7 @@ struct RefreshScheduleClockTests {
         #expect(await BlockingPoolTests.eventually { log.syncs == 1 && log.failures == 2 })
         #expect(log.backoffs.count == 2, "a success is not followed by a backoff")
         #expect(period >= .seconds(768) && period <= .seconds(1280), "\(period)")
-        manual.advance(by: period - .milliseconds(1))
-        try await Task.sleep(for: .milliseconds(50))
+        Self.expectStillAsleepJustBefore(period, on: manual)
         #expect(log.syncs == 1, "a sync ran before the period had passed")
 
         // Stopping cancels the sleep; nothing runs afterwards, whatever the clock does.
@@ -111,6 +121,10 @@ struct RefreshScheduleClockTests {
         let stopped = await BlockingPoolTests.eventually { manual.sleeperCount == 0 }
         #expect(stopped)
         manual.advance(by: .seconds(100_000))
+        #expect(manual.sleeperCount == 0)
+        // The one wall-clock wait left: a loop that ignored its cancellation would sync on real
+        // time, not on the manual clock, so only real time can show it (50 ms is tens of loopback
+        // syncs).
         try await Task.sleep(for: .milliseconds(50))
         #expect(log.syncs == 1 && log.failures == 2)
         #expect(server.requests.count == 3)
@@ -132,8 +146,7 @@ struct RefreshScheduleClockTests {
         let delay = try await Self.sleepingDelay(on: manual)
         // The anchor is fresh: the loop waits (about) the whole period before its first sync.
         #expect(delay > .seconds(1020) && delay <= .seconds(1024), "\(delay)")
-        manual.advance(by: delay - .milliseconds(1))
-        try await Task.sleep(for: .milliseconds(50))
+        Self.expectStillAsleepJustBefore(delay, on: manual)
         #expect(log.syncs == 0)
         manual.advance(by: .milliseconds(1))
         let next = try await Self.sleepingDelay(on: manual)
