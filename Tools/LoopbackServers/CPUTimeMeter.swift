@@ -32,19 +32,3 @@ package struct CPUTimeMeter: Sendable {
         return cpu
     }
 }
-
-extension BlockingPool {
-    /// Waits (5 ms steps, up to 2 s) until every thread is idle with nothing queued; how long that
-    /// took. What a test of abandoned work reads after its caller returned: a thread still busy
-    /// then is one a hostile peer kept.
-    package func timeUntilIdle() async -> Duration {
-        let clock = ContinuousClock()
-        let start = clock.now
-        while clock.now - start < .seconds(2) {
-            let statistics = statistics
-            if statistics.idle == statistics.threads && statistics.queued == 0 { break }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return clock.now - start
-    }
-}

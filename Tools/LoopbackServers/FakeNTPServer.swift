@@ -112,14 +112,7 @@ package final class FakeNTPServer: Sendable {
     ///
     /// - Returns: whether that happened within `timeout`.
     package func waitForRequests(count: Int, timeout: Duration, completed: Bool = false) -> Bool {
-        let clock = BootTimeClock()
-        let deadline = clock.now() + timeout
-        while true {
-            let done = completed ? core.log.completedCount : core.log.count
-            if done >= count { return true }
-            if clock.now() >= deadline { return false }
-            Syscalls.sleep(.milliseconds(1))
-        }
+        Polling.wait(timeout: timeout) { (completed ? core.log.completedCount : core.log.count) >= count }
     }
 
     /// Stops serving, waits for the thread to finish (a few microseconds) and closes every socket,

@@ -93,13 +93,7 @@ package final class FakeRoughtimeServer: Sendable {
     /// Waits until `condition` holds for the statistics, polling every millisecond.
     /// - Returns: whether it held within `timeout`.
     package func waitUntil(timeout: Duration, _ condition: (Statistics) -> Bool) -> Bool {
-        let clock = BootTimeClock()
-        let deadline = clock.now() + timeout
-        while true {
-            if condition(statistics) { return true }
-            if clock.now() >= deadline { return false }
-            Syscalls.sleep(.milliseconds(1))
-        }
+        Polling.wait(timeout: timeout) { condition(statistics) }
     }
 
     /// Stops serving, joins the thread and closes the socket, freeing the port. Replies not yet
