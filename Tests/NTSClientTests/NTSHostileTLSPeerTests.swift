@@ -14,19 +14,7 @@ import Testing
 /// them, as `swift test --no-parallel` (README, CI) or `--filter` run them.
 @Suite(.serialized, .enabled(if: TestCertificates.runnable, "needs the openssl command"))
 struct NTSHostileTLSPeerTests {
-    /// The key exchange may take 1 s: the stalls and trickles time out then.
-    static let keyExchangeTimeout = Duration.seconds(1)
-    /// Wake-ups on a loaded 2-core machine, beyond the timeout.
-    static let slack = Duration.milliseconds(500)
-    /// Five poll slices after the call, in which a thread left spinning would burn ~250 ms more.
-    static let settle = Duration.milliseconds(250)
-    /// Both sides of the loopback together, the settle period included: measured here 3–10 ms for
-    /// the cases that fail at once, ~22 ms for a trickle; a spin burns ~1 s per second (see
-    /// HTTPSHostileTLSPeerTests for the same bound and its reasoning).
-    static let cpuLimit = Duration.milliseconds(200)
-    /// Scheduling on a loaded 2-core machine, beyond the one poll slice an abandoned key exchange
-    /// may take to notice.
-    static let wakeSlack = Duration.milliseconds(200)
+    typealias Budget = HostileTLSPeerBudget
 
     /// The failure each script must give: its code and words of its reason.
     static func expected(_ script: HostileTLSPeerScript) -> (String, String) {
@@ -68,7 +56,7 @@ struct NTSHostileTLSPeerTests {
     /// with the calling task.
     static func query(
         _ peer: HostileTLSPeer, pool: BlockingPool, certificates: TestCertificates,
-        keyExchangeTimeout: Duration = keyExchangeTimeout
+        keyExchangeTimeout: Duration = Budget.timeout
     ) async -> NTSFailure? {
         let (port, ca) = (peer.port, certificates.caFile)
         do {
@@ -97,18 +85,18 @@ struct NTSHostileTLSPeerTests {
         let meter = CPUTimeMeter()
         let failure = await Self.query(peer, pool: pool, certificates: certificates)
         let wall = meter.wall
-        let cpu = await meter.cpu(afterSettling: Self.settle)
+        let cpu = await meter.cpu(afterSettling: Budget.settle)
         let (code, reason) = Self.expected(script)
         #expect(failure?.code.rawValue == code, "\(String(describing: failure))")
         #expect(failure?.reason.contains(reason) == true, "\(String(describing: failure))")
         if code == "nts_ke_tls_timed_out" {
             #expect(
-                wall >= Self.keyExchangeTimeout && wall < Self.keyExchangeTimeout + Self.slack, "took \(wall)"
+                wall >= Budget.timeout && wall < Budget.timeout + Budget.slack, "took \(wall)"
             )
         } else {
-            #expect(wall < Self.keyExchangeTimeout, "took \(wall)")
+            #expect(wall < Budget.timeout, "took \(wall)")
         }
-        #expect(cpu < Self.cpuLimit, "used \(cpu) of CPU in \(wall) (+ \(Self.settle) settling)")
+        #expect(cpu < Budget.cpuLimit, "used \(cpu) of CPU in \(wall) (+ \(Budget.settle) settling)")
         let statistics = pool.statistics
         #expect(statistics.idle == statistics.threads && statistics.queued == 0, "\(statistics)")
         #expect(peer.connections == 1)
@@ -135,10 +123,10 @@ struct NTSHostileTLSPeerTests {
         let failure = await task.value
         let freed = await pool.timeUntilIdle()
         #expect(failure?.code.rawValue == "cancelled", "\(String(describing: failure))")
-        #expect(freed < CancellableWait.slice + Self.wakeSlack, "the pool thread took \(freed) to stop")
+        #expect(freed < CancellableWait.slice + Budget.wakeSlack, "the pool thread took \(freed) to stop")
         #expect(await peer.waitUntilAllClosed(within: .seconds(1)), "the connection is still open")
-        let cpu = await meter.cpu(afterSettling: Self.settle)
-        #expect(cpu < Self.cpuLimit, "used \(cpu)")
+        let cpu = await meter.cpu(afterSettling: Budget.settle)
+        #expect(cpu < Budget.cpuLimit, "used \(cpu)")
         print(
             "hostile TLS peer | nts-ke cancelled | \(script) | pool thread free after \(freed) | cpu \(cpu)")
     }
@@ -174,12 +162,12 @@ struct NTSHostileTLSPeerTests {
         }
         let wall = meter.wall
         let freed = await pool.timeUntilIdle()
-        let cpu = await meter.cpu(afterSettling: Self.settle)
+        let cpu = await meter.cpu(afterSettling: Budget.settle)
         #expect(failures.count == peers.count && failures.allSatisfy { $0 != nil })
-        #expect(wall < Self.keyExchangeTimeout + Self.slack, "took \(wall)")
-        #expect(freed < CancellableWait.slice + Self.wakeSlack, "threads still busy after \(freed)")
+        #expect(wall < Budget.timeout + Budget.slack, "took \(wall)")
+        #expect(freed < CancellableWait.slice + Budget.wakeSlack, "threads still busy after \(freed)")
         // Eight cases at once: twice one case's limit (three trickles cost ~22 ms each).
-        #expect(cpu < Self.cpuLimit * 2, "used \(cpu)")
+        #expect(cpu < Budget.cpuLimit * 2, "used \(cpu)")
 
         let (good, _) = try NTSHostileServerTests.server()
         defer { good.stop() }

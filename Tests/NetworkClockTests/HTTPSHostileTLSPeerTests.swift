@@ -17,20 +17,7 @@ import Testing
 /// them, as `swift test --no-parallel` (README, CI) or `--filter` run them.
 @Suite(.serialized, .enabled(if: TestCertificates.runnable, "needs the openssl command"))
 struct HTTPSHostileTLSPeerTests {
-    /// Each request may take 1 s: the stalls and trickles time out then.
-    static let requestTimeout = Duration.seconds(1)
-    /// Wake-ups on a loaded 2-core machine, beyond the request timeout.
-    static let slack = Duration.milliseconds(500)
-    /// How long after the call the CPU is still measured: five poll slices, in which a thread left
-    /// spinning would burn about 250 ms more.
-    static let settle = Duration.milliseconds(250)
-    /// The CPU a case may use, both sides of the loopback together, the settle period included.
-    /// Measured here: 3–10 ms for the cases that fail at once (one handshake costs each side about
-    /// 1–3 ms of ECDHE and ECDSA), about 22 ms for a trickle (each byte wakes both sides, 50 times
-    /// a second, for the 1 s timeout). A spinning thread burns about 1 s per second, so in the 1.25 s
-    /// a timed-out case is measured it would show ~1.25 s, and ~0.25 s in the settle period alone
-    /// after a case that fails at once: 200 ms is 8× the honest cost and below either.
-    static let cpuLimit = Duration.milliseconds(200)
+    typealias Budget = HostileTLSPeerBudget
 
     /// The typed error each script must give: its code and words of its reason.
     static func expected(_ script: HostileTLSPeerScript) -> (HTTPTimeError.Code, String) {
@@ -65,7 +52,7 @@ struct HTTPSHostileTLSPeerTests {
     /// A source trusting the test CA, on `pool`.
     static func source(pool: BlockingPool, certificates: TestCertificates) -> HTTPTimeSource {
         HTTPTimeSource(
-            configuration: .init(requestTimeout: requestTimeout, deadline: .seconds(2)),
+            configuration: .init(requestTimeout: Budget.timeout, deadline: .seconds(2)),
             trustRoots: .caFile(certificates.caFile), pool: pool)
     }
 
@@ -81,16 +68,16 @@ struct HTTPSHostileTLSPeerTests {
             of: Self.source(pool: pool, certificates: certificates), url
         ).0
         let wall = meter.wall
-        let cpu = await meter.cpu(afterSettling: Self.settle)
+        let cpu = await meter.cpu(afterSettling: Budget.settle)
         let (code, reason) = Self.expected(script)
         #expect(error?.code == code, "\(String(describing: error))")
         #expect(error?.reason.contains(reason) == true, "\(String(describing: error))")
         if code == .timeout {
-            #expect(wall >= Self.requestTimeout && wall < Self.requestTimeout + Self.slack, "took \(wall)")
+            #expect(wall >= Budget.timeout && wall < Budget.timeout + Budget.slack, "took \(wall)")
         } else {
-            #expect(wall < Self.requestTimeout, "took \(wall)")
+            #expect(wall < Budget.timeout, "took \(wall)")
         }
-        #expect(cpu < Self.cpuLimit, "used \(cpu) of CPU in \(wall) (+ \(Self.settle) settling)")
+        #expect(cpu < Budget.cpuLimit, "used \(cpu) of CPU in \(wall) (+ \(Budget.settle) settling)")
         // The exchange's pool thread is back: idle, with nothing queued.
         let statistics = pool.statistics
         #expect(statistics.idle == statistics.threads && statistics.queued == 0, "\(statistics)")
@@ -102,10 +89,6 @@ struct HTTPSHostileTLSPeerTests {
 }
 
 extension HTTPSHostileTLSPeerTests {
-    /// Scheduling on a loaded 2-core machine, beyond the one poll slice a pool thread may take to
-    /// notice it was abandoned.
-    static let wakeSlack = Duration.milliseconds(200)
-
     /// Cancelling the measurement while the peer holds the connection: `cancelled` at once, the pool
     /// thread free within one poll slice, and the connection closed (the peer sees it go).
     @Test(arguments: HostileTLSPeerScript.holding)
@@ -127,11 +110,11 @@ extension HTTPSHostileTLSPeerTests {
         let returned = meter.wall
         let freed = await pool.timeUntilIdle()
         #expect(error?.code == .cancelled, "\(String(describing: error))")
-        #expect(returned < Self.wakeSlack, "the caller waited \(returned)")
-        #expect(freed < CancellableWait.slice + Self.wakeSlack, "the pool thread took \(freed) to stop")
+        #expect(returned < Budget.wakeSlack, "the caller waited \(returned)")
+        #expect(freed < CancellableWait.slice + Budget.wakeSlack, "the pool thread took \(freed) to stop")
         #expect(await peer.waitUntilAllClosed(within: .seconds(1)), "the connection is still open")
-        let cpu = await meter.cpu(afterSettling: Self.settle)
-        #expect(cpu < Self.cpuLimit, "used \(cpu)")
+        let cpu = await meter.cpu(afterSettling: Budget.settle)
+        #expect(cpu < Budget.cpuLimit, "used \(cpu)")
         print("hostile TLS peer | https cancelled | \(script) | pool thread free after \(freed) | cpu \(cpu)")
     }
 
@@ -167,12 +150,12 @@ extension HTTPSHostileTLSPeerTests {
         }
         let wall = meter.wall
         let freed = await pool.timeUntilIdle()
-        let cpu = await meter.cpu(afterSettling: Self.settle)
+        let cpu = await meter.cpu(afterSettling: Budget.settle)
         #expect(errors.count == peers.count && errors.allSatisfy { $0 != nil })
-        #expect(wall < Self.requestTimeout + Self.slack, "took \(wall)")
-        #expect(freed < CancellableWait.slice + Self.wakeSlack, "threads still busy after \(freed)")
+        #expect(wall < Budget.timeout + Budget.slack, "took \(wall)")
+        #expect(freed < CancellableWait.slice + Budget.wakeSlack, "threads still busy after \(freed)")
         // Eight cases at once: twice one case's limit (three trickles cost ~22 ms each).
-        #expect(cpu < Self.cpuLimit * 2, "used \(cpu)")
+        #expect(cpu < Budget.cpuLimit * 2, "used \(cpu)")
 
         let (good, goodURL) = try HTTPSClientTests.startServer(.init(offset: HTTPSClientTests.truth))
         defer { good.stop() }
