@@ -26,7 +26,7 @@ done
 
 status=0
 server_calls='(^|[^A-Za-z0-9_])(listen|accept)\('
-server_types='\b(UDPServerSocket|TCPListener|AcceptedTCPConnection|WakeChannel|JoinableThread|ProcessControl|AcceptedTLSTransport|TLSServerConfiguration|ALPNSelection|TLS_server_method|SSL_CTX_set_alpn_select_cb|SSL_get_servername)\b'
+server_types='\b(UDPServerSocket|TCPListener|AcceptedTCPConnection|WakeChannel|JoinableThread|ProcessControl|AcceptedByteStream|TLSServerConfiguration|ALPNSelection|TLS_server_method|SSL_CTX_set_alpn_select_cb|SSL_get_servername)\b'
 if hits=$(grep -rnE --include='*.swift' --include='*.c' --include='*.h' "$server_calls" "${dirs[@]}"); then
     echo "!! listen(/accept( in a shipping module:" >&2
     echo "$hits" >&2

@@ -9,21 +9,14 @@
 /// The connection owns its descriptor (a ``FileDescriptor``), closed when the connection is
 /// released, so no path can leak it; `close()` may be called earlier and is idempotent. It is meant
 /// for one thread at a time.
-package final class TCPConnection {
-    /// What one ``receive(maximum:timeout:)`` call produced.
-    package enum Received: Hashable, Sendable {
-        /// Between 1 and `maximum` bytes.
-        case bytes([UInt8])
-        /// The peer closed its side of the connection (orderly shutdown); nothing more will arrive.
-        case endOfStream
-        /// Nothing arrived within the timeout (or the wait was interrupted by a signal).
-        case timedOut
-    }
-
+package final class TCPConnection: ByteStream {
     private var descriptor: FileDescriptor?
     private var isConnected = false
     /// The address the connection goes to.
     package let remote: SocketAddress
+
+    /// ``remote``, as text.
+    package var peer: String { "\(remote)" }
 
     /// Opens a non-blocking TCP socket and starts connecting it to `remote`; finish with
     /// ``waitUntilConnected(timeout:)`` before sending.
@@ -107,7 +100,7 @@ package final class TCPConnection {
     /// Waits up to `timeout` for data and reads at most `maximum` (at least 1) bytes of it.
     /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` when the connection is not
     ///   established, is closed, or failed (for example reset by the peer).
-    package func receive(maximum: Int, timeout: Duration) throws(TransportError) -> Received {
+    package func receive(maximum: Int, timeout: Duration) throws(TransportError) -> ReceivedBytes {
         let fd = try openDescriptor("receive")
         guard isConnected else {
             throw .systemCall(

@@ -1,8 +1,9 @@
 import COpenSSL
 import NetClockPlatform
 
-/// A TLS connection over a ``TLSTransport`` (a connected TCP socket), as client or (for the
-/// loopback test servers) server.
+/// A TLS connection over a transport ``ByteStream`` (a connected TCP socket), as client or (for the
+/// loopback test servers) server; itself a ``ByteStream`` of ``TLSError`` for the code that reads
+/// and writes application data the same way over TLS as over TCP.
 ///
 /// OpenSSL never touches the socket: it reads and writes two memory BIOs, and the connection moves
 /// bytes between them and the transport, waiting in `poll` with whatever remains of each call's
@@ -44,7 +45,8 @@ package final class TLSConnection {
     ///   the peer answered with close_notify), `abandoned` or `transport`. The transport is closed
     ///   when the handshake fails.
     package static func connect(
-        over transport: any TLSTransport, serverName: String, configuration: TLSClientConfiguration,
+        over transport: any ByteStream<TransportError>, serverName: String,
+        configuration: TLSClientConfiguration,
         timeout: Duration, isAbandoned: @escaping () -> Bool = { false }
     ) throws(TLSError) -> TLSConnection {
         let deadline = TLSEngine.deadline(after: timeout)
@@ -75,7 +77,7 @@ package final class TLSConnection {
     ///   `timedOut` (after `timeout`), `closed`, `abandoned` or `transport`. The transport is
     ///   closed when the handshake fails.
     package static func serverHandshake(
-        over transport: any TLSTransport, context: TLSContext, timeout: Duration,
+        over transport: any ByteStream<TransportError>, context: TLSContext, timeout: Duration,
         isAbandoned: @escaping () -> Bool = { false }
     ) throws(TLSError) -> TLSConnection {
         let deadline = TLSEngine.deadline(after: timeout)
@@ -147,16 +149,31 @@ package final class TLSConnection {
     }
 }
 
-/// The byte stream a ``TLSConnection`` runs over: a connected TCP socket, read and written with
-/// relative timeouts (the TLS layer keeps the deadline and passes what remains of it).
-package protocol TLSTransport: AnyObject {
-    /// Sends as much of `bytes` as fits within `timeout`; returns how many bytes were sent.
-    func send(_ bytes: ArraySlice<UInt8>, timeout: Duration) throws(TransportError) -> Int
-    /// Waits up to `timeout` for data and reads at most `maximum` bytes of it.
-    func receive(maximum: Int, timeout: Duration) throws(TransportError) -> TCPConnection.Received
-    /// Closes the socket; later calls do nothing.
-    func close()
-}
+extension TLSConnection: ByteStream {
+    /// The transport's peer.
+    package var peer: String { engine.peer }
 
-/// A client's connection: established with `waitUntilConnected(timeout:)` before the handshake.
-extension TCPConnection: TLSTransport {}
+    /// Writes all of `bytes` within `timeout` (a TLS record is all or nothing) and returns its count.
+    /// - Throws: as ``write(_:timeout:)``.
+    package func send(_ bytes: ArraySlice<UInt8>, timeout: Duration) throws(TLSError) -> Int {
+        try write(Array(bytes), timeout: timeout)
+        return bytes.count
+    }
+
+    /// ``read(maximum:timeout:)`` with a timeout as ``ReceivedBytes/timedOut`` instead of an error:
+    /// a partial record stays buffered in OpenSSL and the next call goes on with it.
+    /// - Throws: as ``read(maximum:timeout:)``, but never `timedOut`.
+    package func receive(maximum: Int, timeout: Duration) throws(TLSError) -> ReceivedBytes {
+        do {
+            switch try read(maximum: maximum, timeout: timeout) {
+            case .bytes(let bytes): return .bytes(bytes)
+            case .endOfStream: return .endOfStream
+            }
+        } catch  where error.code == .timedOut {
+            return .timedOut
+        }
+    }
+
+    /// ``close(timeout:)`` with its default wait for the close_notify to leave.
+    package func close() { close(timeout: .milliseconds(100)) }
+}

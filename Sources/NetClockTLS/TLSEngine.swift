@@ -2,7 +2,7 @@ import COpenSSL
 import NetClockPlatform
 
 /// One OpenSSL `SSL` on two memory BIOs, and the loop that moves its bytes to and from a
-/// ``TLSTransport`` until an operation finishes, its deadline passes, or its caller abandons it.
+/// ``ByteStream`` (its transport) until an operation finishes, its deadline passes, or its caller abandons it.
 ///
 /// What a hostile peer cannot do to it: make a loop go round without progress. Every round of
 /// every loop (handshake, read, write, flush, fill) checks the abandon flag and the deadline, waits
@@ -29,7 +29,9 @@ final class TLSEngine {
     /// Bytes OpenSSL wrote for the transport (owned by `ssl`).
     private let outgoing: OpaquePointer
     /// The socket below.
-    private let transport: any TLSTransport
+    private let transport: any ByteStream<TransportError>
+    /// The transport's peer, for messages.
+    var peer: String { transport.peer }
     /// Whether this is the server's side.
     let isServer: Bool
     /// Whether the caller has given up: checked before every wait.
@@ -42,7 +44,7 @@ final class TLSEngine {
     /// An `SSL` from `context` in client or server state, on fresh memory BIOs; every operation
     /// ends with `abandoned` once `isAbandoned` returns true.
     init(
-        context: TLSContext, transport: any TLSTransport, isServer: Bool,
+        context: TLSContext, transport: any ByteStream<TransportError>, isServer: Bool,
         isAbandoned: @escaping () -> Bool = { false }
     ) throws(TLSError) {
         self.context = context
@@ -258,7 +260,7 @@ final class TLSEngine {
             try checkAbandoned(name)
             let remaining = deadline - Syscalls.clockTime(.bootTime)
             guard remaining > .zero else { throw TLSError(.timedOut, "the \(name) did not finish in time") }
-            let received: TCPConnection.Received
+            let received: ReceivedBytes
             do {
                 received = try transport.receive(
                     maximum: Self.receiveChunk, timeout: min(remaining, Self.slice))

@@ -55,7 +55,7 @@ final class OneConnectionServer: Sendable {
             guard listener.waitForConnection(orWakeFrom: stop, milliseconds: 10_000) == .readable,
                 let connection = listener.accept()
             else { return }
-            let transport = AcceptedTLSTransport(connection, stop: stop)
+            let transport = AcceptedByteStream(connection, stop: stop)
             let result = Self.serve(behaviour, transport: transport, stop: stop)
             outcome.value.withLock { $0 = result }
         }
@@ -70,7 +70,7 @@ final class OneConnectionServer: Sendable {
         return outcome.value.withLock { $0 }
     }
 
-    private static func serve(_ behaviour: Behaviour, transport: AcceptedTLSTransport, stop: WakeChannel)
+    private static func serve(_ behaviour: Behaviour, transport: AcceptedByteStream, stop: WakeChannel)
         -> Outcome
     {
         var outcome = Outcome()

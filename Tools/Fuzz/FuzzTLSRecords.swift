@@ -91,7 +91,7 @@ private func events(_ input: ArraySlice<UInt8>) -> [Event] {
 }
 
 /// The server's side, in memory: plays the events, takes every byte sent, counts both.
-private final class ScriptedServer: TLSTransport {
+private final class ScriptedServer: ByteStream {
     private let events: [Event]
     private var next = 0
     private(set) var receives = 0
@@ -100,13 +100,15 @@ private final class ScriptedServer: TLSTransport {
 
     init(_ events: [Event]) { self.events = events }
 
+    var peer: String { "the fuzzed server" }
+
     func send(_ bytes: ArraySlice<UInt8>, timeout: Duration) throws(TransportError) -> Int {
         require(!isClosed, "a send after close")
         sent += bytes.count
         return bytes.count
     }
 
-    func receive(maximum: Int, timeout: Duration) throws(TransportError) -> TCPConnection.Received {
+    func receive(maximum: Int, timeout: Duration) throws(TransportError) -> ReceivedBytes {
         require(!isClosed, "a receive after close")
         require(timeout > .zero && timeout <= CancellableWait.slice, "a wait of \(timeout)")
         receives += 1

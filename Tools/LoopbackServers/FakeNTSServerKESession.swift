@@ -21,7 +21,7 @@ extension FakeNTSServer {
                 case .readable:
                     guard let connection = core.listener.accept() else { continue }
                     core.activeConnection.withLock { $0 = connection }
-                    serve(AcceptedTLSTransport(connection, stop: core.keStop), core: core)
+                    serve(AcceptedByteStream(connection, stop: core.keStop), core: core)
                     core.activeConnection.withLock { $0 = nil }
                     connection.close()
                 }
@@ -43,7 +43,7 @@ extension FakeNTSServer {
         }
 
         /// Runs the handshake, reads the request, answers it and closes the connection.
-        static func serve(_ transport: AcceptedTLSTransport, core: Core) {
+        static func serve(_ transport: AcceptedByteStream, core: Core) {
             let configuration = core.configuration.withLock { $0 }
             let connection: TLSConnection
             do {

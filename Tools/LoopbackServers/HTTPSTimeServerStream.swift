@@ -18,7 +18,7 @@ final class HTTPSTimeServerStream: HTTPTimeServerStream {
         self.raw = raw
         do {
             connection = try TLSConnection.accept(
-                over: AcceptedTLSTransport(raw, stop: stop), configuration: tls.serverConfiguration,
+                over: AcceptedByteStream(raw, stop: stop), configuration: tls.serverConfiguration,
                 timeout: tls.handshakeTimeout)
         } catch {
             return nil

@@ -2,7 +2,7 @@ import NetClockTLS
 import NetClockTestSupport
 
 /// The TLS side of an HTTPS ``HTTPTimeServer``: which certificate it presents and the protocol
-/// versions it accepts. The handshake runs over ``AcceptedTLSTransport`` with
+/// versions it accepts. The handshake runs over ``AcceptedByteStream`` with
 /// ``TLSConnection/accept(over:configuration:timeout:)``, the same TLS layer as the clients'.
 package struct HTTPSTimeServerTLS: Hashable, Sendable {
     /// Which of the ``TestCertificates`` the server presents.

@@ -2,11 +2,11 @@ import NetClockPlatform
 import NetClockTLS
 import NetClockTestSupport
 
-/// The server side of a ``HostileTLSPeer`` connection as the ``TLSTransport`` its honest TLS
-/// engine runs over: receives as ``AcceptedTLSTransport`` does, and sends honestly, or one byte
+/// The server side of a ``HostileTLSPeer`` connection as the ``ByteStream`` its honest TLS
+/// engine runs over: receives as ``AcceptedByteStream`` does, and sends honestly, or one byte
 /// per TCP segment (a trickle), or its first records honestly and then, in place of the next one,
 /// the script's fault. Closing it leaves the socket open (the session holds it or closes it).
-final class HostileTLSPeerTransport: TLSTransport {
+final class HostileTLSPeerTransport: ByteStream {
     /// How sends go out.
     enum Mode {
         /// As they come.
@@ -23,10 +23,12 @@ final class HostileTLSPeerTransport: TLSTransport {
 
     private let raw: AcceptedTCPConnection
     private let stop: WakeChannel
-    private let receiver: AcceptedTLSTransport
+    private let receiver: AcceptedByteStream
     private let inflict: (HostileTLSPeerScript.Fault) -> Void
     /// How the next bytes go out.
     var mode: Mode
+    /// The client, for messages.
+    var peer: String { receiver.peer }
     /// The server's bytes of the current ``Mode/faultAfter(records:fault:)`` not yet sent.
     private var held: [UInt8] = []
 
@@ -38,7 +40,7 @@ final class HostileTLSPeerTransport: TLSTransport {
     ) {
         self.raw = raw
         self.stop = stop
-        self.receiver = AcceptedTLSTransport(raw, stop: stop)
+        self.receiver = AcceptedByteStream(raw, stop: stop)
         self.mode = mode
         self.inflict = inflict
     }
@@ -68,7 +70,7 @@ final class HostileTLSPeerTransport: TLSTransport {
         return bytes.count
     }
 
-    func receive(maximum: Int, timeout: Duration) throws(TransportError) -> TCPConnection.Received {
+    func receive(maximum: Int, timeout: Duration) throws(TransportError) -> ReceivedBytes {
         try receiver.receive(maximum: maximum, timeout: timeout)
     }
 

@@ -1,4 +1,5 @@
 import COpenSSL
+import NetClockPlatform
 import NetClockTLS
 
 /// How a loopback test server's TLS connections are set up: its certificate and key, the
@@ -71,7 +72,8 @@ extension TLSConnection {
     ///   `timedOut` (after `timeout`), `closed`, `abandoned` or `transport`. The transport is
     ///   closed when the handshake fails.
     package static func accept(
-        over transport: any TLSTransport, configuration: TLSServerConfiguration, timeout: Duration,
+        over transport: any ByteStream<TransportError>, configuration: TLSServerConfiguration,
+        timeout: Duration,
         isAbandoned: @escaping () -> Bool = { false }
     ) throws(TLSError) -> TLSConnection {
         let context: TLSContext

@@ -50,17 +50,24 @@ struct HTTPExchangeRun {
         Stop(result: .failed(code, reason, urlErrorCode: urlErrorCode))
     }
 
+    /// The code and reason of a failed send or receive: a socket's failure is `transport`; over TLS
+    /// a record failure or an alert is `tls`, and a socket failure under it stays `transport`.
+    private static func streamFailure(_ error: any Error) -> (HTTPTimeError.Code, String) {
+        guard let error = error as? TLSError else { return (.transport, "\(error)") }
+        return (error.code == .transport ? .transport : .tls, "TLS \(error)")
+    }
+
     /// Connects, and for `https://` runs the TLS handshake: the stream the request goes on.
-    func open() throws(Stop) -> any HTTPByteStream {
+    func open() throws(Stop) -> any ByteStream {
         let connection = try connect()
-        guard request.isSecure else { return TCPByteStream(connection) }
+        guard request.isSecure else { return connection }
         return try secure(connection)
     }
 
     /// Runs the TLS handshake over `connection`, with the URL's host as the server name, within
     /// what remains before `end`.
-    private func secure(_ connection: TCPConnection) throws(Stop) -> TLSByteStream {
-        let peer = "\(connection.remote)"
+    private func secure(_ connection: TCPConnection) throws(Stop) -> TLSConnection {
+        let peer = connection.peer
         let left = end - clock.now()
         guard left > .zero else {
             throw Stop(
@@ -69,10 +76,9 @@ struct HTTPExchangeRun {
             )
         }
         do {
-            let tls = try TLSConnection.connect(
+            return try TLSConnection.connect(
                 over: connection, serverName: request.host, configuration: client.tlsConfiguration,
                 timeout: left, isAbandoned: isAbandoned)
-            return TLSByteStream(tls, peer: peer)
         } catch {
             if isAbandoned() { throw Stop(result: .cancelled) }
             throw HTTPTLSFailure.stop(for: error, peer: peer, timeout: timeout)
@@ -125,7 +131,7 @@ struct HTTPExchangeRun {
 
     /// Writes the whole request; sets ``sent`` just before its first byte goes out: to `reading`,
     /// when the caller has just read the clock (the end of ``wait(until:)``), else to a fresh one.
-    mutating func send(_ bytes: [UInt8], on connection: any HTTPByteStream, at reading: MonotonicInstant?)
+    mutating func send(_ bytes: [UInt8], on connection: any ByteStream, at reading: MonotonicInstant?)
         throws(Stop)
     {
         sent = reading ?? clock.now()
@@ -139,8 +145,9 @@ struct HTTPExchangeRun {
                 offset += try connection.send(bytes[offset...], timeout: slice)
             } catch {
                 if isAbandoned() { throw Stop(result: .cancelled) }
+                let (code, reason) = Self.streamFailure(error)
                 throw Self.failure(
-                    error.code, "sending the request to \(connection.peer) failed: \(error.reason)",
+                    code, "sending the request to \(connection.peer) failed: \(reason)",
                     NSURLErrorNetworkConnectionLost)
             }
         }
@@ -148,7 +155,7 @@ struct HTTPExchangeRun {
 
     /// Reads until a final (non-1xx) response head is complete and returns it with the instant it
     /// was. Never reads more than the head limit in all.
-    func readHead(from connection: any HTTPByteStream) throws(Stop) -> (HTTPResponseHead, MonotonicInstant) {
+    func readHead(from connection: any ByteStream) throws(Stop) -> (HTTPResponseHead, MonotonicInstant) {
         let limit = client.maximumHeadBytes
         var buffer: [UInt8] = []
         var consumed = 0
@@ -163,15 +170,16 @@ struct HTTPExchangeRun {
             guard room > 0 else {
                 throw Self.failure(.headersTooLarge, "the response head is longer than \(limit) bytes")
             }
-            let received: TCPConnection.Received
+            let received: ReceivedBytes
             do {
                 received = try connection.receive(maximum: min(room, 4096), timeout: slice)
             } catch {
                 if isAbandoned() { throw Stop(result: .cancelled) }
+                let (code, reason) = Self.streamFailure(error)
                 throw Self.failure(
-                    error.code,
+                    code,
                     "receiving the response from \(connection.peer) failed after \(consumed + buffer.count)"
-                        + " bytes of the head: \(error.reason)",
+                        + " bytes of the head: \(reason)",
                     NSURLErrorNetworkConnectionLost)
             }
             let instant = clock.now()

@@ -15,7 +15,7 @@ import SNTP
 /// secured), write one `HEAD` or `GET` with `Connection: close`, read until the empty line that ends
 /// the response head — at most ``maximumHeadBytes``, never the body — and close. The receive
 /// instant is taken when the head is complete. Informational (1xx) heads before the final one are
-/// skipped. Both kinds of stream are one ``HTTPByteStream`` to the reading code.
+/// skipped. Both kinds of stream are one ``ByteStream`` to the reading code.
 ///
 /// Every wait is a `poll(2)` with a relative timeout of at most ``slice`` (the TLS layer's too:
 /// ``TLSConnection`` is given the exchange's abandon flag and checks it before each of its waits),
@@ -100,7 +100,7 @@ struct HTTPHeadClient: Sendable {
         var run = HTTPExchangeRun(
             client: self, request: request, end: end, timeout: timeout, isAbandoned: isAbandoned,
             sent: clock.now())
-        var opened: (any HTTPByteStream)?
+        var opened: (any ByteStream)?
         defer { opened?.close() }
         do throws(HTTPExchangeRun.Stop) {
             let stream = try run.open()
@@ -110,7 +110,7 @@ struct HTTPHeadClient: Sendable {
             let (head, received) = try run.readHead(from: stream)
             return HTTPExchangeOutcome(
                 sent: run.sent, received: received, result: .response(head),
-                certificateChain: (stream as? TLSByteStream)?.verifiedChain ?? [])
+                certificateChain: (stream as? TLSConnection)?.verifiedChain ?? [])
         } catch {
             return HTTPExchangeOutcome(
                 sent: run.sent, received: error.noticed ?? clock.now(), result: error.result)

@@ -1,13 +1,13 @@
 import NetClockPlatform
 import NetClockTLS
 
-/// A server's side of a TCP connection (an ``AcceptedTCPConnection``) as a ``TLSTransport``, for
-/// loopback test servers.
+/// A server's side of a TCP connection (an ``AcceptedTCPConnection``) as a ``ByteStream``, for
+/// loopback test servers (the transport their TLS runs over).
 ///
 /// Waits for data in `poll` with the remaining time, and ends early when `stop` is woken (the
 /// server is shutting down). Sends block until the kernel takes the bytes, which for the small
 /// messages of a handshake and of NTS-KE is at once.
-package final class AcceptedTLSTransport: TLSTransport {
+package final class AcceptedByteStream: ByteStream {
     /// The accepted socket.
     private let connection: AcceptedTCPConnection
     /// Woken when the server stops.
@@ -18,6 +18,9 @@ package final class AcceptedTLSTransport: TLSTransport {
         self.connection = connection
         self.stop = stop
     }
+
+    /// The client, for messages (an accepted connection does not keep its address).
+    package var peer: String { "the client" }
 
     /// Sends all of `bytes`.
     /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` when the peer has gone.
@@ -33,7 +36,7 @@ package final class AcceptedTLSTransport: TLSTransport {
 
     /// Waits up to `timeout` for data.
     /// - Throws: ``TransportError/systemCall(operation:errno:reason:)`` when the server stops.
-    package func receive(maximum: Int, timeout: Duration) throws(TransportError) -> TCPConnection.Received {
+    package func receive(maximum: Int, timeout: Duration) throws(TransportError) -> ReceivedBytes {
         switch connection.waitReadable(orWakeFrom: stop, milliseconds: TCPConnection.milliseconds(timeout)) {
         case .timedOut:
             return .timedOut
