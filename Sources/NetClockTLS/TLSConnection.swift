@@ -137,7 +137,7 @@ package final class TLSConnection {
     /// Sends a close_notify (waiting at most `timeout`, and never more than one
     /// ``CancellableWait/slice``, for it to leave; not at all once abandoned) and closes the
     /// transport; later calls do nothing, and later reads and writes throw `closed`.
-    package func close(timeout: Duration = .milliseconds(100)) {
+    package func close(timeout: Duration) {
         guard !isClosed else { return }
         isClosed = true
         engine.shutdown(deadline: TLSEngine.deadline(after: timeout))
@@ -174,6 +174,7 @@ extension TLSConnection: ByteStream {
         }
     }
 
-    /// ``close(timeout:)`` with its default wait for the close_notify to leave.
+    /// ``close(timeout:)`` with 100 ms for the close_notify to leave (the engine waits at most one
+    /// 50 ms slice anyway).
     package func close() { close(timeout: .milliseconds(100)) }
 }

@@ -1,8 +1,9 @@
 import COpenSSL
 import NetClockPlatform
 
-/// One OpenSSL `SSL` on two memory BIOs, and the loop that moves its bytes to and from a
-/// ``ByteStream`` (its transport) until an operation finishes, its deadline passes, or its caller abandons it.
+/// One OpenSSL `SSL` on two memory BIOs, and the loop that moves its bytes to and from its
+/// transport ``ByteStream`` until an operation finishes, its deadline passes, or its caller
+/// abandons it.
 ///
 /// What a hostile peer cannot do to it: make a loop go round without progress. Every round of
 /// every loop (handshake, read, write, flush, fill) checks the abandon flag and the deadline, waits
