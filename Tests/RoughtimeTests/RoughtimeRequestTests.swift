@@ -65,6 +65,20 @@ import Testing
         }
     }
 
+    /// Found by the fuzzer: a framed request whose `VER` lists Google-Roughtime's number with a
+    /// 32-byte nonce once read back as a Google request that had a 32-byte nonce.
+    @Test func aFramedRequestOfferingGoogleIsRefused() throws {
+        let message = RoughtimeMessage([
+            RoughtimeMessage.Entry(.ver, RoughtimeMessage.bytes(RoughtimeVersion.google.rawValue)),
+            RoughtimeMessage.Entry(.nonc, TestSupport.bytes(32, seed: 5)),
+        ])
+        let error = try #require(throws: RoughtimeError.self) {
+            try RoughtimeRequest(parsing: RoughtimePacket.frame(message.encoded))
+        }
+        #expect(error.code == .badVersionList)
+        #expect("\(error)".contains("Google-Roughtime"))
+    }
+
     static let invalid: [(versions: [RoughtimeVersion], nonceLength: Int)] = [
         ([], 32), ([.google, .rfc], 32), ([.draft(7)], 32), ([.rfc], 31), ([.google], 32),
         (Array((1...40).map { RoughtimeVersion(rawValue: $0) }), 32),

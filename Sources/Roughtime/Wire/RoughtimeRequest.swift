@@ -73,7 +73,7 @@ package struct RoughtimeRequest: Hashable, Sendable {
     /// `NONC`. The offered versions are kept as sent, unknown ones included.
     /// - Throws: the framing and message errors, `missing_tag` without `VER` or `NONC`,
     ///   `truncated_tag`/`oversized_tag` for a nonce of the wrong length or a `VER` that is not a
-    ///   list of `uint32`.
+    ///   list of `uint32`, `bad_version_list` for a framed request that offers Google-Roughtime.
     package init(parsing datagram: [UInt8]) throws(RoughtimeError) {
         if RoughtimePacket.isFramed(datagram) {
             let message = try RoughtimeMessage(
@@ -83,9 +83,16 @@ package struct RoughtimeRequest: Hashable, Sendable {
                 throw RoughtimeError(
                     .truncatedTag, "VER in request is \(versions.count) bytes, not a list of uint32")
             }
-            self.offeredVersions = stride(from: 0, to: versions.count, by: 4).map {
+            let offered = stride(from: 0, to: versions.count, by: 4).map {
                 RoughtimeVersion(rawValue: RoughtimeMessage.uint32(versions, at: $0))
             }
+            // Google-Roughtime is never framed (its requests are bare messages with a 64-byte
+            // nonce): a framed request that offers its number is malformed, not a Google request.
+            guard !offered.contains(.google) else {
+                throw RoughtimeError(
+                    .badVersionList, "a framed request offers Google-Roughtime, which is never framed")
+            }
+            self.offeredVersions = offered
             self.nonce = try message.required(.nonc, length: 32, in: "request")
         } else {
             let message = try RoughtimeMessage(parsing: datagram, what: "request")
