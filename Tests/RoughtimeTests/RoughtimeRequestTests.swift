@@ -65,8 +65,8 @@ import Testing
         }
     }
 
-    /// Found by the fuzzer: a framed request whose `VER` lists Google-Roughtime's number with a
-    /// 32-byte nonce once read back as a Google request that had a 32-byte nonce.
+    /// Found by the fuzzer: a framed request whose `VER` lists Google-Roughtime's number was read
+    /// back as a Google request, though its nonce is 32 bytes and Google's are 64.
     @Test func aFramedRequestOfferingGoogleIsRefused() throws {
         let message = RoughtimeMessage([
             RoughtimeMessage.Entry(.ver, RoughtimeMessage.bytes(RoughtimeVersion.google.rawValue)),
