@@ -27,6 +27,7 @@ let package = Package(
         .executable(name: "fake-ntp-server", targets: ["fake-ntp-server"]),
         .executable(name: "netclock-bench", targets: ["netclock-bench"]),
         .executable(name: "fake-roughtime-server", targets: ["fake-roughtime-server"]),
+        .executable(name: "netclock-soak", targets: ["netclock-soak"]),
     ],
     targets: [
         // The header behind `adjtimex` (the Glibc module map lacks <sys/timex.h>) and the vDSO
@@ -106,6 +107,12 @@ let package = Package(
                 "NetClockTLS", "Roughtime", "NetClockTestSupport",
             ],
             path: "Tools/Benchmarks", swiftSettings: strict),
+        // The release-mode soak: the CLI and the library's refresh for many rounds over every
+        // source kind against loopback servers (CI runs it; README, "Soak").
+        .executableTarget(
+            name: "netclock-soak",
+            dependencies: ["NetworkClock", "SNTP", "LoopbackServers", "NetClockPlatform", "Roughtime"],
+            path: "Tools/Soak", swiftSettings: strict),
         .testTarget(
             name: "SNTPTests", dependencies: ["SNTP", "NetClockPlatform", "LoopbackServers"],
             path: "Tests/SNTPTests",
