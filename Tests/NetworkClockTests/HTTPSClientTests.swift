@@ -111,11 +111,15 @@ struct HTTPSClientTests {
             for _ in 0..<4 {
                 for (isSecure, url) in [(true, secureURL), (false, plainURL)] {
                     group.addTask {
+                        // Awaited before the tuple is built (Swift 6.3's split tuple results: see
+                        // TimeSyncEngine.measureAll).
+                        let outcome: Result<HTTPTimeMeasurement, HTTPTimeError>
                         do throws(HTTPTimeError) {
-                            return (isSecure, .success(try await source.measure(url)))
+                            outcome = .success(try await source.measure(url))
                         } catch {
-                            return (isSecure, .failure(error))
+                            outcome = .failure(error)
                         }
+                        return (isSecure, outcome)
                     }
                 }
             }

@@ -28,7 +28,9 @@ extension TimeSyncEngine {
         {
             return (.roughtime, .at(secondsSince1970: Self.seconds(agreement.interval.midpoint)), answer)
         } else if let roughtime {
-            return (.bootstrap, .unchecked, await roughtime())
+            // Awaited before the tuple is built: see `measureAll` on Swift 6.3's split tuple results.
+            let answer = await roughtime()
+            return (.bootstrap, .unchecked, answer)
         }
         return (.bootstrap, .unchecked, nil)
     }

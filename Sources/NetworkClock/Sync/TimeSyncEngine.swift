@@ -183,28 +183,45 @@ package struct TimeSyncEngine: Sendable {
             url: url, error: HTTPTimeError(.timeout, "no time left before the sync deadline"))
     }
 
+    /// One URL's outcome and its place in the list: what a measuring child task returns.
+    private struct IndexedOutcome: Sendable {
+        let index: Int
+        let outcome: Result<HTTPTimeMeasurement, HTTPTimeError>
+    }
+
     private static func measureAll(
         _ urls: [URL], with source: HTTPTimeSource, progress: SyncProgressObserver?
     ) async -> [Result<HTTPTimeMeasurement, HTTPTimeError>] {
-        await withTaskGroup(of: (Int, Result<HTTPTimeMeasurement, HTTPTimeError>).self) { group in
+        await withTaskGroup(of: IndexedOutcome.self) { group in
             for (index, url) in urls.enumerated() {
                 progress?(.httpStarted(url: url.absoluteString))
                 group.addTask {
-                    do throws(HTTPTimeError) {
-                        return (index, .success(try await source.measure(url)))
-                    } catch {
-                        return (index, .failure(error))
-                    }
+                    // The child's value is made whole after the await. Swift 6.3's optimiser drops
+                    // the parts of a task's tuple result written before a suspension, as in
+                    // `return (index, .success(try await ...))` (swiftlang/swift#91911, reverted in
+                    // #92155): the index came back as garbage and `watch` crashed (issue 28).
+                    let outcome = await measurement(of: url, with: source)
+                    return IndexedOutcome(index: index, outcome: outcome)
                 }
             }
             var results: [Result<HTTPTimeMeasurement, HTTPTimeError>?] = Array(
                 repeating: nil, count: urls.count)
-            for await (index, result) in group {
-                results[index] = result
-                let measured = (try? result.get()) != nil
-                progress?(.httpFinished(url: urls[index].absoluteString, measured: measured))
+            for await child in group {
+                results[child.index] = child.outcome
+                let measured = (try? child.outcome.get()) != nil
+                progress?(.httpFinished(url: urls[child.index].absoluteString, measured: measured))
             }
             return results.compactMap { $0 }
+        }
+    }
+
+    private static func measurement(
+        of url: URL, with source: HTTPTimeSource
+    ) async -> Result<HTTPTimeMeasurement, HTTPTimeError> {
+        do throws(HTTPTimeError) {
+            return .success(try await source.measure(url))
+        } catch {
+            return .failure(error)
         }
     }
 }
