@@ -108,7 +108,7 @@ let package = Package(
             ],
             path: "Tools/Benchmarks", swiftSettings: strict),
         // The release-mode soak: the CLI and the library's refresh for many rounds over every
-        // source kind against loopback servers (CI runs it; README, "Soak").
+        // source kind against loopback servers (CI runs it; Testing.md, "Soak").
         .executableTarget(
             name: "netclock-soak",
             dependencies: ["NetworkClock", "SNTP", "LoopbackServers", "NetClockPlatform", "Roughtime"],

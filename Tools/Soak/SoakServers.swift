@@ -78,7 +78,12 @@ final class SoakServers: Sendable {
             watch("http", ["--http-only", "--http", http.urlString]),
             watch("https", ["--http-only", "--http", secure, "--ca-file", certificates.caFile]),
             watch(
-                "fallback", ["\(silent.host):\(silent.port)", "--timeout", "0.3", "--http", http.urlString]),
+                "fallback",
+                [
+                    "\(silent.host):\(silent.port)", "--samples", "2", "--interval", "0.3", "--timeout",
+                    "0.3",
+                    "--http", http.urlString,
+                ]),
             refresh("refresh-http", [http.urlString]),
             refresh("refresh-ntp", ["\(ntp.host):\(ntp.port)"]),
         ]

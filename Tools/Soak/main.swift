@@ -9,7 +9,7 @@ import Synchronization
 // kind (NTP, NTS, Roughtime, HTTP, HTTPS, the HTTP fallback after a silent NTP server) and the
 // library's background refresh (HTTP and NTP), all at once against loopback servers; a table of
 // what each run held, and exit 1 when any crashed, failed a round or leaked descriptors.
-// Built in release mode, where the optimiser's bugs live (README, "Soak").
+// Built in release mode, where the optimiser's bugs live (Testing.md, "Soak").
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "refresh-client", arguments.count >= 3, let rounds = Int(arguments[1]) {
