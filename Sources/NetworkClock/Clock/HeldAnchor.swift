@@ -52,13 +52,13 @@ struct HeldAnchor: Sendable, Hashable {
         guard !exact else { return }
         self.anchor.errorBound += reading.uncertainty
         if distance != .zero {
-            self.anchor.errorBound += abs(distance).scaledRoundingUp(by: discipline.mappingRate)
+            self.anchor.errorBound += abs(distance).drift(atPPM: discipline.mappingRate * 1e6)
             self.anchor.errorBound += discipline.boundWidening
         }
         if let lastSuspended, reading.base.suspended > lastSuspended, distance > .zero {
             let unsure = min(distance, reading.base.suspended - lastSuspended)
-            self.anchor.errorBound += unsure.scaledRoundingUp(
-                by: policy.priorFraction + policy.suspendToleranceFraction)
+            self.anchor.errorBound += unsure.drift(
+                atPPM: (policy.priorFraction + policy.suspendToleranceFraction) * 1e6)
         }
     }
 
@@ -84,15 +84,5 @@ struct HeldAnchor: Sendable, Hashable {
     /// Whether this interval lies inside `other`'s (both at the same instant).
     func isInside(_ other: HeldAnchor) -> Bool {
         earliest >= other.earliest && latest <= other.latest
-    }
-}
-
-extension Duration {
-    /// `self × factor` rounded up to a whole nanosecond plus one nanosecond, for a non-negative
-    /// duration under 2⁶² ns and a factor in `0...1`: at least the exact product.
-    func scaledRoundingUp(by factor: Double) -> Duration {
-        guard factor > 0 else { return .zero }
-        let nanoseconds = (Double(attoseconds) * factor / 1e9).rounded(.up)
-        return .nanoseconds(Int64(nanoseconds) + 1)
     }
 }

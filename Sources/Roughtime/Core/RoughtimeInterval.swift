@@ -1,3 +1,4 @@
+import NetClockPlatform
 import SNTP
 
 /// What valid replies prove about the time: the true time at the local monotonic instant
@@ -18,8 +19,8 @@ import SNTP
 ///
 /// a midpoint of `MIDP + δ(1+φ)/2` and a radius of `RADI + δ(1+φ)/2`: never tighter than the
 /// signed radius, and wider by half the round trip. Carried to a later instant *R*, the ends move
-/// by the elapsed *e = R − T4* and the interval widens by *e·φ* on each side. One nanosecond is
-/// added to every widening so that rounding can only make the interval larger.
+/// by the elapsed *e = R − T4* and the interval widens by *e·φ* on each side, rounded up (the
+/// package's one drift rule, `Duration.drift(atPPM:)`) so that rounding can only make it larger.
 package struct RoughtimeInterval: Hashable, Sendable, CustomStringConvertible {
     /// The earliest the true time can be at ``reference``.
     package let earliest: UnixTime
@@ -39,7 +40,7 @@ package struct RoughtimeInterval: Hashable, Sendable, CustomStringConvertible {
     /// - Parameter frequencyTolerance: *φ* as a fraction (15 ppm is `15e-6`).
     package init(_ measurement: RoughtimeMeasurement, frequencyTolerance: Double) {
         let roundTrip = max(measurement.roundTrip, .zero)
-        let travelled = roundTrip + Self.drift(over: roundTrip, tolerance: frequencyTolerance)
+        let travelled = roundTrip + roundTrip.drift(atPPM: frequencyTolerance * 1e6)
         let response = measurement.response
         self.init(
             earliest: response.midpoint - response.radius,
@@ -57,7 +58,7 @@ package struct RoughtimeInterval: Hashable, Sendable, CustomStringConvertible {
     /// ``reference``): both ends move by the elapsed time, and widen by its possible drift.
     package func aged(to instant: MonotonicInstant, frequencyTolerance: Double) -> RoughtimeInterval {
         let elapsed = max(instant - reference, .zero)
-        let drift = Self.drift(over: elapsed, tolerance: frequencyTolerance)
+        let drift = elapsed.drift(atPPM: frequencyTolerance * 1e6)
         return RoughtimeInterval(
             earliest: earliest + elapsed - drift, latest: latest + elapsed + drift,
             reference: reference + elapsed)
@@ -82,11 +83,5 @@ package struct RoughtimeInterval: Hashable, Sendable, CustomStringConvertible {
     /// `midpoint ± radius`, e.g. `2026-03-01T12:00:00.000Z ± 3.000512s`.
     package var description: String {
         "\(ISO8601.format(midpoint, fractionDigits: 3)) ± \(radius.formattedSeconds)"
-    }
-
-    /// `duration·tolerance`, rounded up by a nanosecond; zero for a non-positive duration.
-    private static func drift(over duration: Duration, tolerance: Double) -> Duration {
-        guard duration > .zero else { return .zero }
-        return duration * max(tolerance, 0) + .nanoseconds(1)
     }
 }
