@@ -4,12 +4,12 @@ import SNTP
 /// selects, RFC 5905 §11.2.1) of their intervals, each carried to a common local instant.
 ///
 /// Every interval must contain the true time when its server is honest (see
-/// ``RoughtimeInterval``), so if at most a minority lies, the true time lies in the range that a
+/// ``TrueTimeInterval``), so if at most a minority lies, the true time lies in the range that a
 /// majority's intervals share. Servers whose intervals miss that range are falsetickers.
 package struct RoughtimeAgreement: Hashable, Sendable, CustomStringConvertible {
-    /// The agreed time: the true time at `interval.reference` lies in the interval.
-    package var interval: RoughtimeInterval
-    /// The same as offsets from the local wall clock at `interval.reference`
+    /// The agreed time: the true time at `interval.instant` lies in the interval.
+    package var interval: TrueTimeInterval
+    /// The same as offsets from the local wall clock at `interval.instant`
     /// (true time − local time).
     package var offsets: OffsetInterval
     /// Indices of the servers whose intervals meet the agreed range.
@@ -30,7 +30,7 @@ package struct RoughtimeAgreement: Hashable, Sendable, CustomStringConvertible {
     ///   or none gave a valid reply; `no_majority` when no strict majority of the valid intervals
     ///   overlaps.
     package static func select(
-        _ intervals: [Int: RoughtimeInterval], wall: UnixTime, reference: MonotonicInstant,
+        _ intervals: [Int: TrueTimeInterval], wall: UnixTime, reference: MonotonicInstant,
         minimumAgreeing: Int
     ) throws(RoughtimeError) -> RoughtimeAgreement {
         let indices = intervals.keys.sorted()
@@ -54,7 +54,7 @@ package struct RoughtimeAgreement: Hashable, Sendable, CustomStringConvertible {
                 "\(agreeing.count) of \(indices.count) servers agree; at least \(minimum) must")
         }
         return RoughtimeAgreement(
-            interval: RoughtimeInterval(offsets: result.agreement, fromWall: wall, reference: reference),
+            interval: TrueTimeInterval(offsets: result.agreement, fromWall: wall, instant: reference),
             offsets: result.agreement, agreeing: agreeing,
             falsetickers: result.falsetickers.map { indices[$0] },
             valid: indices.count)
