@@ -29,11 +29,10 @@ struct HeldAnchor: Sendable, Hashable {
         return result
     }
 
-    /// The earliest the true time can be at the anchor instant.
-    var earliest: UnixTime { anchor.trueTime - anchor.errorBound }
-
-    /// The latest the true time can be at the anchor instant.
-    var latest: UnixTime { anchor.trueTime + anchor.errorBound }
+    /// The anchor's interval: the true time at its exchange-clock instant, within its bound.
+    var interval: TrueTimeInterval {
+        TrueTimeInterval(time: anchor.trueTime, bound: anchor.errorBound, instant: anchor.monotonic)
+    }
 
     /// `anchor` placed on the time base by the paired `reading`: its instant is `d` before the
     /// reading's on the exchange clock, so `d` before it on the time base. Unless the exchange clock
@@ -71,18 +70,15 @@ struct HeldAnchor: Sendable, Hashable {
     /// The intersection of this interval and `other`'s at the same instant (this one's metadata),
     /// its midpoint rounded down and its bound up to whole nanoseconds; nil when they are disjoint.
     func intersection(_ other: HeldAnchor) -> HeldAnchor? {
-        let lower = max(earliest, other.earliest)
-        let upper = min(latest, other.latest)
-        guard lower <= upper else { return nil }
+        guard let both = interval.intersection(other.interval) else { return nil }
         var result = self
-        let middle = UnixTime(sinceEpoch: (lower + (upper - lower) / 2).sinceEpoch.flooredToNanosecond)
-        result.anchor.trueTime = middle
-        result.anchor.errorBound = (upper - middle).ceiledToNanosecond
+        result.anchor.trueTime = both.flooredMidpoint
+        result.anchor.errorBound = both.boundAroundFlooredMidpoint
         return result
     }
 
     /// Whether this interval lies inside `other`'s (both at the same instant).
     func isInside(_ other: HeldAnchor) -> Bool {
-        earliest >= other.earliest && latest <= other.latest
+        interval.isInside(other.interval)
     }
 }
