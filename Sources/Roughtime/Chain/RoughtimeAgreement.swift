@@ -9,9 +9,10 @@ import SNTP
 package struct RoughtimeAgreement: Hashable, Sendable, CustomStringConvertible {
     /// The agreed time: the true time at `interval.instant` lies in the interval.
     package var interval: TrueTimeInterval
-    /// The same as offsets from the local wall clock at `interval.instant`
-    /// (true time − local time).
-    package var offsets: OffsetInterval
+    /// The local wall clock's reading at `interval.instant`.
+    package var wall: UnixTime
+    /// The agreed time as offsets from the local wall clock (true time − local time).
+    package var offsets: OffsetInterval { interval.offsets(fromWall: wall) }
     /// Indices of the servers whose intervals meet the agreed range.
     package var agreeing: [Int]
     /// Indices of the servers with valid replies outside it.
@@ -40,10 +41,9 @@ package struct RoughtimeAgreement: Hashable, Sendable, CustomStringConvertible {
                 .notEnoughReplies, "\(indices.count) servers answered validly; at least \(minimum) must agree"
             )
         }
-        let offsets = indices.compactMap { intervals[$0]?.offsets(fromWall: wall) }
         let result: Intersection.Result
-        do {
-            result = try Intersection.select(offsets)
+        do throws(Intersection.Failure) {
+            result = try Intersection.select(indices.compactMap { intervals[$0] })
         } catch {
             throw RoughtimeError(.noMajority, error.description)
         }
@@ -54,8 +54,7 @@ package struct RoughtimeAgreement: Hashable, Sendable, CustomStringConvertible {
                 "\(agreeing.count) of \(indices.count) servers agree; at least \(minimum) must")
         }
         return RoughtimeAgreement(
-            interval: TrueTimeInterval(offsets: result.agreement, fromWall: wall, instant: reference),
-            offsets: result.agreement, agreeing: agreeing,
+            interval: result.agreement, wall: wall, agreeing: agreeing,
             falsetickers: result.falsetickers.map { indices[$0] },
             valid: indices.count)
     }
