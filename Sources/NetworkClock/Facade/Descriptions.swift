@@ -14,7 +14,7 @@ extension TimeEstimate: CustomStringConvertible {
         if isDriftCorrected { context.append("drift corrected") }
         if isAuthenticated { context.append("authenticated") }
         return
-            "\(ISO8601.format(time, fractionDigits: 6))Z ± \(errorBound.formattedSeconds) (\(context.joined(separator: ", ")))"
+            "\(ISO8601.format(time, fractionDigits: 6)) ± \(errorBound.formattedSeconds) (\(context.joined(separator: ", ")))"
     }
 }
 
@@ -26,7 +26,7 @@ extension SyncReport: CustomStringConvertible {
         if !sources.isEmpty { context.append("\(agreeingSources) of \(sources.count) sources agree") }
         if isAuthenticated { context.append("authenticated") }
         return
-            "\(ISO8601.format(trueTime, fractionDigits: 6))Z, local clock \(offset.signedFormattedSeconds) ± \(errorBound.formattedSeconds) (\(context.joined(separator: ", ")))"
+            "\(ISO8601.format(trueTime, fractionDigits: 6)), local clock \(offset.signedFormattedSeconds) ± \(errorBound.formattedSeconds) (\(context.joined(separator: ", ")))"
     }
 }
 
@@ -58,14 +58,14 @@ extension SyncReport.HTTPSource: CustomStringConvertible {
 extension ClockTick: CustomStringConvertible {
     /// E.g. `tick 2026-12-01T03:47:04.000000Z (late by 112.0µs)`.
     public var description: String {
-        "tick \(ISO8601.format(boundary, fractionDigits: 6))Z (late by \(lateness.formattedSeconds))"
+        "tick \(ISO8601.format(boundary, fractionDigits: 6)) (late by \(lateness.formattedSeconds))"
     }
 }
 
 extension RestoredAnchor: CustomStringConvertible {
     /// E.g. `anchor from time.example.com (ntp), ±138.5µs when measured, saved 2026-12-01T03:47:03Z`.
     public var description: String {
-        "anchor from \(server ?? "an unknown server") (\(originalSource)), ±\(errorBound.formattedSeconds) when measured, saved \(ISO8601.format(writtenAt, fractionDigits: 0))Z"
+        "anchor from \(server ?? "an unknown server") (\(originalSource)), ±\(errorBound.formattedSeconds) when measured, saved \(ISO8601.format(writtenAt, fractionDigits: 0))"
     }
 }
 
