@@ -159,14 +159,31 @@ struct QueryCLITests {
         #expect(v4.stderr.contains("no address of the requested family"))
     }
 
+    /// A usage error prints its reason and where help is, two lines on stderr (as git, curl and the
+    /// Monitoring Plugins do), not the usage block that would bury the reason; exit status 2.
     @Test(arguments: [
-        ["query", "--samples", "9"], ["query", "--bogus"], ["frobnicate"], [], ["query", "host:0"],
-        ["now", "127.0.0.1"],
+        (["query", "--samples", "0"], "--samples must be 1-8, got 0"),
+        (["query", "--bogus"], "unknown option --bogus"),
+        (["query", "--port", "x"], "invalid --port x"),
+        (["query", "host:0"], "invalid port in 'host:0' (expected 1-65535)"),
+        (["query", "[::1"], "invalid server '[::1' (expected host, host:port or [v6addr]:port)"),
+        (["query", "--timeout", "-1"], "invalid --timeout -1 (seconds, >0-86400)"),
+        (["watch", "--every"], "--every needs a value"),
+        (["now", "127.0.0.1"], "unexpected argument 127.0.0.1"),
+        (["frobnicate"], "unknown command 'frobnicate'"),
     ])
-    func usageErrorsExitTwo(arguments: [String]) async throws {
+    func usageErrorsPrintTheReasonAndWhereHelpIs(arguments: [String], reason: String) async throws {
         let output = try await CLIRunner.run(arguments)
         #expect(output.status == 2)
-        #expect(output.stderr.contains("usage: netclock query"))
+        #expect(output.stderr == "netclock: \(reason)\nsee 'netclock --help'\n", "\(output.stderr)")
+        #expect(output.stdout.isEmpty)
+    }
+
+    /// Without a command there is no reason to give: the usage block, on stderr, exit status 2.
+    @Test func noCommandPrintsTheUsage() async throws {
+        let output = try await CLIRunner.run([])
+        #expect(output.status == 2)
+        #expect(output.stderr == HelpText.usage + "\n")
         #expect(output.stdout.isEmpty)
     }
 
