@@ -61,7 +61,8 @@ package enum HelpText {
               --json            print one JSON object
               --state FILE      anchor file (default $XDG_CACHE_HOME/netclock/anchor.json)
               --count N         watch: stop after N rounds
-              --every SEC       watch: seconds between rounds (default 64)
+              --every SEC       watch: seconds between round starts (default 64); with NTP servers at
+                                least --samples × --interval, the spacing etiquette keeps
 
             Exit status: 0 success, 1 no usable time source, 2 usage error.
             """

@@ -211,6 +211,22 @@ struct QueryCLITests {
         #expect(server.requestCount == 6)
     }
 
+    /// `--every` is from one round's start to the next: rounds whose replies take 0.4 s still start
+    /// 0.6 s apart (not 0.4 + 0.6 s, as when it was the pause after a round).
+    @Test func watchRoundsStartEveryInterval() async throws {
+        let server = try Self.server { $0.processingDelay = .constant(.milliseconds(400)) }
+        defer { server.stop() }
+        let output = try await CLIRunner.run([
+            "watch", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "1", "--every", "0.6",
+            "--count", "2",
+        ])
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let received = server.requests.map(\.receivedAtMonotonic)
+        try #require(received.count == 2)
+        let gap = received[1] - received[0]
+        #expect(gap >= .milliseconds(550) && gap < .milliseconds(850), "\(gap)")
+    }
+
     @Test func helpAndVersion() async throws {
         let help = try await CLIRunner.run(["--help"])
         #expect(help.status == 0)

@@ -2,20 +2,25 @@ import NetClockPlatform
 import NetworkClock
 import SNTP
 
-/// `netclock watch`: query every `--every` seconds and print one line per round until interrupted
-/// or `--count` rounds have run.
+/// `netclock watch`: start a round every `--every` seconds and print one line per round until
+/// interrupted or `--count` rounds have run.
 struct WatchCommand {
     var options: QueryCommandOptions
     var console: Console
 
     func run() async -> ExitStatus {
         guard let query = TimeQuery.make(options: options, console: console) else { return .noTime }
+        let clock = ContinuousClock()
+        var roundStart = clock.now
         var round = 0
         var anySuccess = false
         while options.count.map({ round < $0 }) ?? true {
             if round > 0 {
-                try? await Task.sleep(for: options.every)
+                // Rounds start `--every` apart; after a round that took longer, the next starts at
+                // once (and etiquette spaces its requests).
+                try? await Task.sleep(until: roundStart + options.every, clock: clock)
                 if Task.isCancelled { break }
+                roundStart = clock.now
             }
             round += 1
             switch await query.run(status: options.json ? nil : console.status) {
@@ -23,7 +28,8 @@ struct WatchCommand {
                 anySuccess = true
                 let proof = query.keepProof(report.roughtime, console: console)
                 console.out(
-                    options.json ? JSONOutput.line(SyncReportJSON(report, malfeasanceReport: proof)) : line(report))
+                    options.json
+                        ? JSONOutput.line(SyncReportJSON(report, malfeasanceReport: proof)) : line(report))
             case .failure(let error):
                 let proof = query.keepProof(error.roughtime, console: console)
                 if options.json {
