@@ -209,6 +209,7 @@ struct QueryCLITests {
             #expect(line.contains("agree 1/1"))
         }
         #expect(server.requestCount == 6)
+        #expect(output.stderr.isEmpty, "no spacing, so nothing to say: \(output.stderr)")
     }
 
     /// `--every` is from one round's start to the next: rounds whose replies take 0.4 s still start
@@ -225,6 +226,26 @@ struct QueryCLITests {
         try #require(received.count == 2)
         let gap = received[1] - received[0]
         #expect(gap >= .milliseconds(550) && gap < .milliseconds(850), "\(gap)")
+    }
+
+    /// `--every` shorter than etiquette allows: one line on stderr says what spacing is used and
+    /// why, and the rounds are that far apart (round 2's first request not before 0.5 s, its last
+    /// 0.25 s later).
+    @Test func watchSaysOnceWhenEtiquetteSpacesTheRounds() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let output = try await CLIRunner.run([
+            "watch", "127.0.0.1:\(server.port)", "--samples", "2", "--interval", "0.25", "--every", "0.1",
+            "--count", "2",
+        ])
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        #expect(
+            output.stderr == "netclock: rounds every 0.5 s, not every 0.1 s: a round sends each server"
+                + " 2 requests (--samples), and requests to a server are at least 0.25 s apart (--interval),"
+                + " as public servers expect\n")
+        #expect(output.stdout.split(separator: "\n").count == 2)
+        #expect(server.requestCount == 4)
+        #expect(output.elapsed >= .milliseconds(750))
     }
 
     @Test func helpAndVersion() async throws {
