@@ -100,6 +100,19 @@ extension ClockEvent: CustomStringConvertible {
     }
 }
 
+extension Duration {
+    /// The duration as NetworkClock's descriptions and the `netclock` command print it, in the unit
+    /// that suits its size: `138.9µs`, `1.197ms`, `-3.249994s` (where `description` prints
+    /// `0.001196931 seconds`).
+    ///
+    /// ```swift
+    /// if let now = clock.now() {
+    ///     print("±", now.errorBound.shortDescription)   // ± 1.197ms
+    /// }
+    /// ```
+    public var shortDescription: String { formattedSeconds }
+}
+
 extension NetworkClock.CombineMethod: CustomStringConvertible {
     /// The method's name, e.g. `intersection`.
     public var description: String { rawValue }
