@@ -20,13 +20,15 @@ extension TimeEstimate: CustomStringConvertible {
 
 extension SyncReport: CustomStringConvertible {
     /// E.g. `2026-12-01T03:47:03.287503Z, local clock +42.500004s ± 138.5µs (ntp, 127.0.0.1:123,
-    /// 3 of 4 sources agree)`.
+    /// 3 of 4 sources agree)`: the local clock's error (local − true, the opposite of ``offset``),
+    /// positive when it is ahead, as `netclock now` prints it.
     public var description: String {
         var context = [source.rawValue, server]
         if !sources.isEmpty { context.append("\(agreeingSources) of \(sources.count) sources agree") }
         if isAuthenticated { context.append("authenticated") }
+        let localError = .zero - offset
         return
-            "\(ISO8601.format(trueTime, fractionDigits: 6)), local clock \(offset.signedFormattedSeconds) ± \(errorBound.formattedSeconds) (\(context.joined(separator: ", ")))"
+            "\(ISO8601.format(trueTime, fractionDigits: 6)), local clock \(localError.signedFormattedSeconds) ± \(errorBound.formattedSeconds) (\(context.joined(separator: ", ")))"
     }
 }
 
