@@ -36,7 +36,7 @@ extension SyncReport.NTPSource: CustomStringConvertible {
     /// E.g. `pool.ntp.org (192.0.2.1:123): selected, offset +1.2ms delay 20.1ms ±10.3ms` or
     /// `pool.ntp.org (192.0.2.2:123): timeout, no reply (timed out)`.
     public var description: String {
-        var place = resolvedAddress.map { "\(server) (\($0))" } ?? server.description
+        var place = serverAndAddress
         if usesNTS { place += isAuthenticated ? " [NTS, authenticated]" : " [NTS]" }
         if let best, reason == nil {
             return
