@@ -62,7 +62,7 @@ package enum HelpText {
               --state FILE      anchor file (default $XDG_CACHE_HOME/netclock/anchor.json)
               --count N         watch: stop after N rounds
               --every SEC       watch: seconds between round starts (default 64); with NTP servers at
-                                least --samples × --interval, the spacing etiquette keeps
+                                least --samples times --interval, as requests to a server are spaced
 
             Exit status: 0 success, 1 no usable time source, 2 usage error.
             """
