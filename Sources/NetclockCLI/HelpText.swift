@@ -5,7 +5,10 @@ package enum HelpText {
     /// The version printed by `--version`.
     package static let version = "netclock 0.1.0"
 
-    /// The usage summary printed by `--help` and after usage errors.
+    /// The line after a usage error's reason: where the help is.
+    package static let seeHelp = "see 'netclock --help'"
+
+    /// The usage summary printed by `--help` and, on stderr, by `netclock` without a command.
     package static let usage = """
         usage: netclock query [SERVER ...] [--port N] [--samples N] [--interval SEC] [--timeout SEC]
                               [--http URL ...] [--http-only] [--http-header NAME] [-4|-6] [--json]
@@ -58,7 +61,8 @@ package enum HelpText {
               --json            print one JSON object
               --state FILE      anchor file (default $XDG_CACHE_HOME/netclock/anchor.json)
               --count N         watch: stop after N rounds
-              --every SEC       watch: seconds between rounds (default 64)
+              --every SEC       watch: seconds between round starts (default 64); with NTP servers at
+                                least --samples times --interval, as requests to a server are spaced
 
             Exit status: 0 success, 1 no usable time source, 2 usage error.
             """
