@@ -60,7 +60,7 @@ toolchain_bin=$(dirname "$(readlink -f "$swiftc")")
 modules_of() {
     case $1 in
         ntp) echo NetClockPlatform SNTP ;;
-        # The parsers, OffsetInterval's Date and timestamp constructors (what a reading becomes) and
+        # The parsers, TrueTimeInterval's server-reading constructor (SNTP: what a reading becomes) and
         # HTTPResponseEvidence (reading it from a response's fields) live in HTTPTime, whose client
         # also links the TLS module (https://).
         httpdate | httphead) echo NetClockPlatform SNTP NetClockTLS HTTPTime ;;

@@ -194,7 +194,8 @@ struct NTSHostileServerTests {
         // the server is not backed off), the others for what they are.
         let expected =
             kind == "expired"
-            ? "nts_ke_tls_certificate_not_valid_at_checked_time" : "nts_ke_tls_certificate_verification_failed"
+            ? "nts_ke_tls_certificate_not_valid_at_checked_time"
+            : "nts_ke_tls_certificate_verification_failed"
         #expect(outcome.failure?.code.rawValue == expected)
         #expect(outcome.failure?.reason.contains(words) == true, "\(String(describing: outcome.failure))")
         #expect(outcome.result == nil)
@@ -247,6 +248,6 @@ struct NTSHostileServerTests {
             Issue.record("no burst estimate")
             return
         }
-        #expect(estimate.offset.lower <= .milliseconds(1500) && .milliseconds(1500) <= estimate.offset.upper)
+        #expect(estimate.offset.contains(.milliseconds(1500)))
     }
 }

@@ -50,14 +50,15 @@ struct BurstEstimateEngineTests {
         #expect(estimate.sampleCount == samples.count)
         #expect(estimate.interval.instant == samples.map(\.receivedAt).max())
         // The truth is inside the intersection.
-        let error = abs(estimate.offset.offset - truth)
-        #expect(
-            error <= estimate.offset.bound + Self.mapping, "error \(error) bound \(estimate.offset.bound)")
+        let bound = estimate.interval.radius
+        let error = abs(estimate.interval.midpoint - estimate.localTime - truth)
+        #expect(error <= bound + Self.mapping, "error \(error) bound \(bound)")
         // Never looser than the best sample's own interval, aged to the same instant.
-        let aged = best.interval.aged(to: estimate.interval.instant, tolerancePPM: best.frequencyTolerancePPM).radius
-        #expect(estimate.offset.bound <= aged, "intersection ±\(estimate.offset.bound) vs best ±\(aged)")
+        let aged = best.interval.aged(to: estimate.interval.instant, tolerancePPM: best.frequencyTolerancePPM)
+            .radius
+        #expect(bound <= aged, "intersection ±\(bound) vs best ±\(aged)")
         // One source: the sync's result is that source's estimate.
-        #expect(report.errorBound == estimate.offset.bound)
+        #expect(report.errorBound == bound)
         #expect(report.monotonic == estimate.interval.instant)
         #expect(abs(report.offset - truth) <= report.errorBound + Self.mapping)
     }

@@ -211,21 +211,24 @@ import Testing
         }
     }
 
-    @Test func offsetIntervalsFromTimestampsAndDates() {
-        let sent = UnixTime(seconds: 100)
+    /// What a server's reading proves at the reply's arrival, seen as offsets from a local clock that
+    /// read 100 s at the departure: the reading, up to the round trip later (40 ms).
+    @Test func intervalsFromTimestampsAndDates() {
+        let sent = MonotonicInstant(sinceOrigin: .seconds(7))
         let received = sent + .milliseconds(40)
-        let stamp = OffsetInterval.timestamp(
-            UnixTime(seconds: 102, nanoseconds: 20_000_000), resolution: .milliseconds(1), sent: sent,
-            received: received)
-        #expect(stamp.lower == .milliseconds(1_979))
-        #expect(stamp.upper == .milliseconds(2_021))
-        #expect(stamp.bound == .milliseconds(21))
-        let date = OffsetInterval.dateHeader(UnixTime(seconds: 102), sent: sent, received: received)
-        #expect(date.lower == .milliseconds(1_960))
-        #expect(date.upper == .seconds(3))
-        #expect(
-            date.intersection(stamp)
-                == OffsetInterval(lower: .milliseconds(1_979), upper: .milliseconds(2_021)))
-        #expect(date.intersection(OffsetInterval(lower: .seconds(4), upper: .seconds(5))) == nil)
+        let local = UnixTime(seconds: 100) + .milliseconds(40)
+        let reading = UnixTime(seconds: 102, nanoseconds: 20_000_000)
+        let stamp = TrueTimeInterval(
+            serverRead: reading - .milliseconds(1), reading + .milliseconds(1), sent: sent, received: received
+        )
+        #expect(stamp.offsets(fromWall: local) == Duration.milliseconds(1_979)...Duration.milliseconds(2_021))
+        #expect(stamp.radius == .milliseconds(21))
+        let date = TrueTimeInterval(
+            serverRead: UnixTime(seconds: 102), UnixTime(seconds: 103), sent: sent, received: received)
+        #expect(date.offsets(fromWall: local) == Duration.milliseconds(1_960)...Duration.seconds(3))
+        #expect(date.intersection(stamp) == stamp)
+        let later = TrueTimeInterval(
+            earliest: local + .seconds(4), latest: local + .seconds(5), instant: received)
+        #expect(date.intersection(later) == nil)
     }
 }

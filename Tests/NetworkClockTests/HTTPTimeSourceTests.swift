@@ -225,20 +225,21 @@ import Testing
             var refiner = HTTPDateRefiner(frequencyTolerancePPM: 15, targetHalfWidth: .zero)
             var now = mapping.monotonic
             for _ in 0..<8 {
-                let sent = refiner.nextSendInstant(after: now, mapping: mapping) ?? now
+                let sent = refiner.nextSendInstant(after: now) ?? now
                 #expect(sent >= now && sent < now + .seconds(1))
                 let stamped = sent + .microseconds(Int64.random(in: 100...23_000, using: &generator))
                 let received = stamped + .microseconds(Int64.random(in: 100...3_000, using: &generator))
                 let serverTime = mapping.wallTime(at: stamped) + truth
-                let sample = OffsetInterval.dateHeader(
-                    UnixTime(seconds: serverTime.seconds), sent: mapping.wallTime(at: sent),
-                    received: mapping.wallTime(at: received))
+                let date = UnixTime(seconds: serverTime.seconds)
+                let sample = TrueTimeInterval(
+                    serverRead: date, date + .seconds(1), sent: sent, received: received)
                 let added = refiner.add(sample, sent: sent, received: received)
                 let combined = try #require(added)
-                #expect(combined.contains(truth), "\(combined) misses \(truth)")
+                let offsets = combined.offsets(fromWall: mapping.wallTime(at: combined.instant))
+                #expect(offsets.contains(truth), "\(offsets) misses \(truth)")
                 now = received + .milliseconds(20)
             }
-            widths.append(try #require(refiner.interval).width)
+            widths.append(try #require(refiner.interval).radius * 2)
         }
         let median = widths.sorted()[widths.count / 2]
         #expect(median < .milliseconds(40), "median width \(median)")

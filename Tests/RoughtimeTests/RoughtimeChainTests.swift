@@ -117,8 +117,8 @@ import Testing
         #expect(agreement.falsetickers == [2])
         #expect(agreement.valid == 3)
         // Both honest intervals contain the agreed one's ends: [−2 s, +3 s].
-        #expect(agreement.offsets.lower == .seconds(-2))
-        #expect(agreement.offsets.upper == .seconds(3))
+        #expect(agreement.offsets.lowerBound == .seconds(-2))
+        #expect(agreement.offsets.upperBound == .seconds(3))
         #expect(agreement.interval.earliest == Self.wall - .seconds(2))
     }
 
@@ -145,7 +145,7 @@ import Testing
         let agreement = try RoughtimeAgreement.select(
             [4: Self.interval(7)], wall: Self.wall, reference: Self.reference, minimumAgreeing: 1)
         #expect(agreement.agreeing == [4])
-        #expect(agreement.offsets.offset == .seconds(7))
-        #expect(agreement.offsets.bound == .seconds(3))
+        #expect(agreement.interval.midpoint - agreement.wall == .seconds(7))
+        #expect(agreement.interval.radius == .seconds(3))
     }
 }

@@ -41,8 +41,8 @@ struct BurstEstimateTests {
             address: address, exchanges: exchanges, mapping: TimeMapping(wall: wall, monotonic: monotonic))
     }
 
-    static func offsets(_ lower: Int64, _ upper: Int64) -> OffsetInterval {
-        OffsetInterval(lower: truth + tick * lower, upper: truth + tick * upper)
+    static func offsets(_ lower: Int64, _ upper: Int64) -> ClosedRange<Duration> {
+        (truth + tick * lower)...(truth + tick * upper)
     }
 
     /// Intervals (ticks from the truth): [−11, 3], [−2, 9], [−6, 6]. The minimum-delay sample is the
@@ -62,12 +62,12 @@ struct BurstEstimateTests {
         #expect(estimate.method == .intersection)
         #expect(estimate.sampleCount == 3)
         #expect(estimate.offset == Self.offsets(-2, 3))
-        #expect(estimate.offset.offset - Self.truth == Self.tick / 2)
-        #expect(estimate.offset.bound == Self.tick * 5 / 2)
+        #expect(estimate.interval.midpoint - estimate.localTime - Self.truth == Self.tick / 2)
+        #expect(estimate.interval.radius == Self.tick * 5 / 2)
         #expect(estimate.interval.instant == samples[2].receivedAt)
         // As true time at that instant: the same interval from the local wall clock's reading.
-        #expect(estimate.interval.earliest == estimate.localTime + estimate.offset.lower)
-        #expect(estimate.interval.latest == estimate.localTime + estimate.offset.upper)
+        #expect(estimate.interval.earliest == estimate.localTime + estimate.offset.lowerBound)
+        #expect(estimate.interval.latest == estimate.localTime + estimate.offset.upperBound)
     }
 
     @Test func oneSampleIsTheMinimumDelayEstimate() throws {
@@ -75,7 +75,7 @@ struct BurstEstimateTests {
         let result = Self.burst([.timedOut, .sample(sample)])
         let estimate = try #require(try result.estimate?.get())
         #expect(estimate.method == .minDelay)
-        #expect(estimate.offset == OffsetInterval(offset: sample.offset, bound: sample.errorBound))
+        #expect(estimate.offset == (sample.offset - sample.errorBound)...(sample.offset + sample.errorBound))
         #expect(estimate.offset == Self.offsets(-2, 4))
         #expect(estimate.interval.instant == sample.receivedAt)
         #expect(Self.burst([.timedOut]).estimate == nil)

@@ -30,7 +30,7 @@ struct BurstIntersectionTests {
 
     /// The agreement as `[lower, upper]` counted from `base` at its instant, and that instant.
     static func agreement(_ intervals: [(interval: TrueTimeInterval, tolerancePPM: Double)])
-        -> (OffsetInterval, MonotonicInstant)?
+        -> (ClosedRange<Duration>, MonotonicInstant)?
     {
         guard case .agreement(let interval) = BurstIntersection.intersect(intervals) else { return nil }
         return (interval.offsets(fromWall: base + (interval.instant - start)), interval.instant)
@@ -49,22 +49,22 @@ struct BurstIntersectionTests {
     @Test func overlappingIntervalsGiveTheirCommonPart() throws {
         let (interval, reference) = try #require(
             Self.agreement([Self.interval(0, 10), Self.interval(4, 14)]))
-        #expect(interval == OffsetInterval(lower: .milliseconds(4), upper: .milliseconds(10)))
-        #expect(interval.offset == .milliseconds(7))
-        #expect(interval.bound == .milliseconds(3))
+        #expect(interval == Duration.milliseconds(4)...Duration.milliseconds(10))
+        #expect(interval.lowerBound + (interval.upperBound - interval.lowerBound) / 2 == .milliseconds(7))
+        #expect((interval.upperBound - interval.lowerBound) / 2 == .milliseconds(3))
         #expect(reference == Self.start)
     }
 
     @Test func aNestedIntervalIsTheIntersection() throws {
         let (interval, _) = try #require(Self.agreement([Self.interval(0, 20), Self.interval(5, 8)]))
-        #expect(interval == OffsetInterval(lower: .milliseconds(5), upper: .milliseconds(8)))
+        #expect(interval == Duration.milliseconds(5)...Duration.milliseconds(8))
     }
 
     /// The lower edge comes from one interval, the upper from another: neither alone is as tight.
     @Test func edgesComeFromDifferentIntervals() throws {
         let (interval, _) = try #require(
             Self.agreement([Self.interval(-11, 3), Self.interval(-2, 9), Self.interval(-6, 6)]))
-        #expect(interval == OffsetInterval(lower: .milliseconds(-2), upper: .milliseconds(3)))
+        #expect(interval == Duration.milliseconds(-2)...Duration.milliseconds(3))
     }
 
     @Test func disjointIntervalsNameThePairFarthestApart() throws {
@@ -84,7 +84,7 @@ struct BurstIntersectionTests {
 
     @Test func aSingleIntervalIsItself() throws {
         let (interval, reference) = try #require(Self.agreement([Self.interval(-1, 3, at: .seconds(2))]))
-        #expect(interval == OffsetInterval(lower: .milliseconds(-1), upper: .milliseconds(3)))
+        #expect(interval == Duration.milliseconds(-1)...Duration.milliseconds(3))
         #expect(reference == Self.start + .seconds(2))
         #expect(BurstIntersection.intersect([NTPSample]()) == nil)
     }
@@ -99,8 +99,8 @@ struct BurstIntersectionTests {
         #expect(Self.widening(late, to: Self.start + .seconds(1)) == .zero)
         let (interval, reference) = try #require(Self.agreement([early, late]))
         #expect(reference == Self.start + .seconds(1))
-        #expect(interval.lower == .milliseconds(9))
-        #expect(abs(interval.upper - .microseconds(10_100)) <= .nanoseconds(1))
+        #expect(interval.lowerBound == .milliseconds(9))
+        #expect(abs(interval.upperBound - .microseconds(10_100)) <= .nanoseconds(1))
     }
 
     /// 50 µs apart at their own instants, but 1 s of 100 ppm drift (±100 µs) reconciles them.
@@ -108,8 +108,8 @@ struct BurstIntersectionTests {
         let early = Self.interval(0, 10, ppm: 100)
         let late = Self.interval(10.05, 20, at: .seconds(1), ppm: 100)
         let (interval, _) = try #require(Self.agreement([early, late]))
-        #expect(interval.lower == .microseconds(10_050))
-        #expect(abs(interval.upper - .microseconds(10_100)) <= .nanoseconds(1))
+        #expect(interval.lowerBound == .microseconds(10_050))
+        #expect(abs(interval.upperBound - .microseconds(10_100)) <= .nanoseconds(1))
         // Without drift they contradict each other.
         let rigid = BurstIntersection.intersect([
             Self.interval(0, 10), Self.interval(10.05, 20, at: .seconds(1)),

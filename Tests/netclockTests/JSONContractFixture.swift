@@ -123,17 +123,24 @@ enum JSONContractFixture {
         report.offset = .milliseconds(5)
         report.errorBound = .milliseconds(8)
         let start = MonotonicInstant(sinceOrigin: .seconds(50))
+        let received = start + .microseconds(41)
+        // Intervals shown as offsets from the local clock's reading at the response.
+        let local = UnixTime(seconds: 1_796_040_000)
         report.requests = [
             HTTPRequestRecord(
-                method: .head, statusCode: 200, sent: start, received: start + .microseconds(41),
+                method: .head, statusCode: 200, sent: start, received: received,
                 headerName: "Date",
                 headerValue: "Mon, 30 Nov 2026 12:00:00 GMT",
-                interval: OffsetInterval(lower: .milliseconds(-500), upper: .milliseconds(500)),
-                combined: OffsetInterval(lower: .milliseconds(-3), upper: .milliseconds(13))),
+                interval: TrueTimeInterval(
+                    earliest: local - .milliseconds(500), latest: local + .milliseconds(500),
+                    instant: received),
+                combined: TrueTimeInterval(
+                    earliest: local - .milliseconds(3), latest: local + .milliseconds(13), instant: received),
+                localReceiveTime: local),
             HTTPRequestRecord(
                 method: .get, statusCode: nil, sent: start + .milliseconds(250),
                 received: start + .milliseconds(750),
-                headerName: nil, headerValue: nil, interval: nil, combined: nil),
+                headerName: nil, headerValue: nil, interval: nil, combined: nil, localReceiveTime: local),
         ]
         return report
     }

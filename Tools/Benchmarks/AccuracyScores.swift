@@ -58,7 +58,8 @@ struct AccuracyScores {
                 switch burst.estimate {
                 case .success(let estimate):
                     intersection[count, default: MethodScore()].add(
-                        error: estimate.offset.offset - offset, bound: estimate.offset.bound)
+                        error: estimate.interval.midpoint - estimate.localTime - offset,
+                        bound: estimate.interval.radius)
                 case .failure, .none:
                     intersection[count, default: MethodScore()].attempts += 1
                     intersection[count, default: MethodScore()].inconsistent += 1

@@ -3,6 +3,7 @@ import HTTPTime
 import LoopbackServers
 import NetClockPlatform
 import NetworkClock
+import SNTP
 
 /// `netclock-bench http`: in one run, against one loopback HTTP server (true offset +2.3 s,
 /// 0–20 ms uniform processing delay, seeded), compares the error of
@@ -37,9 +38,9 @@ func runHTTPBenchmark() async {
         // A random phase relative to the server's second, so the naive reads sample it evenly.
         try? await Task.sleep(for: .milliseconds(Int.random(in: 0..<1_000, using: &generator)))
         guard let measurement = try? await single.measure(url),
-            let interval = measurement.requests.last?.interval
+            let request = measurement.requests.last, let interval = request.interval
         else { continue }
-        let naive = interval.lower  // D − t_receive
+        let naive = interval.earliest - request.localReceiveTime  // D − t_receive
         naiveLow.add(error: naive - truth, bound: nil, requests: 1)
         naiveHalf.add(error: naive + .milliseconds(500) - truth, bound: nil, requests: 1)
     }

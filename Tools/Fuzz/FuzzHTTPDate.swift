@@ -159,9 +159,10 @@ private func checkDate(_ text: String, referenceYear: Int64) {
     require(upper?.time == time, "the upper-cased IMF-fixdate of \(time) does not parse to it")
     // What the client does with a Date header next must not trap either.
     _ = time.description
-    let interval = OffsetInterval.dateHeader(
-        time, sent: UnixTime(seconds: 1_796_004_667), received: UnixTime(seconds: 1_796_004_668))
-    require(interval.lower <= interval.upper, "empty interval \(interval)")
+    let sent = MonotonicInstant(sinceOrigin: .seconds(1_000))
+    let interval = TrueTimeInterval(
+        serverRead: time, time + .seconds(1), sent: sent, received: sent + .seconds(1))
+    require(interval.earliest <= interval.latest, "empty interval \(interval)")
 }
 
 /// The ways `time` can be written after the day name in `format`: the plain one, and for midnight
@@ -250,12 +251,13 @@ private func checkTimestamp(_ text: String, unit: HTTPTimestampHeader.Unit) {
         "\(text.debugDescription) in \(unit) parsed to \(reading.time.sinceEpoch), not \(expected)")
     // What the client does with the reading next must not trap either.
     _ = reading.time.description
-    let interval = OffsetInterval.timestamp(
-        reading.time, resolution: reading.resolution, sent: UnixTime(seconds: 1_796_004_667),
-        received: UnixTime(seconds: 1_796_004_668))
-    require(interval.lower <= interval.upper, "empty interval \(interval)")
-    _ = interval.offset
-    _ = interval.bound
+    let sent = MonotonicInstant(sinceOrigin: .seconds(1_000))
+    let interval = TrueTimeInterval(
+        serverRead: reading.time - reading.resolution, reading.time + reading.resolution, sent: sent,
+        received: sent + .seconds(1))
+    require(interval.earliest <= interval.latest, "empty interval \(interval)")
+    _ = interval.midpoint
+    _ = interval.radius
 }
 
 private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }

@@ -379,10 +379,11 @@ private func checkReceiveLoop(_ bytes: [UInt8], hash: UInt64) {
 // MARK: - Evidence
 
 private func checkEvidence(_ head: HTTPResponseHead, hash: UInt64) {
-    let sent = UnixTime(
+    let wall = UnixTime(
         seconds: Int64(bitPattern: hash) >> 24, nanoseconds: Int64(hash & 0x3FFF_FFFF) % 1_000_000_000)
+    let sent = MonotonicInstant(sinceOrigin: .seconds(1000))
     let received = sent + .nanoseconds(Int64((hash >> 8) & 0xFFF_FFFF))
-    let referenceYear = HTTPResponseEvidence.year(of: sent)
+    let referenceYear = HTTPResponseEvidence.year(of: wall)
     let field = { (name: String) in head.value(forField: name) }
     let age = head.value(forField: "Age")
     let last = head.fields.last?.name ?? "X-Timestamp"
@@ -391,14 +392,16 @@ private func checkEvidence(_ head: HTTPResponseHead, hash: UInt64) {
         let name = timestampHeader?.name ?? "Date"
         let value = head.value(forField: name)
         // What the header says on its own, or nil when it does not parse (or is absent).
-        let direct: OffsetInterval? = value.flatMap { value in
+        let direct: TrueTimeInterval? = value.flatMap { value in
             if let timestampHeader {
                 return (try? timestampHeader.parse(value)).map {
-                    .timestamp($0.time, resolution: $0.resolution, sent: sent, received: received)
+                    TrueTimeInterval(
+                        serverRead: $0.time - $0.resolution, $0.time + $0.resolution, sent: sent,
+                        received: received)
                 }
             }
             return (try? HTTPDate(parsing: value, referenceYear: referenceYear)).map {
-                .dateHeader($0.time, sent: sent, received: received)
+                TrueTimeInterval(serverRead: $0.time, $0.time + .seconds(1), sent: sent, received: received)
             }
         }
         let shownAge = age?.debugDescription ?? "absent"
@@ -417,7 +420,8 @@ private func checkEvidence(_ head: HTTPResponseHead, hash: UInt64) {
             require(
                 evidence.interval == direct,
                 "interval \(evidence.interval), not \(String(describing: direct))")
-            require(evidence.interval.lower <= evidence.interval.upper, "empty interval \(evidence.interval)")
+            require(
+                evidence.interval.earliest <= evidence.interval.latest, "empty interval \(evidence.interval)")
             _ = evidence.interval.description
         } catch {
             _ = error.description

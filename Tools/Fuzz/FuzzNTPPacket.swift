@@ -262,19 +262,22 @@ private func checkSample(_ packet: NTPPacket, control: UInt8, steering: inout St
     }
     guard acceptedBySomePolicy else { return }
 
-    var intervals = [OffsetInterval(offset: sample.offset, bound: bound)]
+    // Offsets from one wall-clock reading, as times at one instant.
+    let wall = UnixTime(seconds: 1_800_000_000)
+    let instant = MonotonicInstant(sinceOrigin: .seconds(1_000))
+    var intervals = [TrueTimeInterval(time: wall + sample.offset, bound: bound, instant: instant)]
     let extra = Int((control >> 4) & 0b111)
     for _ in 0..<extra {
         let offset = Duration.nanoseconds(steering.int64())
         let width = Duration.nanoseconds(steering.int64())
-        intervals.append(OffsetInterval(offset: offset, bound: width))
+        intervals.append(TrueTimeInterval(time: wall + offset, bound: width, instant: instant))
     }
     checkIntersection(intervals)
 }
 
 /// The intersection either finds an agreement that a strict majority of the intervals meets and
 /// splits the indices into truechimers and falsetickers, or reports no majority.
-private func checkIntersection(_ intervals: [OffsetInterval]) {
+private func checkIntersection(_ intervals: [TrueTimeInterval]) {
     let result: Intersection.Result
     do {
         result = try Intersection.select(intervals)
@@ -292,7 +295,7 @@ private func checkIntersection(_ intervals: [OffsetInterval]) {
     }
     let n = intervals.count
     let agreement = result.agreement
-    require(agreement.lower <= agreement.upper, "agreement \(agreement) is empty")
+    require(agreement.earliest <= agreement.latest, "agreement \(agreement) is empty")
     let all = (result.truechimers + result.falsetickers).sorted()
     require(all == Array(0..<n), "indices \(result.truechimers) + \(result.falsetickers) for \(n) intervals")
     require(result.truechimers.count * 2 > n, "\(result.truechimers.count) truechimers of \(n)")
@@ -304,7 +307,9 @@ private func checkIntersection(_ intervals: [OffsetInterval]) {
     }
     // Some point of the agreement lies in at least n − f intervals: its midpoint, for instance, is
     // covered by every truechimer only when they all contain it, so check the ends instead.
-    let coverage = { (point: Duration) in intervals.filter { $0.lower <= point && point <= $0.upper }.count }
-    let best = max(coverage(agreement.lower), coverage(agreement.upper))
+    let coverage = { (point: UnixTime) in
+        intervals.filter { $0.earliest <= point && point <= $0.latest }.count
+    }
+    let best = max(coverage(agreement.earliest), coverage(agreement.latest))
     require(best * 2 > n, "the agreement ends are covered by only \(best) of \(n) intervals")
 }

@@ -55,7 +55,7 @@ struct HTTPMeasurementRun {
             let outcome = await transport.perform(method: method, sendAt: sendAt, timeout: timeout, now: now)
             try handle(outcome)
         }
-        guard let interval = refiner.interval, let asOf = refiner.asOf else {
+        guard let interval = refiner.interval else {
             throw failure(
                 .httpStatus, "the server refused HEAD and the request budget left no room for GET",
                 statusCode: records.last?.statusCode)
@@ -64,7 +64,7 @@ struct HTTPMeasurementRun {
         let kind: HTTPTimeMeasurement.Kind =
             configuration.timestampHeader.map { .timestampHeader($0.name) } ?? .dateHeader
         var measurement = HTTPTimeMeasurement(
-            url: url, kind: kind, offsets: interval, monotonic: asOf, localTime: mapping.wallTime(at: asOf),
+            url: url, kind: kind, interval: interval, localTime: mapping.wallTime(at: interval.instant),
             roundTripDelay: roundTrip, requests: records)
         measurement.certificateChain = certificateChain
         return measurement
@@ -77,7 +77,7 @@ struct HTTPMeasurementRun {
         if let last = records.last { earliest = max(earliest, last.received + configuration.minimumSpacing) }
         let sendAt =
             configuration.timestampHeader == nil
-            ? (refiner.nextSendInstant(after: earliest, mapping: mapping) ?? earliest) : earliest
+            ? (refiner.nextSendInstant(after: earliest) ?? earliest) : earliest
         let expectedEnd = sendAt + refiner.expectedRoundTrip * 2 + .milliseconds(20)
         return expectedEnd <= deadline ? sendAt : nil
     }
@@ -86,7 +86,8 @@ struct HTTPMeasurementRun {
         if !outcome.certificateChain.isEmpty { certificateChain = outcome.certificateChain }
         var record = HTTPRequestRecord(
             method: method, statusCode: nil, sent: outcome.sent, received: outcome.received,
-            headerName: nil, headerValue: nil, interval: nil, combined: nil)
+            headerName: nil, headerValue: nil, interval: nil, combined: nil,
+            localReceiveTime: mapping.wallTime(at: outcome.received))
         let response: HTTPResponseHead
         switch outcome.result {
         case .response(let head):
@@ -113,8 +114,8 @@ struct HTTPMeasurementRun {
         do {
             evidence = try HTTPResponseEvidence.read(
                 field: { response.value(forField: $0) },
-                timestampHeader: configuration.timestampHeader, sent: mapping.wallTime(at: outcome.sent),
-                received: mapping.wallTime(at: outcome.received),
+                timestampHeader: configuration.timestampHeader, sent: outcome.sent,
+                received: outcome.received,
                 referenceYear: HTTPResponseEvidence.year(of: mapping.wall))
         } catch {
             records.append(record)
@@ -124,12 +125,11 @@ struct HTTPMeasurementRun {
         record.headerValue = evidence.headerValue
         record.interval = evidence.interval
         if transport.client.certificateTime == .unchecked,
-            let expired = Self.invalidThroughout(
-                outcome.certificateChain, offsets: evidence.interval, at: mapping.wallTime(at: outcome.received))
+            let expired = Self.invalidThroughout(outcome.certificateChain, evidence.interval)
         {
             // Checked without the time: the server's own time says its certificate is not valid.
             records.append(record)
-            let answer = mapping.wallTime(at: outcome.received) + evidence.interval.offset
+            let answer = evidence.interval.midpoint
             let state = Double(expired.notAfter) < answer.secondsDouble ? "has expired" : "is not yet valid"
             throw failure(
                 .certificateRejected,
@@ -143,20 +143,18 @@ struct HTTPMeasurementRun {
             let earlier = previous.map { "\($0)" } ?? "the earlier ones"
             throw failure(
                 .inconsistentIntervals,
-                "request \(records.count) gave offsets \(evidence.interval), disjoint from \(earlier)")
+                "request \(records.count) gave \(evidence.interval), disjoint from \(earlier)")
         }
         record.combined = combined
         records.append(record)
         samples += 1
     }
 
-    /// The first certificate of `chain` that is valid at no instant of the true times `offsets`
-    /// allows around the local wall time `wall`.
-    private static func invalidThroughout(
-        _ chain: [CertificateValidity], offsets: OffsetInterval, at wall: UnixTime
-    ) -> CertificateValidity? {
-        let earliest = (wall + offsets.lower).secondsDouble
-        let latest = (wall + offsets.upper).secondsDouble
+    /// The first certificate of `chain` that is valid at no time `interval` allows.
+    private static func invalidThroughout(_ chain: [CertificateValidity], _ interval: TrueTimeInterval)
+        -> CertificateValidity?
+    {
+        let (earliest, latest) = (interval.earliest.secondsDouble, interval.latest.secondsDouble)
         return chain.first { Double($0.notAfter) + 1 < earliest || latest < Double($0.notBefore) }
     }
 

@@ -22,16 +22,18 @@ package struct HTTPRequestRecord: Hashable, Sendable {
     package var headerName: String?
     /// That header's raw value, when present.
     package var headerValue: String?
-    /// The offset interval this response alone gave, when it gave one.
-    package var interval: OffsetInterval?
+    /// The interval this response alone gave (the true time at ``received``), when it gave one.
+    package var interval: TrueTimeInterval?
     /// The intersection of all intervals up to and including this one, when there is one.
-    package var combined: OffsetInterval?
+    package var combined: TrueTimeInterval?
+    /// The local wall clock's reading at ``received``: what the intervals are shown as offsets from.
+    package var localReceiveTime: UnixTime
 
     /// Creates a record.
     package init(
         method: Method, statusCode: Int?, sent: MonotonicInstant, received: MonotonicInstant,
-        headerName: String?, headerValue: String?, interval: OffsetInterval?,
-        combined: OffsetInterval?
+        headerName: String?, headerValue: String?, interval: TrueTimeInterval?,
+        combined: TrueTimeInterval?, localReceiveTime: UnixTime
     ) {
         self.method = method
         self.statusCode = statusCode
@@ -41,6 +43,7 @@ package struct HTTPRequestRecord: Hashable, Sendable {
         self.headerValue = headerValue
         self.interval = interval
         self.combined = combined
+        self.localReceiveTime = localReceiveTime
     }
 
     /// The round-trip time: from sending the request to receiving the response.

@@ -21,16 +21,14 @@ package struct HTTPTimeMeasurement: Sendable {
     package var url: URL
     /// How the server's time was read.
     package var kind: Kind
-    /// True time − local wall time (NTP sign convention), the midpoint of ``offsets``.
+    /// True time − local wall time (NTP sign convention), at the midpoint of ``interval``.
     package var offset: Duration
-    /// How far the true offset can be from ``offset``: half the width of ``offsets``.
+    /// How far the true time can be from ``trueTime``: half the width of ``interval``.
     package var errorBound: Duration
-    /// The interval of offsets consistent with every response, aged to ``monotonic``.
-    package var offsets: OffsetInterval
-    /// The same as times: the true time at ``monotonic`` lies in it.
-    package var interval: TrueTimeInterval {
-        TrueTimeInterval(offsets: offsets, fromWall: localTime, instant: monotonic)
-    }
+    /// The times consistent with every response, at ``monotonic``.
+    package var interval: TrueTimeInterval
+    /// The same as offsets from the local wall clock at ``monotonic``.
+    package var offsets: ClosedRange<Duration> { interval.offsets(fromWall: localTime) }
     /// The best estimate of true time at ``monotonic``.
     package var trueTime: UnixTime
     /// The monotonic instant of the anchor: the receive instant of the last response used.
@@ -49,16 +47,16 @@ package struct HTTPTimeMeasurement: Sendable {
 
     /// Creates a measurement.
     package init(
-        url: URL, kind: Kind, offsets interval: OffsetInterval, monotonic: MonotonicInstant,
-        localTime: UnixTime, roundTripDelay: Duration, requests: [HTTPRequestRecord]
+        url: URL, kind: Kind, interval: TrueTimeInterval, localTime: UnixTime, roundTripDelay: Duration,
+        requests: [HTTPRequestRecord]
     ) {
         self.url = url
         self.kind = kind
-        self.offsets = interval
-        self.offset = interval.offset
-        self.errorBound = interval.bound
-        self.trueTime = localTime + interval.offset
-        self.monotonic = monotonic
+        self.interval = interval
+        self.offset = interval.midpoint - localTime
+        self.errorBound = interval.radius
+        self.trueTime = interval.midpoint
+        self.monotonic = interval.instant
         self.localTime = localTime
         self.roundTripDelay = roundTripDelay
         self.requests = requests

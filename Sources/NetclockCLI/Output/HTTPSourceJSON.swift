@@ -25,7 +25,8 @@ struct HTTPSourceJSON: Encodable {
 
     /// The entry for `report`; each request's `sent` is relative to the first request.
     init(_ report: SyncReport.HTTPSource, certificateCheck: SyncReport.CertificateCheck? = nil) {
-        certificateTime = Nullable(report.url.lowercased().hasPrefix("https:") ? certificateCheck?.rawValue : nil)
+        certificateTime = Nullable(
+            report.url.lowercased().hasPrefix("https:") ? certificateCheck?.rawValue : nil)
         url = report.url
         status = report.status.rawValue
         reason = Nullable(report.reason)
@@ -63,7 +64,11 @@ struct HTTPRequestJSON: Encodable {
         roundTrip = request.roundTrip.secondsDouble
         header = Nullable(request.headerName)
         value = Nullable(request.headerValue)
-        interval = Nullable(request.interval.map { [$0.lower.secondsDouble, $0.upper.secondsDouble] })
-        combined = Nullable(request.combined.map { [$0.lower.secondsDouble, $0.upper.secondsDouble] })
+        func offsets(_ interval: TrueTimeInterval) -> [Double] {
+            let offsets = interval.offsets(fromWall: request.localReceiveTime)
+            return [offsets.lowerBound.secondsDouble, offsets.upperBound.secondsDouble]
+        }
+        interval = Nullable(request.interval.map(offsets))
+        combined = Nullable(request.combined.map(offsets))
     }
 }

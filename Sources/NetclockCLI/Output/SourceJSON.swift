@@ -74,7 +74,7 @@ struct SourceJSON: Encodable {
             let estimate = report.estimate
             self.estimate = Nullable(estimate?.method.rawValue)
             interval = Nullable(
-                estimate.map { [$0.offset.lower.secondsDouble, $0.offset.upper.secondsDouble] })
+                estimate.map { [$0.offset.lowerBound.secondsDouble, $0.offset.upperBound.secondsDouble] })
         }
         kissCode = report.query?.kissCode?.rawValue
         samples = SampleJSON.samples(of: report)

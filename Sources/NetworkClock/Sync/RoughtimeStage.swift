@@ -136,7 +136,7 @@ package struct RoughtimeStage: Sendable {
         var report = SyncReport(
             trueTime: UnixTime(sinceEpoch: interval.midpoint.sinceEpoch.flooredToNanosecond),
             monotonic: interval.instant, errorBound: interval.radius.ceiledToNanosecond + .nanoseconds(1),
-            offset: agreement.offsets.offset, delay: delay, source: .roughtime,
+            offset: interval.midpoint - agreement.wall, delay: delay, source: .roughtime,
             server: "roughtime (\(agreement.agreeing.count) of \(agreement.valid): \(names))", sources: [],
             elapsed: .zero)
         report.isAuthenticated = true

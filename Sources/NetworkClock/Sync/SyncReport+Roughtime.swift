@@ -61,7 +61,7 @@ extension SyncReport {
             }
             switch result.agreement {
             case .success(let agreement):
-                agreedOffsets = agreement.offsets.lower...agreement.offsets.upper
+                agreedOffsets = agreement.offsets
                 error = nil
             case .failure(let failure):
                 agreedOffsets = nil
@@ -75,10 +75,12 @@ extension SyncReport {
         public var description: String {
             var text: String
             if let agreedOffsets {
-                let middle = agreedOffsets.lowerBound + (agreedOffsets.upperBound - agreedOffsets.lowerBound) / 2
+                let middle =
+                    agreedOffsets.lowerBound + (agreedOffsets.upperBound - agreedOffsets.lowerBound) / 2
                 let radius = (agreedOffsets.upperBound - agreedOffsets.lowerBound) / 2
                 text = "roughtime: offset \(middle.signedFormattedSeconds) ± \(radius.formattedSeconds)"
-                text += " (\(servers.filter { $0.status == "agreed" }.count) of \(servers.count) servers agree)"
+                text +=
+                    " (\(servers.filter { $0.status == "agreed" }.count) of \(servers.count) servers agree)"
             } else {
                 text = "roughtime: no agreed time: \(error ?? "no reply")"
             }

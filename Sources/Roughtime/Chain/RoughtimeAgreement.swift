@@ -12,7 +12,7 @@ package struct RoughtimeAgreement: Hashable, Sendable, CustomStringConvertible {
     /// The local wall clock's reading at `interval.instant`.
     package var wall: UnixTime
     /// The agreed time as offsets from the local wall clock (true time − local time).
-    package var offsets: OffsetInterval { interval.offsets(fromWall: wall) }
+    package var offsets: ClosedRange<Duration> { interval.offsets(fromWall: wall) }
     /// Indices of the servers whose intervals meet the agreed range.
     package var agreeing: [Int]
     /// Indices of the servers with valid replies outside it.

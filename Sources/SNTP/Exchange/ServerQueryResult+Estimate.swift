@@ -53,7 +53,7 @@ package struct BurstEstimate: Hashable, Sendable {
     /// The local wall clock's reading at the interval's instant, on the burst's local time line.
     package var localTime: UnixTime
     /// The interval as true time − local wall time (NTP sign).
-    package var offset: OffsetInterval { interval.offsets(fromWall: localTime) }
+    package var offset: ClosedRange<Duration> { interval.offsets(fromWall: localTime) }
     /// How many accepted samples were intersected.
     package var sampleCount: Int
 }

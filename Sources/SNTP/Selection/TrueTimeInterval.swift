@@ -28,10 +28,14 @@ package struct TrueTimeInterval: Hashable, Sendable, CustomStringConvertible {
         self.init(earliest: time - bound, latest: time + bound, instant: instant)
     }
 
-    /// The interval of offsets `offsets` (true time − local wall time) from the wall-clock reading
-    /// `wall` taken at `instant`, as times.
-    package init(offsets: OffsetInterval, fromWall wall: UnixTime, instant: MonotonicInstant) {
-        self.init(earliest: wall + offsets.lower, latest: wall + offsets.upper, instant: instant)
+    /// What a server's clock reading proves: it read `earliest...latest` (its resolution or a
+    /// whole `Date` second) at some instant between the request's departure `sent` and the
+    /// reply's arrival `received`, so the true time at `received` lies between `earliest` and
+    /// `latest` plus the round trip (the caller adds the drift over it).
+    package init(
+        serverRead earliest: UnixTime, _ latest: UnixTime, sent: MonotonicInstant, received: MonotonicInstant
+    ) {
+        self.init(earliest: earliest, latest: latest + max(received - sent, .zero), instant: received)
     }
 
     /// The centre: the best single estimate of the time at ``instant``.
@@ -68,9 +72,9 @@ package struct TrueTimeInterval: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The interval as offsets from a local wall-clock reading `wall` taken at ``instant`` (true
-    /// time − local time, the NTP sign convention of the rest of the package).
-    package func offsets(fromWall wall: UnixTime) -> OffsetInterval {
-        OffsetInterval(lower: earliest - wall, upper: latest - wall)
+    /// time − local time, the NTP sign convention of the rest of the package), for display.
+    package func offsets(fromWall wall: UnixTime) -> ClosedRange<Duration> {
+        (earliest - wall)...(latest - wall)
     }
 
     /// `midpoint ± radius`, e.g. `2026-03-01T12:00:00.000Z ± 3.000512s`.
