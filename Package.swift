@@ -36,6 +36,13 @@ let package = Package(
         .target(
             name: "NetClockPlatform", dependencies: ["CKernelClock"], path: "Sources/NetClockPlatform",
             swiftSettings: strict),
+        // The time base every protocol and the clock build on: the time values (UnixTime,
+        // MonotonicInstant, TimeMapping), the one interval type and drift rule (TrueTimeInterval,
+        // Duration.drift(atPPM:)), the clock sources and the sans-I/O contract (DatagramCore,
+        // DatagramLoop).
+        .target(
+            name: "TimeBase", dependencies: ["NetClockPlatform"], path: "Sources/TimeBase",
+            swiftSettings: strict),
         // OpenSSL 3 from the system (`libssl-dev`): headers and a shim for the macros Swift cannot
         // import. Among shipping modules only NetClockTLS imports it.
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
@@ -45,37 +52,37 @@ let package = Package(
             name: "NetClockTLS", dependencies: ["COpenSSL", "NetClockPlatform"], path: "Sources/NetClockTLS",
             swiftSettings: strict),
         .target(
-            name: "SNTP", dependencies: ["NetClockPlatform"], path: "Sources/SNTP",
+            name: "SNTP", dependencies: ["NetClockPlatform", "TimeBase"], path: "Sources/SNTP",
             swiftSettings: strict),
         // Pure NTS (RFC 8915) wire codecs: NTS-KE records, NTS extension fields for NTPv4.
         .target(
-            name: "NTS", dependencies: ["SNTP"], path: "Sources/NTS",
+            name: "NTS", dependencies: ["SNTP", "TimeBase"], path: "Sources/NTS",
             swiftSettings: strict),
         // The NTS client (RFC 8915): NTS-KE over NetClockTLS, the keys and cookies of an
         // association, and the protection of NTP requests and replies.
         .target(
-            name: "NTSClient", dependencies: ["NTS", "SNTP", "NetClockTLS", "NetClockPlatform"],
+            name: "NTSClient", dependencies: ["NTS", "SNTP", "TimeBase", "NetClockTLS", "NetClockPlatform"],
             path: "Sources/NTSClient", swiftSettings: strict),
         // Roughtime (RFC 10049, the drafts from 10 on, Google-Roughtime): tagged messages, Merkle
         // proofs, delegation and signature checks, the exchange core, chained multi-server queries
         // and malfeasance reports.
         .target(
-            name: "Roughtime", dependencies: ["SNTP", "NetClockTLS", "NetClockPlatform"],
+            name: "Roughtime", dependencies: ["SNTP", "TimeBase", "NetClockTLS", "NetClockPlatform"],
             path: "Sources/Roughtime", swiftSettings: strict),
         // The HTTP(S) time client (for networks where NTP's UDP is blocked), beside SNTP and NTS:
         // `Parsing/` total parsers for HTTP dates, response heads and timestamp headers (what the
         // fuzz targets link), `Client/` its own HTTP/1.1 client over TCP and NetClockTLS, the
         // Date-header refiner and the measurement.
         .target(
-            name: "HTTPTime", dependencies: ["SNTP", "NetClockPlatform", "NetClockTLS"],
+            name: "HTTPTime", dependencies: ["TimeBase", "NetClockPlatform", "NetClockTLS"],
             path: "Sources/HTTPTime", swiftSettings: strict),
         .target(
             name: "NetworkClock",
-            dependencies: ["SNTP", "HTTPTime", "NetClockPlatform", "NetClockTLS", "NTSClient", "Roughtime"],
+            dependencies: ["SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "NetClockTLS", "NTSClient", "Roughtime"],
             path: "Sources/NetworkClock", swiftSettings: strict),
         .target(
             name: "NetclockCLI",
-            dependencies: ["NetworkClock", "SNTP", "HTTPTime", "NetClockPlatform", "NTSClient", "Roughtime"],
+            dependencies: ["NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "NTSClient", "Roughtime"],
             path: "Sources/NetclockCLI",
             swiftSettings: strict),
         .executableTarget(
@@ -90,11 +97,11 @@ let package = Package(
             path: "Tools/NetClockTestSupport", swiftSettings: strict),
         .target(
             name: "LoopbackServers",
-            dependencies: ["SNTP", "NetClockPlatform", "NetClockTLS", "NTS", "Roughtime", "NetClockTestSupport"],
+            dependencies: ["SNTP", "TimeBase", "NetClockPlatform", "NetClockTLS", "NTS", "Roughtime", "NetClockTestSupport"],
             path: "Tools/LoopbackServers", swiftSettings: strict),
         .executableTarget(
             name: "fake-ntp-server",
-            dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform", "NetClockTestSupport"],
+            dependencies: ["LoopbackServers", "SNTP", "TimeBase", "NetClockPlatform", "NetClockTestSupport"],
             path: "Tools/fake-ntp-server", swiftSettings: strict),
         .executableTarget(
             name: "fake-roughtime-server",
@@ -103,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "netclock-bench",
             dependencies: [
-                "NetworkClock", "SNTP", "HTTPTime", "NetClockPlatform", "LoopbackServers", "NTSClient",
+                "NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "LoopbackServers", "NTSClient",
                 "NetClockTLS", "Roughtime", "NetClockTestSupport",
             ],
             path: "Tools/Benchmarks", swiftSettings: strict),
@@ -111,23 +118,23 @@ let package = Package(
         // source kind against loopback servers (CI runs it; Testing.md, "Soak").
         .executableTarget(
             name: "netclock-soak",
-            dependencies: ["NetworkClock", "SNTP", "LoopbackServers", "NetClockPlatform", "Roughtime"],
+            dependencies: ["NetworkClock", "SNTP", "TimeBase", "LoopbackServers", "NetClockPlatform", "Roughtime"],
             path: "Tools/Soak", swiftSettings: strict),
         .testTarget(
-            name: "SNTPTests", dependencies: ["SNTP", "NetClockPlatform", "LoopbackServers"],
+            name: "SNTPTests", dependencies: ["SNTP", "TimeBase", "NetClockPlatform", "LoopbackServers"],
             path: "Tests/SNTPTests",
             swiftSettings: strict),
         .testTarget(
-            name: "NTSTests", dependencies: ["NTS", "SNTP"], path: "Tests/NTSTests",
+            name: "NTSTests", dependencies: ["NTS", "SNTP", "TimeBase"], path: "Tests/NTSTests",
             swiftSettings: strict),
         .testTarget(
             name: "NTSClientTests",
-            dependencies: ["NTSClient", "NTS", "SNTP", "NetClockTLS", "NetClockPlatform", "LoopbackServers"],
+            dependencies: ["NTSClient", "NTS", "SNTP", "TimeBase", "NetClockTLS", "NetClockPlatform", "LoopbackServers"],
             path: "Tests/NTSClientTests", swiftSettings: strict),
         .testTarget(
             name: "NetworkClockTests",
             dependencies: [
-                "NetworkClock", "SNTP", "HTTPTime", "NetClockPlatform", "NetClockTLS", "LoopbackServers",
+                "NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "NetClockTLS", "LoopbackServers",
                 "NTSClient", "Roughtime", "NetClockTestSupport",
             ],
             path: "Tests/NetworkClockTests", swiftSettings: strict),
@@ -137,16 +144,16 @@ let package = Package(
             path: "Tests/NetClockTLSTests", swiftSettings: strict),
         .testTarget(
             name: "RoughtimeTests",
-            dependencies: ["Roughtime", "SNTP", "NetClockTLS", "NetClockPlatform", "LoopbackServers", "NetClockTestSupport"],
+            dependencies: ["Roughtime", "SNTP", "TimeBase", "NetClockTLS", "NetClockPlatform", "LoopbackServers", "NetClockTestSupport"],
             path: "Tests/RoughtimeTests", swiftSettings: strict),
         .testTarget(
             name: "LoopbackServersTests",
-            dependencies: ["LoopbackServers", "SNTP", "NetClockPlatform", "NTS", "NetClockTLS", "NetClockTestSupport"],
+            dependencies: ["LoopbackServers", "SNTP", "TimeBase", "NetClockPlatform", "NTS", "NetClockTLS", "NetClockTestSupport"],
             path: "Tests/LoopbackServersTests", swiftSettings: strict),
         .testTarget(
             name: "netclockTests",
             dependencies: [
-                "NetclockCLI", "NetworkClock", "SNTP", "HTTPTime", "NetClockPlatform", "LoopbackServers",
+                "NetclockCLI", "NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "LoopbackServers",
                 "NetClockTestSupport",
             ],
             path: "Tests/netclockTests", swiftSettings: strict),

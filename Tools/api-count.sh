@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Counts the public API of the library products NetworkClock and SNTP.
+# Counts the public API of the library products NetworkClock and SNTP (with the time values SNTP
+# names from TimeBase).
 #
 #   Tools/api-count.sh [--list] [NETWORKCLOCK_LIMIT [SNTP_LIMIT]]
 #
@@ -68,6 +69,20 @@ for module in NetworkClock SNTP; do
     for extension_graph in "$out/$module/$module@"*.symbols.json; do
         [[ -f $extension_graph ]] && graphs+=("$extension_graph")
     done
+    # SNTP names TimeBase's public time values (typealiases): their members are SNTP's API too.
+    if [[ $module == SNTP ]]; then
+        rm -rf "${out:?}/TimeBase"
+        mkdir -p "$out/TimeBase"
+        "$extract" -module-name TimeBase -minimum-access-level public -skip-synthesized-members \
+            -I "$modules_dir" "${c_module_flags[@]}" -output-dir "$out/TimeBase" >"$out/TimeBase.log" 2>&1 || {
+            cat "$out/TimeBase.log" >&2
+            echo "api-count.sh: extracting the symbol graph of TimeBase failed" >&2
+            exit 2
+        }
+        # Read as an extension graph: its members count, its types are counted once, as SNTP's names.
+        cp "$out/TimeBase/TimeBase.symbols.json" "$out/$module/$module@TimeBase.symbols.json"
+        graphs+=("$out/$module/$module@TimeBase.symbols.json")
+    fi
     "$swift" "$root/Tools/symbol-graphs.swift" count "${list[@]}" "$limit" "${graphs[@]}" || {
         code=$?
         [[ $code -eq 1 ]] || exit 2

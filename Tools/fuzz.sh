@@ -59,15 +59,15 @@ toolchain_bin=$(dirname "$(readlink -f "$swiftc")")
 # The package modules each harness imports, directly or not, in dependency order (see Package.swift).
 modules_of() {
     case $1 in
-        ntp) echo NetClockPlatform SNTP ;;
-        # The parsers, TrueTimeInterval's server-reading constructor (SNTP: what a reading becomes) and
+        ntp) echo NetClockPlatform TimeBase SNTP ;;
+        # The parsers, TrueTimeInterval's server-reading constructor (TimeBase: what a reading becomes) and
         # HTTPResponseEvidence (reading it from a response's fields) live in HTTPTime, whose client
         # also links the TLS module (https://).
-        httpdate | httphead) echo NetClockPlatform SNTP NetClockTLS HTTPTime ;;
-        ntske | ntsef) echo NetClockPlatform SNTP NTS ;;
+        httpdate | httphead) echo NetClockPlatform TimeBase NetClockTLS HTTPTime ;;
+        ntske | ntsef) echo NetClockPlatform TimeBase SNTP NTS ;;
         # The TLS engine and OpenSSL (COpenSSL's module map is passed to every compile).
         tls) echo NetClockPlatform NetClockTLS ;;
-        roughtime) echo NetClockPlatform SNTP NetClockTLS Roughtime ;;
+        roughtime) echo NetClockPlatform TimeBase SNTP NetClockTLS Roughtime ;;
     esac
 }
 harness_of() {

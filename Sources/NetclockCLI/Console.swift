@@ -1,6 +1,7 @@
 import Foundation
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// Where the CLI writes: standard output and standard error, replaceable in tests.
 package struct Console: Sendable {

@@ -12,6 +12,7 @@ import NetClockPlatform
 import SNTP
 import Synchronization
 import Testing
+import TimeBase
 
 /// A bare, unconnected UDP socket bound to a loopback address: it sees every datagram sent to it,
 /// whatever its source port, and records when each arrived.

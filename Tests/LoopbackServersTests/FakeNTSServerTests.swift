@@ -5,6 +5,7 @@ import NetClockTLS
 import NetClockTestSupport
 import SNTP
 import Testing
+import TimeBase
 
 /// The fake NTS server against a client written in the tests from the codecs (``NTSTestClient``):
 /// the correct exchange end to end, then every hostile behaviour, each showing exactly its fault on

@@ -4,6 +4,7 @@ import NetClockPlatform
 import NetClockTLS
 import SNTP
 import Testing
+import TimeBase
 
 @testable import NTSClient
 

@@ -2,6 +2,7 @@ import LoopbackServers
 import NetClockPlatform
 import SNTP
 import Testing
+import TimeBase
 
 @testable import NTSClient
 

@@ -3,6 +3,7 @@ import LoopbackServers
 import SNTP
 import Synchronization
 import Testing
+import TimeBase
 
 @testable import NetworkClock
 

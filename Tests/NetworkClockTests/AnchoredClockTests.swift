@@ -3,6 +3,7 @@ import NetClockPlatform
 import SNTP
 import Synchronization
 import Testing
+import TimeBase
 
 @testable import NetworkClock
 

@@ -3,6 +3,7 @@ import Foundation
 import SNTP
 import Synchronization
 import Testing
+import TimeBase
 
 @testable import NetworkClock
 

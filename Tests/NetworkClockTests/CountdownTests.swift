@@ -2,6 +2,7 @@ import Foundation
 import SNTP
 import Synchronization
 import Testing
+import TimeBase
 
 @testable import NetworkClock
 

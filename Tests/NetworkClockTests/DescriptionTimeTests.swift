@@ -1,6 +1,7 @@
 import Roughtime
 import SNTP
 import Testing
+import TimeBase
 
 @testable import NetworkClock
 

@@ -3,6 +3,7 @@ import LoopbackServers
 import NetClockPlatform
 import SNTP
 import Testing
+import TimeBase
 
 @testable import NetworkClock
 

@@ -3,6 +3,7 @@ import LoopbackServers
 import NetworkClock
 import SNTP
 import Testing
+import TimeBase
 
 @Suite struct HTTPDateTests {
     /// 1994-11-06T08:49:37Z, the RFC 9110 example.

@@ -4,6 +4,7 @@ import LoopbackServers
 import NetClockTLS
 import SNTP
 import Testing
+import TimeBase
 
 @testable import NetworkClock
 

@@ -4,6 +4,7 @@ import LoopbackServers
 import NetClockPlatform
 import SNTP
 import Testing
+import TimeBase
 @testable import NetworkClock
 
 /// The HTTP time source against the in-process loopback HTTP server (no other network traffic).

@@ -2,6 +2,7 @@ import Foundation
 import NetClockPlatform
 import SNTP
 import Testing
+import TimeBase
 
 @testable import NetworkClock
 

@@ -4,6 +4,7 @@ import NTSClient
 import NetClockPlatform
 import SNTP
 import Testing
+import TimeBase
 
 @testable import NetworkClock
 

@@ -3,6 +3,7 @@ import NetClockPlatform
 import Roughtime
 import SNTP
 import Testing
+import TimeBase
 
 @testable import NetworkClock
 

@@ -2,6 +2,7 @@ import Foundation
 import NetworkClock
 import SNTP
 import Synchronization
+import TimeBase
 
 /// A simulated world: true time advances when the test says so; the monotonic clock follows it at a
 /// chosen frequency error; the wall clock follows it plus whatever steps the "user" applied.

@@ -3,6 +3,7 @@ import LoopbackServers
 import Roughtime
 import SNTP
 import Testing
+import TimeBase
 
 /// Interoperability with `roughly` (PyPI 0.3.0), an independent Roughtime client and server, both
 /// ways: our client against `roughly server run`, `roughly query` and `roughly ecosystem

@@ -5,6 +5,7 @@ import NetClockTLS
 import Roughtime
 import SNTP
 import Testing
+import TimeBase
 
 /// `netclock query|sync --roughtime FILE` in a child process, as scripts use it: against
 /// `roughly` servers (two honest ones; a third, validly signed, an hour ahead) and against every

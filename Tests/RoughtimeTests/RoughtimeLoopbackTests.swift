@@ -4,6 +4,7 @@ import NetClockPlatform
 import Roughtime
 import SNTP
 import Testing
+import TimeBase
 
 /// The client through the real datagram loop against the fake server on loopback: the time, the
 /// liar and its proof, batching, every hostile reply refused, the round trip in the bound,

@@ -1,4 +1,5 @@
 import Testing
+import TimeBase
 
 @testable import SNTP
 

@@ -1,6 +1,7 @@
 import LoopbackServers
 import NetClockPlatform
 import Testing
+import TimeBase
 
 @testable import SNTP
 

@@ -2,6 +2,7 @@ import LoopbackServers
 import NetClockPlatform
 import SNTP
 import Testing
+import TimeBase
 
 /// `SNTPClient().query(ServerName)`, the SNTP product's front door, blocking and async, against
 /// the loopback fake server.

@@ -1,5 +1,6 @@
 import NetClockPlatform
 import Testing
+import TimeBase
 
 @testable import SNTP
 

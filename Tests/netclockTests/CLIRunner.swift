@@ -1,5 +1,6 @@
 import Foundation
 import SNTP
+import TimeBase
 
 /// Runs the built `netclock` binary (or another product of this package) and captures its output.
 struct CLIRunner {

@@ -6,6 +6,7 @@ import NetClockPlatform
 import NetClockTLS
 import SNTP
 import Testing
+import TimeBase
 
 @testable import NetclockCLI
 @testable import NetworkClock

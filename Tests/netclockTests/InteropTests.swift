@@ -9,6 +9,7 @@ import NetClockPlatform
 import NetworkClock
 import SNTP
 import Testing
+import TimeBase
 
 /// Interoperability with NTP software nobody here wrote: chrony's `chronyd` (as a server for our
 /// client, and as a one-shot client of our fake server) and ntpsec's `ntpdig` (a client of our fake

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTime
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 @testable import NetworkClock
 @testable import SNTP

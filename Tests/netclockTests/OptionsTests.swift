@@ -1,5 +1,6 @@
 import SNTP
 import Testing
+import TimeBase
 
 @testable import NetclockCLI
 

@@ -3,6 +3,7 @@ import LoopbackServers
 import NetworkClock
 import SNTP
 import Testing
+import TimeBase
 
 /// The live status line end to end: the built binary against a slow loopback server (each reply
 /// 300 ms late, so a round of four takes about 1.2 s).

@@ -4,6 +4,7 @@ import NetClockPlatform
 import NetworkClock
 import SNTP
 import Testing
+import TimeBase
 
 @testable import NetclockCLI
 

@@ -2,6 +2,7 @@ import NetClockPlatform
 import SNTP
 import Synchronization
 import Testing
+import TimeBase
 
 @testable import NetclockCLI
 @testable import NetworkClock

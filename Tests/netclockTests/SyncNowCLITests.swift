@@ -4,6 +4,7 @@ import NetClockPlatform
 import NetworkClock
 import SNTP
 import Testing
+import TimeBase
 
 /// `netclock sync` then `netclock now`, including under the real `faketime` tool: the wall clock of
 /// `now` is shifted by an hour, as a user changing the date would, and the trusted time must not move.

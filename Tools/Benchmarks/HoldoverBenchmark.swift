@@ -3,6 +3,7 @@ import LoopbackServers
 import NetClockPlatform
 import NetworkClock
 import SNTP
+import TimeBase
 
 // `netclock-bench holdover`: how the anchored clock's bound holds up over hours and days without
 // the network, on simulated time (a few seconds to run). Each trial is one machine

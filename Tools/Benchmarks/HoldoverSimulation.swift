@@ -4,6 +4,7 @@ import NetClockPlatform
 import NetworkClock
 import SNTP
 import Synchronization
+import TimeBase
 
 /// A simulated machine for `netclock-bench holdover`: an undisciplined oscillator whose frequency
 /// error is a constant plus a daily thermal cycle plus a step, counting awake time; suspends that

@@ -4,6 +4,7 @@ import NTSClient
 import NetClockPlatform
 import NetClockTLS
 import SNTP
+import TimeBase
 
 /// A failure of `netclock-bench nts` that makes its figures meaningless.
 struct NTSBenchmarkFailure: Error, CustomStringConvertible {

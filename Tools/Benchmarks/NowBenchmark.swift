@@ -2,6 +2,7 @@ import Foundation
 import NetworkClock
 import SNTP
 import Synchronization
+import TimeBase
 
 #if canImport(Glibc)
     import Glibc

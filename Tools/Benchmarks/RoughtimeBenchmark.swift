@@ -4,6 +4,7 @@ import NetClockPlatform
 import NetClockTLS
 import Roughtime
 import SNTP
+import TimeBase
 
 /// A failure of `netclock-bench roughtime` that makes its figures meaningless.
 struct RoughtimeBenchmarkFailure: Error, CustomStringConvertible {

@@ -18,6 +18,7 @@
 
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// Reads fixed-size values from the steering bytes, yielding zeros past the end.
 private struct Steering {

@@ -12,6 +12,7 @@
 
 import NTS
 import SNTP
+import TimeBase
 
 private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition {

@@ -17,6 +17,7 @@
 import NetClockTLS
 import Roughtime
 import SNTP
+import TimeBase
 
 private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition {

@@ -1,4 +1,5 @@
 import SNTP
+import TimeBase
 
 extension FakeNTPServer {
     /// One datagram the server sends for a request.

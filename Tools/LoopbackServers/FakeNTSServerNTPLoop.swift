@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 extension FakeNTSServer {
     /// A reply waiting out ``Configuration/replyDelay``.

@@ -1,6 +1,7 @@
 import NTS
 import NetClockTLS
 import SNTP
+import TimeBase
 
 extension FakeNTSServer {
     /// What the server does with one NTP datagram, and why.

@@ -1,6 +1,7 @@
 import NetClockPlatform
 import Roughtime
 import SNTP
+import TimeBase
 
 extension FakeRoughtimeServer {
     /// A reply waiting out ``Configuration/replyDelay``.

@@ -1,6 +1,7 @@
 import NetClockTLS
 import Roughtime
 import SNTP
+import TimeBase
 
 extension FakeRoughtimeServer {
     /// What became of one request.

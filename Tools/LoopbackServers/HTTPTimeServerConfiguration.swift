@@ -1,4 +1,5 @@
 import SNTP
+import TimeBase
 
 /// A random delay: how long the loopback HTTP server "processes" a request.
 package enum HTTPDelayDistribution: Hashable, Sendable {

@@ -1,4 +1,5 @@
 import SNTP
+import TimeBase
 
 /// One request the loopback HTTP time server received, as logged for tests' assertions.
 package struct HTTPTimeServerRequest: Hashable, Sendable {

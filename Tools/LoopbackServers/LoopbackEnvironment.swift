@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// What this machine's loopback offers, for tests that depend on it.
 ///

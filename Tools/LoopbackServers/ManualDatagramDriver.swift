@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// Drives a protocol core (``DatagramCore``) by hand, as swift-nio's `EmbeddedChannel` drives a
 /// handler: the test owns the clock, reads what the core sent, and decides which datagram arrives

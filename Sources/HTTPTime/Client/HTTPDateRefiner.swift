@@ -1,5 +1,5 @@
 import NetClockPlatform
-import SNTP
+import TimeBase
 
 /// The logic of refining the time from server timestamps, without any I/O: it intersects the
 /// interval each response gives (carried to the latest response by the local clock's frequency
@@ -19,7 +19,7 @@ struct HTTPDateRefiner: Sendable {
     private(set) var roundTrips: [Duration] = []
 
     init(frequencyTolerancePPM: Double, targetHalfWidth: Duration) {
-        self.frequencyTolerancePPM = QueryOptions.validTolerance(frequencyTolerancePPM)
+        self.frequencyTolerancePPM = FrequencyTolerance.valid(frequencyTolerancePPM)
         self.targetHalfWidth = targetHalfWidth
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import NetClockPlatform
 import NetClockTLS
-import SNTP
+import TimeBase
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,7 +1,7 @@
 import Foundation
 import NetClockPlatform
 import NetClockTLS
-import SNTP
+import TimeBase
 
 /// NetworkClock's own minimal HTTP/1.1 client, for `http://` and `https://` URLs alike, used
 /// instead of URLSession, whose Linux implementation crashes the process when a server (or anyone

@@ -1,6 +1,6 @@
 import Foundation
 import NetClockTLS
-import SNTP
+import TimeBase
 
 /// The state of one ``HTTPTimeSource`` measurement: the request loop, its timing and its records.
 struct HTTPMeasurementRun {

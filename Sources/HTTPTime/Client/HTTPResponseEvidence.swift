@@ -1,5 +1,5 @@
 import Foundation
-import SNTP
+import TimeBase
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,5 +1,5 @@
 import NetClockPlatform
-import SNTP
+import TimeBase
 
 /// Why an ``HTTPTimeSource`` measurement produced no time. Compare ``code``; ``reason`` is for people.
 package struct HTTPTimeError: Error, Sendable, CustomStringConvertible {

@@ -1,6 +1,6 @@
 import Foundation
 import NetClockTLS
-import SNTP
+import TimeBase
 
 /// The clock offset one ``HTTPTimeSource`` measurement established against one URL, with a sound
 /// error bound: when the server's clock is right, the true offset lies in

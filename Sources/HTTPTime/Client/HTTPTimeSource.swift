@@ -1,7 +1,7 @@
 import Foundation
 import NetClockPlatform
 import NetClockTLS
-import SNTP
+import TimeBase
 
 /// Measures the local clock's offset from an HTTP(S) server's clock, for networks where NTP's UDP
 /// port 123 is blocked.

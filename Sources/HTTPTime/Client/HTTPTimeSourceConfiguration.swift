@@ -1,4 +1,4 @@
-import SNTP
+import TimeBase
 
 extension HTTPTimeSource {
     /// How an ``HTTPTimeSource`` measures: which header to read, how many requests it may make and
@@ -39,7 +39,7 @@ extension HTTPTimeSource {
             requestTimeout: Duration = .seconds(3),
             deadline: Duration = .seconds(10),
             minimumSpacing: Duration = .milliseconds(20),
-            frequencyTolerancePPM: Double = QueryOptions.defaultFrequencyTolerancePPM,
+            frequencyTolerancePPM: Double = FrequencyTolerance.defaultPPM,
             maximumResponseHeadBytes: Int = 16_384
         ) {
             self.timestampHeader = timestampHeader.map { HTTPTimestampHeader(name: $0, unit: timestampUnit) }

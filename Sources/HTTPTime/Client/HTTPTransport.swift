@@ -1,5 +1,5 @@
 import NetClockTLS
-import SNTP
+import TimeBase
 
 /// How one measurement's requests travel: ``HTTPHeadClient`` to the URL's host and port, over
 /// plain TCP for `http://` and over TLS for `https://`, one connection per request.

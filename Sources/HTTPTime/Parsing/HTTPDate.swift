@@ -1,4 +1,4 @@
-import SNTP
+import TimeBase
 
 /// An HTTP-date (RFC 9110 §5.6.7) parsed from a `Date` or similar header field.
 ///

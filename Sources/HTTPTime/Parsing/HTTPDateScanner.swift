@@ -1,4 +1,4 @@
-import SNTP
+import TimeBase
 
 /// The English day and month names of HTTP-dates.
 enum HTTPDateNames {

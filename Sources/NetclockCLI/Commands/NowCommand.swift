@@ -1,6 +1,7 @@
 import NetClockPlatform
 import NetworkClock
 import SNTP
+import TimeBase
 
 /// `netclock now`: the trusted time from the stored anchor, with no network traffic: a
 /// ``NetworkClock`` that only restores from its ``AnchorStore``.

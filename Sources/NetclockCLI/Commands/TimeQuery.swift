@@ -2,6 +2,7 @@ import Foundation
 import NetworkClock
 import Roughtime
 import SNTP
+import TimeBase
 
 /// The clock that `query`, `sync` and `watch` ask: a ``NetworkClock`` configured from the
 /// command line, used through its public facade as an app would (plus the live status line).

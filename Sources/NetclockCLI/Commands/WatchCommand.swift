@@ -2,6 +2,7 @@ import Foundation
 import NetClockPlatform
 import NetworkClock
 import SNTP
+import TimeBase
 
 /// `netclock watch`: start a round every `--every` seconds and print one line per round until
 /// interrupted or `--count` rounds have run.

@@ -1,6 +1,7 @@
 import NetClockPlatform
 import NetworkClock
 import SNTP
+import TimeBase
 
 /// The `frequency` object of `now --json` and `sync --json`: what the anchored clock knows about
 /// its oscillator, the raw clock it counts time on between syncs.

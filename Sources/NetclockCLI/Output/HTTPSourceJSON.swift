@@ -2,6 +2,7 @@ import HTTPTime
 import NetClockPlatform
 import NetworkClock
 import SNTP
+import TimeBase
 
 /// One HTTP(S) URL in the `http` array: what it measured or why it failed, and every request.
 struct HTTPSourceJSON: Encodable {

@@ -1,6 +1,7 @@
 import Foundation
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// How the CLI writes `--json`: Foundation's `JSONEncoder`, compact, keys sorted so the output is
 /// stable and diffable, and `/` left unescaped so URLs stay readable.

@@ -1,6 +1,7 @@
 import NetClockPlatform
 import NetworkClock
 import SNTP
+import TimeBase
 
 /// The `now --json` object: the trusted time from the stored anchor.
 struct NowJSON: Encodable {

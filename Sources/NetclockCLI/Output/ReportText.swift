@@ -1,6 +1,7 @@
 import NetClockPlatform
 import NetworkClock
 import SNTP
+import TimeBase
 
 /// The human-readable output of `query`, `sync` and `watch`.
 enum ReportText {

@@ -1,6 +1,7 @@
 import NetClockPlatform
 import NetworkClock
 import SNTP
+import TimeBase
 
 /// One entry of a source's `samples`: a request of the burst, or a reply rejected while waiting.
 ///

@@ -1,6 +1,7 @@
 import NetClockPlatform
 import NetworkClock
 import SNTP
+import TimeBase
 
 /// The `--json` object of a successful `query`, `sync` or `watch` round (README: "The CLI
 /// contract"). Durations are seconds.

@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// The `system_clock` object of `now --json`: the kernel's own view of the system clock, from its
 /// time discipline (`adjtimex`, read-only), as the local time daemon left it.

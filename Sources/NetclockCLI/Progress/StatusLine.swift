@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// A transient status line on a terminal: when to draw it, and the bytes that draw and erase it.
 ///

@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// A point where true time is known against the monotonic clock: "at `monotonic`, the true time was
 /// `trueTime`, give or take `errorBound`".

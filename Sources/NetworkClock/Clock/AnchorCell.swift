@@ -1,5 +1,6 @@
 import SNTP
 import Synchronization
+import TimeBase
 
 /// A lock-free, double-buffered sequence lock holding the ``PublishedAnchor``.
 ///

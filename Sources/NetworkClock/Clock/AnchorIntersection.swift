@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// The intersection of a clock's current anchor with an offered one, both carried to the later
 /// of their two instants on the time base (so neither is aged further than needed).

@@ -1,6 +1,7 @@
 import NetClockPlatform
 import SNTP
 import Synchronization
+import TimeBase
 
 /// A clock that tells true time from an anchor and a time base no one can set or slew, unaffected
 /// by changes to the system's wall clock, with an error bound that grows honestly with time since

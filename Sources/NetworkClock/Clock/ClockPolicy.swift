@@ -1,4 +1,5 @@
 import SNTP
+import TimeBase
 
 extension NetworkClock {
     /// How the clock learns its oscillator's frequency from successive syncs and how it grows the

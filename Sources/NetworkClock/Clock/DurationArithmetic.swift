@@ -1,4 +1,5 @@
 import SNTP
+import TimeBase
 
 extension Duration {
 

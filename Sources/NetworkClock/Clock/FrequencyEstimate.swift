@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// What an ``AnchoredClock`` knows about its oscillator's frequency at one moment: the correction
 /// it applies, where the frequency error can lie now, and the history behind it. The CLI's

@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// Learns the oscillator's frequency error from the sync history, as an interval.
 ///

@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// An anchor as an ``AnchoredClock`` holds it: the anchor (true time at an exchange-clock instant,
 /// within its bound) and where that instant lies on the time base, the line the clock extrapolates

@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// How an anchor is carried along the time base: the frequency correction applied to awake time,
 /// and how the bound grows with awake and suspended time.

@@ -1,4 +1,5 @@
 import SNTP
+import TimeBase
 
 /// Reads an ``AnchoredClock``'s monotonic source as whole nanoseconds, as cheaply as possible.
 ///

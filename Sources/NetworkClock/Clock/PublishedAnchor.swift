@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// The anchor and its aging in the form ``AnchoredClock/now()`` computes with: plain integers and
 /// doubles, no references, so that it can be published through atomics.

@@ -1,5 +1,6 @@
 import SNTP
 import Synchronization
+import TimeBase
 
 /// Interns server names as small integers, so that ``AnchoredClock/now()`` can publish and copy an
 /// estimate's server without touching a reference count (which would make concurrent readers

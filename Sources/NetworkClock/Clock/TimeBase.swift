@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// An instant on the holdover time base: awake time counted by the raw oscillator plus time spent
 /// suspended, both since boot.

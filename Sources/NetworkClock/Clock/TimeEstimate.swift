@@ -1,6 +1,7 @@
 import Foundation
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// The true time as a ``NetworkClock/NetworkClock`` knows it at one moment: a best estimate and a
 /// bound on its error, so that the truth lies in ``earliest``...``latest``.

@@ -1,4 +1,5 @@
 import SNTP
+import TimeBase
 
 /// Where the time behind an anchor came from.
 ///

@@ -1,4 +1,5 @@
 import SNTP
+import TimeBase
 
 /// One tick of ``NetworkClock/NetworkClock/ticks(every:)``: a true-time interval boundary and the
 /// clock's estimate when the tick was delivered.

@@ -1,4 +1,5 @@
 import SNTP
+import TimeBase
 
 /// Something that happened inside a ``NetworkClock``, for logging and metrics.
 public enum ClockEvent: Sendable {

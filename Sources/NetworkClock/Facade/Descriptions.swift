@@ -1,6 +1,7 @@
 import Foundation
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 // How NetworkClock's public values print: as a person reads them in a log line, not as a dump of
 // fields.

@@ -1,5 +1,6 @@
 import SNTP
 import Synchronization
+import TimeBase
 
 /// Delivers ``ClockEvent``s to every live `AsyncStream` subscriber. A subscriber that stops
 /// iterating is removed; a slow one keeps only the newest events (bounded buffer).

@@ -1,5 +1,6 @@
 import HTTPTime
 import SNTP
+import TimeBase
 
 extension NetworkClock {
     /// How time is measured from HTTP(S) responses when NTP gives none: which header to read, how

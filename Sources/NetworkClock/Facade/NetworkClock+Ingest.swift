@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 extension NetworkClock {
     /// Why ``NetworkClock/ingest(serverTime:requestSent:responseReceived:resolution:server:)`` refused

@@ -4,6 +4,7 @@ import Roughtime
 import NetClockPlatform
 import SNTP
 import Synchronization
+import TimeBase
 
 /// A clock you can trust when the machine's clock is wrong: syncs with NTP servers (HTTP(S) when
 /// UDP is blocked), anchors the result to the boot-time clock, and answers ``now()`` from the

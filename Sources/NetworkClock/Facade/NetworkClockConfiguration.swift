@@ -3,6 +3,7 @@ import NetClockPlatform
 import Roughtime
 import Foundation
 import SNTP
+import TimeBase
 
 extension NetworkClock {
     /// Everything a ``NetworkClock`` needs to know: where time comes from, how politely to ask,

@@ -1,4 +1,5 @@
 import SNTP
+import TimeBase
 
 extension NetworkClock {
     /// When a running ``NetworkClock`` syncs again: a jittered period after success, exponential

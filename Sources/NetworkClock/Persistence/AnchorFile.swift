@@ -1,4 +1,5 @@
 import SNTP
+import TimeBase
 
 /// The anchor file's JSON layout, version 1.
 ///

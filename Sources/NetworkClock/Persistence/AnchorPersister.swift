@@ -1,6 +1,7 @@
 import NetClockPlatform
 import SNTP
 import Synchronization
+import TimeBase
 
 /// Writes a clock's anchor to its store in the background, one write at a time, so that callers
 /// that must not block (``NetworkClock/ingest(serverTime:requestSent:responseReceived:resolution:server:)``

@@ -1,6 +1,7 @@
 import Foundation
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// Persists an anchor across process restarts within one boot, in a small versioned JSON file.
 ///

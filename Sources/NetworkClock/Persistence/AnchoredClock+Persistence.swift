@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 extension AnchoredClock {
     /// Loads the store's anchor and frequency history into the clock.

@@ -3,6 +3,7 @@ import NTSClient
 import NetClockPlatform
 import NetClockTLS
 import SNTP
+import TimeBase
 
 /// The NTS associations (keys and unused cookies) kept beside the anchor file, so that a later
 /// process in the same boot spends the cookies instead of running a new NTS key exchange.

@@ -1,4 +1,5 @@
 import SNTP
+import TimeBase
 
 /// An anchor read back from an ``AnchorStore``, with what was saved alongside it.
 public struct RestoredAnchor: Sendable, Hashable {

@@ -1,6 +1,7 @@
 import Foundation
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// A lower bound on the true time that survives reboots: the earliest the last authenticated time
 /// could have been, and the newest `notBefore` of a certificate that verified. True time never

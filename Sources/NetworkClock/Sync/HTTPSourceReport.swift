@@ -2,6 +2,7 @@ import Foundation
 import HTTPTime
 import NetClockTLS
 import SNTP
+import TimeBase
 
 extension SyncReport {
     /// One HTTP(S) URL's part in a sync: what it measured, or why it could not.

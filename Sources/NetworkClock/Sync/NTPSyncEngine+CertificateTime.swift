@@ -1,5 +1,6 @@
 import NetClockTLS
 import SNTP
+import TimeBase
 
 /// What the time floor and the certificates' validity periods allow, in the NTP selection.
 ///

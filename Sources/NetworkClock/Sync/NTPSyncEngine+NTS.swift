@@ -1,6 +1,7 @@
 import NTSClient
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 extension NTPSyncEngine {
     /// One NTS query (a key exchange when needed, then a burst of authenticated requests) to an

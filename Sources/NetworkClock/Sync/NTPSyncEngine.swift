@@ -1,6 +1,7 @@
 import NTSClient
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// Queries every address of every configured server in parallel, rejects falsetickers, and
 /// combines the rest into one result.

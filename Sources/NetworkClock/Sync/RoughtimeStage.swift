@@ -1,6 +1,7 @@
 import NetClockPlatform
 import Roughtime
 import SNTP
+import TimeBase
 
 /// The Roughtime part of a sync: the chained query of the configured Roughtime servers, run on
 /// the blocking pool beside the NTP round, and the rules that combine its signed interval with

@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// One source's vote: what it proves about the time, and which report it stands for.
 struct Candidate: Hashable, Sendable {

@@ -1,6 +1,7 @@
 import NetClockPlatform
 import SNTP
 import Synchronization
+import TimeBase
 
 /// The etiquette state of every address queried, kept across syncs (one ``SourceEtiquette`` per
 /// address): the sync engine asks it before a burst and tells it how the burst ended.

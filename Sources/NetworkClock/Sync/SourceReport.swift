@@ -1,6 +1,7 @@
 import NetClockPlatform
 import NetClockTLS
 import SNTP
+import TimeBase
 
 extension SyncReport {
     /// What became of one source (one address of one configured server) in a sync.

@@ -1,4 +1,5 @@
 import SNTP
+import TimeBase
 
 extension SyncReport {
     /// What a sync's result did to the clock's anchor (``SyncReport/anchorUpdate``).

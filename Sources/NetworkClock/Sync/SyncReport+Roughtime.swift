@@ -1,5 +1,6 @@
 import Roughtime
 import SNTP
+import TimeBase
 
 extension SyncReport {
     /// The Roughtime part of a sync: the interval the servers' signed answers agree on, each

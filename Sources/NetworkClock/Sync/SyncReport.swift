@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// The outcome of a successful sync: the estimated true time with its bound, and every source's
 /// part in it.

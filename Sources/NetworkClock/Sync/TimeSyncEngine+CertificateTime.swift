@@ -3,6 +3,7 @@ import HTTPTime
 import NetClockTLS
 import Roughtime
 import SNTP
+import TimeBase
 
 /// Which time a sync checks certificates against, and what it then asks of the HTTPS answers: the
 /// trusted clock when there is one, else Roughtime's signed time (asked first), else a bootstrap

@@ -3,6 +3,7 @@ import HTTPTime
 import NetClockTLS
 import Roughtime
 import SNTP
+import TimeBase
 
 /// NTP first; when NTP cannot give a time (every source timed out, was refused or rejected, or no
 /// NTP servers are configured), HTTP(S) — all within one overall deadline.

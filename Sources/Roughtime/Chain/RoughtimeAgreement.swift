@@ -1,4 +1,5 @@
 import SNTP
+import TimeBase
 
 /// The time a majority of servers agrees on: the intersection (Marzullo's algorithm, as NTP
 /// selects, RFC 5905 §11.2.1) of their intervals, each carried to a common local instant.

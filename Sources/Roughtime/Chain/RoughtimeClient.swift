@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// Queries Roughtime servers in a chained measurement sequence (RFC 10049 §8.2) over UDP, blocking
 /// the calling thread, and selects the time a majority agrees on.

@@ -1,4 +1,5 @@
 import SNTP
+import TimeBase
 
 /// What one server did in a query: its last valid reply (if any) and how it stood against the
 /// others.

@@ -1,5 +1,6 @@
 import NetClockPlatform
 import SNTP
+import TimeBase
 
 /// One Roughtime request to one server and the wait for its valid reply, as a ``DatagramCore``:
 /// told the time and the datagrams, it answers what to send and when to wake.

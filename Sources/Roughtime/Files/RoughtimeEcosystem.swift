@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import SNTP
+import TimeBase
 
 /// A Roughtime server list (an "ecosystem" file, RFC 10049 §8.3, in the JSON format Cloudflare
 /// publishes and `roughly` reads):

@@ -1,4 +1,5 @@
 import NetClockPlatform
+import TimeBase
 
 /// One burst of SNTP requests to one server address, as a protocol core (``DatagramCore``): it
 /// decides when each request goes out, how long its reply may take, which datagram answers it,

@@ -1,4 +1,5 @@
 import NetClockPlatform
+import TimeBase
 
 /// A datagram that arrived during an exchange and was rejected.
 package struct RejectedReply: Hashable, Sendable {

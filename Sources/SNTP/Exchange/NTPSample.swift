@@ -1,4 +1,5 @@
 import NetClockPlatform
+import TimeBase
 
 /// One validated exchange with a server: the four timestamps and what follows from them.
 ///

@@ -1,3 +1,5 @@
+import TimeBase
+
 /// How to query one server address: how many packets, how far apart, how long to wait.
 public struct QueryOptions: Hashable, Sendable {
     /// Requests to send (a burst). Default 4, like chrony's `iburst`.
@@ -22,13 +24,10 @@ public struct QueryOptions: Hashable, Sendable {
     /// The spacing public NTP servers expect between packets from one client.
     public static let publicServerInterval: Duration = .seconds(2)
     /// The frequency tolerance NTP assumes for a commodity clock (RFC 5905's PHI), in ppm: 15.
-    /// The package's one definition of it.
-    public static let defaultFrequencyTolerancePPM: Double = 15
+    public static let defaultFrequencyTolerancePPM: Double = FrequencyTolerance.defaultPPM
 
     /// `ppm` if it is a usable tolerance (finite, 0…1000), else the default.
-    package static func validTolerance(_ ppm: Double) -> Double {
-        ppm.isFinite && ppm >= 0 ? min(ppm, 1000) : defaultFrequencyTolerancePPM
-    }
+    package static func validTolerance(_ ppm: Double) -> Double { FrequencyTolerance.valid(ppm) }
 
     /// Creates options; `samples` is clamped to 1…``maximumBurst``, negative durations to zero.
     public init(

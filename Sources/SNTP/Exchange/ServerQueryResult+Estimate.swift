@@ -1,4 +1,5 @@
 import NetClockPlatform
+import TimeBase
 
 extension ServerQueryResult {
     /// The burst's estimate: the intersection of every accepted sample's interval, aged to the latest

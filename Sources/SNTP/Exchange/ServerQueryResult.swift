@@ -1,4 +1,5 @@
 import NetClockPlatform
+import TimeBase
 
 /// Why a server gave no usable sample.
 package enum QueryFailure: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import NetClockPlatform
+import TimeBase
 
 /// The intersection of every interval of one burst, aged to a common reference instant.
 ///

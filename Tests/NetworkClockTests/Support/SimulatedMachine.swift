@@ -2,6 +2,7 @@ import Foundation
 import NetClockPlatform
 import SNTP
 import Synchronization
+import TimeBase
 
 @testable import NetworkClock
 

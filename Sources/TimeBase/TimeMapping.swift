@@ -17,7 +17,7 @@ package struct TimeMapping: Hashable, Sendable {
     }
 
     /// The most attempts at a tight reading.
-    static let attempts = 5
+    package static let attempts = 5
     /// A reading whose two monotonic readings are this close needs no further attempt.
     static let tightEnough: Duration = .microseconds(2)
 
