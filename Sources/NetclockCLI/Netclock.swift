@@ -33,6 +33,10 @@ package enum Netclock {
             case "watch":
                 let options = try QueryCommandOptions.parse(rest, accepting: [.query, .watch])
                 return await WatchCommand(options: options, console: console).run()
+            case "man":
+                if let argument = rest.first { throw UsageError("unexpected argument \(argument)") }
+                console.out(ManPage.text)
+                return .success
             default:
                 throw UsageError("unknown command '\(command)'")
             }

@@ -225,6 +225,7 @@ struct QueryCLITests {
                    netclock sync  [same options] [--state FILE]
                    netclock now   [--state FILE] [--json]
                    netclock watch [same options] [--count N] [--every SEC]
+                   netclock man
                    netclock --help | --version
 
             Commands:
@@ -232,6 +233,7 @@ struct QueryCLITests {
               sync    query, then store the result as an anchor for `now` (survives restarts, not reboots)
               now     print the trusted time from the stored anchor, without any network traffic
               watch   query repeatedly and print one line per round
+              man     print this manual as a man page (mdoc source: netclock man | man -l -)
 
             SERVER is host, host:port or [v6addr]:port (default: pool.ntp.org, all its addresses).
 

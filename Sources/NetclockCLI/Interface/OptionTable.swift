@@ -52,8 +52,8 @@ package struct CLIValue: Hashable, Sendable {
     }
 }
 
-/// One row of the option table: the single source of `--help` and of the parser's acceptance
-/// check (and what the man page and the shell completions need).
+/// One row of the option table: the single source of `--help`, the man page and the parser's
+/// acceptance check (and what the shell completions need).
 package struct CLIOption: Equatable, Sendable {
     /// Where an option is accepted.
     package enum Scope: Equatable, Sendable {
@@ -174,12 +174,17 @@ package struct CLICommand: Equatable, Sendable {
 }
 
 /// Everything the command line consists of: commands, options, operands and exit statuses. The
-/// help text (``HelpText``) is rendered from here, and the parser accepts exactly these options.
+/// help text (``HelpText``) and the man page (``ManPage``) are rendered from here, and the parser
+/// accepts exactly these options.
 package enum CLISpec {
     /// The program's name.
     package static let program = "netclock"
     /// The version, printed by `--version`.
     package static let version = "0.1.0"
+    /// The date of this version's manual page.
+    package static let manualDate = "December 3, 2026"
+    /// What netclock is, in one line (the man page's NAME).
+    package static let purpose = "trusted time from NTP, NTS, Roughtime and HTTP(S) servers"
 
     /// The servers `query`, `sync` and `watch` take.
     static let servers = CLIOperand(value: CLIValue("SERVER", .host), required: false, repeatable: true)
@@ -198,6 +203,9 @@ package enum CLISpec {
         CLICommand(
             name: "watch", optionGroups: [.query, .watch], operand: servers,
             summary: "query repeatedly and print one line per round"),
+        CLICommand(
+            name: "man", optionGroups: nil, operand: nil,
+            summary: "print this manual as a man page (mdoc source: netclock man | man -l -)"),
     ]
 
     /// What a SERVER operand is.
