@@ -225,15 +225,17 @@ struct QueryCLITests {
                    netclock sync  [same options] [--state FILE]
                    netclock now   [--state FILE] [--json]
                    netclock watch [same options] [--count N] [--every SEC]
+                   netclock completion bash|zsh|fish
                    netclock man
                    netclock --help | --version
 
             Commands:
-              query   ask NTP servers (or HTTP URLs) for the time and show offsets, delays, bounds
-              sync    query, then store the result as an anchor for `now` (survives restarts, not reboots)
-              now     print the trusted time from the stored anchor, without any network traffic
-              watch   query repeatedly and print one line per round
-              man     print this manual as a man page (mdoc source: netclock man | man -l -)
+              query        ask NTP servers (or HTTP URLs) for the time and show offsets, delays, bounds
+              sync         query, then store the result as an anchor for `now` (survives restarts, not reboots)
+              now          print the trusted time from the stored anchor, without any network traffic
+              watch        query repeatedly and print one line per round
+              completion   print the shell completion script for bash, zsh or fish
+              man          print this manual as a man page (mdoc source: netclock man | man -l -)
 
             SERVER is host, host:port or [v6addr]:port (default: pool.ntp.org, all its addresses).
 

@@ -52,8 +52,8 @@ package struct CLIValue: Hashable, Sendable {
     }
 }
 
-/// One row of the option table: the single source of `--help`, the man page and the parser's
-/// acceptance check (and what the shell completions need).
+/// One row of the option table: the single source that `--help`, the man page, the shell
+/// completions and the parser's acceptance check are all rendered from.
 package struct CLIOption: Equatable, Sendable {
     /// Where an option is accepted.
     package enum Scope: Equatable, Sendable {
@@ -174,8 +174,8 @@ package struct CLICommand: Equatable, Sendable {
 }
 
 /// Everything the command line consists of: commands, options, operands and exit statuses. The
-/// help text (``HelpText``) and the man page (``ManPage``) are rendered from here, and the parser
-/// accepts exactly these options.
+/// help text (``HelpText``), the man page (``ManPage``) and the completion scripts
+/// (``CompletionScript``) are rendered from here, and the parser accepts exactly these options.
 package enum CLISpec {
     /// The program's name.
     package static let program = "netclock"
@@ -185,6 +185,9 @@ package enum CLISpec {
     package static let manualDate = "December 3, 2026"
     /// What netclock is, in one line (the man page's NAME).
     package static let purpose = "trusted time from NTP, NTS, Roughtime and HTTP(S) servers"
+
+    /// The shells `netclock completion` writes scripts for.
+    package static let shells = ["bash", "zsh", "fish"]
 
     /// The servers `query`, `sync` and `watch` take.
     static let servers = CLIOperand(value: CLIValue("SERVER", .host), required: false, repeatable: true)
@@ -203,6 +206,10 @@ package enum CLISpec {
         CLICommand(
             name: "watch", optionGroups: [.query, .watch], operand: servers,
             summary: "query repeatedly and print one line per round"),
+        CLICommand(
+            name: "completion", optionGroups: nil,
+            operand: CLIOperand(value: CLIValue(choices: shells), required: true, repeatable: false),
+            summary: "print the shell completion script for bash, zsh or fish"),
         CLICommand(
             name: "man", optionGroups: nil, operand: nil,
             summary: "print this manual as a man page (mdoc source: netclock man | man -l -)"),
