@@ -27,10 +27,16 @@ extension Duration {
         return Self.fixed(seconds, 6) + "s"
     }
 
-    /// How far a clock whose rate is off by `ppm` parts per million drifts over this duration: the
-    /// one place a tolerance in ppm becomes time.
+    /// How far a clock whose rate is off by at most `ppm` parts per million can drift over this
+    /// duration: the product rounded up to a whole nanosecond, plus one for the rounding of the
+    /// product itself, so that a bound widened by it is never narrower than exact arithmetic would
+    /// make it. Zero for a non-positive duration or tolerance. The package's one drift rule.
     package func drift(atPPM ppm: Double) -> Duration {
-        self * (ppm * 1e-6)
+        guard self > .zero, ppm > 0, ppm.isFinite else { return .zero }
+        let (seconds, attoseconds) = components
+        let nanoseconds = (Double(seconds) * 1e9 + Double(attoseconds) / 1e9) * ppm / 1e6
+        guard nanoseconds < 9e18 else { return .seconds(Int64.max / 2) }
+        return .nanoseconds(Int64(nanoseconds.rounded(.up)) + 1)
     }
 
     /// ``formattedSeconds`` with an explicit sign: `+1.500000s`, `-0.250ms`, `+0.000ms`.

@@ -6,12 +6,15 @@ package enum HelpText {
     /// The version printed by `--version`.
     package static let version = CLISpec.program + " " + CLISpec.version
 
+    /// The line after a usage error's reason: where the help is.
+    package static let seeHelp = "see '" + CLISpec.program + " --help'"
+
     /// The width help is wrapped to.
     static let width = 100
 
-    /// The usage summary printed by `--help` and after usage errors: one line per command, each
-    /// option of ``CLISpec/options`` it accepts in the table's order (`sync` and `watch` say
-    /// `[same options]` for `query`'s).
+    /// The usage summary printed by `--help` and, on stderr, by `netclock` without a command: one
+    /// line per command, each option of ``CLISpec/options`` it accepts in the table's order (`sync`
+    /// and `watch` say `[same options]` for `query`'s).
     package static let usage: String = {
         let padded = CLISpec.commands.filter { $0.optionGroups != nil }.map(\.name.count).max() ?? 0
         var lines: [String] = []

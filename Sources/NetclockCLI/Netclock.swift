@@ -47,14 +47,17 @@ package enum Netclock {
                 throw UsageError("unknown command '\(command)'")
             }
         } catch {
+            // The reason and where help is, as git, curl and the Monitoring Plugins do: the whole
+            // usage block would bury the reason.
             console.err("netclock: \(error.message)")
-            console.err(HelpText.usage)
+            console.err(HelpText.seeHelp)
             return .usage
         }
     }
 }
 
-/// A mistake in the command line: reported on stderr with the usage line, exit status 2.
+/// A mistake in the command line: reported on stderr as one line, then ``HelpText/seeHelp``;
+/// exit status 2.
 package struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong.
     package var message: String

@@ -165,7 +165,7 @@ struct AnchorIntersectionTests {
             offered.monotonic = offered.monotonic - age
             offered.trueTime = offered.trueTime - age
             let previous = try #require(clock.now()?.errorBound ?? .seconds(1_000))
-            let offeredNow = bound + age.scaledRoundingUp(by: 15e-6)
+            let offeredNow = bound + age.drift(atPPM: 15)
             switch clock.offer(offered) {
             case .intersected: intersected += 1
             case .kept: kept += 1

@@ -48,17 +48,17 @@ struct BurstEstimateEngineTests {
         let samples = try #require(source.query?.samples)
         #expect(estimate.method == .intersection)
         #expect(estimate.sampleCount == samples.count)
-        #expect(estimate.reference == samples.map(\.receivedAt).max())
+        #expect(estimate.interval.instant == samples.map(\.receivedAt).max())
         // The truth is inside the intersection.
         let error = abs(estimate.offset.offset - truth)
         #expect(
             error <= estimate.offset.bound + Self.mapping, "error \(error) bound \(estimate.offset.bound)")
         // Never looser than the best sample's own interval, aged to the same instant.
-        let aged = best.errorBound + BurstInterval(best).widening(to: estimate.reference)
+        let aged = best.interval.aged(to: estimate.interval.instant, tolerancePPM: best.frequencyTolerancePPM).radius
         #expect(estimate.offset.bound <= aged, "intersection ±\(estimate.offset.bound) vs best ±\(aged)")
         // One source: the sync's result is that source's estimate.
         #expect(report.errorBound == estimate.offset.bound)
-        #expect(report.monotonic == estimate.reference)
+        #expect(report.monotonic == estimate.interval.instant)
         #expect(abs(report.offset - truth) <= report.errorBound + Self.mapping)
     }
 

@@ -76,7 +76,7 @@ struct HTTPSClientTests {
         for result in results {
             let measurement = try result.get()
             #expect(measurement.kind == .dateHeader)
-            #expect(measurement.interval.contains(Self.truth), "\(measurement.interval) misses the truth")
+            #expect(measurement.offsets.contains(Self.truth), "\(measurement.interval) misses the truth")
             let error: Duration = measurement.offset - Self.truth
             #expect(error < .milliseconds(50) && error > .milliseconds(-50), "offset \(measurement.offset)")
             #expect(measurement.errorBound < .milliseconds(50), "bound \(measurement.errorBound)")
@@ -128,7 +128,7 @@ struct HTTPSClientTests {
         var bounds: (plain: [Duration], secure: [Duration]) = ([], [])
         for (isSecure, result) in results {
             let measurement = try result.get()
-            #expect(measurement.interval.contains(Self.truth), "\(measurement.interval) misses the truth")
+            #expect(measurement.offsets.contains(Self.truth), "\(measurement.interval) misses the truth")
             if isSecure {
                 bounds.secure.append(measurement.errorBound)
             } else {
@@ -147,7 +147,7 @@ struct HTTPSClientTests {
             .init(offset: Self.truth, delayBeforeStamp: Self.jitter, timestampHeaderName: "X-Server-Time-Ms"))
         defer { server.stop() }
         let measurement = try await Self.source(.init(timestampHeader: "X-Server-Time-Ms")).measure(url)
-        #expect(measurement.interval.contains(Self.truth))
+        #expect(measurement.offsets.contains(Self.truth))
         let error: Duration = measurement.offset - Self.truth
         #expect(error < .milliseconds(5) && error > .milliseconds(-5), "offset \(measurement.offset)")
         #expect(measurement.errorBound < .milliseconds(5), "bound \(measurement.errorBound)")
@@ -160,7 +160,7 @@ struct HTTPSClientTests {
         defer { server.stop() }
         #expect(url.absoluteString.hasPrefix("https://[::1]:"))
         let measurement = try await Self.source(.init(maximumRequests: 3)).measure(url)
-        #expect(measurement.interval.contains(Self.truth))
+        #expect(measurement.offsets.contains(Self.truth))
         #expect(server.requests.count == 3)
     }
 

@@ -162,7 +162,7 @@ extension HTTPSHostileTLSPeerTests {
         let start = ContinuousClock.now
         let before = BootTimeClock().now()
         let measurement = try await source.measure(goodURL)
-        #expect(measurement.interval.contains(HTTPSClientTests.truth))
+        #expect(measurement.offsets.contains(HTTPSClientTests.truth))
         // Its first request went out at once (after a connect and a handshake): no thread of the
         // pool was still held by a hostile peer.
         let first = try #require(measurement.requests.first)

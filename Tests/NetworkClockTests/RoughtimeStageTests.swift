@@ -14,15 +14,15 @@ import Testing
     static let instant = MonotonicInstant(sinceOrigin: .seconds(500))
     static let wall = UnixTime(sinceEpoch: .seconds(1_796_040_000))
     /// The signed interval: the true time is within 2 s of the wall clock's + 1 s.
-    static let signed = RoughtimeInterval(
-        earliest: wall + .seconds(-1), latest: wall + .seconds(3), reference: instant)
+    static let signed = TrueTimeInterval(
+        earliest: wall + .seconds(-1), latest: wall + .seconds(3), instant: instant)
 
     /// A Roughtime query whose two servers agree on ``signed`` (or, `agreeing: false`, split).
     static func query(agreeing: Bool = true) throws -> RoughtimeQueryResult {
         let other =
             agreeing
             ? signed
-            : RoughtimeInterval(earliest: wall + .seconds(600), latest: wall + .seconds(604), reference: instant)
+            : TrueTimeInterval(earliest: wall + .seconds(600), latest: wall + .seconds(604), instant: instant)
         let agreement = Result { () throws(RoughtimeError) in
             try RoughtimeAgreement.select(
                 [0: signed, 1: other], wall: wall, reference: instant, minimumAgreeing: 1)

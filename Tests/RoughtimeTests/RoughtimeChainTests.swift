@@ -103,10 +103,10 @@ import Testing
     static let reference = MonotonicInstant(sinceOrigin: .seconds(10))
     static let wall = UnixTime(seconds: 1_000_000)
 
-    static func interval(_ offset: Int64, radius: Int64 = 3) -> RoughtimeInterval {
-        RoughtimeInterval(
+    static func interval(_ offset: Int64, radius: Int64 = 3) -> TrueTimeInterval {
+        TrueTimeInterval(
             earliest: wall + .seconds(offset - radius), latest: wall + .seconds(offset + radius),
-            reference: reference)
+            instant: reference)
     }
 
     @Test func twoHonestAndALiar() throws {

@@ -64,11 +64,10 @@ struct BurstEstimateTests {
         #expect(estimate.offset == Self.offsets(-2, 3))
         #expect(estimate.offset.offset - Self.truth == Self.tick / 2)
         #expect(estimate.offset.bound == Self.tick * 5 / 2)
-        #expect(estimate.reference == samples[2].receivedAt)
-        // On the boot-time line: true time − monotonic instant, the same interval shifted.
-        let shift = Self.wall.sinceEpoch - Self.monotonic.sinceOrigin
-        #expect(estimate.bootEpoch.lower == estimate.offset.lower + shift)
-        #expect(estimate.bootEpoch.upper == estimate.offset.upper + shift)
+        #expect(estimate.interval.instant == samples[2].receivedAt)
+        // As true time at that instant: the same interval from the local wall clock's reading.
+        #expect(estimate.interval.earliest == estimate.localTime + estimate.offset.lower)
+        #expect(estimate.interval.latest == estimate.localTime + estimate.offset.upper)
     }
 
     @Test func oneSampleIsTheMinimumDelayEstimate() throws {
@@ -78,7 +77,7 @@ struct BurstEstimateTests {
         #expect(estimate.method == .minDelay)
         #expect(estimate.offset == OffsetInterval(offset: sample.offset, bound: sample.errorBound))
         #expect(estimate.offset == Self.offsets(-2, 4))
-        #expect(estimate.reference == sample.receivedAt)
+        #expect(estimate.interval.instant == sample.receivedAt)
         #expect(Self.burst([.timedOut]).estimate == nil)
     }
 

@@ -6,26 +6,44 @@ import Testing
 /// The intersection of one burst's intervals, on hand-made intervals (``BurstIntersection``).
 ///
 /// Tolerances: intervals given with a zero frequency tolerance are compared exactly (Duration
-/// arithmetic is exact). Widened ones are compared to 1 ns: the widening is a `Double` tolerance
-/// times a duration, exact only to about one part in 10¹⁶ (here, attoseconds).
+/// arithmetic is exact). Widened ones are compared to 1 ns: the drift rule rounds the widening up
+/// by at most that much beyond a whole nanosecond.
 struct BurstIntersectionTests {
     static let start = MonotonicInstant(sinceOrigin: .seconds(1000))
+    /// The true time at ``start`` that the millisecond values below are counted from.
+    static let base = UnixTime(seconds: 1_800_000_000)
 
-    /// `[lower, upper]` milliseconds at `start + at`, drifting at most `ppm`.
+    /// The true time within `[lower, upper]` milliseconds of `base` at `start + at` (so values
+    /// at different instants compare as boot epochs do), drifting at most `ppm`.
     static func interval(_ lower: Double, _ upper: Double, at: Duration = .zero, ppm: Double = 0)
-        -> BurstInterval
+        -> (interval: TrueTimeInterval, tolerancePPM: Double)
     {
-        BurstInterval(
-            bootEpoch: OffsetInterval(
-                lower: .nanoseconds(Int64(lower * 1e6)), upper: .nanoseconds(Int64(upper * 1e6))),
-            instant: start + at, tolerancePPM: ppm)
+        let origin = base + at
+        return (
+            TrueTimeInterval(
+                earliest: origin + .nanoseconds(Int64(lower * 1e6)),
+                latest: origin + .nanoseconds(Int64(upper * 1e6)),
+                instant: start + at),
+            ppm
+        )
     }
 
-    static func agreement(_ intervals: [BurstInterval]) -> (OffsetInterval, MonotonicInstant)? {
-        guard case .agreement(let interval, let reference) = BurstIntersection.intersect(intervals) else {
-            return nil
-        }
-        return (interval, reference)
+    /// The agreement as `[lower, upper]` counted from `base` at its instant, and that instant.
+    static func agreement(_ intervals: [(interval: TrueTimeInterval, tolerancePPM: Double)])
+        -> (OffsetInterval, MonotonicInstant)?
+    {
+        guard case .agreement(let interval) = BurstIntersection.intersect(intervals) else { return nil }
+        return (interval.offsets(fromWall: base + (interval.instant - start)), interval.instant)
+    }
+
+    /// How much `interval` grows, on each side, when aged to `instant`.
+    static func widening(
+        _ interval: (interval: TrueTimeInterval, tolerancePPM: Double), to instant: MonotonicInstant
+    )
+        -> Duration
+    {
+        let aged = interval.interval.aged(to: instant, tolerancePPM: interval.tolerancePPM)
+        return aged.radius - interval.interval.radius
     }
 
     @Test func overlappingIntervalsGiveTheirCommonPart() throws {
@@ -68,7 +86,7 @@ struct BurstIntersectionTests {
         let (interval, reference) = try #require(Self.agreement([Self.interval(-1, 3, at: .seconds(2))]))
         #expect(interval == OffsetInterval(lower: .milliseconds(-1), upper: .milliseconds(3)))
         #expect(reference == Self.start + .seconds(2))
-        #expect(BurstIntersection.intersect([]) == nil)
+        #expect(BurstIntersection.intersect([NTPSample]()) == nil)
     }
 
     /// Aged to the latest instant (1 s later), the earlier interval grows by 100 ppm × 1 s = 0.1 ms
@@ -76,8 +94,9 @@ struct BurstIntersectionTests {
     @Test func earlierIntervalsWidenByToleranceTimesDistance() throws {
         let early = Self.interval(0, 10, ppm: 100)
         let late = Self.interval(9, 20, at: .seconds(1), ppm: 100)
-        #expect(abs(early.widening(to: Self.start + .seconds(1)) - .microseconds(100)) <= .nanoseconds(1))
-        #expect(late.widening(to: Self.start + .seconds(1)) == .zero)
+        #expect(
+            abs(Self.widening(early, to: Self.start + .seconds(1)) - .microseconds(100)) <= .nanoseconds(1))
+        #expect(Self.widening(late, to: Self.start + .seconds(1)) == .zero)
         let (interval, reference) = try #require(Self.agreement([early, late]))
         #expect(reference == Self.start + .seconds(1))
         #expect(interval.lower == .milliseconds(9))

@@ -4,8 +4,13 @@ import Testing
 
 /// The intersection (Marzullo) algorithm on hand-made intervals.
 struct IntersectionTests {
-    static func ms(_ offset: Int64, _ bound: Int64) -> OffsetInterval {
-        OffsetInterval(offset: .milliseconds(offset), bound: .milliseconds(bound))
+    static let base = UnixTime(seconds: 1_800_000_000)
+
+    /// The true time within `bound` ms of `base` + `offset` ms, at one instant.
+    static func ms(_ offset: Int64, _ bound: Int64) -> TrueTimeInterval {
+        TrueTimeInterval(
+            time: base + .milliseconds(offset), bound: .milliseconds(bound),
+            instant: MonotonicInstant(sinceOrigin: .seconds(10)))
     }
 
     @Test func threeHonestAndOneLiar() throws {
@@ -15,15 +20,15 @@ struct IntersectionTests {
         #expect(result.truechimers == [0, 1, 2])
         #expect(result.falsetickers == [3])
         // Common part of the three honest intervals: [-6, 7] ms.
-        #expect(result.agreement.lower == .milliseconds(-6))
-        #expect(result.agreement.upper == .milliseconds(7))
+        #expect(result.agreement.earliest == Self.base + .milliseconds(-6))
+        #expect(result.agreement.latest == Self.base + .milliseconds(7))
     }
 
     @Test func allAgreeGivesTheFullIntersection() throws {
         let result = try Intersection.select([Self.ms(0, 10), Self.ms(5, 10), Self.ms(8, 4)])
         #expect(result.falsetickers.isEmpty)
-        #expect(result.agreement.lower == .milliseconds(4))
-        #expect(result.agreement.upper == .milliseconds(10))
+        #expect(result.agreement.earliest == Self.base + .milliseconds(4))
+        #expect(result.agreement.latest == Self.base + .milliseconds(10))
     }
 
     @Test func twoAgainstTwoHasNoMajority() {
@@ -47,8 +52,8 @@ struct IntersectionTests {
 
     @Test func touchingIntervalsOverlap() throws {
         let result = try Intersection.select([Self.ms(0, 5), Self.ms(10, 5)])
-        #expect(result.agreement.lower == .milliseconds(5))
-        #expect(result.agreement.upper == .milliseconds(5))
+        #expect(result.agreement.earliest == Self.base + .milliseconds(5))
+        #expect(result.agreement.latest == Self.base + .milliseconds(5))
     }
 
     @Test func noSources() {

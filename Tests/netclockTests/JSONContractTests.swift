@@ -18,7 +18,13 @@ import Testing
         return try #require(object as? [String: Any], "not an object: \(line)")
     }
 
-    static let sampleBound = JSONExpectation.number(Fixture.sample.errorBound.secondsDouble)
+    /// The sample's bound as decoded (see ``sampleInterval``: a 17-digit number may read back one
+    /// ulp away on Linux).
+    static let sampleBound: JSONExpectation = {
+        let text = "[\(Fixture.sample.errorBound.secondsDouble)]"
+        let values = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [Double]
+        return .number(values?.first ?? Fixture.sample.errorBound.secondsDouble)
+    }()
 
     /// One sample's `interval`, θ ± ε in seconds, as the text writes it (pinned in
     /// ``textFormatIsStable()``).

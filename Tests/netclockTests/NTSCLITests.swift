@@ -47,6 +47,28 @@ struct NTSCLITests {
         #expect(text.stdout.contains("[NTS, authenticated]") && text.stdout.contains(", authenticated)"))
     }
 
+    /// `watch --nts` with `--every` shorter than etiquette allows says once, on stderr, what
+    /// spacing is used and why: NTS requests are spaced like plain NTP ones, across rounds too.
+    @Test func aWatchSaysWhenEtiquetteSpacesItsRounds() async throws {
+        // Ahead, not behind like `server()`'s: the certificate made just before must be valid at
+        // the server's time when this test is the first to make one.
+        let certificates = try TestCertificates.require()
+        let server = try FakeNTSServer(
+            configuration: .init(certificates: certificates, offset: .milliseconds(500)))
+        defer { server.stop() }
+        let output = try await CLIRunner.run(
+            [
+                "watch", "--nts", "--ca-file", certificates.caFile, "--samples", "2", "--interval", "0.25",
+                "--timeout", "0.3", "--every", "0.1", "--count", "2", "localhost:\(server.kePort)",
+            ], timeout: 30)
+        #expect(output.status == 0, "\(output.stdout)\n\(output.stderr)")
+        #expect(
+            output.stderr.hasPrefix("netclock: rounds every 0.5 s, not every 0.1 s: "), "\(output.stderr)")
+        #expect(output.stderr.split(separator: "\n").count == 1, "\(output.stderr)")
+        #expect(output.stdout.split(separator: "\n").count == 2, "\(output.stdout)")
+        #expect(output.elapsed >= .milliseconds(750))
+    }
+
     /// Each hostile server: exit 1 (never a signal), its reason on stderr, no time printed.
     @Test(arguments: [
         ("bad authenticator", "authenticator does not verify"),
@@ -85,7 +107,8 @@ struct NTSCLITests {
         let (server, certificates) = try Self.server(.badAuthenticator)
         defer { server.stop() }
         let http = try HTTPTimeServer(
-            configuration: HTTPTimeServer.Configuration(offset: .seconds(3), timestampHeaderName: "X-Server-Time-Ms"))
+            configuration: HTTPTimeServer.Configuration(
+                offset: .seconds(3), timestampHeaderName: "X-Server-Time-Ms"))
         defer { http.stop() }
         let output = try await CLIRunner.run(
             [

@@ -81,4 +81,28 @@ struct OptionsTests {
             ["--count", "3", "--every", "0.5"], accepting: [.query, .watch])
         #expect(watch.count == 3 && watch.every == .milliseconds(500))
     }
+
+    /// `watch` says once when etiquette (`--samples` requests a round, `--interval` apart, across
+    /// rounds too) spaces its rounds further apart than `--every`; NTS servers are spaced alike.
+    @Test func watchSpacingNotice() throws {
+        func notice(_ arguments: [String]) throws -> String? {
+            WatchCommand.spacingNotice(try QueryCommandOptions.parse(arguments, accepting: [.query, .watch]))
+        }
+        #expect(
+            try notice(["--nts", "time.example.com", "--every", "0.5"])
+                == "netclock: rounds every 8 s, not every 0.5 s: a round sends each server 4 requests"
+                + " (--samples), and requests to a server are at least 2 s apart (--interval), as public"
+                + " servers expect")
+        #expect(try notice(["--every", "5", "--samples", "1"]) == nil)
+        #expect(
+            try notice(["--every", "1", "--samples", "1"])?.hasPrefix(
+                "netclock: rounds every 2 s, not every 1 s: a round sends each server 1 request (") == true)
+        #expect(try notice(["--every", "0.5", "--count", "1"]) == nil, "one round has no spacing")
+        #expect(try notice(["--every", "8"]) == nil)
+        #expect(try notice(["--every", "0.5", "--interval", "0"]) == nil)
+        #expect(try notice(["--every", "0.5", "--http-only", "--http", "https://example.com/"]) == nil)
+        #expect(try notice(["--every", "0.5", "--roughtime", "servers.json"]) == nil)
+        #expect(
+            WatchCommand.seconds(.milliseconds(250)) == "0.25" && WatchCommand.seconds(.seconds(64)) == "64")
+    }
 }

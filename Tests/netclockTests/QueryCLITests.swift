@@ -159,14 +159,31 @@ struct QueryCLITests {
         #expect(v4.stderr.contains("no address of the requested family"))
     }
 
+    /// A usage error prints its reason and where help is, two lines on stderr (as git, curl and the
+    /// Monitoring Plugins do), not the usage block that would bury the reason; exit status 2.
     @Test(arguments: [
-        ["query", "--samples", "9"], ["query", "--bogus"], ["frobnicate"], [], ["query", "host:0"],
-        ["now", "127.0.0.1"],
+        (["query", "--samples", "0"], "--samples must be 1-8, got 0"),
+        (["query", "--bogus"], "unknown option --bogus"),
+        (["query", "--port", "x"], "invalid --port x"),
+        (["query", "host:0"], "invalid port in 'host:0' (expected 1-65535)"),
+        (["query", "[::1"], "invalid server '[::1' (expected host, host:port or [v6addr]:port)"),
+        (["query", "--timeout", "-1"], "invalid --timeout -1 (seconds, >0-86400)"),
+        (["watch", "--every"], "--every needs a value"),
+        (["now", "127.0.0.1"], "unexpected argument 127.0.0.1"),
+        (["frobnicate"], "unknown command 'frobnicate'"),
     ])
-    func usageErrorsExitTwo(arguments: [String]) async throws {
+    func usageErrorsPrintTheReasonAndWhereHelpIs(arguments: [String], reason: String) async throws {
         let output = try await CLIRunner.run(arguments)
         #expect(output.status == 2)
-        #expect(output.stderr.contains("usage: netclock query"))
+        #expect(output.stderr == "netclock: \(reason)\nsee 'netclock --help'\n", "\(output.stderr)")
+        #expect(output.stdout.isEmpty)
+    }
+
+    /// Without a command there is no reason to give: the usage block, on stderr, exit status 2.
+    @Test func noCommandPrintsTheUsage() async throws {
+        let output = try await CLIRunner.run([])
+        #expect(output.status == 2)
+        #expect(output.stderr == HelpText.usage + "\n")
         #expect(output.stdout.isEmpty)
     }
 
@@ -192,6 +209,43 @@ struct QueryCLITests {
             #expect(line.contains("agree 1/1"))
         }
         #expect(server.requestCount == 6)
+        #expect(output.stderr.isEmpty, "no spacing, so nothing to say: \(output.stderr)")
+    }
+
+    /// `--every` is from one round's start to the next: rounds whose replies take 0.4 s still start
+    /// 0.6 s apart (not 0.4 + 0.6 s, as when it was the pause after a round).
+    @Test func watchRoundsStartEveryInterval() async throws {
+        let server = try Self.server { $0.processingDelay = .constant(.milliseconds(400)) }
+        defer { server.stop() }
+        let output = try await CLIRunner.run([
+            "watch", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "1", "--every", "0.6",
+            "--count", "2",
+        ])
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let received = server.requests.map(\.receivedAtMonotonic)
+        try #require(received.count == 2)
+        let gap = received[1] - received[0]
+        #expect(gap >= .milliseconds(550) && gap < .milliseconds(850), "\(gap)")
+    }
+
+    /// `--every` shorter than etiquette allows: one line on stderr says what spacing is used and
+    /// why, and the rounds are that far apart (round 2's first request not before 0.5 s, its last
+    /// 0.25 s later).
+    @Test func watchSaysOnceWhenEtiquetteSpacesTheRounds() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let output = try await CLIRunner.run([
+            "watch", "127.0.0.1:\(server.port)", "--samples", "2", "--interval", "0.25", "--every", "0.1",
+            "--count", "2",
+        ])
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        #expect(
+            output.stderr == "netclock: rounds every 0.5 s, not every 0.1 s: a round sends each server"
+                + " 2 requests (--samples), and requests to a server are at least 0.25 s apart (--interval),"
+                + " as public servers expect\n")
+        #expect(output.stdout.split(separator: "\n").count == 2)
+        #expect(server.requestCount == 4)
+        #expect(output.elapsed >= .milliseconds(750))
     }
 
     @Test func helpAndVersion() async throws {
@@ -268,7 +322,8 @@ struct QueryCLITests {
               --json            print one JSON object
               --state FILE      anchor file (default $XDG_CACHE_HOME/netclock/anchor.json)
               --count N         watch: stop after N rounds
-              --every SEC       watch: seconds between rounds (default 64)
+              --every SEC       watch: seconds between round starts (default 64); with NTP servers at least
+                                --samples times --interval, as requests to a server are spaced
               -h, --help        print this help
               --version         print the version
 

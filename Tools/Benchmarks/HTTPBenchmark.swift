@@ -56,7 +56,7 @@ func runHTTPBenchmark() async {
         for measurement in batch {
             refined.add(
                 error: measurement.offset - truth, bound: measurement.errorBound,
-                requests: measurement.requests.count, inside: measurement.interval.contains(truth))
+                requests: measurement.requests.count, inside: measurement.offsets.contains(truth))
         }
     }
 
@@ -66,7 +66,7 @@ func runHTTPBenchmark() async {
         guard let measurement = try? await header.measure(url) else { continue }
         stamped.add(
             error: measurement.offset - truth, bound: measurement.errorBound,
-            requests: measurement.requests.count, inside: measurement.interval.contains(truth))
+            requests: measurement.requests.count, inside: measurement.offsets.contains(truth))
     }
 
     print(HTTPBenchmarkRow.header)

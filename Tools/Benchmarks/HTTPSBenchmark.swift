@@ -99,7 +99,7 @@ struct HTTPSBenchmarkSeries {
             let error = measurement.offset - truth
             row.add(
                 error: error, bound: measurement.errorBound, requests: measurement.requests.count,
-                inside: measurement.interval.contains(truth))
+                inside: measurement.offsets.contains(truth))
             errors.append(error < .zero ? .zero - error : error)
             bounds.append(measurement.errorBound)
             times.append(time)

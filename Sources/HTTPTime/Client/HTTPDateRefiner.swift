@@ -1,3 +1,4 @@
+import NetClockPlatform
 import SNTP
 
 /// The logic of refining a clock offset from server timestamps, without any I/O: it intersects the
@@ -31,21 +32,16 @@ struct HTTPDateRefiner: Sendable {
         roundTrips.isEmpty ? .zero : roundTrips.reduce(.zero, +) / roundTrips.count
     }
 
-    /// The drift allowance accumulated over `elapsed`.
-    func driftAllowance(over elapsed: Duration) -> Duration {
-        elapsed < .zero ? .zero : elapsed.drift(atPPM: frequencyTolerancePPM)
-    }
-
     /// Adds the interval one response gave (sent at `sent`, received at `received`) and returns the
     /// new intersection, or nil when the evidence is inconsistent (the intervals are disjoint), in
     /// which case the state is left unchanged.
     mutating func add(_ sample: OffsetInterval, sent: MonotonicInstant, received: MonotonicInstant)
         -> OffsetInterval?
     {
-        let fresh = sample.widened(by: driftAllowance(over: received - sent))
+        let fresh = sample.widened(by: (received - sent).drift(atPPM: frequencyTolerancePPM))
         let combined: OffsetInterval?
         if let interval, let asOf {
-            combined = interval.widened(by: driftAllowance(over: received - asOf)).intersection(fresh)
+            combined = interval.widened(by: (received - asOf).drift(atPPM: frequencyTolerancePPM)).intersection(fresh)
         } else {
             combined = fresh
         }

@@ -64,7 +64,7 @@ struct HTTPMeasurementRun {
         let kind: HTTPTimeMeasurement.Kind =
             configuration.timestampHeader.map { .timestampHeader($0.name) } ?? .dateHeader
         var measurement = HTTPTimeMeasurement(
-            url: url, kind: kind, interval: interval, monotonic: asOf, localTime: mapping.wallTime(at: asOf),
+            url: url, kind: kind, offsets: interval, monotonic: asOf, localTime: mapping.wallTime(at: asOf),
             roundTripDelay: roundTrip, requests: records)
         measurement.certificateChain = certificateChain
         return measurement

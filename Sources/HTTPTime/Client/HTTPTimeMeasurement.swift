@@ -21,12 +21,16 @@ package struct HTTPTimeMeasurement: Sendable {
     package var url: URL
     /// How the server's time was read.
     package var kind: Kind
-    /// True time − local wall time (NTP sign convention), the midpoint of ``interval``.
+    /// True time − local wall time (NTP sign convention), the midpoint of ``offsets``.
     package var offset: Duration
-    /// How far the true offset can be from ``offset``: half the width of ``interval``.
+    /// How far the true offset can be from ``offset``: half the width of ``offsets``.
     package var errorBound: Duration
     /// The interval of offsets consistent with every response, aged to ``monotonic``.
-    package var interval: OffsetInterval
+    package var offsets: OffsetInterval
+    /// The same as times: the true time at ``monotonic`` lies in it.
+    package var interval: TrueTimeInterval {
+        TrueTimeInterval(offsets: offsets, fromWall: localTime, instant: monotonic)
+    }
     /// The best estimate of true time at ``monotonic``.
     package var trueTime: UnixTime
     /// The monotonic instant of the anchor: the receive instant of the last response used.
@@ -45,12 +49,12 @@ package struct HTTPTimeMeasurement: Sendable {
 
     /// Creates a measurement.
     package init(
-        url: URL, kind: Kind, interval: OffsetInterval, monotonic: MonotonicInstant,
+        url: URL, kind: Kind, offsets interval: OffsetInterval, monotonic: MonotonicInstant,
         localTime: UnixTime, roundTripDelay: Duration, requests: [HTTPRequestRecord]
     ) {
         self.url = url
         self.kind = kind
-        self.interval = interval
+        self.offsets = interval
         self.offset = interval.offset
         self.errorBound = interval.bound
         self.trueTime = localTime + interval.offset

@@ -1,21 +1,28 @@
+import Foundation
 import NetClockPlatform
 import NetworkClock
 import SNTP
 
-/// `netclock watch`: query every `--every` seconds and print one line per round until interrupted
-/// or `--count` rounds have run.
+/// `netclock watch`: start a round every `--every` seconds and print one line per round until
+/// interrupted or `--count` rounds have run.
 struct WatchCommand {
     var options: QueryCommandOptions
     var console: Console
 
     func run() async -> ExitStatus {
         guard let query = TimeQuery.make(options: options, console: console) else { return .noTime }
+        if let notice = Self.spacingNotice(options) { console.err(notice) }
+        let clock = ContinuousClock()
+        var roundStart = clock.now
         var round = 0
         var anySuccess = false
         while options.count.map({ round < $0 }) ?? true {
             if round > 0 {
-                try? await Task.sleep(for: options.every)
+                // Rounds start `--every` apart; after a round that took longer, the next starts at
+                // once (and etiquette spaces its requests).
+                try? await Task.sleep(until: roundStart + options.every, clock: clock)
                 if Task.isCancelled { break }
+                roundStart = clock.now
             }
             round += 1
             switch await query.run(status: options.json ? nil : console.status) {
@@ -23,7 +30,8 @@ struct WatchCommand {
                 anySuccess = true
                 let proof = query.keepProof(report.roughtime, console: console)
                 console.out(
-                    options.json ? JSONOutput.line(SyncReportJSON(report, malfeasanceReport: proof)) : line(report))
+                    options.json
+                        ? JSONOutput.line(SyncReportJSON(report, malfeasanceReport: proof)) : line(report))
             case .failure(let error):
                 let proof = query.keepProof(error.roughtime, console: console)
                 if options.json {
@@ -36,6 +44,37 @@ struct WatchCommand {
             }
         }
         return anySuccess ? .success : .noTime
+    }
+
+    /// The shortest time from one round's start to the next that etiquette allows: a round sends
+    /// `--samples` requests to each NTP (or NTS) server address, and the sync engine keeps the
+    /// requests to one address at least `--interval` apart, from one round to the next too (its
+    /// `SourceEtiquette`). Nil when no NTP server is asked (`--http-only`, Roughtime alone): HTTP(S)
+    /// and Roughtime sources space no rounds.
+    static func etiquettePeriod(_ options: QueryCommandOptions) -> Duration? {
+        guard !options.httpOnly, !options.effectiveServers.isEmpty else { return nil }
+        return options.interval * options.samples
+    }
+
+    /// What `watch` says once on stderr when etiquette makes its rounds further apart than `--every`
+    /// asks, e.g. `netclock: rounds every 8 s, not every 0.5 s: …`; nil when it does not (or only
+    /// one round is run).
+    static func spacingNotice(_ options: QueryCommandOptions) -> String? {
+        guard options.count != 1, let period = etiquettePeriod(options), period > options.every else {
+            return nil
+        }
+        let requests = options.samples == 1 ? "1 request" : "\(options.samples) requests"
+        return "netclock: rounds every \(seconds(period)) s, not every \(seconds(options.every)) s:"
+            + " a round sends each server \(requests) (--samples), and requests to a server are at least"
+            + " \(seconds(options.interval)) s apart (--interval), as public servers expect"
+    }
+
+    /// Seconds with at most six decimals and no trailing zeros: `8`, `0.5`, `0.25`.
+    static func seconds(_ duration: Duration) -> String {
+        var text = String(format: "%.6f", duration.secondsDouble)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 
     private func line(_ report: SyncReport) -> String {

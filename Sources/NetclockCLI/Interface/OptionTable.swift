@@ -306,8 +306,9 @@ package enum CLISpec {
             help: "watch: stop after N rounds"),
         CLIOption(
             ["--every"], CLIValue("SEC", .number), scope: .group(.watch),
-            summary: "seconds between rounds",
-            help: "watch: seconds between rounds (default 64)"),
+            summary: "seconds between round starts",
+            help: "watch: seconds between round starts (default 64); with NTP servers at least --samples"
+                + " times --interval, as requests to a server are spaced"),
         CLIOption(
             ["-h", "--help"], scope: .anywhere,
             summary: "print the help",

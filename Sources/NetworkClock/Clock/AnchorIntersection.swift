@@ -20,56 +20,39 @@ struct AnchorIntersection: Sendable {
         let later = offered.base.total >= current.base.total ? offered : current
         let old = current.aged(to: later.base, exchange: later.anchor.monotonic, by: aging)
         let new = offered.aged(to: later.base, exchange: later.anchor.monotonic, by: aging)
-        let lower = max(old.earliest, new.earliest)
-        let upper = min(old.latest, new.latest)
         if current.anchor.isAuthenticated && !offered.anchor.isAuthenticated {
             // Authentication is sticky: unauthenticated evidence never moves, narrows or replaces
             // authenticated time, however it compares.
-            outcome = .keptAuthenticated
-            anchor = current
-            atCommonInstant = old
-        } else if offered.anchor.isAuthenticated && !current.anchor.isAuthenticated && lower <= upper {
+            (outcome, anchor, atCommonInstant) = (.keptAuthenticated, current, old)
+            return
+        }
+        guard let both = old.interval.intersection(new.interval) else {
+            (outcome, anchor, atCommonInstant) = (
+                .discontinuous(step: new.anchor.trueTime - old.anchor.trueTime), offered, offered
+            )
+            return
+        }
+        let authenticated = current.anchor.isAuthenticated && offered.anchor.isAuthenticated
+        let middle = both.flooredMidpoint
+        let bound = both.boundAroundFlooredMidpoint
+        if offered.anchor.isAuthenticated && !current.anchor.isAuthenticated {
             // Unauthenticated evidence must not narrow (and so steer) authenticated time.
-            outcome = .adopted
-            anchor = offered
-            atCommonInstant = new
-        } else if lower > upper {
-            outcome = .discontinuous(step: new.anchor.trueTime - old.anchor.trueTime)
-            anchor = offered
-            atCommonInstant = offered
-        } else if lower == old.earliest && upper == old.latest {
-            outcome = .kept
-            anchor = current.authenticated(current.anchor.isAuthenticated && offered.anchor.isAuthenticated)
-            atCommonInstant = old.authenticated(anchor.anchor.isAuthenticated)
-        } else if lower == new.earliest && upper == new.latest {
-            outcome = .adopted
-            anchor = offered
-            atCommonInstant = new
+            (outcome, anchor, atCommonInstant) = (.adopted, offered, new)
+        } else if both.hasEnds(of: old.interval) {
+            anchor = current.authenticated(authenticated)
+            (outcome, atCommonInstant) = (.kept, old.authenticated(authenticated))
+        } else if both.hasEnds(of: new.interval) || bound >= new.anchor.errorBound {
+            // (Or rounding ate the gain: the offered interval is as good.)
+            (outcome, anchor, atCommonInstant) = (.adopted, offered, new)
+        } else if bound >= old.anchor.errorBound {
+            anchor = current.authenticated(authenticated)
+            (outcome, atCommonInstant) = (.kept, old.authenticated(authenticated))
         } else {
-            // The midpoint rounded down to a whole nanosecond (anchors stay exact in the anchor
-            // file); the bound reaches the upper edge, the farther one, rounded up, so both edges
-            // stay inside it.
-            let middle = UnixTime(sinceEpoch: (lower + (upper - lower) / 2).sinceEpoch.flooredToNanosecond)
-            let bound = (upper - middle).ceiledToNanosecond
-            if bound >= new.anchor.errorBound {
-                // Rounding ate the gain: the offered interval is as good.
-                outcome = .adopted
-                anchor = offered
-                atCommonInstant = new
-            } else if bound >= old.anchor.errorBound {
-                outcome = .kept
-                anchor = current.authenticated(
-                    current.anchor.isAuthenticated && offered.anchor.isAuthenticated)
-                atCommonInstant = old.authenticated(anchor.anchor.isAuthenticated)
-            } else {
-                let intersection = Anchor(
-                    trueTime: middle, monotonic: later.anchor.monotonic, errorBound: bound,
-                    source: offered.anchor.source, server: offered.anchor.server,
-                    isAuthenticated: current.anchor.isAuthenticated && offered.anchor.isAuthenticated)
-                outcome = .intersected
-                anchor = HeldAnchor(anchor: intersection, base: later.base)
-                atCommonInstant = anchor
-            }
+            let intersection = Anchor(
+                trueTime: middle, monotonic: later.anchor.monotonic, errorBound: bound,
+                source: offered.anchor.source, server: offered.anchor.server, isAuthenticated: authenticated)
+            anchor = HeldAnchor(anchor: intersection, base: later.base)
+            (outcome, atCommonInstant) = (.intersected, anchor)
         }
     }
 }
@@ -81,6 +64,18 @@ extension HeldAnchor {
         copy.anchor.isAuthenticated = value
         return copy
     }
+}
+
+extension TrueTimeInterval {
+    /// The midpoint rounded down to a whole nanosecond, as anchors keep it (exact in the anchor file).
+    var flooredMidpoint: UnixTime { UnixTime(sinceEpoch: midpoint.sinceEpoch.flooredToNanosecond) }
+
+    /// The bound around ``flooredMidpoint`` that keeps both edges inside it: up to the upper edge,
+    /// the farther one, rounded up to a whole nanosecond.
+    var boundAroundFlooredMidpoint: Duration { (latest - flooredMidpoint).ceiledToNanosecond }
+
+    /// Whether `other` has the same ends (whatever its instant).
+    func hasEnds(of other: TrueTimeInterval) -> Bool { earliest == other.earliest && latest == other.latest }
 }
 
 extension Duration {

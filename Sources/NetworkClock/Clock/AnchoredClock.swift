@@ -127,7 +127,7 @@ package final class AnchoredClock: Sendable {
         var uncertainty = reading.uncertainty
         if !timeBase.exchangeClockIsBase && distance != .zero {
             let discipline = state.withLock { $0.kernel }
-            uncertainty += abs(distance).scaledRoundingUp(by: discipline.mappingRate)
+            uncertainty += abs(distance).drift(atPPM: discipline.mappingRate * 1e6)
         }
         return published.estimate(
             awakeNanoseconds: (reading.base.awake - distance).truncatedNanoseconds,

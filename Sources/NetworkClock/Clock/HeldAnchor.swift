@@ -29,11 +29,10 @@ struct HeldAnchor: Sendable, Hashable {
         return result
     }
 
-    /// The earliest the true time can be at the anchor instant.
-    var earliest: UnixTime { anchor.trueTime - anchor.errorBound }
-
-    /// The latest the true time can be at the anchor instant.
-    var latest: UnixTime { anchor.trueTime + anchor.errorBound }
+    /// The anchor's interval: the true time at its exchange-clock instant, within its bound.
+    var interval: TrueTimeInterval {
+        TrueTimeInterval(time: anchor.trueTime, bound: anchor.errorBound, instant: anchor.monotonic)
+    }
 
     /// `anchor` placed on the time base by the paired `reading`: its instant is `d` before the
     /// reading's on the exchange clock, so `d` before it on the time base. Unless the exchange clock
@@ -52,13 +51,13 @@ struct HeldAnchor: Sendable, Hashable {
         guard !exact else { return }
         self.anchor.errorBound += reading.uncertainty
         if distance != .zero {
-            self.anchor.errorBound += abs(distance).scaledRoundingUp(by: discipline.mappingRate)
+            self.anchor.errorBound += abs(distance).drift(atPPM: discipline.mappingRate * 1e6)
             self.anchor.errorBound += discipline.boundWidening
         }
         if let lastSuspended, reading.base.suspended > lastSuspended, distance > .zero {
             let unsure = min(distance, reading.base.suspended - lastSuspended)
-            self.anchor.errorBound += unsure.scaledRoundingUp(
-                by: policy.priorFraction + policy.suspendToleranceFraction)
+            self.anchor.errorBound += unsure.drift(
+                atPPM: (policy.priorFraction + policy.suspendToleranceFraction) * 1e6)
         }
     }
 
@@ -71,28 +70,15 @@ struct HeldAnchor: Sendable, Hashable {
     /// The intersection of this interval and `other`'s at the same instant (this one's metadata),
     /// its midpoint rounded down and its bound up to whole nanoseconds; nil when they are disjoint.
     func intersection(_ other: HeldAnchor) -> HeldAnchor? {
-        let lower = max(earliest, other.earliest)
-        let upper = min(latest, other.latest)
-        guard lower <= upper else { return nil }
+        guard let both = interval.intersection(other.interval) else { return nil }
         var result = self
-        let middle = UnixTime(sinceEpoch: (lower + (upper - lower) / 2).sinceEpoch.flooredToNanosecond)
-        result.anchor.trueTime = middle
-        result.anchor.errorBound = (upper - middle).ceiledToNanosecond
+        result.anchor.trueTime = both.flooredMidpoint
+        result.anchor.errorBound = both.boundAroundFlooredMidpoint
         return result
     }
 
     /// Whether this interval lies inside `other`'s (both at the same instant).
     func isInside(_ other: HeldAnchor) -> Bool {
-        earliest >= other.earliest && latest <= other.latest
-    }
-}
-
-extension Duration {
-    /// `self × factor` rounded up to a whole nanosecond plus one nanosecond, for a non-negative
-    /// duration under 2⁶² ns and a factor in `0...1`: at least the exact product.
-    func scaledRoundingUp(by factor: Double) -> Duration {
-        guard factor > 0 else { return .zero }
-        let nanoseconds = (Double(attoseconds) * factor / 1e9).rounded(.up)
-        return .nanoseconds(Int64(nanoseconds) + 1)
+        interval.isInside(other.interval)
     }
 }

@@ -14,19 +14,21 @@ extension TimeEstimate: CustomStringConvertible {
         if isDriftCorrected { context.append("drift corrected") }
         if isAuthenticated { context.append("authenticated") }
         return
-            "\(ISO8601.format(time, fractionDigits: 6))Z ± \(errorBound.formattedSeconds) (\(context.joined(separator: ", ")))"
+            "\(ISO8601.format(time, fractionDigits: 6)) ± \(errorBound.formattedSeconds) (\(context.joined(separator: ", ")))"
     }
 }
 
 extension SyncReport: CustomStringConvertible {
     /// E.g. `2026-12-01T03:47:03.287503Z, local clock +42.500004s ± 138.5µs (ntp, 127.0.0.1:123,
-    /// 3 of 4 sources agree)`.
+    /// 3 of 4 sources agree)`: the local clock's error (local − true, the opposite of ``offset``),
+    /// positive when it is ahead, as `netclock now` prints it.
     public var description: String {
         var context = [source.rawValue, server]
         if !sources.isEmpty { context.append("\(agreeingSources) of \(sources.count) sources agree") }
         if isAuthenticated { context.append("authenticated") }
+        let localError = .zero - offset
         return
-            "\(ISO8601.format(trueTime, fractionDigits: 6))Z, local clock \(offset.signedFormattedSeconds) ± \(errorBound.formattedSeconds) (\(context.joined(separator: ", ")))"
+            "\(ISO8601.format(trueTime, fractionDigits: 6)), local clock \(localError.signedFormattedSeconds) ± \(errorBound.formattedSeconds) (\(context.joined(separator: ", ")))"
     }
 }
 
@@ -34,7 +36,7 @@ extension SyncReport.NTPSource: CustomStringConvertible {
     /// E.g. `pool.ntp.org (192.0.2.1:123): selected, offset +1.2ms delay 20.1ms ±10.3ms` or
     /// `pool.ntp.org (192.0.2.2:123): timeout, no reply (timed out)`.
     public var description: String {
-        var place = resolvedAddress.map { "\(server) (\($0))" } ?? server.description
+        var place = serverAndAddress
         if usesNTS { place += isAuthenticated ? " [NTS, authenticated]" : " [NTS]" }
         if let best, reason == nil {
             return
@@ -58,14 +60,14 @@ extension SyncReport.HTTPSource: CustomStringConvertible {
 extension ClockTick: CustomStringConvertible {
     /// E.g. `tick 2026-12-01T03:47:04.000000Z (late by 112.0µs)`.
     public var description: String {
-        "tick \(ISO8601.format(boundary, fractionDigits: 6))Z (late by \(lateness.formattedSeconds))"
+        "tick \(ISO8601.format(boundary, fractionDigits: 6)) (late by \(lateness.formattedSeconds))"
     }
 }
 
 extension RestoredAnchor: CustomStringConvertible {
     /// E.g. `anchor from time.example.com (ntp), ±138.5µs when measured, saved 2026-12-01T03:47:03Z`.
     public var description: String {
-        "anchor from \(server ?? "an unknown server") (\(originalSource)), ±\(errorBound.formattedSeconds) when measured, saved \(ISO8601.format(writtenAt, fractionDigits: 0))Z"
+        "anchor from \(server ?? "an unknown server") (\(originalSource)), ±\(errorBound.formattedSeconds) when measured, saved \(ISO8601.format(writtenAt, fractionDigits: 0))"
     }
 }
 
@@ -98,6 +100,19 @@ extension ClockEvent: CustomStringConvertible {
             return "frequency reset: \(reset); learning the oscillator's frequency again"
         }
     }
+}
+
+extension Duration {
+    /// The duration as NetworkClock's descriptions and the `netclock` command print it, in the unit
+    /// that suits its size: `138.9µs`, `1.197ms`, `-3.249994s` (where `description` prints
+    /// `0.001196931 seconds`).
+    ///
+    /// ```swift
+    /// if let now = clock.now() {
+    ///     print("±", now.errorBound.shortDescription)   // ± 1.197ms
+    /// }
+    /// ```
+    public var shortDescription: String { formattedSeconds }
 }
 
 extension NetworkClock.CombineMethod: CustomStringConvertible {

@@ -16,8 +16,7 @@ extension NTPSyncEngine {
     {
         guard let floor else { return candidates }
         return candidates.filter { candidate in
-            let latest = candidate.bootEpoch + candidate.instant.sinceOrigin + candidate.bound
-            if latest < floor.sinceEpoch {
+            if candidate.interval.latest < floor {
                 reports[candidate.index].status = .falseticker
                 reports[candidate.index].reason =
                     "its whole interval lies before the time floor (\(ISO8601.format(floor, fractionDigits: 0))), "
@@ -43,16 +42,15 @@ extension NTPSyncEngine {
         policy: SyncPolicy
     ) -> [Int: String] {
         guard policy.certificateTime == .unchecked else { return [:] }
-        let middle = (outcome.bootEpoch + outcome.instant.sinceOrigin).secondsDouble
-        let (earliest, latest) = (middle - outcome.bound.secondsDouble, middle + outcome.bound.secondsDouble)
+        let (earliest, latest) = (outcome.interval.earliest.secondsDouble, outcome.interval.latest.secondsDouble)
         var invalid: [Int: String] = [:]
         for candidate in candidates {
             let chain = reports[candidate.index].nts?.certificateChain ?? []
             guard let outside = chain.first(where: { !$0.isValid(from: earliest, to: latest) }) else { continue }
             invalid[candidate.index] =
                 "its certificate \(outside.subject) is not valid over the time the sources agree on "
-                + "(\(ISO8601.format(UnixTime(sinceEpoch: .seconds(middle)), fractionDigits: 0)) ± "
-                + "\(outcome.bound.formattedSeconds); checked without trusted time)"
+                + "(\(ISO8601.format(outcome.interval.midpoint, fractionDigits: 0)) ± "
+                + "\(outcome.interval.radius.formattedSeconds); checked without trusted time)"
         }
         return invalid
     }

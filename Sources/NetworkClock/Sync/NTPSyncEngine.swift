@@ -220,7 +220,7 @@ package struct NTPSyncEngine: Sendable {
             guard report.status == .survivor, let estimate = report.estimate, let best = report.best else {
                 return nil
             }
-            return Candidate(index: index, estimate: estimate, delay: best.delay)
+            return Candidate(index: index, interval: estimate.interval, delay: best.delay)
         }
         var candidates = Self.admit(answered, from: &reports, policy: policy)
         candidates = Self.dropBeforeFloor(candidates, from: &reports, floor: policy.floor)
@@ -253,14 +253,14 @@ package struct NTPSyncEngine: Sendable {
         guard let selected = reports[outcome.selected].query, let sample = selected.best else {
             throw .noUsableSource(reports)
         }
-        let trueTime = UnixTime(sinceEpoch: outcome.bootEpoch + outcome.instant.sinceOrigin)
-        let localWall = selected.mapping.wallTime(at: outcome.instant)
+        let trueTime = outcome.interval.midpoint
+        let localWall = selected.mapping.wallTime(at: outcome.interval.instant)
         let name = reports[outcome.selected].server.description
         let server = reports[outcome.selected].address.map {
             $0.description == name ? name : "\(name) (\($0))"
         }
         var report = SyncReport(
-            trueTime: trueTime, monotonic: outcome.instant, errorBound: outcome.bound,
+            trueTime: trueTime, monotonic: outcome.interval.instant, errorBound: outcome.interval.radius,
             offset: trueTime - localWall, delay: sample.delay, source: .ntp,
             server: server ?? reports[outcome.selected].server.description, sources: reports,
             elapsed: client.monotonic.now() - start)

@@ -51,14 +51,16 @@ package struct RoughtimeStage: Sendable {
     ///   - wall: the local wall clock, to express the Roughtime time as an offset.
     ///   - tolerancePPM: the frequency tolerance that carries intervals to a common instant.
     static func combine(
-        _ outcome: Result<SyncReport, SyncError>, with result: RoughtimeQueryResult, mode: NetworkClock.NTSMode,
+        _ outcome: Result<SyncReport, SyncError>, with result: RoughtimeQueryResult,
+        mode: NetworkClock.NTSMode,
         tolerancePPM: Double, floor: UnixTime? = nil
     ) -> Result<SyncReport, SyncError> {
         var roughtime = source(result)
         var agreed = result.agreement
         if case .success(let agreement) = agreed, let floor, agreement.interval.latest < floor {
             // Signed, agreed, and still earlier than what was once proven: not believed.
-            let reason = "the agreed signed time lies wholly before the time floor (\(ISO8601.format(floor, fractionDigits: 0)))"
+            let reason =
+                "the agreed signed time lies wholly before the time floor (\(ISO8601.format(floor, fractionDigits: 0)))"
             agreed = .failure(RoughtimeError(.noMajority, reason))
             roughtime.agreedOffsets = nil
             roughtime.error = reason
@@ -73,7 +75,7 @@ package struct RoughtimeStage: Sendable {
                 return .failure(error.adding(roughtime))
             }
         }
-        let tolerance = QueryOptions.validTolerance(tolerancePPM) * 1e-6
+        let tolerance = QueryOptions.validTolerance(tolerancePPM)
         let signed = signedReport(agreement, roughtime: roughtime, result: result)
         switch outcome {
         case .failure(let error):
@@ -84,7 +86,7 @@ package struct RoughtimeStage: Sendable {
             return .success(report)
         case .success(var report):
             report.roughtime = roughtime
-            let overlaps = Self.overlaps(report, agreement.interval, tolerance: tolerance)
+            let overlaps = Self.overlaps(report, agreement.interval, tolerancePPM: tolerance)
             if report.isAuthenticated {
                 guard overlaps else {
                     return .failure(
@@ -133,7 +135,7 @@ package struct RoughtimeStage: Sendable {
         let names = agreeing.map(\.name).joined(separator: ", ")
         var report = SyncReport(
             trueTime: UnixTime(sinceEpoch: interval.midpoint.sinceEpoch.flooredToNanosecond),
-            monotonic: interval.reference, errorBound: interval.radius.ceiledToNanosecond + .nanoseconds(1),
+            monotonic: interval.instant, errorBound: interval.radius.ceiledToNanosecond + .nanoseconds(1),
             offset: agreement.offsets.offset, delay: delay, source: .roughtime,
             server: "roughtime (\(agreement.agreeing.count) of \(agreement.valid): \(names))", sources: [],
             elapsed: .zero)
@@ -144,13 +146,12 @@ package struct RoughtimeStage: Sendable {
 
     /// Whether `report`'s interval and the signed `interval` share a point, both carried to the
     /// later of their instants.
-    static func overlaps(_ report: SyncReport, _ interval: RoughtimeInterval, tolerance: Double) -> Bool {
-        let instant = max(report.monotonic, interval.reference)
-        let elapsed = instant - report.monotonic
-        let grown = report.errorBound + abs(elapsed) * tolerance + .nanoseconds(1)
-        let centre = report.trueTime + elapsed
-        let signed = interval.aged(to: instant, frequencyTolerance: tolerance)
-        return centre - grown <= signed.latest && signed.earliest <= centre + grown
+    static func overlaps(_ report: SyncReport, _ interval: TrueTimeInterval, tolerancePPM: Double) -> Bool {
+        let instant = max(report.monotonic, interval.instant)
+        let reported = TrueTimeInterval(
+            time: report.trueTime, bound: report.errorBound, instant: report.monotonic)
+        return reported.aged(to: instant, tolerancePPM: tolerancePPM)
+            .overlaps(interval.aged(to: instant, tolerancePPM: tolerancePPM))
     }
 }
 

@@ -1,43 +1,14 @@
 import NetClockPlatform
 import SNTP
 
-/// One source's estimate, put on the monotonic time line so that sources sampled at
-/// different instants (or under different wall-clock readings) can be compared.
+/// One source's vote: what it proves about the time, and which report it stands for.
 struct Candidate: Hashable, Sendable {
     /// Index of the source in the sync's report list.
     var index: Int
-    /// True time minus monotonic time (the "boot epoch" on the true time scale), by this source.
-    var bootEpoch: Duration
-    /// The error bound at `instant`.
-    var bound: Duration
-    /// The instant the estimate holds at.
-    var instant: MonotonicInstant
+    /// The source's interval: for an NTP burst, the intersection of its samples' intervals.
+    var interval: TrueTimeInterval
     /// The delay of the source's minimum-delay sample.
     var delay: Duration
-
-    /// A burst's estimate: the midpoint and half-width of its samples' intersection, at its reference
-    /// instant; `delay` is the minimum-delay sample's.
-    init(index: Int, estimate: BurstEstimate, delay: Duration) {
-        self.index = index
-        self.bootEpoch = estimate.bootEpoch.offset
-        self.bound = estimate.bootEpoch.bound
-        self.instant = estimate.reference
-        self.delay = delay
-    }
-
-    init(index: Int, bootEpoch: Duration, bound: Duration, instant: MonotonicInstant, delay: Duration) {
-        self.index = index
-        self.bootEpoch = bootEpoch
-        self.bound = bound
-        self.instant = instant
-        self.delay = delay
-    }
-
-    /// The bound aged to `reference` at the given frequency tolerance (ppm).
-    func bound(at reference: MonotonicInstant, tolerancePPM: Double) -> Duration {
-        let age = reference - instant
-        return bound + abs(age).drift(atPPM: tolerancePPM)
-    }
 }
 
 /// Selects and combines candidates: the intersection algorithm rejects falsetickers, then the
@@ -45,9 +16,8 @@ struct Candidate: Hashable, Sendable {
 struct SourceCombiner {
     /// The combined estimate.
     struct Outcome: Hashable, Sendable {
-        var bootEpoch: Duration
-        var bound: Duration
-        var instant: MonotonicInstant
+        /// The combined interval, at the latest candidate's instant.
+        var interval: TrueTimeInterval
         /// Index (in the report list) of the survivor with the smallest bound.
         var selected: Int
         var survivors: [Int]
@@ -55,51 +25,45 @@ struct SourceCombiner {
     }
 
     var method: NetworkClock.CombineMethod
-    /// The frequency tolerance, in ppm, that ages each candidate's bound to the latest instant.
+    /// The frequency tolerance, in ppm, that ages each candidate to the latest instant.
     var tolerancePPM: Double
 
     func combine(_ candidates: [Candidate]) throws(Intersection.Failure) -> Outcome {
-        guard let latest = candidates.map(\.instant).max() else { throw .noSources }
-        let base = candidates[0].bootEpoch
-        let intervals = candidates.map {
-            OffsetInterval(
-                offset: $0.bootEpoch - base, bound: $0.bound(at: latest, tolerancePPM: tolerancePPM))
-        }
+        guard let latest = candidates.map(\.interval.instant).max() else { throw .noSources }
+        let intervals = candidates.map { $0.interval.aged(to: latest, tolerancePPM: tolerancePPM) }
         let selection = try Intersection.select(intervals)
         let survivors = selection.truechimers
-        guard let bestSurvivor = survivors.min(by: { intervals[$0].bound < intervals[$1].bound }) else {
+        guard let bestSurvivor = survivors.min(by: { intervals[$0].radius < intervals[$1].radius }) else {
             throw .noSources
         }
-        let estimate: OffsetInterval
+        let estimate: TrueTimeInterval
         switch method {
         case .best:
             estimate = intervals[bestSurvivor]
         case .weightedMean:
+            // Offsets from the first candidate's midpoint keep the arithmetic in small numbers.
+            let base = intervals[0].midpoint
             var weightSum = 0.0
             var weighted = 0.0
             for index in survivors {
-                let bound = max(intervals[index].bound.secondsDouble, 1e-9)
+                let bound = max(intervals[index].radius.secondsDouble, 1e-9)
                 let weight = 1 / (bound * bound)
                 weightSum += weight
-                weighted += weight * intervals[index].offset.secondsDouble
+                weighted += weight * (intervals[index].midpoint - base).secondsDouble
             }
-            let mean = Duration(secondsDouble: weighted / weightSum) ?? intervals[bestSurvivor].offset
             let best = intervals[bestSurvivor]
-            let distance = mean - best.offset
-            estimate = OffsetInterval(
-                offset: mean, bound: best.bound + abs(distance))
+            let mean = Duration(secondsDouble: weighted / weightSum).map { base + $0 } ?? best.midpoint
+            estimate = TrueTimeInterval(
+                time: mean, bound: best.radius + abs(mean - best.midpoint), instant: latest)
         case .intersection:
-            let lower = survivors.map { intervals[$0].lower }.max() ?? selection.agreement.lower
-            let upper = survivors.map { intervals[$0].upper }.min() ?? selection.agreement.upper
-            if lower <= upper {
-                estimate = OffsetInterval(lower: lower, upper: upper)
-            } else {
-                estimate = selection.agreement
+            let common = survivors.dropFirst().reduce(Optional(intervals[survivors[0]])) { partial, index in
+                partial?.intersection(intervals[index])
             }
+            estimate = common ?? selection.agreement
         }
         return Outcome(
-            bootEpoch: base + estimate.offset, bound: estimate.bound, instant: latest,
-            selected: candidates[bestSurvivor].index, survivors: survivors.map { candidates[$0].index },
+            interval: estimate, selected: candidates[bestSurvivor].index,
+            survivors: survivors.map { candidates[$0].index },
             falsetickers: selection.falsetickers.map { candidates[$0].index })
     }
 }

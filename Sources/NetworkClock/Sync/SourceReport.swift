@@ -77,6 +77,14 @@ extension SyncReport {
         /// resolved.
         public var resolvedAddress: String? { address?.description }
 
+        /// The server as configured and, when it reads differently, the address queried:
+        /// `pool.ntp.org (192.0.2.1:123)`, but `127.0.0.1:123` once, not twice.
+        package var serverAndAddress: String {
+            let name = server.description
+            guard let address = resolvedAddress, address != name else { return name }
+            return "\(name) (\(address))"
+        }
+
         /// The minimum-delay sample, when there is one.
         public var best: NTPSample? { query?.best }
 

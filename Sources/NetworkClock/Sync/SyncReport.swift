@@ -144,10 +144,8 @@ extension SyncError {
         _ sources: [SyncReport.NTPSource], http: [SyncReport.HTTPSource] = []
     ) -> SyncError {
         let reasons =
-            sources.map { report in
-                let place = report.address.map { "\(report.server) (\($0))" } ?? "\(report.server)"
-                return "\(place): \(report.reason ?? report.status.rawValue)"
-            } + http.map { "\($0.url): \($0.reason ?? $0.status.rawValue)" }
+            sources.map { "\($0.serverAndAddress): \($0.reason ?? $0.status.rawValue)" }
+            + http.map { "\($0.url): \($0.reason ?? $0.status.rawValue)" }
         return SyncError(
             code: .noUsableSource, reason: "no usable time source: " + reasons.joined(separator: "; "),
             sources: sources, httpSources: http)

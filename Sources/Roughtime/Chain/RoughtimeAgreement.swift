@@ -4,14 +4,15 @@ import SNTP
 /// selects, RFC 5905 §11.2.1) of their intervals, each carried to a common local instant.
 ///
 /// Every interval must contain the true time when its server is honest (see
-/// ``RoughtimeInterval``), so if at most a minority lies, the true time lies in the range that a
+/// ``TrueTimeInterval``), so if at most a minority lies, the true time lies in the range that a
 /// majority's intervals share. Servers whose intervals miss that range are falsetickers.
 package struct RoughtimeAgreement: Hashable, Sendable, CustomStringConvertible {
-    /// The agreed time: the true time at `interval.reference` lies in the interval.
-    package var interval: RoughtimeInterval
-    /// The same as offsets from the local wall clock at `interval.reference`
-    /// (true time − local time).
-    package var offsets: OffsetInterval
+    /// The agreed time: the true time at `interval.instant` lies in the interval.
+    package var interval: TrueTimeInterval
+    /// The local wall clock's reading at `interval.instant`.
+    package var wall: UnixTime
+    /// The agreed time as offsets from the local wall clock (true time − local time).
+    package var offsets: OffsetInterval { interval.offsets(fromWall: wall) }
     /// Indices of the servers whose intervals meet the agreed range.
     package var agreeing: [Int]
     /// Indices of the servers with valid replies outside it.
@@ -30,7 +31,7 @@ package struct RoughtimeAgreement: Hashable, Sendable, CustomStringConvertible {
     ///   or none gave a valid reply; `no_majority` when no strict majority of the valid intervals
     ///   overlaps.
     package static func select(
-        _ intervals: [Int: RoughtimeInterval], wall: UnixTime, reference: MonotonicInstant,
+        _ intervals: [Int: TrueTimeInterval], wall: UnixTime, reference: MonotonicInstant,
         minimumAgreeing: Int
     ) throws(RoughtimeError) -> RoughtimeAgreement {
         let indices = intervals.keys.sorted()
@@ -40,10 +41,9 @@ package struct RoughtimeAgreement: Hashable, Sendable, CustomStringConvertible {
                 .notEnoughReplies, "\(indices.count) servers answered validly; at least \(minimum) must agree"
             )
         }
-        let offsets = indices.compactMap { intervals[$0]?.offsets(fromWall: wall) }
         let result: Intersection.Result
-        do {
-            result = try Intersection.select(offsets)
+        do throws(Intersection.Failure) {
+            result = try Intersection.select(indices.compactMap { intervals[$0] })
         } catch {
             throw RoughtimeError(.noMajority, error.description)
         }
@@ -54,8 +54,7 @@ package struct RoughtimeAgreement: Hashable, Sendable, CustomStringConvertible {
                 "\(agreeing.count) of \(indices.count) servers agree; at least \(minimum) must")
         }
         return RoughtimeAgreement(
-            interval: RoughtimeInterval(offsets: result.agreement, fromWall: wall, reference: reference),
-            offsets: result.agreement, agreeing: agreeing,
+            interval: result.agreement, wall: wall, agreeing: agreeing,
             falsetickers: result.falsetickers.map { indices[$0] },
             valid: indices.count)
     }

@@ -9,7 +9,7 @@ import SNTP
 /// asks: a liar ahead of the others can only be caught contradicting a later reply). Each exchange
 /// is a ``RoughtimeExchange`` core driven by ``DatagramLoop`` on a connected socket. A server that
 /// gives no valid reply in the first pass is not asked again. The time comes from each server's
-/// last valid reply, carried to the instant of the last reply (``RoughtimeInterval``), selected
+/// last valid reply, carried to the instant of the last reply (``TrueTimeInterval``), selected
 /// by ``RoughtimeAgreement``.
 ///
 /// Only the local monotonic clock times the exchanges; the wall clock is read once, at the end, to
@@ -79,12 +79,12 @@ package struct RoughtimeClient: Sendable {
                 reports[index].validReplies += 1
             }
         }
-        let tolerance = max(options.frequencyTolerancePPM, 0) * 1e-6
+        let tolerance = max(options.frequencyTolerancePPM, 0)
         let reference = latest.values.map(\.receivedAt).max() ?? monotonic.now()
-        var intervals: [Int: RoughtimeInterval] = [:]
+        var intervals: [Int: TrueTimeInterval] = [:]
         for (index, measurement) in latest {
-            let interval = RoughtimeInterval(measurement, frequencyTolerance: tolerance)
-                .aged(to: reference, frequencyTolerance: tolerance)
+            let interval = TrueTimeInterval(measurement, tolerancePPM: tolerance)
+                .aged(to: reference, tolerancePPM: tolerance)
             intervals[index] = interval
             reports[index].interval = interval
             reports[index].version = measurement.response.version

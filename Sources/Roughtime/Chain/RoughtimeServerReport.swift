@@ -57,7 +57,7 @@ package struct RoughtimeServerReport: Hashable, Sendable, CustomStringConvertibl
     /// The round trip of its last valid reply.
     package var roundTrip: Duration?
     /// What its last valid reply proves, carried to the query's common instant.
-    package var interval: RoughtimeInterval?
+    package var interval: TrueTimeInterval?
     /// How many valid replies it gave (one per pass over the servers).
     package var validReplies = 0
     /// How many requests went to it, over all passes and addresses.

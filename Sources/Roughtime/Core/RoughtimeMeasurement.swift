@@ -1,3 +1,4 @@
+import NetClockPlatform
 import SNTP
 
 /// One valid reply with the local instants around it: the request's first transmission and the
@@ -27,4 +28,20 @@ package struct RoughtimeMeasurement: Hashable, Sendable {
 
     /// The round trip, from the first transmission to the reply.
     package var roundTrip: Duration { receivedAt - sentAt }
+}
+
+extension TrueTimeInterval {
+    /// What one valid reply proves at its arrival: `MIDP − RADI ≤ true(T4) ≤ MIDP + RADI + δ·(1 + φ)`,
+    /// since the server signed at some instant within the round trip *δ* (RFC 10049 §5.2.5; the
+    /// reasoning is in HowTheErrorBoundWorks.md, "Roughtime").
+    /// - Parameter tolerancePPM: *φ*, the local clock's frequency tolerance in ppm.
+    package init(_ measurement: RoughtimeMeasurement, tolerancePPM: Double) {
+        let roundTrip = max(measurement.roundTrip, .zero)
+        let travelled = roundTrip + roundTrip.drift(atPPM: tolerancePPM)
+        let response = measurement.response
+        self.init(
+            earliest: response.midpoint - response.radius,
+            latest: response.midpoint + response.radius + travelled,
+            instant: measurement.receivedAt)
+    }
 }

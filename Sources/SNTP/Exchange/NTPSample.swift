@@ -74,6 +74,12 @@ public struct NTPSample: Hashable, Sendable {
 
     /// The true time at `receivedAt`, by this sample.
     public var trueTime: UnixTime { localReceiveTime + offset }
+
+    /// What the sample proves: the true time at `receivedAt` is within ``errorBound`` of
+    /// ``trueTime`` (when the server is honest).
+    package var interval: TrueTimeInterval {
+        TrueTimeInterval(time: trueTime, bound: errorBound, instant: receivedAt)
+    }
 }
 
 extension NTPSample: CustomStringConvertible {

@@ -15,7 +15,7 @@ extension ServerQueryResult {
             requests.append(index + 1)
             accepted.append(sample)
         }
-        guard let outcome = BurstIntersection.intersect(accepted.map(BurstInterval.init)) else { return nil }
+        guard let outcome = BurstIntersection.intersect(accepted) else { return nil }
         switch outcome {
         case .conflict(let conflict):
             let (first, second) = (min(conflict.higher, conflict.lower), max(conflict.higher, conflict.lower))
@@ -23,16 +23,14 @@ extension ServerQueryResult {
                 BurstInconsistency(
                     firstRequest: requests[first], first: accepted[first], secondRequest: requests[second],
                     second: accepted[second], gap: conflict.gap))
-        case .agreement(let bootEpoch, let reference):
-            // The latest sample holds at the reference instant; its local receive time turns boot
-            // epochs into offsets from the local wall clock there.
-            let anchor = accepted.last { $0.receivedAt == reference } ?? accepted[accepted.count - 1]
-            let shift = anchor.receivedAt.sinceOrigin - anchor.localReceiveTime.sinceEpoch
-            let offset = OffsetInterval(lower: bootEpoch.lower + shift, upper: bootEpoch.upper + shift)
+        case .agreement(let interval):
+            // The latest sample holds at the reference instant; its local receive time is the wall
+            // clock's reading there.
+            let anchor = accepted.last { $0.receivedAt == interval.instant } ?? accepted[accepted.count - 1]
             return .success(
                 BurstEstimate(
-                    method: accepted.count == 1 ? .minDelay : .intersection, bootEpoch: bootEpoch,
-                    reference: reference, offset: offset, sampleCount: accepted.count))
+                    method: accepted.count == 1 ? .minDelay : .intersection, interval: interval,
+                    localTime: anchor.localReceiveTime, sampleCount: accepted.count))
         }
     }
 }
@@ -50,13 +48,12 @@ package struct BurstEstimate: Hashable, Sendable {
 
     /// How the estimate was formed.
     package var method: Method
-    /// The boot epochs (true time − monotonic instant) consistent with every sample at ``reference``.
-    package var bootEpoch: OffsetInterval
-    /// The instant the estimate holds at: the latest accepted sample's receive instant.
-    package var reference: MonotonicInstant
-    /// The same interval as true time − local wall time at ``reference`` (NTP sign), on the burst's
-    /// local time line.
-    package var offset: OffsetInterval
+    /// The times consistent with every sample, at the latest accepted sample's receive instant.
+    package var interval: TrueTimeInterval
+    /// The local wall clock's reading at the interval's instant, on the burst's local time line.
+    package var localTime: UnixTime
+    /// The interval as true time − local wall time (NTP sign).
+    package var offset: OffsetInterval { interval.offsets(fromWall: localTime) }
     /// How many accepted samples were intersected.
     package var sampleCount: Int
 }

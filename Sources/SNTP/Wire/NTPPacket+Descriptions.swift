@@ -13,7 +13,7 @@ extension NTPPacket: CustomStringConvertible {
             parts.append("refid \(referenceID.display(stratum: stratum))")
         }
         parts.append("root distance \(rootDistance.formattedSeconds)")
-        parts.append("transmit \(ISO8601.format(transmitTimestamp.unixTime, fractionDigits: 6))Z")
+        parts.append("transmit \(ISO8601.format(transmitTimestamp.unixTime, fractionDigits: 6))")
         return parts.joined(separator: " ")
     }
 }

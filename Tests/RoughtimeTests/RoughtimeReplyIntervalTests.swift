@@ -2,9 +2,9 @@ import Roughtime
 import SNTP
 import Testing
 
-/// The bound one reply proves (``RoughtimeInterval``): never tighter than the signed radius, wider
+/// The bound one reply proves (``TrueTimeInterval/init(_:tolerancePPM:)``): never tighter than the signed radius, wider
 /// by the round trip, carried forward with the clock's possible drift.
-@Suite struct RoughtimeIntervalTests {
+@Suite struct RoughtimeReplyIntervalTests {
     static let sent = MonotonicInstant(sinceOrigin: .seconds(100))
 
     func measurement(roundTrip: Duration, radius: Duration = .seconds(3)) throws -> RoughtimeMeasurement {
@@ -22,44 +22,47 @@ import Testing
     func boundOfOneReply(milliseconds: Int64) throws {
         let roundTrip = Duration.milliseconds(milliseconds)
         let tolerance = 15e-6
-        let interval = RoughtimeInterval(try measurement(roundTrip: roundTrip), frequencyTolerance: tolerance)
-        #expect(interval.reference == Self.sent + roundTrip)
+        let interval = TrueTimeInterval(try measurement(roundTrip: roundTrip), tolerancePPM: 15)
+        #expect(interval.instant == Self.sent + roundTrip)
         #expect(interval.earliest == TestSupport.now - .seconds(3))
         let travelled = interval.latest - (TestSupport.now + .seconds(3))
         #expect(travelled >= roundTrip + roundTrip * tolerance)
-        // Rounding may add at most a nanosecond.
-        #expect(travelled <= roundTrip + roundTrip * tolerance + .nanoseconds(1))
+        // The drift rule's rounding adds at most two nanoseconds.
+        #expect(travelled <= roundTrip + roundTrip * tolerance + .nanoseconds(2))
         #expect(interval.radius >= .seconds(3) + roundTrip / 2, "never tighter than RADI + δ/2")
         #expect(interval.midpoint >= TestSupport.now + roundTrip / 2)
     }
 
     @Test func theSignedRadiusIsAFloor() throws {
         // A 1 s radius server (the smallest a framed reply can sign) and no round trip: still 1 s.
-        let interval = RoughtimeInterval(
-            try measurement(roundTrip: .zero, radius: .seconds(1)), frequencyTolerance: 0)
+        let interval = TrueTimeInterval(
+            try measurement(roundTrip: .zero, radius: .seconds(1)), tolerancePPM: 0)
         #expect(interval.radius == .seconds(1))
         #expect(interval.midpoint == TestSupport.now)
     }
 
     @Test func ageingMovesTheEndsAndWidensByTheDrift() throws {
-        let interval = RoughtimeInterval(try measurement(roundTrip: .milliseconds(10)), frequencyTolerance: 0)
-        let later = interval.aged(to: interval.reference + .seconds(100), frequencyTolerance: 100e-6)
-        #expect(later.reference == interval.reference + .seconds(100))
+        let interval = TrueTimeInterval(try measurement(roundTrip: .milliseconds(10)), tolerancePPM: 0)
+        let later = interval.aged(to: interval.instant + .seconds(100), tolerancePPM: 100)
+        #expect(later.instant == interval.instant + .seconds(100))
         // 100 s at 100 ppm: 10 ms each side (+ the rounding nanosecond).
         #expect(later.earliest == interval.earliest + .seconds(100) - .milliseconds(10) - .nanoseconds(1))
         #expect(later.latest == interval.latest + .seconds(100) + .milliseconds(10) + .nanoseconds(1))
-        // An earlier instant does not move it back.
-        #expect(interval.aged(to: interval.reference - .seconds(5), frequencyTolerance: 1e-3) == interval)
+        // Carried back to an earlier instant, the ends move back and it widens all the same:
+        // 5 s at 1000 ppm is 5 ms each side.
+        let earlier = interval.aged(to: interval.instant - .seconds(5), tolerancePPM: 1000)
+        #expect(earlier.earliest == interval.earliest - .seconds(5) - .milliseconds(5) - .nanoseconds(1))
+        #expect(earlier.latest == interval.latest - .seconds(5) + .milliseconds(5) + .nanoseconds(1))
     }
 
     @Test func offsetsFromTheWallClock() throws {
-        let interval = RoughtimeInterval(try measurement(roundTrip: .zero), frequencyTolerance: 0)
+        let interval = TrueTimeInterval(try measurement(roundTrip: .zero), tolerancePPM: 0)
         // A local clock an hour slow.
         let wall = TestSupport.now - .seconds(3600)
         let offsets = interval.offsets(fromWall: wall)
         #expect(offsets.lower == .seconds(3597))
         #expect(offsets.upper == .seconds(3603))
         #expect(
-            RoughtimeInterval(offsets: offsets, fromWall: wall, reference: interval.reference) == interval)
+            TrueTimeInterval(offsets: offsets, fromWall: wall, instant: interval.instant) == interval)
     }
 }
