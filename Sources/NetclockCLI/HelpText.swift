@@ -1,69 +1,86 @@
 import NetworkClock
 
-/// The CLI's help and version text; pinned by a test so changes are deliberate.
+/// The CLI's help and version text, rendered from the option table (``CLISpec``); pinned by a test so
+/// changes are deliberate.
 package enum HelpText {
     /// The version printed by `--version`.
-    package static let version = "netclock 0.1.0"
+    package static let version = CLISpec.program + " " + CLISpec.version
 
     /// The line after a usage error's reason: where the help is.
-    package static let seeHelp = "see 'netclock --help'"
+    package static let seeHelp = "see '" + CLISpec.program + " --help'"
 
-    /// The usage summary printed by `--help` and, on stderr, by `netclock` without a command.
-    package static let usage = """
-        usage: netclock query [SERVER ...] [--port N] [--samples N] [--interval SEC] [--timeout SEC]
-                              [--http URL ...] [--http-only] [--http-header NAME] [-4|-6] [--json]
-                              [--nts] [--nts-mode require|prefer|mix] [--ca-file FILE] [--allow-downgrade]
-                              [--roughtime FILE ...] [--malfeasance-report FILE] [--certificate-time auto|wall-clock]
-               netclock sync  [same options] [--state FILE]
-               netclock now   [--state FILE] [--json]
-               netclock watch [same options] [--count N] [--every SEC]
-               netclock --help | --version
-        """
+    /// The width help is wrapped to.
+    static let width = 100
 
-    /// The full help.
-    package static let full =
-        usage + """
+    /// The usage summary printed by `--help` and, on stderr, by `netclock` without a command: one
+    /// line per command, each option of ``CLISpec/options`` it accepts in the table's order (`sync`
+    /// and `watch` say `[same options]` for `query`'s).
+    package static let usage: String = {
+        let padded = CLISpec.commands.filter { $0.optionGroups != nil }.map(\.name.count).max() ?? 0
+        var lines: [String] = []
+        for command in CLISpec.commands {
+            var words =
+                command.foldsQueryOptions ? ["[same options]"] : command.operand.map { [$0.synopsis] } ?? []
+            words += command.usageOptions.map(\.synopsis)
+            let name = words.isEmpty ? command.name : command.name.padded(to: padded)
+            let lead = (lines.isEmpty ? "usage: " : "       ") + CLISpec.program + " " + name
+            lines += wrap(words, lead: lead + (words.isEmpty ? "" : " "), indent: lead.count + 1)
+        }
+        let global = CLISpec.options.filter { $0.scope == .anywhere || $0.scope == .topLevel }
+        lines.append("       " + CLISpec.program + " " + global.map(\.primaryName).joined(separator: " | "))
+        return lines.joined(separator: "\n")
+    }()
 
+    /// The full help: usage, commands, operands, options (the table's help texts) and exit statuses.
+    package static let full: String = {
+        let nameWidth = (CLISpec.commands.map(\.name.count).max() ?? 0) + 3
+        var lines = [usage, "", "Commands:"]
+        for command in CLISpec.commands {
+            lines += wrap(
+                words(command.summary), lead: "  " + command.name.padded(to: nameWidth),
+                indent: 2 + nameWidth)
+        }
+        lines += ["", CLISpec.serverNote, "", "Options:"]
+        // Help texts start in column 20; a label too long for that has a line of its own.
+        let column = 20
+        for option in CLISpec.options {
+            let label =
+                "  " + option.names.joined(separator: ", ") + (option.value.map { " " + $0.label } ?? "")
+            if label.count >= column { lines.append(label) }
+            let lead = label.count < column ? label.padded(to: column) : "".padded(to: column)
+            lines += wrap(words(option.help), lead: lead, indent: column)
+        }
+        let statuses = CLISpec.exitStatuses.map { "\($0.status.rawValue) \($0.meaning)" }
+        lines += ["", "Exit status: " + statuses.joined(separator: ", ") + "."]
+        return lines.joined(separator: "\n")
+    }()
 
-            Commands:
-              query   ask NTP servers (or HTTP URLs) for the time and show offsets, delays, bounds
-              sync    query, then store the result as an anchor for `now` (survives restarts, not reboots)
-              now     print the trusted time from the stored anchor, without any network traffic
-              watch   query repeatedly and print one line per round
+    private static func words(_ text: String) -> [String] {
+        text.split(separator: " ").map(String.init)
+    }
 
-            SERVER is host, host:port or [v6addr]:port (default: pool.ntp.org, all its addresses).
+    /// `words` after `lead`, greedily wrapped to ``width``, continuation lines indented by `indent`.
+    private static func wrap(_ words: [String], lead: String, indent: Int) -> [String] {
+        var lines: [String] = []
+        var line = lead
+        var lineHasWords = false
+        for word in words {
+            if lineHasWords && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = String(repeating: " ", count: indent)
+                lineHasWords = false
+            }
+            line += (lineHasWords ? " " : "") + word
+            lineHasWords = true
+        }
+        lines.append(line)
+        return lines
+    }
+}
 
-            Options:
-              --port N          port for servers given without one (default 123)
-              --samples N       requests per server address, 1-8 (default 4)
-              --interval SEC    seconds between requests to one address (default 2; 0 only for your own servers)
-              --timeout SEC     seconds to wait for each reply (default 2)
-              --http URL        HTTP(S) URL to take the time from when NTP fails (repeatable)
-              --http-only       skip NTP and use the --http URLs only
-              --http-header N   response header with a millisecond server timestamp (default: Date only)
-              --nts             every SERVER is an NTS-KE server (host or host:port, default port 4460):
-                                authenticated time (RFC 8915)
-              --nts-mode MODE   require (default): only authenticated (NTS, Roughtime) sources decide the
-                                time; prefer: others only when none of them answered; mix: all alike
-              --roughtime FILE  also ask the Roughtime servers of this server list (Cloudflare's
-                                ecosystem JSON): signed time that needs no certificate (repeatable;
-                                alone, no NTP server is asked)
-              --malfeasance-report FILE
-                                write the proof when a Roughtime server signs a wrong time
-              --certificate-time auto|wall-clock
-                                which time certificates (NTS-KE, https://) are checked against: auto
-                                (default) the trusted clock of --state's anchor, else Roughtime's time,
-                                else a bootstrap checked against the time obtained; wall-clock: strict
-              --allow-downgrade with --nts-mode prefer|mix: accept time from unauthenticated sources when
-                                no NTS source answered (exit 0, not 1); never replaces an authenticated anchor
-              --ca-file FILE    trust only this PEM file's CAs for NTS-KE and https:// (default: the system's)
-              -4, -6            use IPv4 or IPv6 addresses only
-              --json            print one JSON object
-              --state FILE      anchor file (default $XDG_CACHE_HOME/netclock/anchor.json)
-              --count N         watch: stop after N rounds
-              --every SEC       watch: seconds between round starts (default 64); with NTP servers at
-                                least --samples times --interval, as requests to a server are spaced
-
-            Exit status: 0 success, 1 no usable time source, 2 usage error.
-            """
+extension String {
+    /// The string followed by spaces up to `width` characters.
+    func padded(to width: Int) -> String {
+        self + String(repeating: " ", count: Swift.max(0, width - count))
+    }
 }

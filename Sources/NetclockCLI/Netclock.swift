@@ -33,6 +33,16 @@ package enum Netclock {
             case "watch":
                 let options = try QueryCommandOptions.parse(rest, accepting: [.query, .watch])
                 return await WatchCommand(options: options, console: console).run()
+            case "completion":
+                guard rest.count == 1, let script = CompletionScript.script(for: rest[0]) else {
+                    throw UsageError("completion needs one shell: \(CLISpec.shells.joined(separator: ", "))")
+                }
+                console.out(script)
+                return .success
+            case "man":
+                if let argument = rest.first { throw UsageError("unexpected argument \(argument)") }
+                console.out(ManPage.text)
+                return .success
             default:
                 throw UsageError("unknown command '\(command)'")
             }

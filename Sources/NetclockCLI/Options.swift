@@ -52,7 +52,8 @@ package struct QueryCommandOptions: Hashable, Sendable {
     /// Creates the defaults.
     package init() {}
 
-    /// Which flags a command accepts beyond the query options.
+    /// The option groups a command accepts (the option table's rows say which group each option
+    /// belongs to; `--json` belongs to every command).
     package struct Extras: OptionSet, Sendable {
         /// The raw bits.
         package var rawValue: Int
@@ -75,64 +76,56 @@ package struct QueryCommandOptions: Hashable, Sendable {
             guard index < arguments.count else { throw UsageError("\(flag) needs a value") }
             return arguments[index]
         }
-        func queryFlag(_ flag: String) throws(UsageError) {
-            guard extras.contains(.query) else { throw UsageError("unknown option \(flag)") }
-        }
         while index < arguments.count {
             let argument = arguments[index]
+            // The option table decides which options exist and which commands take them.
+            if argument.hasPrefix("-") && argument.count > 1,
+                CLISpec.option(named: argument)?.isAccepted(by: extras) != true
+            {
+                throw UsageError("unknown option \(argument)")
+            }
             switch argument {
             case "--port":
-                try queryFlag(argument)
                 let text = try value(argument)
                 guard let port = UInt16(text), port > 0 else { throw UsageError("invalid --port \(text)") }
                 options.port = port
             case "--samples":
-                try queryFlag(argument)
                 let text = try value(argument)
                 guard let samples = Int(text), (1...QueryOptions.maximumBurst).contains(samples) else {
                     throw UsageError("--samples must be 1-\(QueryOptions.maximumBurst), got \(text)")
                 }
                 options.samples = samples
             case "--interval":
-                try queryFlag(argument)
                 options.interval = try seconds(try value(argument), flag: argument, allowZero: true)
             case "--timeout":
-                try queryFlag(argument)
                 options.timeout = try seconds(try value(argument), flag: argument, allowZero: false)
             case "--http":
-                try queryFlag(argument)
                 let url = try value(argument)
                 guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
                     throw UsageError("--http needs an http:// or https:// URL, got \(url)")
                 }
                 options.httpURLs.append(url)
             case "--nts":
-                try queryFlag(argument)
                 options.nts = true
             case "--nts-mode":
-                try queryFlag(argument)
                 let text = try value(argument)
                 guard let mode = NetworkClock.NTSMode(rawValue: text) else {
                     throw UsageError("--nts-mode must be require, prefer or mix, got \(text)")
                 }
                 options.ntsMode = mode
             case "--ca-file":
-                try queryFlag(argument)
                 let path = try value(argument)
                 guard !path.isEmpty else { throw UsageError("--ca-file needs a file") }
                 options.caFile = path
             case "--roughtime":
-                try queryFlag(argument)
                 let path = try value(argument)
                 guard !path.isEmpty else { throw UsageError("--roughtime needs a server list file") }
                 options.roughtimeFiles.append(path)
             case "--malfeasance-report":
-                try queryFlag(argument)
                 let path = try value(argument)
                 guard !path.isEmpty else { throw UsageError("--malfeasance-report needs a file") }
                 options.malfeasanceReportPath = path
             case "--certificate-time":
-                try queryFlag(argument)
                 let text = try value(argument)
                 switch text {
                 case "auto", "automatic": options.certificateTime = .automatic
@@ -140,34 +133,26 @@ package struct QueryCommandOptions: Hashable, Sendable {
                 default: throw UsageError("--certificate-time must be auto or wall-clock, got \(text)")
                 }
             case "--allow-downgrade":
-                try queryFlag(argument)
                 options.allowDowngrade = true
             case "--http-only":
-                try queryFlag(argument)
                 options.httpOnly = true
             case "--http-header":
-                try queryFlag(argument)
                 options.httpTimestampHeader = try value(argument)
             case "-4":
-                try queryFlag(argument)
                 guard options.addressFamily != .ipv6 else { throw UsageError("-4 and -6 exclude each other") }
                 options.addressFamily = .ipv4
             case "-6":
-                try queryFlag(argument)
                 guard options.addressFamily != .ipv4 else { throw UsageError("-4 and -6 exclude each other") }
                 options.addressFamily = .ipv6
             case "--json":
                 options.json = true
             case "--state":
-                guard extras.contains(.state) else { throw UsageError("unknown option \(argument)") }
                 options.statePath = try value(argument)
             case "--count":
-                guard extras.contains(.watch) else { throw UsageError("unknown option \(argument)") }
                 let text = try value(argument)
                 guard let count = Int(text), count > 0 else { throw UsageError("invalid --count \(text)") }
                 options.count = count
             case "--every":
-                guard extras.contains(.watch) else { throw UsageError("unknown option \(argument)") }
                 options.every = try seconds(try value(argument), flag: argument, allowZero: false)
             default:
                 if argument.hasPrefix("-") && argument.count > 1 {

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+@testable import NetclockCLI
+
+/// `netclock completion bash|zsh|fish`, loaded in the real shells: bash and fish are asked for
+/// completions (commands, each command's options from the option table, choices, file names); zsh's
+/// script must parse and register. A missing shell skips with the reason; with
+/// `NETCLOCK_REQUIRE_PEERS=1` (CI) it fails.
+@Suite(.serialized)
+struct CompletionTests {
+    static func missing(_ shell: String) -> Comment {
+        "\(shell) not installed (apt-get install -y \(shell)): skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"
+    }
+
+    /// The script as the built binary prints it, in a file of a private directory, which also holds
+    /// a file for file-name completion.
+    private func withScript(_ shell: String, _ body: (_ script: String, _ directory: String) throws -> Void)
+        async throws
+    {
+        let output = try await CLIRunner.run(["completion", shell])
+        #expect(output.status == 0 && output.stderr.isEmpty)
+        #expect(output.stdout == (CompletionScript.script(for: shell) ?? "") + "\n")
+        let directory = try InteropTool.makePrivateTemporaryDirectory(prefix: "netclock-completion")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let script = directory + "/netclock.\(shell)"
+        try output.stdout.write(toFile: script, atomically: true, encoding: .utf8)
+        try "".write(toFile: directory + "/servers.json", atomically: true, encoding: .utf8)
+        try body(script, directory)
+    }
+
+    @Test func unknownShellsAreUsageErrors() async throws {
+        for arguments in [["completion"], ["completion", "tcsh"], ["completion", "bash", "zsh"]] {
+            let output = try await CLIRunner.run(arguments)
+            #expect(output.status == 2 && output.stdout.isEmpty, "\(arguments)")
+            #expect(output.stderr.contains("completion needs one shell: bash, zsh, fish"))
+        }
+    }
+
+    // MARK: bash
+
+    /// What `_netclock` offers for `words` (the last one the word being completed), in bash.
+    private func bashCompletes(_ words: [String], bash: String, script: String, in directory: String) throws
+        -> [String]
+    {
+        let program = """
+            source "$1" || exit 9
+            complete -p netclock >/dev/null || exit 8
+            shift
+            cd "$DIR" || exit 7
+            COMP_WORDS=("$@")
+            COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+            _netclock
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let result = try InteropTool.run(
+            bash, ["--norc", "--noprofile", "-c", program, "bash", script] + words, timeout: .seconds(30),
+            environment: ["DIR": directory])
+        #expect(result.status == 0, "\(words): \(result.combined)")
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test(.enabled(if: InteropTool.runnable("bash"), missing("bash")))
+    func bashCompletesCommandsOptionsAndValues() async throws {
+        let bash = try InteropTool.require("bash", package: "bash")
+        try await withScript("bash") { script, directory in
+            func complete(_ words: String...) throws -> [String] {
+                try bashCompletes(words, bash: bash, script: script, in: directory)
+            }
+            #expect(try complete("netclock", "q") == ["query"])
+            #expect(
+                try complete("netclock", "") == CLISpec.commands.map(\.name) + ["-h", "--help", "--version"])
+            #expect(try complete("netclock", "--v") == ["--version"])
+            for command in CLISpec.commands {
+                let expected = command.options.flatMap(\.names)
+                #expect(try complete("netclock", command.name, "-") == expected, "\(command.name)")
+                for option in command.options {
+                    guard let value = option.value, let name = option.names.first else { continue }
+                    let offered = try complete("netclock", command.name, name, "")
+                    switch value.kind {
+                    case .choices(let words): #expect(offered == words, "\(name)")
+                    case .file: #expect(offered.contains("servers.json"), "\(name): \(offered)")
+                    case .number, .text, .url, .host: #expect(offered.isEmpty, "\(name): \(offered)")
+                    }
+                }
+            }
+            #expect(try complete("netclock", "query", "--nts-mode", "p") == ["prefer"])
+            #expect(try complete("netclock", "sync", "--st") == ["--state"])
+            #expect(try complete("netclock", "now", "--samp").isEmpty)
+            #expect(try complete("netclock", "watch", "--every", "").isEmpty)
+            #expect(try complete("netclock", "query", "--ca-file", "serv") == ["servers.json"])
+            #expect(try complete("netclock", "query", "localh").contains("localhost"))
+            #expect(try complete("netclock", "completion", "") == CLISpec.shells)
+            #expect(try complete("netclock", "completion", "bash", "").isEmpty)
+        }
+    }
+
+    // MARK: zsh
+
+    @Test(.enabled(if: InteropTool.runnable("zsh"), missing("zsh")))
+    func zshParsesAndRegistersTheScript() async throws {
+        let zsh = try InteropTool.require("zsh", package: "zsh")
+        try await withScript("zsh") { script, directory in
+            let parse = try InteropTool.run(zsh, ["-n", script], timeout: .seconds(30))
+            #expect(parse.status == 0, "\(parse.combined)")
+            let program = """
+                autoload -U compinit && compinit -u -d "$DIR/zcompdump" && source "$1" && print -r -- $_comps[netclock]
+                """
+            let load = try InteropTool.run(
+                zsh, ["-f", "-c", program, "zsh", script], timeout: .seconds(30),
+                environment: ["DIR": directory])
+            #expect(load.status == 0 && load.stdout == "_netclock\n", "\(load.combined)")
+        }
+    }
+
+    // MARK: fish
+
+    @Test(.enabled(if: InteropTool.runnable("fish"), missing("fish")))
+    func fishCompletesCommandsOptionsAndValues() async throws {
+        let fish = try InteropTool.require("fish", package: "fish")
+        try await withScript("fish") { script, directory in
+            let parse = try InteropTool.run(fish, ["--no-execute", script], timeout: .seconds(30))
+            #expect(parse.status == 0, "\(parse.combined)")
+            /// What fish offers for `line`, without the descriptions.
+            func complete(_ line: String) throws -> [String] {
+                let result = try InteropTool.run(
+                    fish,
+                    [
+                        "--no-config", "-c", "source $argv[1]; cd $argv[2]; complete -C $argv[3]", script,
+                        directory, line,
+                    ],
+                    timeout: .seconds(30))
+                #expect(result.status == 0, "\(line): \(result.combined)")
+                return result.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+            }
+            #expect(try complete("netclock q") == ["query"])
+            #expect(Set(try complete("netclock ")) == Set(CLISpec.commands.map(\.name)))
+            #expect(try complete("netclock query --nts-m") == ["--nts-mode"])
+            #expect(try complete("netclock query --nts-mode ") == ["mix", "prefer", "require"])
+            #expect(try complete("netclock watch --certificate-time ") == ["auto", "wall-clock"])
+            #expect(try complete("netclock sync --state serv") == ["servers.json"])
+            #expect(try complete("netclock completion ") == CLISpec.shells.sorted())
+            for command in CLISpec.commands {
+                let long = command.options.flatMap(\.names).filter { $0.hasPrefix("--") }
+                #expect(Set(try complete("netclock \(command.name) --")) == Set(long), "\(command.name)")
+            }
+        }
+    }
+}
