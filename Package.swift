@@ -78,11 +78,15 @@ let package = Package(
             path: "Sources/HTTPTime", swiftSettings: strict),
         .target(
             name: "NetworkClock",
-            dependencies: ["SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "NetClockTLS", "NTSClient", "Roughtime"],
+            dependencies: [
+                "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "NetClockTLS", "NTSClient", "Roughtime",
+            ],
             path: "Sources/NetworkClock", swiftSettings: strict),
         .target(
             name: "NetclockCLI",
-            dependencies: ["NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "NTSClient", "Roughtime"],
+            dependencies: [
+                "NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "NTSClient", "Roughtime",
+            ],
             path: "Sources/NetclockCLI",
             swiftSettings: strict),
         .executableTarget(
@@ -97,7 +101,10 @@ let package = Package(
             path: "Tools/NetClockTestSupport", swiftSettings: strict),
         .target(
             name: "LoopbackServers",
-            dependencies: ["SNTP", "TimeBase", "NetClockPlatform", "NetClockTLS", "NTS", "Roughtime", "NetClockTestSupport"],
+            dependencies: [
+                "SNTP", "TimeBase", "NetClockPlatform", "NetClockTLS", "NTS", "Roughtime",
+                "NetClockTestSupport",
+            ],
             path: "Tools/LoopbackServers", swiftSettings: strict),
         .executableTarget(
             name: "fake-ntp-server",
@@ -110,7 +117,8 @@ let package = Package(
         .executableTarget(
             name: "netclock-bench",
             dependencies: [
-                "NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "LoopbackServers", "NTSClient",
+                "NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "LoopbackServers",
+                "NTSClient",
                 "NetClockTLS", "Roughtime", "NetClockTestSupport",
             ],
             path: "Tools/Benchmarks", swiftSettings: strict),
@@ -118,7 +126,9 @@ let package = Package(
         // source kind against loopback servers (CI runs it; Testing.md, "Soak").
         .executableTarget(
             name: "netclock-soak",
-            dependencies: ["NetworkClock", "SNTP", "TimeBase", "LoopbackServers", "NetClockPlatform", "Roughtime"],
+            dependencies: [
+                "NetworkClock", "SNTP", "TimeBase", "LoopbackServers", "NetClockPlatform", "Roughtime",
+            ],
             path: "Tools/Soak", swiftSettings: strict),
         .testTarget(
             name: "SNTPTests", dependencies: ["SNTP", "TimeBase", "NetClockPlatform", "LoopbackServers"],
@@ -129,12 +139,15 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "NTSClientTests",
-            dependencies: ["NTSClient", "NTS", "SNTP", "TimeBase", "NetClockTLS", "NetClockPlatform", "LoopbackServers"],
+            dependencies: [
+                "NTSClient", "NTS", "SNTP", "TimeBase", "NetClockTLS", "NetClockPlatform", "LoopbackServers",
+            ],
             path: "Tests/NTSClientTests", swiftSettings: strict),
         .testTarget(
             name: "NetworkClockTests",
             dependencies: [
-                "NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "NetClockTLS", "LoopbackServers",
+                "NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "NetClockTLS",
+                "LoopbackServers",
                 "NTSClient", "Roughtime", "NetClockTestSupport",
             ],
             path: "Tests/NetworkClockTests", swiftSettings: strict),
@@ -144,16 +157,23 @@ let package = Package(
             path: "Tests/NetClockTLSTests", swiftSettings: strict),
         .testTarget(
             name: "RoughtimeTests",
-            dependencies: ["Roughtime", "SNTP", "TimeBase", "NetClockTLS", "NetClockPlatform", "LoopbackServers", "NetClockTestSupport"],
+            dependencies: [
+                "Roughtime", "SNTP", "TimeBase", "NetClockTLS", "NetClockPlatform", "LoopbackServers",
+                "NetClockTestSupport",
+            ],
             path: "Tests/RoughtimeTests", swiftSettings: strict),
         .testTarget(
             name: "LoopbackServersTests",
-            dependencies: ["LoopbackServers", "SNTP", "TimeBase", "NetClockPlatform", "NTS", "NetClockTLS", "NetClockTestSupport"],
+            dependencies: [
+                "LoopbackServers", "SNTP", "TimeBase", "NetClockPlatform", "NTS", "NetClockTLS",
+                "NetClockTestSupport",
+            ],
             path: "Tests/LoopbackServersTests", swiftSettings: strict),
         .testTarget(
             name: "netclockTests",
             dependencies: [
-                "NetclockCLI", "NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "LoopbackServers",
+                "NetclockCLI", "NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform",
+                "LoopbackServers",
                 "NetClockTestSupport",
             ],
             path: "Tests/netclockTests", swiftSettings: strict),

@@ -76,9 +76,12 @@ func count(_ arguments: [String]) -> Int32 {
         .sorted { $0.name < $1.name }
 
     let verdict = topLevel.count > limit ? "OVER the limit of \(limit)" : "limit \(limit)"
-    print("\(module): \(topLevel.count) top-level public types (\(verdict)), \(declared.count) public symbols")
+    print(
+        "\(module): \(topLevel.count) top-level public types (\(verdict)), \(declared.count) public symbols")
     if list {
-        for type in topLevel { print("  \(type.kind.padding(toLength: 9, withPad: " ", startingAt: 0)) \(type.name)") }
+        for type in topLevel {
+            print("  \(type.kind.padding(toLength: 9, withPad: " ", startingAt: 0)) \(type.name)")
+        }
     } else {
         print("  " + (topLevel.isEmpty ? "(none)" : topLevel.map(\.name).joined(separator: ", ")))
     }
@@ -98,7 +101,9 @@ func undocumented(_ paths: [String]) -> Int32 {
         where !symbol.isSynthesized && !symbol.isDocumented && symbol.location != nil {
             found += 1
             let name = ([graph.module] + symbol.path).joined(separator: "/")
-            print("\(symbol.location ?? graph.module): warning: \(name) (\(symbol.kind)) has no documentation comment")
+            print(
+                "\(symbol.location ?? graph.module): warning: \(name) (\(symbol.kind)) has no documentation comment"
+            )
         }
     }
     return found > 0 ? 1 : 0

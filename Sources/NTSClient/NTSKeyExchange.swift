@@ -38,7 +38,8 @@ package enum NTSKeyExchange {
         // The TLS connection keeps the flag for its lifetime, which ends inside `exchange`.
         try withoutActuallyEscaping(isCancelled) { isCancelled throws(NTSFailure) in
             try establish(
-                with: server, trust: trust, family: family, certificateTime: certificateTime, timeout: timeout,
+                with: server, trust: trust, family: family, certificateTime: certificateTime,
+                timeout: timeout,
                 isCancelled: isCancelled)
         }
     }
@@ -122,7 +123,8 @@ package enum NTSKeyExchange {
             keyExchangeAddress: transport.remote, ntpHost: response.server ?? transport.remote.host,
             ntpPort: response.port ?? ServerName.defaultPort, aead: response.aead,
             clientToServerKey: clientToServer, serverToClientKey: serverToClient, cookies: response.cookies,
-            warnings: response.warnings, certificateTime: certificateTime, certificateChain: connection.verifiedChain)
+            warnings: response.warnings, certificateTime: certificateTime,
+            certificateChain: connection.verifiedChain)
     }
 
     /// A TCP connection to the first of `addresses` that accepts one.

@@ -69,8 +69,9 @@ package struct NTSPacketProtection: PacketProtection {
                 associatedData: [associatedData], ciphertext: packet.authenticator.ciphertext)
         } catch {
             throw .unauthenticated(
-                ProtectionFailure(.ntsBadAuthenticator,
-                "NTS authenticator does not verify with the server-to-client key (\(error.reason))"))
+                ProtectionFailure(
+                    .ntsBadAuthenticator,
+                    "NTS authenticator does not verify with the server-to-client key (\(error.reason))"))
         }
         let fields: [NTPExtensionField]
         do {
@@ -99,8 +100,9 @@ package struct NTSPacketProtection: PacketProtection {
             }
             guard echoed == uniqueIdentifier else {
                 throw .unauthenticated(
-                    ProtectionFailure(.ntsUniqueIdentifierMismatch,
-                    "NTS NAK without our request's Unique Identifier"))
+                    ProtectionFailure(
+                        .ntsUniqueIdentifierMismatch,
+                        "NTS NAK without our request's Unique Identifier"))
             }
             association.markNegativelyAcknowledged()
             return
@@ -109,8 +111,9 @@ package struct NTSPacketProtection: PacketProtection {
             try verify(reply: datagram)
         } catch {
             throw .unauthenticated(
-                ProtectionFailure(.ntsUnauthenticatedKiss,
-                "unauthenticated Kiss-o'-Death \(code) from an NTS server: \(error.description)"))
+                ProtectionFailure(
+                    .ntsUnauthenticatedKiss,
+                    "unauthenticated Kiss-o'-Death \(code) from an NTS server: \(error.description)"))
         }
     }
 
@@ -123,8 +126,9 @@ package struct NTSPacketProtection: PacketProtection {
             switch error.code {
             case .noExtensionFields:
                 throw .unauthenticated(
-                    ProtectionFailure(.ntsUnauthenticatedReply,
-                    "reply without NTS extension fields from an NTS server (a downgrade)"))
+                    ProtectionFailure(
+                        .ntsUnauthenticatedReply,
+                        "reply without NTS extension fields from an NTS server (a downgrade)"))
             case .missingUniqueIdentifier:
                 throw .unauthenticated(
                     ProtectionFailure(.ntsMissingUniqueIdentifier, "NTS reply without a Unique Identifier"))
@@ -138,8 +142,9 @@ package struct NTSPacketProtection: PacketProtection {
         }
         guard packet.uniqueIdentifier == uniqueIdentifier else {
             throw .unauthenticated(
-                ProtectionFailure(.ntsUniqueIdentifierMismatch,
-                "NTS reply whose Unique Identifier is not our request's"))
+                ProtectionFailure(
+                    .ntsUniqueIdentifierMismatch,
+                    "NTS reply whose Unique Identifier is not our request's"))
         }
         return packet
     }

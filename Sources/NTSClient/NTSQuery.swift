@@ -46,7 +46,8 @@ package struct NTSQuery: Sendable {
     ) -> NTSQueryOutcome {
         query(server, options: options, deadline: deadline, isCancelled: isCancelled) { address, protection in
             client.query(
-                address, options: options, deadline: deadline, protection: protection, isCancelled: isCancelled)
+                address, options: options, deadline: deadline, protection: protection,
+                isCancelled: isCancelled)
         }
     }
 
@@ -135,7 +136,9 @@ package struct NTSQuery: Sendable {
             return association.certificateTime != .unchecked
         case .at(let seconds):
             let instant = Double(seconds)
-            if association.certificateTime == .unchecked && association.certificateChain.isEmpty { return false }
+            if association.certificateTime == .unchecked && association.certificateChain.isEmpty {
+                return false
+            }
             return association.certificateChain.allSatisfy { $0.isValid(from: instant, to: instant) }
         }
     }

@@ -46,7 +46,8 @@ package final class BlockingBatch<Value: Sendable>: Sendable {
     /// A batch whose wait ends early once `enough` values satisfy `isEnough` (nil: only when all
     /// jobs finished).
     package init(
-        on pool: BlockingPool = .shared, enough: Int? = nil, isEnough: @escaping @Sendable (Value) -> Bool = { _ in true }
+        on pool: BlockingPool = .shared, enough: Int? = nil,
+        isEnough: @escaping @Sendable (Value) -> Bool = { _ in true }
     ) {
         self.pool = pool
         self.enough = enough ?? .max

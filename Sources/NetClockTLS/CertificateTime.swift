@@ -39,7 +39,8 @@ package enum CertificateTime: Hashable, Sendable, CustomStringConvertible {
         case .unchecked:
             guard X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_NO_CHECK_TIME)) == 1 else {
                 throw TLSError(
-                    .configuration, OpenSSLErrorQueue.reason(or: "cannot turn off the certificate time check"))
+                    .configuration, OpenSSLErrorQueue.reason(or: "cannot turn off the certificate time check")
+                )
             }
         }
     }
@@ -85,7 +86,8 @@ package struct CertificateValidity: Hashable, Sendable, CustomStringConvertible 
                 let notAfter = seconds(X509_get0_notAfter(certificate))
             else { continue }
             periods.append(
-                CertificateValidity(notBefore: notBefore, notAfter: notAfter, subject: subject(of: certificate)))
+                CertificateValidity(
+                    notBefore: notBefore, notAfter: notAfter, subject: subject(of: certificate)))
         }
         return periods
     }

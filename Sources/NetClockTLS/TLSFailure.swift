@@ -22,7 +22,8 @@ enum TLSFailure {
                 let text =
                     X509_verify_cert_error_string(verify).map { String(cString: $0) } ?? "error \(verify)"
                 // Not yet valid or expired: only as wrong as the clock it was checked against.
-                let isTime = [X509_V_ERR_CERT_NOT_YET_VALID, X509_V_ERR_CERT_HAS_EXPIRED].contains(Int32(verify))
+                let isTime = [X509_V_ERR_CERT_NOT_YET_VALID, X509_V_ERR_CERT_HAS_EXPIRED].contains(
+                    Int32(verify))
                 return TLSError(
                     isTime ? .certificateNotValidAtCheckedTime : .certificateVerificationFailed,
                     "certificate verify failed: \(text)")

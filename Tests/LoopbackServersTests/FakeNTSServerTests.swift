@@ -380,7 +380,8 @@ struct FakeNTSServerTests {
         }
         // An expired certificate is refused for its validity period, the others for what they are.
         let expected: TLSError.Code =
-            behaviour == .expiredCertificate(certificates) ? .certificateNotValidAtCheckedTime : .certificateVerificationFailed
+            behaviour == .expiredCertificate(certificates)
+            ? .certificateNotValidAtCheckedTime : .certificateVerificationFailed
         #expect(error.code == expected, "\(error)")
         // The same client accepts the right certificate: the fault is the certificate alone.
         server.update { $0.behaviour = .normal }

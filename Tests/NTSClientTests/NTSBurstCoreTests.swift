@@ -20,7 +20,9 @@ import TimeBase
     static let offset = Duration.milliseconds(-750)
 
     /// A server's cookie jar and an association whose keys and `cookies` cookies came from it.
-    static func association(cookies: Int = 8) -> (NTSAssociation, FakeNTSServer.CookieJar, FakeNTSServer.CookieJar.Keys) {
+    static func association(cookies: Int = 8) -> (
+        NTSAssociation, FakeNTSServer.CookieJar, FakeNTSServer.CookieJar.Keys
+    ) {
         let jar = FakeNTSServer.CookieJar()
         let keys = FakeNTSServer.CookieJar.Keys(c2s: NTSRandom.bytes(32), s2c: NTSRandom.bytes(32))
         let result = NTSKeyExchangeResult(
@@ -66,7 +68,8 @@ import TimeBase
                 continue
             }
             let request = driver.sent[outcomes.count]
-            let outcome = respond(to: request.bytes, at: request.at + .milliseconds(2), jar: jar, behaviour: behaviour)
+            let outcome = respond(
+                to: request.bytes, at: request.at + .milliseconds(2), jar: jar, behaviour: behaviour)
             outcomes.append(outcome)
             driver.advance(to: request.at + .milliseconds(4) + .microseconds(10))
             if let reply = outcome.reply { driver.deliver(reply) }

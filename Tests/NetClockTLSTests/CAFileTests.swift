@@ -8,7 +8,8 @@ import Testing
 @Suite struct CAFileTests {
     @Test(arguments: ["fifo", "directory"])
     func aCAFileThatIsNotARegularFileIsRefusedAtOnce(kind: String) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("netclock-ca-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "netclock-ca-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("ca.pem").path

@@ -217,7 +217,8 @@ struct FrequencyTrackerTests {
         #expect(tracker.points.first == samples.first)
         #expect(tracker.points.last == samples.last)
 
-        var windowed = FrequencyTracker(policy: NetworkClock.ClockPolicy(frequencyHistoryWindow: .seconds(3600)))
+        var windowed = FrequencyTracker(
+            policy: NetworkClock.ClockPolicy(frequencyHistoryWindow: .seconds(3600)))
         for point in Self.points(count: 8, spacing: 1200, ppm: 5) { windowed.add(point) }
         // Points 4...7 are within 3600 s of point 7 (the oscillator runs 5 ppm fast, so point 4 is
         // 3600.018 s before point 7 and drops out); 3 points remain.

@@ -10,8 +10,9 @@ import TimeBase
 /// wall-clock steps, the growth model, frequency resets and restoring the time base from a file.
 @Suite("Holdover")
 struct HoldoverTests {
-    private func makeClock(_ machine: SimulatedMachine, policy: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy()) -> AnchoredClock
-    {
+    private func makeClock(
+        _ machine: SimulatedMachine, policy: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy()
+    ) -> AnchoredClock {
         AnchoredClock(
             monotonic: machine.clock, wall: machine.wallClock, policy: policy,
             kernel: KernelClockSource.fixed(ScriptedKernel.unsynchronized))

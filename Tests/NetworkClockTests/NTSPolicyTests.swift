@@ -198,6 +198,8 @@ struct NTSPolicyTests {
         #expect(clock.clock.anchor == anchored, "the authenticated anchor moved")
         let estimate = try #require(clock.now())
         #expect(estimate.isAuthenticated)
-        #expect(abs(estimate.offset(from: SystemWallClock().now()) - Self.truth) <= estimate.errorBound + Self.wallMapping)
+        #expect(
+            abs(estimate.offset(from: SystemWallClock().now()) - Self.truth) <= estimate.errorBound
+                + Self.wallMapping)
     }
 }

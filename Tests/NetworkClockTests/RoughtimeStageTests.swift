@@ -57,7 +57,8 @@ import TimeBase
 
     @Test func anNTSResultThatContradictsRoughtimeGivesNoTime() throws {
         let ntp = Self.report(offset: .seconds(30), authenticated: true)
-        let outcome = RoughtimeStage.combine(.success(ntp), with: try Self.query(), mode: .require, tolerancePPM: 15)
+        let outcome = RoughtimeStage.combine(
+            .success(ntp), with: try Self.query(), mode: .require, tolerancePPM: 15)
         #expect(throws: SyncError(code: .authenticatedSourcesDisagree, reason: "")) { try outcome.get() }
         guard case .failure(let error) = outcome else { return }
         #expect(error.roughtime != nil && error.sources.count == 1)
@@ -66,8 +67,10 @@ import TimeBase
     @Test(arguments: [NetworkClock.NTSMode.require, .prefer])
     func underRequireAndPreferTheSignedTimeDecidesOverPlainNTP(mode: NetworkClock.NTSMode) throws {
         let ntp = Self.report(offset: .milliseconds(800), authenticated: false)
-        let combined = try RoughtimeStage.combine(.success(ntp), with: try Self.query(), mode: mode, tolerancePPM: 15)
-            .get()
+        let combined = try RoughtimeStage.combine(
+            .success(ntp), with: try Self.query(), mode: mode, tolerancePPM: 15
+        )
+        .get()
         #expect(combined.source == .roughtime && combined.isAuthenticated)
         #expect(combined.offset == .seconds(1) && combined.errorBound >= .seconds(2))
         #expect(combined.sources.first?.status == .unauthenticated)
@@ -76,8 +79,10 @@ import TimeBase
 
     @Test func underMixAnAgreeingPlainResultKeepsItsPrecision() throws {
         let ntp = Self.report(offset: .milliseconds(800), authenticated: false)
-        let combined = try RoughtimeStage.combine(.success(ntp), with: try Self.query(), mode: .mix, tolerancePPM: 15)
-            .get()
+        let combined = try RoughtimeStage.combine(
+            .success(ntp), with: try Self.query(), mode: .mix, tolerancePPM: 15
+        )
+        .get()
         #expect(combined.source == .ntp && !combined.isAuthenticated)
         #expect(combined.errorBound == .milliseconds(5))
     }
@@ -85,8 +90,10 @@ import TimeBase
     @Test(arguments: [NetworkClock.NTSMode.require, .prefer, .mix])
     func aPlainResultOutsideTheSignedIntervalIsAFalseticker(mode: NetworkClock.NTSMode) throws {
         let ntp = Self.report(offset: .seconds(-3_600), authenticated: false)
-        let combined = try RoughtimeStage.combine(.success(ntp), with: try Self.query(), mode: mode, tolerancePPM: 15)
-            .get()
+        let combined = try RoughtimeStage.combine(
+            .success(ntp), with: try Self.query(), mode: mode, tolerancePPM: 15
+        )
+        .get()
         #expect(combined.source == .roughtime && combined.isAuthenticated)
         #expect(combined.sources.first?.status == .falseticker)
     }
@@ -95,8 +102,10 @@ import TimeBase
         let failure = SyncError.noUsableSource([
             SyncReport.NTPSource(server: ServerName(host: "ntp.example"), address: nil, status: .timeout)
         ])
-        let combined = try RoughtimeStage.combine(.failure(failure), with: try Self.query(), mode: .require, tolerancePPM: 15)
-            .get()
+        let combined = try RoughtimeStage.combine(
+            .failure(failure), with: try Self.query(), mode: .require, tolerancePPM: 15
+        )
+        .get()
         #expect(combined.source == .roughtime && combined.isAuthenticated)
         #expect(combined.sources.map(\.status) == [.timeout])
         // The anchor it gives is the signed interval, never tighter.
@@ -107,7 +116,9 @@ import TimeBase
     @Test func withoutAgreementRoughtimeOnlyReports() throws {
         let split = try Self.query(agreeing: false)
         let ntp = Self.report(offset: .milliseconds(800), authenticated: true)
-        let combined = try RoughtimeStage.combine(.success(ntp), with: split, mode: .require, tolerancePPM: 15).get()
+        let combined = try RoughtimeStage.combine(
+            .success(ntp), with: split, mode: .require, tolerancePPM: 15
+        ).get()
         #expect(combined.trueTime == ntp.trueTime && combined.source == .ntp)
         #expect(combined.roughtime?.agreedOffsets == nil && combined.roughtime?.error != nil)
         let failure = SyncError.noUsableSource([])

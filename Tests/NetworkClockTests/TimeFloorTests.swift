@@ -10,7 +10,9 @@ import TimeBase
 /// read back exactly; a damaged or unsafe file is an error, a missing one an empty floor.
 @Suite struct TimeFloorTests {
     static func directory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("netclock-floor-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "netclock-floor-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         return path
     }
@@ -40,7 +42,9 @@ import TimeBase
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         let loaded = try TimeFloor.load(from: path)
         // Seconds are written as a double: exact to well below a microsecond at this magnitude.
-        #expect(abs((loaded.authenticated ?? UnixTime(sinceEpoch: .zero)) - floor.authenticated!) < .microseconds(1))
+        #expect(
+            abs((loaded.authenticated ?? UnixTime(sinceEpoch: .zero)) - floor.authenticated!)
+                < .microseconds(1))
         #expect(loaded.certificateNotBefore == floor.certificateNotBefore)
     }
 
@@ -48,7 +52,10 @@ import TimeBase
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/floor"
-        #expect(FileManager.default.createFile(atPath: path, contents: Data("{\"version\": 7}".utf8), attributes: [.posixPermissions: 0o600]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: path, contents: Data("{\"version\": 7}".utf8), attributes: [.posixPermissions: 0o600])
+        )
         #expect(throws: AnchorStoreError.self) { try TimeFloor.load(from: path) }
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
         do {

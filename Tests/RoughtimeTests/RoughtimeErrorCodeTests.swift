@@ -6,8 +6,10 @@ import Testing
 /// (README, "The CLI contract"): they reach the JSON as the `reason` of a Roughtime server.
 @Suite struct RoughtimeErrorCodeTests {
     static let codes: [RoughtimeError.Code] = [
-        .badFraming, .framingLengthMismatch, .truncatedMessage, .emptyMessage, .misalignedMessage, .badOffsets,
-        .unsortedTags, .duplicateTag, .missingTag, .truncatedTag, .oversizedTag, .amplification, .nonceMismatch,
+        .badFraming, .framingLengthMismatch, .truncatedMessage, .emptyMessage, .misalignedMessage,
+        .badOffsets,
+        .unsortedTags, .duplicateTag, .missingTag, .truncatedTag, .oversizedTag, .amplification,
+        .nonceMismatch,
         .missingVersion, .versionNotOffered, .versionConflict, .badVersionList, .missingType, .wrongType,
         .zeroRadius, .timeOutOfRange, .badPath, .merklePathMismatch, .merkleIndexOutOfRange,
         .badDelegationSignature, .badResponseSignature, .invalidDelegation, .delegationExpired,
@@ -20,7 +22,9 @@ import Testing
             let words = code.rawValue.split(separator: "_", omittingEmptySubsequences: false)
             let valid =
                 !words.isEmpty
-                && words.allSatisfy { !$0.isEmpty && $0.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) } }
+                && words.allSatisfy {
+                    !$0.isEmpty && $0.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+                }
             #expect(valid, "not snake_case: \(code.rawValue)")
         }
         #expect(Set(Self.codes.map(\.rawValue)).count == Self.codes.count, "codes are distinct")

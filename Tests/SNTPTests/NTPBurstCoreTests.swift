@@ -50,7 +50,8 @@ import TimeBase
     /// Waits for the next request the burst sends (at once if one is in flight and unanswered,
     /// counting `answered`), then answers it after `oneWay` each way and the server's hold.
     static func answer(
-        _ driver: inout ManualDatagramDriver<NTPBurst>, request index: Int, oneWay: Duration = .milliseconds(5),
+        _ driver: inout ManualDatagramDriver<NTPBurst>, request index: Int,
+        oneWay: Duration = .milliseconds(5),
         offset: Duration = .milliseconds(250)
     ) throws {
         while driver.sent.count <= index, let wake = driver.wake { driver.advance(to: wake) }
@@ -84,7 +85,8 @@ import TimeBase
     }
 
     @Test func aTimeoutLongerThanTheIntervalDelaysTheNextRequestUntilItEnds() {
-        var driver = Self.driver(options: QueryOptions(samples: 3, interval: .seconds(1), timeout: .seconds(3)))
+        var driver = Self.driver(
+            options: QueryOptions(samples: 3, interval: .seconds(1), timeout: .seconds(3)))
         driver.runUntilFinished()
         #expect(driver.sent.map { $0.at - Self.start } == [.zero, .seconds(3), .seconds(6)])
     }
@@ -139,18 +141,23 @@ import TimeBase
     }
 
     @Test func theEtiquetteSpacesBurstsAndForgetsNothingWhenNothingWasSent() throws {
-        var driver = Self.driver(options: QueryOptions(samples: 1, interval: .seconds(2), timeout: .seconds(1)))
+        var driver = Self.driver(
+            options: QueryOptions(samples: 1, interval: .seconds(2), timeout: .seconds(1)))
         try Self.answer(&driver, request: 0)
         let result = try #require(driver.outcome)
         var etiquette = SourceEtiquette()
         etiquette.record(result, at: driver.now, rateBackoff: .seconds(64))
-        #expect(etiquette.admission(at: driver.now + .milliseconds(500), spacing: .seconds(2))
-            == .allowed(notBefore: driver.now + .seconds(2)))
-        #expect(etiquette.admission(at: driver.now + .seconds(3), spacing: .seconds(2)) == .allowed(notBefore: nil))
+        #expect(
+            etiquette.admission(at: driver.now + .milliseconds(500), spacing: .seconds(2))
+                == .allowed(notBefore: driver.now + .seconds(2)))
+        #expect(
+            etiquette.admission(at: driver.now + .seconds(3), spacing: .seconds(2))
+                == .allowed(notBefore: nil))
         #expect(etiquette.consecutiveFailures == 0)
         let unchanged = etiquette
         etiquette.record(
-            ServerQueryResult(address: Self.address, exchanges: [], mapping: Self.mapping), at: driver.now + .seconds(9),
+            ServerQueryResult(address: Self.address, exchanges: [], mapping: Self.mapping),
+            at: driver.now + .seconds(9),
             rateBackoff: .seconds(64))
         #expect(etiquette == unchanged)
     }
@@ -159,7 +166,8 @@ import TimeBase
         var driver = Self.driver(options: QueryOptions(samples: 1, interval: .zero, timeout: .seconds(1)))
         let request = try #require(driver.sent.last)
         driver.advance(by: .milliseconds(3))
-        var spoofed = try Self.reply(to: request.bytes, at: request.at + .milliseconds(1), offset: .seconds(3_600))
+        var spoofed = try Self.reply(
+            to: request.bytes, at: request.at + .milliseconds(1), offset: .seconds(3_600))
         spoofed[24] ^= 0x01  // the origin no longer echoes our nonce
         driver.deliver(spoofed)
         #expect(driver.outcome == nil, "the burst goes on waiting")
@@ -188,7 +196,8 @@ import TimeBase
     }
 
     @Test func aLateReplyIsStaleAndADuplicateIsRejected() throws {
-        var driver = Self.driver(options: QueryOptions(samples: 3, interval: .seconds(2), timeout: .seconds(1)))
+        var driver = Self.driver(
+            options: QueryOptions(samples: 3, interval: .seconds(2), timeout: .seconds(1)))
         let first = try #require(driver.sent.last)
         // The first request's reply comes after its timeout, while the second is in flight.
         driver.advance(to: Self.start + .milliseconds(2_500))
@@ -200,7 +209,10 @@ import TimeBase
         driver.deliver(try Self.reply(to: second.bytes, at: second.at + .milliseconds(5)))
         try Self.answer(&driver, request: 2)
         let result = try #require(driver.outcome)
-        #expect(result.exchanges.map(\.rejected).map { $0.map(\.reason) } == [[], [.staleReply, .duplicateReply], []])
+        #expect(
+            result.exchanges.map(\.rejected).map { $0.map(\.reason) } == [
+                [], [.staleReply, .duplicateReply], [],
+            ])
         #expect(result.samples.count == 2)
     }
 

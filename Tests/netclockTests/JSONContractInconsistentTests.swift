@@ -66,7 +66,8 @@ import TimeBase
             json.keys.sorted() == [
                 "address", "authenticated", "delay", "error_bound", "estimate", "host", "interval", "jitter",
                 "leap", "offset",
-                "precision", "reason", "refid", "rejected_replies", "root_delay", "root_dispersion", "samples",
+                "precision", "reason", "refid", "rejected_replies", "root_delay", "root_dispersion",
+                "samples",
                 "status",
                 "stratum",
             ])

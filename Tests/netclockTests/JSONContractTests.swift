@@ -279,7 +279,8 @@ import TimeBase
         let http = try #require((report["http"] as? [[String: Any]])?.first)
         #expect(
             http.keys.sorted() == [
-                "certificate_time", "error_bound", "error_code", "kind", "offset", "reason", "requests", "status",
+                "certificate_time", "error_bound", "error_code", "kind", "offset", "reason", "requests",
+                "status",
                 "url",
             ])
         let request = try #require((http["requests"] as? [[String: Any]])?.first)
@@ -288,7 +289,10 @@ import TimeBase
                 "combined", "header", "interval", "method", "round_trip", "sent", "status", "value",
             ])
         let failure = try Self.decode(JSONOutput.line(SyncFailureJSON(Fixture.failure)))
-        #expect(failure.keys.sorted() == ["authenticated", "certificate_time", "downgrade", "error", "http", "servers"])
+        #expect(
+            failure.keys.sorted() == [
+                "authenticated", "certificate_time", "downgrade", "error", "http", "servers",
+            ])
         let sync = try Self.decode(
             JSONOutput.line(
                 SyncReportJSON(

@@ -14,7 +14,8 @@ struct QueryCommand {
             let proof = query.keepProof(report.roughtime, console: console)
             console.out(
                 options.json
-                    ? JSONOutput.line(SyncReportJSON(report, malfeasanceReport: proof)) : ReportText.report(report))
+                    ? JSONOutput.line(SyncReportJSON(report, malfeasanceReport: proof))
+                    : ReportText.report(report))
             return .success
         case .failure(let error):
             let proof = query.keepProof(error.roughtime, console: console)
@@ -24,7 +25,9 @@ struct QueryCommand {
                 for source in error.sources { console.out(ReportText.source(source)) }
                 for source in error.httpSources { console.out(ReportText.http(source)) }
                 if let roughtime = error.roughtime { ReportText.roughtime(roughtime).forEach(console.out) }
-                if let check = error.certificateCheck { console.out("certificates checked against \(check.phrase)") }
+                if let check = error.certificateCheck {
+                    console.out("certificates checked against \(check.phrase)")
+                }
             }
             console.err("netclock: \(error.description)")
             return .noTime

@@ -22,13 +22,15 @@ enum RoughtimeServerList {
             let bytes: [UInt8]
             switch FileSystem.readFile(atPath: path, limit: maximumFileSize) {
             case .success(let content): bytes = content
-            case .failure(let failure): return .failure(Unusable(reason: "cannot read the Roughtime server list: \(failure.reason)"))
+            case .failure(let failure):
+                return .failure(Unusable(reason: "cannot read the Roughtime server list: \(failure.reason)"))
             }
             let ecosystem: RoughtimeEcosystem
             do {
                 ecosystem = try RoughtimeEcosystem(json: bytes)
             } catch {
-                return .failure(Unusable(reason: "the Roughtime server list \(path) is unusable: \(error.description)"))
+                return .failure(
+                    Unusable(reason: "the Roughtime server list \(path) is unusable: \(error.description)"))
             }
             for skipped in ecosystem.skipped {
                 console.err("netclock: \(path): Roughtime server \(skipped) (skipped)")

@@ -34,7 +34,9 @@ struct SyncCommand {
         {
             return refuse(error)
         }
-        guard let query = TimeQuery.make(options: options, store: store, console: console) else { return .noTime }
+        guard let query = TimeQuery.make(options: options, store: store, console: console) else {
+            return .noTime
+        }
         if case .failure(let error)? = query.clock.restoreResult, error.isUnsafeFile { return refuse(error) }
         let events = query.clock.events()
         let outcome = await query.run(status: options.json ? nil : console.status)

@@ -22,7 +22,8 @@ struct TimeQuery {
 
     /// The clock for `options`, with the Roughtime servers of its `--roughtime` files; nil (the
     /// reason printed on `console`) when a file cannot be used.
-    static func make(options: QueryCommandOptions, store: AnchorStore? = nil, console: Console) -> TimeQuery? {
+    static func make(options: QueryCommandOptions, store: AnchorStore? = nil, console: Console) -> TimeQuery?
+    {
         switch RoughtimeServerList.load(options.roughtimeFiles, console: console) {
         case .success(let servers):
             return TimeQuery(options: options, roughtimeServers: servers, store: store)
@@ -43,7 +44,9 @@ struct TimeQuery {
             return nil
         }
         let liars = roughtime?.liars.joined(separator: ", ") ?? ""
-        console.err("netclock: malfeasance report (proof that \(liars.isEmpty ? "a server" : liars) lied) written to \(path)")
+        console.err(
+            "netclock: malfeasance report (proof that \(liars.isEmpty ? "a server" : liars) lied) written to \(path)"
+        )
         return path
     }
 
@@ -65,7 +68,9 @@ struct TimeQuery {
 extension QueryCommandOptions {
     /// The facade's configuration these options describe, keeping state in `store` (nil: none)
     /// and asking `roughtimeServers` too.
-    func configuration(store: AnchorStore?, roughtimeServers: [RoughtimeServer] = []) -> NetworkClock.Configuration {
+    func configuration(store: AnchorStore?, roughtimeServers: [RoughtimeServer] = [])
+        -> NetworkClock.Configuration
+    {
         NetworkClock.Configuration(
             servers: httpOnly ? [] : effectiveServers,
             httpURLs: httpURLs.compactMap { URL(string: $0) },

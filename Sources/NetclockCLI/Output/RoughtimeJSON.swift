@@ -44,7 +44,8 @@ struct RoughtimeJSON: Encodable {
 
     /// The object for `source`, with the report written to `reportPath`.
     init(_ source: SyncReport.RoughtimeSource, reportPath: String?) {
-        agreed = Nullable(source.agreedOffsets.map { [$0.lowerBound.secondsDouble, $0.upperBound.secondsDouble] })
+        agreed = Nullable(
+            source.agreedOffsets.map { [$0.lowerBound.secondsDouble, $0.upperBound.secondsDouble] })
         error = Nullable(source.error)
         liars = source.liars
         malfeasanceReport = Nullable(reportPath)
@@ -52,7 +53,8 @@ struct RoughtimeJSON: Encodable {
             Server(
                 name: server.name, address: Nullable(server.address), status: server.status,
                 reason: Nullable(server.reason), version: Nullable(server.version),
-                midpoint: Nullable(server.midpoint?.secondsDouble), radius: Nullable(server.radius?.secondsDouble),
+                midpoint: Nullable(server.midpoint?.secondsDouble),
+                radius: Nullable(server.radius?.secondsDouble),
                 roundTrip: Nullable(server.roundTrip?.secondsDouble))
         }
     }

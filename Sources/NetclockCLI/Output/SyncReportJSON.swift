@@ -61,7 +61,8 @@ struct SyncReportJSON: Encodable {
 
     /// The object for `report`; `sync` adds where it saved the anchor and whether it replaced one.
     init(
-        _ report: SyncReport, state: String? = nil, anchorReplaced: Bool? = nil, malfeasanceReport: String? = nil,
+        _ report: SyncReport, state: String? = nil, anchorReplaced: Bool? = nil,
+        malfeasanceReport: String? = nil,
         frequency: FrequencyEstimate? = nil, frequencyReset: ClockEvent.FrequencyReset? = nil
     ) {
         roughtime = report.roughtime.map { RoughtimeJSON($0, reportPath: malfeasanceReport) }

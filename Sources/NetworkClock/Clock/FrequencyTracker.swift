@@ -231,9 +231,11 @@ package struct FrequencyTracker: Sendable, Hashable {
 
     /// The intersection of `pairs` widened to `instant` (before, between or after them); nil when
     /// they do not intersect. With no pair it is the whole line (every frequency is allowed).
-    static func intersection(of pairs: [Pair], at instant: TimeBaseInstant, policy: NetworkClock.ClockPolicy) -> (
-        lower: Double, upper: Double
-    )? {
+    static func intersection(of pairs: [Pair], at instant: TimeBaseInstant, policy: NetworkClock.ClockPolicy)
+        -> (
+            lower: Double, upper: Double
+        )?
+    {
         var lower = -Double.infinity
         var upper = Double.infinity
         let jump = policy.wanderFraction

@@ -120,6 +120,5 @@ extension NetworkClock {
     }
 }
 
-
 /// The public code is one of the package's `ErrorCode`s (NetClockPlatform), like every other.
 extension NetworkClock.IngestError.Code: ErrorCode {}

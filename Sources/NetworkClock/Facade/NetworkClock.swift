@@ -108,7 +108,8 @@ public final class NetworkClock: Sendable {
         self.restoreResult = configuration.store.map { clock.restore(from: $0) }
         // A damaged floor file counts as no floor (the next authenticated sync rewrites it); a
         // refused one is reported with the sync's other state-file events.
-        self.floor = Mutex((try? configuration.store.map { try TimeFloor.load(from: $0.floorPath) }) ?? TimeFloor())
+        self.floor = Mutex(
+            (try? configuration.store.map { try TimeFloor.load(from: $0.floorPath) }) ?? TimeFloor())
         refresh.withLock { $0.schedule = RefreshSchedule(policy: configuration.refresh) }
     }
 

@@ -64,9 +64,11 @@ extension NetworkClock {
         public init(
             servers: [ServerName] = Configuration.defaultServers, httpURLs: [URL] = [],
             query: QueryOptions = QueryOptions(),
-            minimumSources: Int? = nil, addressesPerHost: Int = 4, combine: NetworkClock.CombineMethod = .intersection,
+            minimumSources: Int? = nil, addressesPerHost: Int = 4,
+            combine: NetworkClock.CombineMethod = .intersection,
             deadline: Duration? = nil, http: HTTPOptions = HTTPOptions(),
-            refresh: NetworkClock.RefreshPolicy = NetworkClock.RefreshPolicy(), clock: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy(),
+            refresh: NetworkClock.RefreshPolicy = NetworkClock.RefreshPolicy(),
+            clock: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy(),
             store: AnchorStore? = nil, ntsMode: NTSMode = .require, trustRoots: TrustRoots = .system,
             allowsDowngrade: Bool = false, addressFamily: AddressFamily = .any,
             defaultPort: UInt16 = ServerName.defaultPort, roughtimeServers: [RoughtimeServer] = [],
@@ -106,7 +108,8 @@ extension NetworkClock {
             var query = self.query
             query.frequencyTolerancePPM = clock.frequencyTolerancePPM
             var policy = SyncPolicy(
-                servers: servers, defaultPort: defaultPort, family: addressFamily.preference, addressesPerHost: addressesPerHost,
+                servers: servers, defaultPort: defaultPort, family: addressFamily.preference,
+                addressesPerHost: addressesPerHost,
                 query: query, minimumSources: minimumSources, combine: combine)
             policy.ntsMode = ntsMode
             policy.trustRoots = trustRoots

@@ -73,4 +73,3 @@ package struct RefreshSchedule: Hashable, Sendable {
         return max(floor, base * factor)
     }
 }
-

@@ -209,7 +209,9 @@ package enum NTSCookieFile {
             s2c = Hex.encode(saved.serverToClient)
             cookies = saved.cookies.map(Hex.encode)
             bootstrapped = saved.isBootstrapped ? true : nil
-            chain = saved.certificateChain.isEmpty ? nil : saved.certificateChain.map { [$0.notBefore, $0.notAfter] }
+            chain =
+                saved.certificateChain.isEmpty
+                ? nil : saved.certificateChain.map { [$0.notBefore, $0.notAfter] }
         }
 
         /// The association, when every hex string decodes (ranges are checked on restoring).

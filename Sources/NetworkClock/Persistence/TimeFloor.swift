@@ -44,7 +44,8 @@ package struct TimeFloor: Hashable, Sendable, CustomStringConvertible {
 
     /// This floor raised by an accepted authenticated result: the lower edge of its interval, and
     /// the newest `notBefore` among `certificates` (Unix seconds). Never lowered.
-    package func raised(byAuthenticated earliest: UnixTime, certificateNotBefore newest: Int64?) -> TimeFloor {
+    package func raised(byAuthenticated earliest: UnixTime, certificateNotBefore newest: Int64?) -> TimeFloor
+    {
         var floor = self
         floor.authenticated = max(authenticated ?? earliest, earliest)
         if let newest {
@@ -71,11 +72,14 @@ package struct TimeFloor: Hashable, Sendable, CustomStringConvertible {
         case .failure(.failed(let failure)) where failure.code == .noSuchFileOrDirectory: return TimeFloor()
         case .failure(let error): throw AnchorStoreError(error, file: path, failed: .unreadable)
         }
-        guard let file = try? JSONDecoder().decode(Contents.self, from: Data(bytes)), file.version == version else {
-            throw AnchorStoreError(code: .corrupt, reason: "the time floor file is not a version-\(version) floor", path: path)
+        guard let file = try? JSONDecoder().decode(Contents.self, from: Data(bytes)), file.version == version
+        else {
+            throw AnchorStoreError(
+                code: .corrupt, reason: "the time floor file is not a version-\(version) floor", path: path)
         }
         let floor = TimeFloor(
-            authenticated: file.authenticated.flatMap(Self.time), certificateNotBefore: file.certificateNotBefore.flatMap(Self.time))
+            authenticated: file.authenticated.flatMap(Self.time),
+            certificateNotBefore: file.certificateNotBefore.flatMap(Self.time))
         return floor
     }
 
@@ -89,7 +93,8 @@ package struct TimeFloor: Hashable, Sendable, CustomStringConvertible {
         guard let data = try? JSONEncoder().encode(contents) else {
             throw AnchorStoreError(code: .writeFailed, reason: "cannot encode the time floor", path: path)
         }
-        if let failure = FileSystem.createDirectories(atPath: FileSystem.directoryName(of: path), mode: 0o700) {
+        if let failure = FileSystem.createDirectories(atPath: FileSystem.directoryName(of: path), mode: 0o700)
+        {
             throw AnchorStoreError(code: .writeFailed, reason: failure.reason, path: path)
         }
         if let error = FileSystem.writePrivateFile(Array(data) + [0x0A], toPath: path) {

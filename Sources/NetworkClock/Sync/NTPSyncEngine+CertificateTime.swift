@@ -12,7 +12,9 @@ import TimeBase
 /// agree: a key stolen long ago can then not set the time alone.
 extension NTPSyncEngine {
     /// `candidates` without those that the floor rules out, which are marked falsetickers.
-    static func dropBeforeFloor(_ candidates: [Candidate], from reports: inout [SyncReport.NTPSource], floor: UnixTime?)
+    static func dropBeforeFloor(
+        _ candidates: [Candidate], from reports: inout [SyncReport.NTPSource], floor: UnixTime?
+    )
         -> [Candidate]
     {
         guard let floor else { return candidates }
@@ -43,11 +45,15 @@ extension NTPSyncEngine {
         policy: SyncPolicy
     ) -> [Int: String] {
         guard policy.certificateTime == .unchecked else { return [:] }
-        let (earliest, latest) = (outcome.interval.earliest.secondsDouble, outcome.interval.latest.secondsDouble)
+        let (earliest, latest) = (
+            outcome.interval.earliest.secondsDouble, outcome.interval.latest.secondsDouble
+        )
         var invalid: [Int: String] = [:]
         for candidate in candidates {
             let chain = reports[candidate.index].nts?.certificateChain ?? []
-            guard let outside = chain.first(where: { !$0.isValid(from: earliest, to: latest) }) else { continue }
+            guard let outside = chain.first(where: { !$0.isValid(from: earliest, to: latest) }) else {
+                continue
+            }
             invalid[candidate.index] =
                 "its certificate \(outside.subject) is not valid over the time the sources agree on "
                 + "(\(ISO8601.format(outcome.interval.midpoint, fractionDigits: 0)) ± "

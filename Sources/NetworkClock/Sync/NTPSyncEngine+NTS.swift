@@ -19,7 +19,8 @@ extension NTPSyncEngine {
         if let address = query.knownNTPAddress(of: server) {
             let admission = registry.admission(
                 for: address, at: client.monotonic.now(), spacing: policy.query.interval)
-            if case .allowed = admission {} else {
+            if case .allowed = admission {
+            } else {
                 return NTSQueryOutcome(
                     server: server, keyExchanges: 0, ntpAddress: address,
                     failure: NTSFailure(skipped: admission))

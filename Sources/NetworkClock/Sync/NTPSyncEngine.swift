@@ -82,11 +82,14 @@ package struct NTPSyncEngine: Sendable {
                         server: server, address: nil, status: .error, reason: error.description))
             case .success(let addresses):
                 for address in addresses {
-                    let admission = registry.admission(for: address, at: start, spacing: policy.query.interval)
-                    if case .allowed = admission {} else {
+                    let admission = registry.admission(
+                        for: address, at: start, spacing: policy.query.interval)
+                    if case .allowed = admission {
+                    } else {
                         reports.append(
                             SyncReport.NTPSource(
-                                server: server, address: address, status: .skipped, reason: admission.description))
+                                server: server, address: address, status: .skipped,
+                                reason: admission.description))
                         continue
                     }
                     reports.append(SyncReport.NTPSource(server: server, address: address, status: .timeout))
@@ -182,9 +185,11 @@ package struct NTPSyncEngine: Sendable {
             batch.submit { stop in
                 switch target {
                 case .plain(_, let address):
-                    return .plain(engine.burst(to: address, deadline: deadline, isCancelled: { stop.isCancelled }))
+                    return .plain(
+                        engine.burst(to: address, deadline: deadline, isCancelled: { stop.isCancelled }))
                 case .nts(let server):
-                    return .nts(engine.ntsBurst(to: server, deadline: deadline, isCancelled: { stop.isCancelled }))
+                    return .nts(
+                        engine.ntsBurst(to: server, deadline: deadline, isCancelled: { stop.isCancelled }))
                 }
             }
         }

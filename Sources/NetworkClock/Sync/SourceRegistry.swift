@@ -26,7 +26,8 @@ package final class SourceRegistry: Sendable {
     /// Records a burst to `result.address` that ended at `now`.
     package func record(_ result: ServerQueryResult, at now: MonotonicInstant, rateBackoff: Duration) {
         entries.withLock { table in
-            table[result.address, default: SourceEtiquette()].record(result, at: now, rateBackoff: rateBackoff)
+            table[result.address, default: SourceEtiquette()].record(
+                result, at: now, rateBackoff: rateBackoff)
         }
     }
 }

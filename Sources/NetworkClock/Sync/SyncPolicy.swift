@@ -81,4 +81,3 @@ package struct SyncPolicy: Hashable, Sendable {
         query.timeout * query.samples + query.interval * max(0, query.samples - 1)
     }
 }
-

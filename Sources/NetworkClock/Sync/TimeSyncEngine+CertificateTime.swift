@@ -45,7 +45,9 @@ extension TimeSyncEngine {
     /// interval: valid at the estimate the handshake was checked at, perhaps not at the true time.
     static func edges(of report: SyncReport) -> [String] {
         let middle = report.trueTime.secondsDouble
-        let (earliest, latest) = (middle - report.errorBound.secondsDouble, middle + report.errorBound.secondsDouble)
+        let (earliest, latest) = (
+            middle - report.errorBound.secondsDouble, middle + report.errorBound.secondsDouble
+        )
         let chains =
             report.sources.filter { $0.status == .selected || $0.status == .survivor }
             .map { ($0.server.description, $0.nts?.certificateChain ?? []) }
@@ -73,14 +75,17 @@ extension TimeSyncEngine {
     /// returns the index of the measurement that decides, or nil when none may.
     /// - Throws: ``SyncError/Code/noMajority`` when a cold start's URLs disagree.
     static func screen(
-        _ measurements: [Int: HTTPTimeMeasurement], reports: inout [SyncReport.HTTPSource], policy: SyncPolicy,
+        _ measurements: [Int: HTTPTimeMeasurement], reports: inout [SyncReport.HTTPSource],
+        policy: SyncPolicy,
         configuredURLs: Int
     ) throws(SyncError) -> Int? {
         var eligible = measurements
         if let floor = policy.floor {
             for (index, measurement) in measurements {
                 let latest = measurement.trueTime + measurement.errorBound
-                let expired = measurement.certificateChain.first { Double($0.notAfter) + 1 < floor.secondsDouble }
+                let expired = measurement.certificateChain.first {
+                    Double($0.notAfter) + 1 < floor.secondsDouble
+                }
                 guard latest < floor || expired != nil else { continue }
                 eligible[index] = nil
                 reports[index].status = .falseticker
@@ -98,7 +103,8 @@ extension TimeSyncEngine {
             let intervals = order.compactMap { eligible[$0]?.interval }
             let latest = intervals.map(\.instant).max() ?? MonotonicInstant(sinceOrigin: .zero)
             let aged = intervals.map { $0.aged(to: latest, tolerancePPM: policy.frequencyTolerancePPM) }
-            guard let vote = try? Intersection.select(aged), vote.truechimers.count * 2 > configuredURLs else {
+            guard let vote = try? Intersection.select(aged), vote.truechimers.count * 2 > configuredURLs
+            else {
                 throw SyncError(
                     code: .noMajority,
                     reason: "a cold start without trusted time needs a majority of the \(configuredURLs) "
@@ -115,7 +121,9 @@ extension TimeSyncEngine {
             let middle = best.value.trueTime.secondsDouble
             let bound = best.value.errorBound.secondsDouble
             let invalid = eligible.filter { _, measurement in
-                measurement.certificateChain.contains { !$0.isValid(from: middle - bound, to: middle + bound) }
+                measurement.certificateChain.contains {
+                    !$0.isValid(from: middle - bound, to: middle + bound)
+                }
             }
             guard !invalid.isEmpty else { return best.key }
             for index in invalid.keys {

@@ -95,11 +95,15 @@ package struct TimeSyncEngine: Sendable {
             throw error
         }
         report.certificateCheck = check
-        if check == .trustedClock || check == .roughtime { report.certificateWarnings = Self.edges(of: report) }
+        if check == .trustedClock || check == .roughtime {
+            report.certificateWarnings = Self.edges(of: report)
+        }
         // Authenticated sources were configured, yet none of them took part in the time.
         let authenticatedTookPart =
             report.isAuthenticated || report.roughtime?.agreedOffsets != nil
-            || report.sources.contains { $0.isAuthenticated && ($0.status == .selected || $0.status == .survivor) }
+            || report.sources.contains {
+                $0.isAuthenticated && ($0.status == .selected || $0.status == .survivor)
+            }
         report.isDowngraded = ntp.policy.usesAuthenticatedSources && !authenticatedTookPart
         report.elapsed = ntp.client.monotonic.now() - start
         return report

@@ -160,7 +160,8 @@ package struct NTPBurst: DatagramCore {
             unanswered.insert(request.nonce.rawValue)
             record = inFlight
         case .scheduled(_, let request):
-            record = ExchangeRecord(nonce: request.nonce, sentAt: mapping.wallTime(at: now), outcome: .timedOut)
+            record = ExchangeRecord(
+                nonce: request.nonce, sentAt: mapping.wallTime(at: now), outcome: .timedOut)
         case .finished:
             return .finished
         }
@@ -206,7 +207,8 @@ package struct NTPBurst: DatagramCore {
             return CoreStep(wake: at)
         } catch {
             // No request can be protected (no cookie left): nothing more to send.
-            let record = ExchangeRecord(nonce: nonce, sentAt: mapping.wallTime(at: now), outcome: .rejected(error))
+            let record = ExchangeRecord(
+                nonce: nonce, sentAt: mapping.wallTime(at: now), outcome: .rejected(error))
             exchanges.append(record)
             report(record)
             return finish()
@@ -222,7 +224,8 @@ package struct NTPBurst: DatagramCore {
             timeout = min(timeout, left)
         }
         lastSend = now
-        let record = ExchangeRecord(nonce: request.nonce, sentAt: mapping.wallTime(at: now), outcome: .timedOut)
+        let record = ExchangeRecord(
+            nonce: request.nonce, sentAt: mapping.wallTime(at: now), outcome: .timedOut)
         phase = .awaiting(request, until: now + timeout, record: record)
         progress?(.sent(address))
         return CoreStep(send: [request.bytes], wake: now + timeout)
@@ -233,7 +236,8 @@ package struct NTPBurst: DatagramCore {
         _ datagram: [UInt8], _ reason: RejectionReason, at t4: UnixTime, awaiting request: Prepared,
         _ until: MonotonicInstant, _ record: inout ExchangeRecord
     ) -> CoreStep {
-        record.reject(RejectedReply(reason: reason, packet: try? NTPPacket(decoding: datagram), receivedAt: t4))
+        record.reject(
+            RejectedReply(reason: reason, packet: try? NTPPacket(decoding: datagram), receivedAt: t4))
         progress?(.rejected(address))
         phase = .awaiting(request, until: until, record: record)
         return CoreStep(wake: until)
@@ -265,7 +269,8 @@ package struct NTPBurst: DatagramCore {
             return finish()
         case .rejected(.kissOfDeath(let code)) where code == .rate || code.isTerminal:
             return finish()
-        case .rejected(.kissOfDeath) where protection != nil, .rejected(.unauthenticated) where protection != nil:
+        case .rejected(.kissOfDeath) where protection != nil,
+            .rejected(.unauthenticated) where protection != nil:
             // An authenticated kiss, or no request could be protected: nothing more to send.
             return finish()
         default:

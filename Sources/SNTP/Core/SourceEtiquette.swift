@@ -49,7 +49,8 @@ package struct SourceEtiquette: Hashable, Sendable {
 
     /// Learns from a burst that ended at `now`: when it last sent, what its kiss said (RATE
     /// silences the address for `rateBackoff`, DENY and RSTR for good), and whether it failed.
-    package mutating func record(_ result: ServerQueryResult, at now: MonotonicInstant, rateBackoff: Duration) {
+    package mutating func record(_ result: ServerQueryResult, at now: MonotonicInstant, rateBackoff: Duration)
+    {
         // Stopped before anything was sent: nothing changes.
         guard !result.exchanges.isEmpty else { return }
         lastSend = now

@@ -55,7 +55,8 @@ extension SNTPClient {
     {
         guard !server.usesNTS else {
             throw .invalidServerName(
-                "\(server) is an NTS-KE server; SNTPClient queries plain NTP servers (NetworkClock queries both)")
+                "\(server) is an NTS-KE server; SNTPClient queries plain NTP servers (NetworkClock queries both)"
+            )
         }
         let addresses: [SocketAddress]
         do {

@@ -32,4 +32,3 @@ extension NTPPacket {
         public var description: String { rawValue }
     }
 }
-
