@@ -5,10 +5,11 @@ let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6)
 ]
 
-// Targets are cut by effect, in layers (README, "Architecture"):
+// Targets are cut by effect, in layers (Architecture.md in the NetworkClock DocC catalog):
 //   platform:        NetClockPlatform (every libc call a client makes, the pool and its waiter);
 //                    NetClockTLS (every OpenSSL call, through the COpenSSL system library)
-//   protocol cores:  SNTP (wire, the burst core, selection, the datagram loop); NTS / NTSClient
+//   time base:       TimeBase (time values, the one interval type and drift rule, the datagram loop)
+//   protocol cores:  SNTP (wire, the burst core, sample math); NTS / NTSClient
 //                    (a transform of SNTP's packets); Roughtime (its own core); HTTPTime (the HTTP(S)
 //                    time client and its parsers)
 //   clock + facade:  NetworkClock (sync engine, anchored clock, persistence, facade)
