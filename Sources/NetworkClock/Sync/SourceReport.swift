@@ -7,7 +7,7 @@ extension SyncReport {
     /// What became of one source (one address of one configured server) in a sync.
     public struct SourceStatus: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
         /// The status name, as the CLI's JSON prints it.
-        public var rawValue: String
+        public package(set) var rawValue: String
 
         /// Creates a status from its name.
         public init(rawValue: String) {
@@ -49,13 +49,13 @@ extension SyncReport {
     /// One source's part in a sync: where it is, what it said, and what was decided about it.
     public struct NTPSource: Hashable, Sendable {
         /// The server as configured (`host` or `host:port`).
-        public var server: ServerName
+        public package(set) var server: ServerName
         /// The address queried, when the name resolved.
         package var address: SocketAddress?
         /// What was decided.
-        public var status: SyncReport.SourceStatus
+        public package(set) var status: SyncReport.SourceStatus
         /// Why, when the source was not used.
-        public var reason: String?
+        public package(set) var reason: String?
         /// The burst's full record, when the source was queried.
         package var query: ServerQueryResult?
         /// For an NTS server: its key exchange and association.

@@ -9,23 +9,23 @@ extension SyncReport {
         /// One Roughtime server's part.
         public struct Server: Hashable, Sendable, CustomStringConvertible {
             /// The server's name, from the configuration.
-            public var name: String
+            public package(set) var name: String
             /// The address that answered, or the last one tried.
-            public var address: String?
+            public package(set) var address: String?
             /// `agreed`, `falseticker` (validly signed, but against the majority), `unresolved` (no
             /// majority to judge it by), `rejected` (every reply refused), `timed_out` or `failed`.
-            public var status: String
+            public package(set) var status: String
             /// Why a reply was refused or the server could not be asked (`bad_signature`, …).
-            public var reason: String?
+            public package(set) var reason: String?
             /// The protocol version of its last valid reply (`RFC 10049`, `draft-12`,
             /// `Google-Roughtime`, …).
-            public var version: String?
+            public package(set) var version: String?
             /// The signed midpoint of its last valid reply.
-            public var midpoint: UnixTime?
+            public package(set) var midpoint: UnixTime?
             /// The signed radius of its last valid reply.
-            public var radius: Duration?
+            public package(set) var radius: Duration?
             /// The round trip of its last valid reply, from the first transmission of its request.
-            public var roundTrip: Duration?
+            public package(set) var roundTrip: Duration?
 
             /// `name (address): status`, with the signed time when there is one.
             public var description: String {
@@ -39,18 +39,18 @@ extension SyncReport {
         }
 
         /// Every configured server, in the order they were asked.
-        public var servers: [Server]
+        public package(set) var servers: [Server]
         /// The offsets (true time − local wall clock) the signed answers of a majority agree on, at
         /// the query's last reply; nil without an agreement.
-        public var agreedOffsets: ClosedRange<Duration>?
+        public package(set) var agreedOffsets: ClosedRange<Duration>?
         /// Why there is no agreement (`no_majority: …`, `not_enough_replies: …`); nil with one.
-        public var error: String?
+        public package(set) var error: String?
         /// The names of the servers whose validly signed time contradicts the majority.
-        public var liars: [String]
+        public package(set) var liars: [String]
         /// Proof that a server lied, as JSON in the format `roughly` and RFC 10049 §8.4 tools
         /// read (a list of `{rand, request, response, publicKey}`, base64): every reply verifies
         /// and two of them contradict their order. Nil when the chain proves nothing.
-        public var malfeasanceReport: String?
+        public package(set) var malfeasanceReport: String?
 
         /// The part of a finished query.
         package init(_ result: RoughtimeQueryResult) {

@@ -6,45 +6,45 @@ import TimeBase
 /// part in it.
 public struct SyncReport: Hashable, Sendable {
     /// True time at `monotonic`.
-    public var trueTime: UnixTime
+    public package(set) var trueTime: UnixTime
     /// The monotonic instant at which `trueTime` holds: the anchor point.
-    public var monotonic: MonotonicInstant
+    public package(set) var monotonic: MonotonicInstant
     /// The error bound of `trueTime` at `monotonic`.
-    public var errorBound: Duration
+    public package(set) var errorBound: Duration
     /// True time minus the local wall clock (NTP sign: positive when the local clock is behind).
-    public var offset: Duration
+    public package(set) var offset: Duration
     /// The round-trip delay of the selected source's sample.
-    public var delay: Duration
+    public package(set) var delay: Duration
     /// Which kind of source produced the result.
-    public var source: TimeSource
+    public package(set) var source: TimeSource
     /// The selected source's server (as configured) and address.
-    public var server: String
+    public package(set) var server: String
     /// Every NTP source, with its status.
-    public var sources: [SyncReport.NTPSource]
+    public package(set) var sources: [SyncReport.NTPSource]
     /// Every HTTP source tried (only when NTP gave no time, or NTP was skipped).
-    public var httpSources: [SyncReport.HTTPSource] = []
+    public package(set) var httpSources: [SyncReport.HTTPSource] = []
     /// How long the sync took.
-    public var elapsed: Duration
+    public package(set) var elapsed: Duration
     /// Whether the time is authenticated: every source it rests on is an NTS server whose replies
     /// were verified (RFC 8915). Plain NTP and HTTP time never is.
-    public var isAuthenticated: Bool = false
+    public package(set) var isAuthenticated: Bool = false
     /// Whether this is a downgrade: authenticated (NTS) servers were configured, but the time rests
     /// on unauthenticated sources only (plain NTP or HTTP, allowed by ``NetworkClock/NTSMode/prefer``
     /// or ``NetworkClock/NTSMode/mix`` when no NTS source answered). A ``NetworkClock`` accepts such
     /// a result only when ``NetworkClock/Configuration/allowsDowngrade`` is set, and even then it
     /// never moves an anchor that came from authenticated time.
-    public var isDowngraded: Bool = false
+    public package(set) var isDowngraded: Bool = false
     /// What this result did to the ``NetworkClock``'s anchor (set by ``NetworkClock/sync()``; nil
     /// for a result that was not offered to a clock).
-    public var anchorUpdate: AnchorUpdate?
+    public package(set) var anchorUpdate: AnchorUpdate?
     /// The Roughtime servers' part, when Roughtime servers are configured.
-    public var roughtime: RoughtimeSource?
+    public package(set) var roughtime: RoughtimeSource?
     /// Which time the servers' certificates were checked against; nil when no certificate was
     /// checked (no NTS key exchange, no `https://` URL measured).
-    public var certificateCheck: CertificateCheck?
+    public package(set) var certificateCheck: CertificateCheck?
     /// Certificates whose validity begins or ends inside the result's error bound: valid at the
     /// estimate, but perhaps not at the true time (with a trusted or Roughtime check).
-    public var certificateWarnings: [String] = []
+    public package(set) var certificateWarnings: [String] = []
 
     /// The anchor this result gives a clock.
     package var anchor: Anchor {
