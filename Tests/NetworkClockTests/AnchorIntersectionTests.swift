@@ -134,7 +134,9 @@ struct AnchorIntersectionTests {
         clock.offer(first)
         timeline.advance(by: .seconds(10))
         #expect(clock.offer(anchor(timeline, error: .zero, bound: .milliseconds(30), server: "b")) == .kept)
-        #expect(!clock.update(anchor(timeline, error: .zero, bound: .milliseconds(40), server: "c")))
+        #expect(
+            !clock.offer(anchor(timeline, error: .zero, bound: .milliseconds(40), server: "c")).replacedAnchor
+        )
         #expect(clock.anchor == first)
     }
 

@@ -26,7 +26,7 @@ struct AnchorStoreTests {
             let store = Self.store(at: path, timeline: timeline)
             let clock = AnchoredClock(monotonic: timeline.monotonicClock, wall: timeline.wallClock)
             for _ in 0..<4 {
-                clock.update(timeline.anchor(bound: .microseconds(1_500), server: "ntp.example.net:123"))
+                clock.offer(timeline.anchor(bound: .microseconds(1_500), server: "ntp.example.net:123"))
                 timeline.advance(by: .seconds(400))
             }
             try clock.save(to: store)
@@ -223,7 +223,7 @@ struct AnchorStoreTests {
             let store = Self.store(at: directory + "/blocker/netclock/anchor.json", timeline: timeline)
             let clock = AnchoredClock(monotonic: timeline.monotonicClock, wall: timeline.wallClock)
             let error = #expect(throws: AnchorStoreError.self) {
-                try clock.update(timeline.anchor(bound: .milliseconds(2)), persistingTo: store)
+                try clock.offer(timeline.anchor(bound: .milliseconds(2)), persistingTo: store)
             }
             #expect(error?.code == .writeFailed)
             #expect(error?.reason.contains("blocker") == true)

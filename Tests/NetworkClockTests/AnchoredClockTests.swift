@@ -39,7 +39,7 @@ struct AnchoredClockTests {
     func wallClockSteps(step: Duration) throws {
         let timeline = SimulatedTimeline()
         let clock = makeClock(timeline)
-        #expect(clock.update(timeline.anchor(bound: .milliseconds(10))))
+        #expect(clock.offer(timeline.anchor(bound: .milliseconds(10))).replacedAnchor)
         timeline.advance(by: .seconds(10))
         let before = try #require(clock.now())
         timeline.stepWallClock(by: step)
@@ -91,7 +91,7 @@ struct AnchoredClockTests {
         let clock = makeClock(timeline)
         let anchor = timeline.anchor(
             bound: .milliseconds(8), source: .http, server: "https://time.example.org/")
-        clock.update(anchor)
+        clock.offer(anchor)
         timeline.advance(by: .seconds(2))
         let estimate = try #require(clock.now())
         #expect(estimate.time == anchor.trueTime + .seconds(2))
@@ -116,7 +116,7 @@ struct AnchoredClockTests {
         let timeline = SimulatedTimeline()
         let clock = makeClock(timeline)
         let bound0 = Duration.milliseconds(10)
-        clock.update(timeline.anchor(bound: bound0))
+        clock.offer(timeline.anchor(bound: bound0))
         #expect(try #require(clock.now()).errorBound == bound0)
         timeline.advance(by: .seconds(3600))
         let bound = try #require(clock.now()).errorBound
@@ -129,7 +129,7 @@ struct AnchoredClockTests {
     func customTolerance() throws {
         let timeline = SimulatedTimeline()
         let clock = makeClock(timeline, policy: NetworkClock.ClockPolicy(priorTolerancePPM: 100))
-        clock.update(timeline.anchor(bound: .zero))
+        clock.offer(timeline.anchor(bound: .zero))
         timeline.advance(by: .seconds(100))
         let bound = try #require(clock.now()).errorBound
         #expect(bound >= .milliseconds(10) && bound <= .milliseconds(10) + .nanoseconds(1))
@@ -144,19 +144,19 @@ struct AnchoredClockTests {
         let timeline = SimulatedTimeline()
         let clock = makeClock(timeline, policy: Self.fifteen)
         let good = timeline.anchor(bound: .milliseconds(5), server: "good")
-        #expect(clock.update(good))
+        #expect(clock.offer(good).replacedAnchor)
         let worse = timeline.anchor(bound: .milliseconds(6), server: "worse")
-        #expect(!clock.update(worse))
+        #expect(!clock.offer(worse).replacedAnchor)
         #expect(clock.anchor == good)
         #expect(try #require(clock.now()).server == "good")
 
         // An hour later the good anchor has aged to 5 + 54 = 59 ms: a fresh 60 ms sample is still
         // worse, a fresh 58 ms sample is better.
         timeline.advance(by: .seconds(3600))
-        #expect(!clock.update(timeline.anchor(bound: .milliseconds(60), server: "sixty")))
+        #expect(!clock.offer(timeline.anchor(bound: .milliseconds(60), server: "sixty")).replacedAnchor)
         #expect(clock.anchor?.server == "good")
         let better = timeline.anchor(bound: .milliseconds(58), server: "better")
-        #expect(clock.update(better))
+        #expect(clock.offer(better).replacedAnchor)
         #expect(clock.anchor == better)
         #expect(try #require(clock.now()).server == "better")
 
@@ -165,7 +165,7 @@ struct AnchoredClockTests {
         let lateButTight = Anchor(
             trueTime: good.trueTime, monotonic: good.monotonic, errorBound: .milliseconds(1), source: .ntp,
             server: "late")
-        #expect(clock.update(lateButTight))
+        #expect(clock.offer(lateButTight).replacedAnchor)
         #expect(clock.anchor?.server == "late")
     }
 
@@ -175,30 +175,31 @@ struct AnchoredClockTests {
         let clock = makeClock(timeline, policy: Self.fifteen)
         let early = timeline.anchor(bound: .milliseconds(1), server: "early")
         timeline.advance(by: .seconds(3600))
-        #expect(clock.update(timeline.anchor(bound: .milliseconds(40), server: "fresh")))
+        #expect(clock.offer(timeline.anchor(bound: .milliseconds(40), server: "fresh")).replacedAnchor)
         // Aged to now, the early anchor is 1 + 54 = 55 ms: worse than 40 ms.
-        #expect(!clock.update(early))
+        #expect(!clock.offer(early).replacedAnchor)
         #expect(clock.anchor?.server == "fresh")
         let earlyTight = Anchor(
             trueTime: early.trueTime, monotonic: early.monotonic, errorBound: .microseconds(100),
             source: .ntp,
             server: "early-tight")
         // 0.1 + 54 = 54.1 ms: still worse than 40 ms.
-        #expect(!clock.update(earlyTight))
+        #expect(!clock.offer(earlyTight).replacedAnchor)
     }
 
     @Test("invalid anchors are refused and every non-restored sample feeds the frequency history")
     func invalidAnchorsAndDriftFeeding() {
         let timeline = SimulatedTimeline()
         let clock = makeClock(timeline)
-        #expect(!clock.update(timeline.anchor(bound: .milliseconds(-1))))
+        #expect(!clock.offer(timeline.anchor(bound: .milliseconds(-1))).replacedAnchor)
         #expect(clock.anchor == nil)
-        #expect(clock.update(timeline.anchor(bound: .milliseconds(2))))
+        #expect(clock.offer(timeline.anchor(bound: .milliseconds(2))).replacedAnchor)
         timeline.advance(by: .seconds(60))
-        #expect(!clock.update(timeline.anchor(bound: .milliseconds(500))))  // rejected, still fed
+        // Rejected, still fed.
+        #expect(!clock.offer(timeline.anchor(bound: .milliseconds(500))).replacedAnchor)
         #expect(clock.frequencyTracker.points.count == 2)
         timeline.advance(by: .seconds(60))
-        clock.update(timeline.anchor(bound: .milliseconds(1), source: .restored))
+        clock.offer(timeline.anchor(bound: .milliseconds(1), source: .restored))
         #expect(clock.frequencyTracker.points.count == 2)
     }
 
@@ -219,7 +220,7 @@ struct AnchoredClockTests {
             if i > 0 { timeline.advance(by: .seconds(300)) }
             var anchor = timeline.anchor(bound: .milliseconds(1))
             anchor.trueTime = anchor.trueTime + error
-            clock.update(anchor)
+            clock.offer(anchor)
         }
         let frequency = clock.frequency()
         #expect(frequency.isMeasured)
@@ -242,7 +243,7 @@ struct AnchoredClockTests {
         for (policy, covers) in [(Self.fifteen, false), (NetworkClock.ClockPolicy(), true)] {
             let single = SimulatedTimeline(monotonicDriftPPM: 50)
             let clock = makeClock(single, policy: policy)
-            clock.update(single.anchor(bound: .milliseconds(1)))
+            clock.offer(single.anchor(bound: .milliseconds(1)))
             single.advance(by: .seconds(3600))
             let naive = try #require(clock.now())
             #expect(!naive.isDriftCorrected)
@@ -254,7 +255,7 @@ struct AnchoredClockTests {
     func concurrentReaders() throws {
         let timeline = SimulatedTimeline()
         let clock = makeClock(timeline)
-        clock.update(timeline.anchor(bound: .milliseconds(1)))
+        clock.offer(timeline.anchor(bound: .milliseconds(1)))
         let truth = timeline.trueTime
         let base = timeline.monotonicReading
         // An atomic, not a Mutex: ThreadSanitizer cannot see the ordering of a contended Mutex on
@@ -266,7 +267,7 @@ struct AnchoredClockTests {
                 // Anchors at different instants on the same line through the truth, so that the
                 // fields of two anchors mixed by a torn read would give a different time.
                 let shift = Duration.microseconds(Int64(i % 1000))
-                clock.update(
+                clock.offer(
                     Anchor(
                         trueTime: truth + shift, monotonic: base + shift,
                         errorBound: .microseconds(Int64(1_000 - i % 900)), source: .ntp, server: "s\(i % 7)"))

@@ -13,7 +13,7 @@ import TimeBase
 
 /// Eight real threads read `NetworkClock.now()` (that is, `AnchoredClock.now()`) without pause while
 /// three other threads publish a stream of anchors: simulated syncs through
-/// `AnchoredClock.update(_:)`, measurements through `NetworkClock.ingest(…)`, and drift-feeding
+/// `AnchoredClock.offer(_:)`, measurements through `NetworkClock.ingest(…)`, and drift-feeding
 /// anchors from the past that the clock rejects as anchors but feeds to its frequency history, which
 /// then republishes the current anchor with new rates.
 ///
@@ -182,7 +182,7 @@ struct ConcurrencyStressTests {
         let clock = NetworkClock(
             configuration: NetworkClock.Configuration(servers: []),
             monotonic: BootTimeAsTimeBase(), wall: SystemWallClock(), kernel: .unavailable)
-        let firstAnchorAccepted = clock.clock.update(plan.anchor(plan.syncIdentifier(0)))
+        let firstAnchorAccepted = clock.clock.offer(plan.anchor(plan.syncIdentifier(0))).replacedAnchor
 
         let stop = StopFlag()
         let progress = Progress()
@@ -230,7 +230,7 @@ struct ConcurrencyStressTests {
             for index in 1..<plan.settings.syncs {
                 let k = plan.syncIdentifier(index)
                 guard waitUntil(plan.scheduled(k), unless: stop) else { break }
-                counters.record(gate.run { clock.clock.update(plan.anchor(k)) })
+                counters.record(gate.run { clock.clock.offer(plan.anchor(k)).replacedAnchor })
             }
         }
         spawn("stress-ingests") {
@@ -259,7 +259,8 @@ struct ConcurrencyStressTests {
             let step = (plan.settings.durationNanoseconds / 3) / Int64(plan.settings.driftPoints)
             for index in 0..<plan.settings.driftPoints {
                 guard waitUntil(begin + Int64(index) * step, unless: stop) else { break }
-                counters.record(gate.run { clock.clock.update(plan.anchor(plan.driftIdentifier(index))) })
+                counters.record(
+                    gate.run { clock.clock.offer(plan.anchor(plan.driftIdentifier(index))).replacedAnchor })
             }
         }
 

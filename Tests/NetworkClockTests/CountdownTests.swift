@@ -27,7 +27,7 @@ struct CountdownTests {
         let timeline = SimulatedTimeline()
         let clock = makeClock(timeline)
         let deadline = timeline.trueTime + .seconds(10)
-        clock.update(timeline.anchor(bound: .milliseconds(4)))
+        clock.offer(timeline.anchor(bound: .milliseconds(4)))
         timeline.advance(by: .seconds(3))
         #expect(clock.timeRemaining(until: deadline) == .seconds(7))
         timeline.stepWallClock(by: .seconds(-7200))
@@ -56,7 +56,7 @@ struct CountdownTests {
     func ticksOnBoundaries() async throws {
         let timeline = SimulatedTimeline(start: UnixTime(seconds: 1_780_000_000, nanoseconds: 400_000_000))
         let clock = makeClock(timeline)
-        clock.update(timeline.anchor(bound: .milliseconds(2)))
+        clock.offer(timeline.anchor(bound: .milliseconds(2)))
         let sleeper = SimulatedSleepClock(
             timeline: timeline, lateness: .milliseconds(3),
             onSleep: { timeline.stepWallClock(by: .seconds(3600)) })
@@ -72,7 +72,7 @@ struct CountdownTests {
     func ticksWithDrift() async throws {
         let timeline = SimulatedTimeline(monotonicDriftPPM: -80)
         let clock = makeClock(timeline)
-        clock.update(timeline.anchor(bound: .milliseconds(2)))
+        clock.offer(timeline.anchor(bound: .milliseconds(2)))
         let sleeper = SimulatedSleepClock(timeline: timeline)
         let ticks = await collect(clock.ticks(every: .milliseconds(250), sleepingOn: sleeper), count: 8)
         // The start is xxx.250 s, exactly on a boundary, so the first tick fires at once.
@@ -92,7 +92,7 @@ struct CountdownTests {
     func skipsAndNoRepeats() async throws {
         let timeline = SimulatedTimeline(start: UnixTime(seconds: 1_780_000_000, nanoseconds: 500_000_000))
         let clock = makeClock(timeline)
-        clock.update(timeline.anchor(bound: .milliseconds(10)))
+        clock.offer(timeline.anchor(bound: .milliseconds(10)))
         let ticks = clock.ticks(every: .seconds(1), sleepingOn: SimulatedSleepClock(timeline: timeline))
         var iterator = ticks.makeAsyncIterator()
         let first = try #require(await iterator.next())
@@ -108,7 +108,7 @@ struct CountdownTests {
         let corrected = Anchor(
             trueTime: timeline.trueTime - .milliseconds(400), monotonic: timeline.monotonicReading,
             errorBound: .milliseconds(1), source: .ntp)
-        #expect(clock.update(corrected))
+        #expect(clock.offer(corrected).replacedAnchor)
         let next = try #require(await iterator.next())
         #expect(next.boundary == UnixTime(seconds: 1_780_000_005))
         #expect(next.lateness == .zero)
@@ -126,7 +126,7 @@ struct CountdownTests {
                     value += 1
                     return value
                 }
-                if count == 3 { clock.update(timeline.anchor(bound: .milliseconds(1))) }
+                if count == 3 { clock.offer(timeline.anchor(bound: .milliseconds(1))) }
             })
         var iterator = clock.ticks(every: .seconds(1), sleepingOn: sleeper).makeAsyncIterator()
         let tick = try #require(await iterator.next())

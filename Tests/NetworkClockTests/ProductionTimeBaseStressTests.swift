@@ -32,14 +32,14 @@ struct ProductionTimeBaseStressTests {
                     monotonic: boot, errorBound: .microseconds(Int64(200 + (index % 3) * 300)), source: .ntp,
                     server: names[index % names.count])
             }
-            #expect(clock.update(anchor(0)))
+            #expect(clock.offer(anchor(0)).replacedAnchor)
             let stop = Atomic<Bool>(false)
             let failures = Mutex<[String]>([])
             let reads = Atomic<Int>(0)
             let writer: @Sendable () -> Void = {
                 var index = 1
                 while !stop.load(ordering: .acquiring) {
-                    clock.update(anchor(index))
+                    clock.offer(anchor(index))
                     index += 1
                     if index % 64 == 0 { Thread.sleep(forTimeInterval: 0.000_2) }
                 }

@@ -76,7 +76,7 @@ private func threadCPUNanoseconds() -> Double {
 /// A synchronized clock whose anchor a sync thread can keep replacing.
 private func makeSynchronizedClock() -> AnchoredClock {
     let clock = AnchoredClock()
-    clock.update(freshAnchor(bound: .milliseconds(5), server: "bench.example.org:123"))
+    clock.offer(freshAnchor(bound: .milliseconds(5), server: "bench.example.org:123"))
     return clock
 }
 
@@ -134,7 +134,7 @@ private func contended(
             // Alternate tight and loose bounds so that about half the updates are accepted and
             // published, and every one takes the writer's lock.
             let bound = Duration.microseconds(count % 2 == 0 ? 500 : 50_000)
-            clock.update(
+            clock.offer(
                 freshAnchor(bound: bound, server: count % 2 == 0 ? "a.example.org" : "b.example.org"))
             count += 1
         }

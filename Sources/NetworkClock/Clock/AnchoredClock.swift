@@ -7,11 +7,11 @@ import TimeBase
 /// by changes to the system's wall clock, with an error bound that grows honestly with time since
 /// the anchor.
 ///
-/// Feed it anchors from syncs with ``update(_:)``; read it with ``now()`` from any thread.
+/// Feed it anchors from syncs with ``offer(_:)``; read it with ``now()`` from any thread.
 ///
 /// ```swift
 /// let clock = AnchoredClock()
-/// clock.update(Anchor(trueTime: serverTime, monotonic: instant, errorBound: .milliseconds(12),
+/// clock.offer(Anchor(trueTime: serverTime, monotonic: instant, errorBound: .milliseconds(12),
 ///                     source: .ntp, server: "time.example.com"))
 /// if let estimate = clock.now() {
 ///     print(estimate.time, "±", estimate.errorBound)
@@ -88,7 +88,7 @@ package final class AnchoredClock: Sendable {
 
     // MARK: Reading
 
-    /// The true time now, with its error bound; `nil` until the first accepted ``update(_:)``.
+    /// The true time now, with its error bound; `nil` until the first accepted ``offer(_:)``.
     ///
     /// Lock-free, allocation-free and safe to call from any thread at any rate: one read of the
     /// raw oscillator and of the suspend epoch. After a suspend or a wall-clock step changed the
@@ -118,7 +118,7 @@ package final class AnchoredClock: Sendable {
     }
 
     /// The true time at exchange-clock instant `instant` (past or future), with its error bound;
-    /// `nil` until the first accepted ``update(_:)``. Useful to convert event timestamps taken with
+    /// `nil` until the first accepted ``offer(_:)``. Useful to convert event timestamps taken with
     /// the exchange clock. The instant is placed on the time base from a reading taken now, at the
     /// kernel's possible slew over the distance (none when the exchange clock is the time base).
     package func estimate(at instant: MonotonicInstant) -> TimeEstimate? {
@@ -183,14 +183,6 @@ package final class AnchoredClock: Sendable {
     }
 
     // MARK: Updating
-
-    /// Offers a new anchor; see ``offer(_:)``.
-    /// - Returns: whether the anchor was replaced by one from the offered sample (adopted,
-    ///   intersected or discontinuous): `false` when it was refused or added nothing.
-    @discardableResult
-    package func update(_ anchor: Anchor) -> Bool {
-        offer(anchor).replacedAnchor
-    }
 
     /// Offers a new anchor and keeps what both it and the current anchor prove.
     ///

@@ -41,17 +41,19 @@ extension AnchoredClock {
         try store.save(held.anchor, timeBase: held.base, frequency: frequency)
     }
 
-    /// Offers `anchor` as ``update(_:)`` does, then saves the clock's anchor to `store`.
+    /// Offers `anchor` as ``offer(_:)`` does, then saves the clock's anchor to `store`.
     ///
     /// The in-memory update has happened even when this throws, so the clock keeps working when the
-    /// store cannot be written; the returned flag is then only visible through ``anchor``.
-    /// - Returns: whether the anchor became the clock's anchor.
+    /// store cannot be written; what became of the anchor is then only visible through ``anchor``.
+    /// - Returns: what became of the anchor.
     @discardableResult
-    @available(*, noasync, message: "writes and fsyncs a file; use update(_:) then save(to:) async")
-    package func update(_ anchor: Anchor, persistingTo store: AnchorStore) throws(AnchorStoreError) -> Bool {
-        let accepted = update(anchor)
+    @available(*, noasync, message: "writes and fsyncs a file; use offer(_:) then save(to:) async")
+    package func offer(_ anchor: Anchor, persistingTo store: AnchorStore) throws(AnchorStoreError)
+        -> SyncReport.AnchorUpdate
+    {
+        let update = offer(anchor)
         try save(to: store)
-        return accepted
+        return update
     }
 }
 
