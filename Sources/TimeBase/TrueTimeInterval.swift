@@ -28,14 +28,19 @@ package struct TrueTimeInterval: Hashable, Sendable, CustomStringConvertible {
         self.init(earliest: time - bound, latest: time + bound, instant: instant)
     }
 
-    /// What a server's clock reading proves: it read `earliest...latest` (its resolution or a
-    /// whole `Date` second) at some instant between the request's departure `sent` and the
-    /// reply's arrival `received`, so the true time at `received` lies between `earliest` and
-    /// `latest` plus the round trip (the caller adds the drift over it).
+    /// What a server's clock reading proves: it read `earliest...latest` (a signed radius, its
+    /// resolution or a whole `Date` second) at some instant between the request's departure `sent`
+    /// and the reply's arrival `received`, so the true time at `received` lies between `earliest`
+    /// and `latest` plus the round trip δ as the local clock, within `tolerancePPM`, can have
+    /// measured it: δ·(1 + φ).
     package init(
-        serverRead earliest: UnixTime, _ latest: UnixTime, sent: MonotonicInstant, received: MonotonicInstant
+        serverRead earliest: UnixTime, _ latest: UnixTime, sent: MonotonicInstant, received: MonotonicInstant,
+        tolerancePPM: Double
     ) {
-        self.init(earliest: earliest, latest: latest + max(received - sent, .zero), instant: received)
+        let roundTrip = max(received - sent, .zero)
+        self.init(
+            earliest: earliest, latest: latest + roundTrip + roundTrip.drift(atPPM: tolerancePPM),
+            instant: received)
     }
 
     /// The centre: the best single estimate of the time at ``instant``.
@@ -80,5 +85,14 @@ package struct TrueTimeInterval: Hashable, Sendable, CustomStringConvertible {
     /// `midpoint ± radius`, e.g. `2026-03-01T12:00:00.000Z ± 3.000512s`.
     package var description: String {
         "\(ISO8601.format(midpoint, fractionDigits: 3)) ± \(radius.formattedSeconds)"
+    }
+}
+
+extension Array where Element == TrueTimeInterval {
+    /// Every interval carried to the latest instant among them at `tolerancePPM`: the common
+    /// instant ``Intersection`` compares intervals at.
+    package func agedToLatest(tolerancePPM: Double) -> [TrueTimeInterval] {
+        guard let latest = map(\.instant).max() else { return [] }
+        return map { $0.aged(to: latest, tolerancePPM: tolerancePPM) }
     }
 }

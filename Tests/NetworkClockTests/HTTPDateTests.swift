@@ -220,12 +220,15 @@ import TimeBase
         let local = UnixTime(seconds: 100) + .milliseconds(40)
         let reading = UnixTime(seconds: 102, nanoseconds: 20_000_000)
         let stamp = TrueTimeInterval(
-            serverRead: reading - .milliseconds(1), reading + .milliseconds(1), sent: sent, received: received
+            serverRead: reading - .milliseconds(1), reading + .milliseconds(1), sent: sent,
+            received: received,
+            tolerancePPM: 0
         )
         #expect(stamp.offsets(fromWall: local) == Duration.milliseconds(1_979)...Duration.milliseconds(2_021))
         #expect(stamp.radius == .milliseconds(21))
         let date = TrueTimeInterval(
-            serverRead: UnixTime(seconds: 102), UnixTime(seconds: 103), sent: sent, received: received)
+            serverRead: UnixTime(seconds: 102), UnixTime(seconds: 103), sent: sent, received: received,
+            tolerancePPM: 0)
         #expect(date.offsets(fromWall: local) == Duration.milliseconds(1_960)...Duration.seconds(3))
         #expect(date.intersection(stamp) == stamp)
         let later = TrueTimeInterval(

@@ -233,7 +233,7 @@ import TimeBase
                 let serverTime = mapping.wallTime(at: stamped) + truth
                 let date = UnixTime(seconds: serverTime.seconds)
                 let sample = TrueTimeInterval(
-                    serverRead: date, date + .seconds(1), sent: sent, received: received)
+                    serverRead: date, date + .seconds(1), sent: sent, received: received, tolerancePPM: 15)
                 let added = refiner.add(sample, sent: sent, received: received)
                 let combined = try #require(added)
                 let offsets = combined.offsets(fromWall: mapping.wallTime(at: combined.instant))

@@ -161,7 +161,7 @@ private func checkDate(_ text: String, referenceYear: Int64) {
     _ = time.description
     let sent = MonotonicInstant(sinceOrigin: .seconds(1_000))
     let interval = TrueTimeInterval(
-        serverRead: time, time + .seconds(1), sent: sent, received: sent + .seconds(1))
+        serverRead: time, time + .seconds(1), sent: sent, received: sent + .seconds(1), tolerancePPM: 15)
     require(interval.earliest <= interval.latest, "empty interval \(interval)")
 }
 
@@ -254,7 +254,7 @@ private func checkTimestamp(_ text: String, unit: HTTPTimestampHeader.Unit) {
     let sent = MonotonicInstant(sinceOrigin: .seconds(1_000))
     let interval = TrueTimeInterval(
         serverRead: reading.time - reading.resolution, reading.time + reading.resolution, sent: sent,
-        received: sent + .seconds(1))
+        received: sent + .seconds(1), tolerancePPM: 15)
     require(interval.earliest <= interval.latest, "empty interval \(interval)")
     _ = interval.midpoint
     _ = interval.radius

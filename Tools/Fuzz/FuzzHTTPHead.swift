@@ -397,11 +397,13 @@ private func checkEvidence(_ head: HTTPResponseHead, hash: UInt64) {
                 return (try? timestampHeader.parse(value)).map {
                     TrueTimeInterval(
                         serverRead: $0.time - $0.resolution, $0.time + $0.resolution, sent: sent,
-                        received: received)
+                        received: received, tolerancePPM: 15)
                 }
             }
             return (try? HTTPDate(parsing: value, referenceYear: referenceYear)).map {
-                TrueTimeInterval(serverRead: $0.time, $0.time + .seconds(1), sent: sent, received: received)
+                TrueTimeInterval(
+                    serverRead: $0.time, $0.time + .seconds(1), sent: sent, received: received,
+                    tolerancePPM: 15)
             }
         }
         let shownAge = age?.debugDescription ?? "absent"
@@ -409,7 +411,7 @@ private func checkEvidence(_ head: HTTPResponseHead, hash: UInt64) {
         do {
             let evidence = try HTTPResponseEvidence.read(
                 field: field, timestampHeader: timestampHeader, sent: sent, received: received,
-                referenceYear: referenceYear)
+                tolerancePPM: 15, referenceYear: referenceYear)
             let ageIsZero = age.map {
                 $0.unicodeScalars.filter { !$0.properties.isWhitespace }.elementsEqual("0".unicodeScalars)
             }

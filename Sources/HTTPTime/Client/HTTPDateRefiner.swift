@@ -1,4 +1,3 @@
-import NetClockPlatform
 import TimeBase
 
 /// The logic of refining the time from server timestamps, without any I/O: it intersects the
@@ -32,15 +31,11 @@ struct HTTPDateRefiner: Sendable {
     }
 
     /// Adds the interval one response gave (sent at `sent`, received at `received`, at whose
-    /// instant `sample` holds) and returns the new intersection, or nil when the evidence is
-    /// inconsistent (the intervals are disjoint), in which case the state is left unchanged. The
-    /// round trip was measured by the local clock, so its drift widens the sample's later end.
-    mutating func add(_ sample: TrueTimeInterval, sent: MonotonicInstant, received: MonotonicInstant)
+    /// instant `fresh` holds) and returns the new intersection, or nil when the evidence is
+    /// inconsistent (the intervals are disjoint), in which case the state is left unchanged.
+    mutating func add(_ fresh: TrueTimeInterval, sent: MonotonicInstant, received: MonotonicInstant)
         -> TrueTimeInterval?
     {
-        let travel = (received - sent).drift(atPPM: frequencyTolerancePPM)
-        let fresh = TrueTimeInterval(
-            earliest: sample.earliest, latest: sample.latest + travel, instant: sample.instant)
         let combined: TrueTimeInterval?
         if let interval {
             let instant = max(fresh.instant, interval.instant)

@@ -115,7 +115,7 @@ struct HTTPMeasurementRun {
             evidence = try HTTPResponseEvidence.read(
                 field: { response.value(forField: $0) },
                 timestampHeader: configuration.timestampHeader, sent: outcome.sent,
-                received: outcome.received,
+                received: outcome.received, tolerancePPM: refiner.frequencyTolerancePPM,
                 referenceYear: HTTPResponseEvidence.year(of: mapping.wall))
         } catch {
             records.append(record)

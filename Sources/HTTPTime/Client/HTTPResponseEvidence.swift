@@ -14,10 +14,11 @@ package struct HTTPResponseEvidence: Sendable {
 
     /// Reads the server's time from a response's headers (looked up case-insensitively by `field`)
     /// and turns it into the interval of true time at `received`, given the monotonic instants of
-    /// sending and receiving. Refuses cached responses (`Age` present and not 0).
+    /// sending and receiving and the local clock's frequency tolerance over the round trip.
+    /// Refuses cached responses (`Age` present and not 0).
     package static func read(
         field: (String) -> String?, timestampHeader: HTTPTimestampHeader?, sent: MonotonicInstant,
-        received: MonotonicInstant, referenceYear: Int64
+        received: MonotonicInstant, tolerancePPM: Double, referenceYear: Int64
     ) throws(HTTPTimeError) -> HTTPResponseEvidence {
         if let age = field("Age")?.trimmingCharacters(in: .whitespaces), age != "0" {
             throw HTTPTimeError(
@@ -36,7 +37,7 @@ package struct HTTPResponseEvidence: Sendable {
             // ± the resolution covers truncating, rounding or ceilinging clocks.
             let interval = TrueTimeInterval(
                 serverRead: reading.time - reading.resolution, reading.time + reading.resolution, sent: sent,
-                received: received)
+                received: received, tolerancePPM: tolerancePPM)
             return HTTPResponseEvidence(headerName: header.name, headerValue: value, interval: interval)
         }
         guard let value = field("Date") else {
@@ -50,7 +51,8 @@ package struct HTTPResponseEvidence: Sendable {
         }
         // The server's clock read somewhere in [date, date + 1 s).
         let interval = TrueTimeInterval(
-            serverRead: date.time, date.time + .seconds(1), sent: sent, received: received)
+            serverRead: date.time, date.time + .seconds(1), sent: sent, received: received,
+            tolerancePPM: tolerancePPM)
         return HTTPResponseEvidence(headerName: "Date", headerValue: value, interval: interval)
     }
 

@@ -22,17 +22,17 @@ package struct HTTPTimeMeasurement: Sendable {
     /// How the server's time was read.
     package var kind: Kind
     /// True time − local wall time (NTP sign convention), at the midpoint of ``interval``.
-    package var offset: Duration
+    package var offset: Duration { interval.midpoint - localTime }
     /// How far the true time can be from ``trueTime``: half the width of ``interval``.
-    package var errorBound: Duration
+    package var errorBound: Duration { interval.radius }
     /// The times consistent with every response, at ``monotonic``.
     package var interval: TrueTimeInterval
     /// The same as offsets from the local wall clock at ``monotonic``.
     package var offsets: ClosedRange<Duration> { interval.offsets(fromWall: localTime) }
     /// The best estimate of true time at ``monotonic``.
-    package var trueTime: UnixTime
+    package var trueTime: UnixTime { interval.midpoint }
     /// The monotonic instant of the anchor: the receive instant of the last response used.
-    package var monotonic: MonotonicInstant
+    package var monotonic: MonotonicInstant { interval.instant }
     /// The local wall time at ``monotonic`` (per the measurement's one wall/monotonic pair).
     package var localTime: UnixTime
     /// The shortest round trip among the requests that gave a time.
@@ -53,10 +53,6 @@ package struct HTTPTimeMeasurement: Sendable {
         self.url = url
         self.kind = kind
         self.interval = interval
-        self.offset = interval.midpoint - localTime
-        self.errorBound = interval.radius
-        self.trueTime = interval.midpoint
-        self.monotonic = interval.instant
         self.localTime = localTime
         self.roundTripDelay = roundTripDelay
         self.requests = requests

@@ -30,8 +30,8 @@ struct SourceCombiner {
     var tolerancePPM: Double
 
     func combine(_ candidates: [Candidate]) throws(Intersection.Failure) -> Outcome {
-        guard let latest = candidates.map(\.interval.instant).max() else { throw .noSources }
-        let intervals = candidates.map { $0.interval.aged(to: latest, tolerancePPM: tolerancePPM) }
+        let intervals = candidates.map(\.interval).agedToLatest(tolerancePPM: tolerancePPM)
+        guard let latest = intervals.first?.instant else { throw .noSources }
         let selection = try Intersection.select(intervals)
         let survivors = selection.truechimers
         guard let bestSurvivor = survivors.min(by: { intervals[$0].radius < intervals[$1].radius }) else {

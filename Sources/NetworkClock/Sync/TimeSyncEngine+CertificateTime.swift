@@ -101,9 +101,8 @@ extension TimeSyncEngine {
         let order = eligible.keys.sorted()
         if configuredURLs > 1 {
             let intervals = order.compactMap { eligible[$0]?.interval }
-            let latest = intervals.map(\.instant).max() ?? MonotonicInstant(sinceOrigin: .zero)
-            let aged = intervals.map { $0.aged(to: latest, tolerancePPM: policy.frequencyTolerancePPM) }
-            guard let vote = try? Intersection.select(aged), vote.truechimers.count * 2 > configuredURLs
+                .agedToLatest(tolerancePPM: policy.frequencyTolerancePPM)
+            guard let vote = try? Intersection.select(intervals), vote.truechimers.count * 2 > configuredURLs
             else {
                 throw SyncError(
                     code: .noMajority,

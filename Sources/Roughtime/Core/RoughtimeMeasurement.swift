@@ -1,4 +1,3 @@
-import NetClockPlatform
 import SNTP
 import TimeBase
 
@@ -37,12 +36,9 @@ extension TrueTimeInterval {
     /// reasoning is in HowTheErrorBoundWorks.md, "Roughtime").
     /// - Parameter tolerancePPM: *φ*, the local clock's frequency tolerance in ppm.
     package init(_ measurement: RoughtimeMeasurement, tolerancePPM: Double) {
-        let roundTrip = max(measurement.roundTrip, .zero)
-        let travelled = roundTrip + roundTrip.drift(atPPM: tolerancePPM)
         let response = measurement.response
         self.init(
-            earliest: response.midpoint - response.radius,
-            latest: response.midpoint + response.radius + travelled,
-            instant: measurement.receivedAt)
+            serverRead: response.midpoint - response.radius, response.midpoint + response.radius,
+            sent: measurement.sentAt, received: measurement.receivedAt, tolerancePPM: tolerancePPM)
     }
 }
