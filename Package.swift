@@ -107,6 +107,10 @@ let package = Package(
                 "NetClockTestSupport",
             ],
             path: "Tools/LoopbackServers", swiftSettings: strict),
+        // A Swift Testing trait for suites whose truth is the system wall clock (Testing.md).
+        .target(
+            name: "WallClockReference", dependencies: ["NetClockPlatform"], path: "Tools/WallClockReference",
+            swiftSettings: strict),
         .executableTarget(
             name: "fake-ntp-server",
             dependencies: ["LoopbackServers", "SNTP", "TimeBase", "NetClockPlatform", "NetClockTestSupport"],
@@ -132,7 +136,8 @@ let package = Package(
             ],
             path: "Tools/Soak", swiftSettings: strict),
         .testTarget(
-            name: "SNTPTests", dependencies: ["SNTP", "TimeBase", "NetClockPlatform", "LoopbackServers"],
+            name: "SNTPTests",
+            dependencies: ["SNTP", "TimeBase", "NetClockPlatform", "LoopbackServers", "WallClockReference"],
             path: "Tests/SNTPTests",
             swiftSettings: strict),
         .testTarget(
@@ -142,13 +147,14 @@ let package = Package(
             name: "NTSClientTests",
             dependencies: [
                 "NTSClient", "NTS", "SNTP", "TimeBase", "NetClockTLS", "NetClockPlatform", "LoopbackServers",
+                "WallClockReference",
             ],
             path: "Tests/NTSClientTests", swiftSettings: strict),
         .testTarget(
             name: "NetworkClockTests",
             dependencies: [
                 "NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "NetClockTLS",
-                "LoopbackServers",
+                "LoopbackServers", "WallClockReference",
                 "NTSClient", "Roughtime", "NetClockTestSupport",
             ],
             path: "Tests/NetworkClockTests", swiftSettings: strict),
@@ -160,13 +166,15 @@ let package = Package(
             name: "RoughtimeTests",
             dependencies: [
                 "Roughtime", "SNTP", "TimeBase", "NetClockTLS", "NetClockPlatform", "LoopbackServers",
+                "WallClockReference",
                 "NetClockTestSupport",
             ],
             path: "Tests/RoughtimeTests", swiftSettings: strict),
         .testTarget(
             name: "LoopbackServersTests",
             dependencies: [
-                "LoopbackServers", "SNTP", "TimeBase", "NetClockPlatform", "NTS", "NetClockTLS",
+                "LoopbackServers", "WallClockReference", "SNTP", "TimeBase", "NetClockPlatform", "NTS",
+                "NetClockTLS",
                 "NetClockTestSupport",
             ],
             path: "Tests/LoopbackServersTests", swiftSettings: strict),
@@ -174,7 +182,7 @@ let package = Package(
             name: "netclockTests",
             dependencies: [
                 "NetclockCLI", "NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform",
-                "LoopbackServers",
+                "LoopbackServers", "WallClockReference",
                 "NetClockTestSupport",
             ],
             path: "Tests/netclockTests", swiftSettings: strict),

@@ -13,6 +13,7 @@ import SNTP
 import Synchronization
 import Testing
 import TimeBase
+import WallClockReference
 
 /// A bare, unconnected UDP socket bound to a loopback address: it sees every datagram sent to it,
 /// whatever its source port, and records when each arrived.
@@ -215,7 +216,7 @@ private func settled(_ server: FakeNTPServer, count: Int) -> Bool {
     server.waitForRequests(count: count, timeout: .seconds(5), completed: true)
 }
 
-@Suite("Fake NTP server")
+@Suite("Fake NTP server", .wallClockReference)
 struct FakeNTPServerTests {
     // MARK: Correct replies
 
@@ -867,7 +868,7 @@ struct FakeNTPServerTests {
 
 // MARK: - The command line
 
-@Suite("fake-ntp-server options")
+@Suite("fake-ntp-server options", .wallClockReference)
 struct FakeNTPServerCommandLineTests {
     typealias Options = FakeNTPServer.CommandLineOptions
 
@@ -1054,7 +1055,9 @@ final class RunningCommand {
     }
 }
 
-@Suite("fake-ntp-server command", .enabled(if: commandPath != nil, "the fake-ntp-server binary is built"))
+@Suite(
+    "fake-ntp-server command", .enabled(if: commandPath != nil, "the fake-ntp-server binary is built"),
+    .wallClockReference)
 struct FakeNTPServerCommandTests {
     @Test func itPrintsItsAddressServesAndExitsAfterCount() throws {
         let command = try RunningCommand([

@@ -6,6 +6,7 @@
 import Foundation
 import LoopbackServers
 import Testing
+import WallClockReference
 
 /// Finding chronyd, the real NTS client, and deciding whether its test runs.
 enum ChronyPeer {
@@ -39,7 +40,7 @@ enum ChronyPeer {
         if: ChronyPeer.runnable,
         "chronyd or openssl is not installed (apt-get install -y chrony openssl); NETCLOCK_REQUIRE_PEERS=1 makes this fail"
     ),
-    .serialized)
+    .serialized, .wallClockReference)
 struct FakeNTSServerChronyTests {
     /// The test CA copied to a fresh directory (0755) as a 0644 file, so chronyd can read it after
     /// dropping to the `_chrony` user, whatever the umask made of the original.

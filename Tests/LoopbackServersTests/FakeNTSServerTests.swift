@@ -6,11 +6,12 @@ import NetClockTestSupport
 import SNTP
 import Testing
 import TimeBase
+import WallClockReference
 
 /// The fake NTS server against a client written in the tests from the codecs (``NTSTestClient``):
 /// the correct exchange end to end, then every hostile behaviour, each showing exactly its fault on
 /// the wire.
-@Suite(.enabled(if: TestCertificates.runnable, "the openssl command is not installed"))
+@Suite(.enabled(if: TestCertificates.runnable, "the openssl command is not installed"), .wallClockReference)
 struct FakeNTSServerTests {
     /// A running server with `behaviour` and `offset`.
     static func server(

@@ -7,10 +7,13 @@ import Testing
 import TimeBase
 
 @testable import NTSClient
+import WallClockReference
 
 /// Our NTS client against the loopback fake NTS server (``FakeNTSServer``): a correct server gives
 /// authenticated samples; every hostile behaviour ends with its own reason and no sample.
-@Suite(.enabled(if: TestCertificates.runnable, "the openssl command is not installed"), .serialized)
+@Suite(
+    .enabled(if: TestCertificates.runnable, "the openssl command is not installed"), .serialized,
+    .wallClockReference)
 struct NTSHostileServerTests {
     /// Two requests, back to back, each waiting at most 300 ms: a discarded reply costs a timeout.
     /// The fake servers' clocks are this machine's wall clock plus the offset, while our stamps are

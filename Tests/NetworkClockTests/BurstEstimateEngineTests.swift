@@ -5,6 +5,7 @@ import Testing
 import TimeBase
 
 @testable import NetworkClock
+import WallClockReference
 
 /// Each source votes with the intersection of its burst's intervals; a source whose samples
 /// contradict each other is `inconsistent` and does not vote.
@@ -12,7 +13,7 @@ import TimeBase
 /// Tolerance: every fake server shares this machine's clock, so the truth is its configured offset
 /// and each sample's interval contains it exactly; the only slack is the 50 µs allowed for mapping
 /// the wall clock to the boot-time clock once per burst (as in ``SyncEngineTests``).
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct BurstEstimateEngineTests {
     static let mapping = Duration.microseconds(50)
 

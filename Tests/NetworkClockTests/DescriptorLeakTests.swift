@@ -6,6 +6,7 @@ import Testing
 import TimeBase
 
 @testable import NetworkClock
+import WallClockReference
 
 #if canImport(Glibc)
     import Glibc
@@ -28,7 +29,7 @@ import TimeBase
 /// fails if one is, naming whether it is connected to one of this test's servers. Anything else
 /// opened meanwhile and still open (pipes, TCP sockets, event loops of suites still running)
 /// cannot come from these paths and is only listed.
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct DescriptorLeakTests {
     @Test func twoThousandExchangesIncludingTimeoutsAndRefusalsLeaveNoDescriptorBehind() async throws {
         // All servers share one clock (+300 ms), so that the engines' syncs agree and succeed.

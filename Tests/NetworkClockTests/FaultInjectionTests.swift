@@ -8,6 +8,7 @@ import Testing
 import TimeBase
 
 @testable import NetworkClock
+import WallClockReference
 
 /// Faults injected on loopback: loss, duplication, reordering, a server dying mid-burst, replies
 /// after the deadline, ICMP port unreachable, DNS failure, an HTTP server stalling mid-headers.
@@ -28,7 +29,7 @@ import TimeBase
 ///   parallel, some of which block theirs — so they get ``asyncSlack`` (1 s). Both are far less
 ///   than any hang, and less than the timeout a wrong implementation would wait out (each "fast"
 ///   case is given 2 s timeouts).
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct FaultInjectionTests {
     static let truth = Duration.milliseconds(750)
     // 1 s (was 0.5 s): a loaded 2-core machine; still below every timeout a wrong implementation

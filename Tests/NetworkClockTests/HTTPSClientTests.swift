@@ -7,6 +7,7 @@ import Testing
 import TimeBase
 
 @testable import NetworkClock
+import WallClockReference
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -15,7 +16,7 @@ import TimeBase
 /// `https://` time through NetworkClock's own TLS client against the loopback HTTPS server (the
 /// test CA's certificate for `localhost`, 127.0.0.1 and ::1): the same accuracy as plain HTTP, and
 /// whom it trusts. Hostile servers are in HTTPSHostileServerTests; the helpers here serve both.
-@Suite(.serialized, .enabled(if: TestCertificates.runnable, "needs the openssl command"))
+@Suite(.serialized, .enabled(if: TestCertificates.runnable, "needs the openssl command"), .wallClockReference)
 struct HTTPSClientTests {
     static let truth = Duration.milliseconds(2_300)
     static let jitter = HTTPDelayDistribution.uniform(.zero, .milliseconds(20))

@@ -7,6 +7,7 @@ import Testing
 import TimeBase
 
 @testable import NetworkClock
+import WallClockReference
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -15,7 +16,7 @@ import TimeBase
 /// Hostile HTTPS servers on loopback — TLS misbehaviours (a cut between records, an injected
 /// alert, refused certificates, a stalled handshake) and HTTP ones over TLS — each ending in its
 /// typed ``HTTPTimeError`` within its deadline (the child-process view is HTTPSCLITests).
-@Suite(.serialized, .enabled(if: TestCertificates.runnable, "needs the openssl command"))
+@Suite(.serialized, .enabled(if: TestCertificates.runnable, "needs the openssl command"), .wallClockReference)
 struct HTTPSHostileServerTests {
     /// A TLS-level or HTTP-level misbehaviour, what error it must give, and text its reason holds.
     struct Hostile: Sendable, CustomTestStringConvertible {

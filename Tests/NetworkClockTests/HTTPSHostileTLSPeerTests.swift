@@ -7,6 +7,7 @@ import Testing
 import TimeBase
 
 @testable import NetworkClock
+import WallClockReference
 
 /// `https://` time against the hostile TLS peer (``HostileTLSPeer``): every fault at every stage
 /// of the session ends in its typed ``HTTPTimeError`` within the request timeout, and the process
@@ -16,7 +17,7 @@ import TimeBase
 ///
 /// CPU time is the whole process's (`getrusage`), so these tests assume no other suite runs beside
 /// them, as `swift test --no-parallel` (README, CI) or `--filter` run them.
-@Suite(.serialized, .enabled(if: TestCertificates.runnable, "needs the openssl command"))
+@Suite(.serialized, .enabled(if: TestCertificates.runnable, "needs the openssl command"), .wallClockReference)
 struct HTTPSHostileTLSPeerTests {
     typealias Budget = HostileTLSPeerBudget
 

@@ -6,9 +6,10 @@ import SNTP
 import Testing
 import TimeBase
 @testable import NetworkClock
+import WallClockReference
 
 /// The HTTP time source against the in-process loopback HTTP server (no other network traffic).
-@Suite(.serialized) struct HTTPTimeSourceTests {
+@Suite(.serialized, .wallClockReference) struct HTTPTimeSourceTests {
     static let truth = Duration.milliseconds(2_300)
     static let jitter = HTTPDelayDistribution.uniform(.zero, .milliseconds(20))
 

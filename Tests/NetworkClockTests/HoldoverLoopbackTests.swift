@@ -6,6 +6,7 @@ import Testing
 import TimeBase
 
 @testable import NetworkClock
+import WallClockReference
 
 /// The case end to end: a server whose clock gains 60 ppm on ours, four syncs a minute
 /// apart, then two minutes offline, on a machine whose kernel is not synchronised. Before holdover
@@ -22,7 +23,7 @@ import TimeBase
 /// 102 µs): what a real loopback exchange measures too, give or take its tens of microseconds of
 /// round trip. The kernel is scripted as unsynchronised (`STA_UNSYNC`), the case where the bound
 /// used to grow at 500 ppm.
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct HoldoverLoopbackTests {
     @Test func aServerGainingSixtyPPMFourSyncsAMinuteApartThenTwoMinutesOffline() async throws {
         let machine = SimulatedMachine()

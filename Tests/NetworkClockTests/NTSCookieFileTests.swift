@@ -7,10 +7,12 @@ import Testing
 import TimeBase
 
 @testable import NetworkClock
+import WallClockReference
 
 /// The NTS keys and cookies kept beside the anchor: taken (removed) when loaded, used only in the
 /// same boot under trust roots with the same contents, and anything damaged, old or foreign costs
 /// a key exchange with a reason, never a crash.
+@Suite(.wallClockReference)
 struct NTSCookieFileTests {
     static let server = ServerName.nts("time.example.com")
 

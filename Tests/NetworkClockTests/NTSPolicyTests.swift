@@ -6,6 +6,7 @@ import Testing
 import TimeBase
 
 @testable import NetworkClock
+import WallClockReference
 
 /// The sync engine with NTS servers beside plain ones: who may decide the time under each
 /// ``NetworkClock/NTSMode``, and what the report says about authentication.
@@ -13,7 +14,9 @@ import TimeBase
 /// The NTS server's clock is 1.5 s ahead, the plain one's 1.5 s too (so `mix` can combine them) or
 /// 7 s ahead (a liar the NTS source must not be outvoted by); offsets are checked against each
 /// result's own bound.
-@Suite(.enabled(if: TestCertificates.runnable, "the openssl command is not installed"), .serialized)
+@Suite(
+    .enabled(if: TestCertificates.runnable, "the openssl command is not installed"), .serialized,
+    .wallClockReference)
 struct NTSPolicyTests {
     /// The fake servers' clocks are this machine's wall clock plus the offset, while our stamps are
     /// boot-time readings mapped to the wall clock once per burst. The pairing of the two readings

@@ -7,9 +7,10 @@ import Testing
 import TimeBase
 
 @testable import NetworkClock
+import WallClockReference
 
 /// The public facade: fallback to HTTP, `ingest`, events, refresh scheduling.
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct NetworkClockFacadeTests {
     static func ntpServer(offset: Duration, _ behaviour: FakeNTPServer.Behaviour = .normal) throws
         -> FakeNTPServer

@@ -6,6 +6,7 @@ import SNTP
 import Testing
 import TimeBase
 @testable import NetworkClock
+import WallClockReference
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -13,7 +14,7 @@ import TimeBase
 
 /// NetworkClock's own HTTP/1.1 client for `http://` URLs against the loopback HTTP server, including
 /// the hostile behaviours that used to crash URLSession (`https://` is in HTTPSClientTests).
-@Suite(.serialized) struct PlainHTTPClientTests {
+@Suite(.serialized, .wallClockReference) struct PlainHTTPClientTests {
     static let truth = Duration.milliseconds(1_700)
     /// Allowance for thread wake-ups on a loaded 2-core machine: 1 s (was 0.8 s), still well under
     /// the 10 s request timeout of ``patient`` and the 10 s body of the trickling server.

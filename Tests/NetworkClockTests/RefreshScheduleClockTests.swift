@@ -6,11 +6,12 @@ import Testing
 import TimeBase
 
 @testable import NetworkClock
+import WallClockReference
 
 /// The background refresh sleeps on an injected clock: on a ``ManualClock`` the schedule — a sync
 /// at once, exponential backoff with jitter after failures, the jittered period after a success —
 /// is checked by advancing time by hand and counting syncs, never by measuring wall time.
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct RefreshScheduleClockTests {
     /// Records every event of a clock, in order.
     final class EventLog: Sendable {

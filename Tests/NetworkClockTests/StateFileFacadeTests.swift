@@ -6,11 +6,12 @@ import Testing
 import TimeBase
 
 @testable import NetworkClock
+import WallClockReference
 
 /// The state files through ``AnchorStore`` and the ``NetworkClock`` facade: hostile anchor paths
 /// are refused with their codes and never replaced; NTS cookies are handed over between live
 /// clocks that share a store without ever being presented twice.
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct StateFileFacadeTests {
     static func temporaryDirectory() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("netclock-state-\(UUID().uuidString)")

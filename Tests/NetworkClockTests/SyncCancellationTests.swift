@@ -5,6 +5,7 @@ import Testing
 import TimeBase
 
 @testable import NetworkClock
+import WallClockReference
 
 /// Cancelling the task that awaits a sync against servers that never answer ends it at once with
 /// ``SyncError/cancelled``, and gives the pool's threads back within one poll slice, long before the
@@ -13,7 +14,7 @@ import TimeBase
 /// Bound: the waiter is resumed by the cancellation handler itself, so the promise is 100 ms plus
 /// one poll slice (50 ms); a further 100 ms of slack covers scheduling on a loaded two-core machine
 /// (other suites run in parallel). Measured here: well under 10 ms.
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct SyncCancellationTests {
     static let bound = Duration.milliseconds(100) + CancellableWait.slice + .milliseconds(100)
     static let trials = 10

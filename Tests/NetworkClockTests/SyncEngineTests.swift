@@ -6,6 +6,7 @@ import Testing
 import TimeBase
 
 @testable import NetworkClock
+import WallClockReference
 
 /// The multi-source sync engine against several loopback fake servers.
 ///
@@ -14,7 +15,7 @@ import TimeBase
 /// still separates a correct combination from one that let a liar pull the result (a liar here is
 /// seconds away). A fixed 2 ms (half an idle loopback round trip, with room) failed when load
 /// stretched round trips.
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct SyncEngineTests {
     static let fast = QueryOptions(samples: 2, interval: .zero, timeout: .milliseconds(500))
 

@@ -2,9 +2,10 @@ import Foundation
 import LoopbackServers
 import Roughtime
 import Testing
+import WallClockReference
 
 /// `fake-roughtime-server`: its options, and the command serving real clients.
-@Suite struct FakeRoughtimeServerCommandTests {
+@Suite(.wallClockReference) struct FakeRoughtimeServerCommandTests {
     typealias Options = FakeRoughtimeServer.CommandLineOptions
 
     /// The built command, beside the test bundle.

@@ -4,6 +4,7 @@ import Roughtime
 import SNTP
 import Testing
 import TimeBase
+import WallClockReference
 
 /// Interoperability with `roughly` (PyPI 0.3.0), an independent Roughtime client and server, both
 /// ways: our client against `roughly server run`, `roughly query` and `roughly ecosystem
@@ -12,7 +13,7 @@ import TimeBase
 /// The servers run on this machine's clock, so "the truth" is the local wall clock: an honest
 /// server's signed interval (±3 s, `roughly`'s default radius) must contain it, and so must the
 /// agreed interval.
-@Suite(.enabled(if: RoughlyPeer.runnable, RoughlyPeer.skipReason), .serialized)
+@Suite(.enabled(if: RoughlyPeer.runnable, RoughlyPeer.skipReason), .serialized, .wallClockReference)
 struct RoughlyInteropTests {
     /// Writes a server list of `entries` to a file in `directory`.
     static func ecosystem(_ entries: [String], in directory: String) throws -> String {

@@ -6,6 +6,7 @@ import Roughtime
 import SNTP
 import Testing
 import TimeBase
+import WallClockReference
 
 /// `netclock query|sync --roughtime FILE` in a child process, as scripts use it: against
 /// `roughly` servers (two honest ones; a third, validly signed, an hour ahead) and against every
@@ -13,7 +14,7 @@ import TimeBase
 ///
 /// The servers run on this machine's clock, so the truth is the local wall clock: the reported
 /// offset must be within the reported bound of zero.
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct RoughtimeCLITests {
     /// Output of one run.
     struct Run {

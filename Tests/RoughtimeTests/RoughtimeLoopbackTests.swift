@@ -5,6 +5,7 @@ import Roughtime
 import SNTP
 import Testing
 import TimeBase
+import WallClockReference
 
 /// The client through the real datagram loop against the fake server on loopback: the time, the
 /// liar and its proof, batching, every hostile reply refused, the round trip in the bound,
@@ -13,7 +14,7 @@ import TimeBase
 /// The fake server runs on this machine's clock, so an honest interval must contain the local
 /// wall clock (offset zero) — the loopback round trip is far below the 3 s radius, and the fake's
 /// midpoint is the current second truncated (at most 1 s early), well inside it.
-@Suite(.serialized) struct RoughtimeLoopbackTests {
+@Suite(.serialized, .wallClockReference) struct RoughtimeLoopbackTests {
     static func server(
         _ fake: FakeRoughtimeServer, name: String,
         versions: [RoughtimeVersion] = RoughtimeVersion.defaultOffer

@@ -5,9 +5,10 @@ import Testing
 import TimeBase
 
 @testable import SNTP
+import WallClockReference
 
 /// Every hostile reply is rejected with its own reason and never becomes a sample.
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct HostileServerTests {
     static let options = QueryOptions(samples: 1, interval: .zero, timeout: .milliseconds(300))
 

@@ -5,9 +5,11 @@ import Testing
 import TimeBase
 
 @testable import SNTP
+import WallClockReference
 
 /// Encoding and decoding of the 48-byte header, including packets captured from real chronyd and
 /// ntpdig (../shared/vectors/real-peers.json, copied here so the tests are self-contained).
+@Suite(.wallClockReference)
 struct NTPPacketTests {
     static func bytes(_ hex: String) -> [UInt8] {
         var result: [UInt8] = []

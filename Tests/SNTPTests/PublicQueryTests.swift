@@ -3,10 +3,11 @@ import NetClockPlatform
 import SNTP
 import Testing
 import TimeBase
+import WallClockReference
 
 /// `SNTPClient().query(ServerName)`, the SNTP product's front door, blocking and async, against
 /// the loopback fake server.
-@Suite struct PublicQueryTests {
+@Suite(.wallClockReference) struct PublicQueryTests {
     private static let options = QueryOptions(samples: 4, interval: .zero, timeout: .milliseconds(500))
 
     private static func server(

@@ -6,6 +6,7 @@ import Testing
 import TimeBase
 
 @testable import SNTP
+import WallClockReference
 
 /// The SNTP client against the loopback fake server: real UDP sockets on 127.0.0.1 and ::1.
 ///
@@ -14,7 +15,7 @@ import TimeBase
 /// timestamp resolution and the per-burst wall-clock mapping): that is what is checked. On an idle
 /// machine the round trip is 20–300 µs; a fixed 2 ms tolerance failed when load stretched it. A
 /// wrong sign or a wrong era would be seconds off; round trips are capped at 200 ms.
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct SNTPClientTests {
     static let fast = QueryOptions(samples: 1, interval: .zero, timeout: .milliseconds(400))
     /// The 2⁻³² s timestamp resolution and the per-burst wall-clock mapping (see FaultInjectionTests).

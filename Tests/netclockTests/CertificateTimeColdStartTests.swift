@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackServers
 import Testing
+import WallClockReference
 
 /// A cold start (no state file, no Roughtime) with the wall clock wrong by −400 d, +400 d, −20 d or at
 /// 1970 (issue 21, point 3): `netclock query` against a real chronyd NTS server and against the
@@ -16,7 +17,9 @@ import Testing
 /// 1970) and the offset reported against it is the output. Nothing is timed; the only real
 /// wall-clock readings are the instants around each run that the dead-RTC case needs
 /// (``WallClockShift/expectedOffset(spawnedAt:exitedAt:)``).
-@Suite(.serialized, .enabled(if: CertificateTimeScene.runnable, CertificateTimeScene.toolsMissing))
+@Suite(
+    .serialized, .enabled(if: CertificateTimeScene.runnable, CertificateTimeScene.toolsMissing),
+    .wallClockReference)
 struct CertificateTimeColdStartTests {
     /// The strict run's failure: exit 1, the validity reason on stderr and in the source's entry, no
     /// time; the certificates were checked, against the wall clock.

@@ -6,6 +6,7 @@
 import Foundation
 import LoopbackServers
 import Testing
+import WallClockReference
 
 /// ``ChronyNTSServer`` proven with an NTS client nobody here wrote: chrony's own (`chronyd -Q` with
 /// an `nts` source). Loopback only.
@@ -19,7 +20,7 @@ import Testing
 /// Negative controls keep the positive ones honest: a CA that did not sign the server's certificate
 /// gets no time, and an NTS-KE response naming a host where no NTP server listens gets no time
 /// either (the client follows the advertised NTP server, record type 6).
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct ChronyNTSServerTests {
     static let toolsMissing = ChronyNTSServer.toolsMissing
     static let noIPv6Loopback: Comment =

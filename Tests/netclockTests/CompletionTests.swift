@@ -2,12 +2,13 @@ import Foundation
 import Testing
 
 @testable import NetclockCLI
+import WallClockReference
 
 /// `netclock completion bash|zsh|fish`, loaded in the real shells: bash and fish are asked for
 /// completions (commands, each command's options from the option table, choices, file names); zsh's
 /// script must parse and register. A missing shell skips with the reason; with
 /// `NETCLOCK_REQUIRE_PEERS=1` (CI) it fails.
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct CompletionTests {
     static func missing(_ shell: String) -> Comment {
         "\(shell) not installed (apt-get install -y \(shell)): skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"

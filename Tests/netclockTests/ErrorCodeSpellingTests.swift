@@ -10,12 +10,13 @@ import TimeBase
 
 @testable import NetclockCLI
 @testable import NetworkClock
+import WallClockReference
 
 /// Every error, rejection and status code the CLI prints in `--json` is snake_case: lower-case
 /// words of letters and digits joined by `_` (the README's CLI contract). Checked twice: through
 /// the JSON encoders over every code value the library defines, and end to end over the CLI's
 /// failure modes against loopback servers.
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct ErrorCodeSpellingTests {
     /// Whether `code` is spelt `^[a-z0-9]+(_[a-z0-9]+)*$`.
     static func isSnakeCase(_ code: String) -> Bool {

@@ -2,6 +2,7 @@ import Foundation
 import LoopbackServers
 import NetworkClock
 import Testing
+import WallClockReference
 
 /// The expired-key attacker of issue 21 against `netclock` with its wall clock 400 days behind: a
 /// chronyd whose clock is last year's, authenticating it with a leaked key of the trusted CA that
@@ -19,7 +20,9 @@ import Testing
 /// 1970) and the offset reported against it is the output. Nothing is timed; the only real
 /// wall-clock readings are the instants around each run that the dead-RTC case needs
 /// (``WallClockShift/expectedOffset(spawnedAt:exitedAt:)``).
-@Suite(.serialized, .enabled(if: CertificateTimeScene.runnable, CertificateTimeScene.toolsMissing))
+@Suite(
+    .serialized, .enabled(if: CertificateTimeScene.runnable, CertificateTimeScene.toolsMissing),
+    .wallClockReference)
 struct ExpiredKeyAttackerCLITests {
     /// `sync --nts --state F` at the right time against `server`: an authenticated anchor and a
     /// private floor file beside it. On a cold start `auto` bootstraps (or, should the rule say so

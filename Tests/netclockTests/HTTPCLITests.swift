@@ -5,9 +5,10 @@ import NetworkClock
 import SNTP
 import Testing
 import TimeBase
+import WallClockReference
 
 /// `--http`, `--http-only` and the HTTP part of the JSON report, end to end.
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct HTTPCLITests {
     @Test func httpOnlyWithAMillisecondHeader() async throws {
         let server = try HTTPTimeServer(

@@ -2,13 +2,14 @@ import Foundation
 import LoopbackServers
 import NetClockTLS
 import Testing
+import WallClockReference
 
 /// `netclock query --http-only --http https://localhost:PORT/ --ca-file CA` in a child process
 /// against the loopback HTTPS server: the good server gives the time (exit 0); every hostile
 /// behaviour, TLS ones included, exits 1 — never a signal — with its reason on stderr, within its
 /// deadline. Each of these used to be able to stop the process through FoundationNetworking
 /// (swift-corelibs-foundation issue 5285) when `https://` went through URLSession.
-@Suite(.serialized, .enabled(if: TestCertificates.runnable, "needs the openssl command"))
+@Suite(.serialized, .enabled(if: TestCertificates.runnable, "needs the openssl command"), .wallClockReference)
 struct HTTPSCLITests {
     static let truth = Duration.milliseconds(2_300)
     /// Process start-up and a loaded 2-core machine, on top of each behaviour's own deadline.

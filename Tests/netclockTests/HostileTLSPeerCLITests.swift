@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackServers
 import Testing
+import WallClockReference
 
 /// The `netclock` binary against each hostile TLS peer (``HostileTLSPeer``: every fault at every
 /// stage), as issue 18 asks: `query --nts` and a four-round `watch --http-only --http https://…`
@@ -10,7 +11,7 @@ import Testing
 ///
 /// The cases run eight at a time (each child mostly waits). A table of every case's wall and CPU
 /// time is printed at the end.
-@Suite(.serialized, .enabled(if: TestCertificates.runnable, "needs the openssl command"))
+@Suite(.serialized, .enabled(if: TestCertificates.runnable, "needs the openssl command"), .wallClockReference)
 struct HostileTLSPeerCLITests {
     /// The bound the issue sets for a whole run.
     static let cpuLimit = Duration.seconds(1)

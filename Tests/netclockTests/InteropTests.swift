@@ -10,6 +10,7 @@ import NetworkClock
 import SNTP
 import Testing
 import TimeBase
+import WallClockReference
 
 /// Interoperability with NTP software nobody here wrote: chrony's `chronyd` (as a server for our
 /// client, and as a one-shot client of our fake server) and ntpsec's `ntpdig` (a client of our fake
@@ -30,7 +31,7 @@ import TimeBase
 ///   on a loaded 2-core machine (55 ms; was 5 ms), and still pins the sign and the configured value
 ///   far better than any wire-format mistake (a wrong fraction scale, swapped timestamps or a wrong
 ///   era would be off by ≥ 0.5 s here).
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct InteropTests {
     static let chronyMissing: Comment =
         "chronyd/chronyc not installed (apt-get install -y chrony): skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"

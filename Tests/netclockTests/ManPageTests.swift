@@ -2,10 +2,12 @@ import Foundation
 import Testing
 
 @testable import NetclockCLI
+import WallClockReference
 
 /// `netclock man`: the man page rendered from the option table, lint-clean for mandoc and readable
 /// with `man -l`. A missing mandoc or man skips with the reason; with `NETCLOCK_REQUIRE_PEERS=1`
 /// (CI) it fails.
+@Suite(.wallClockReference)
 struct ManPageTests {
     static let mandocMissing: Comment =
         "mandoc not installed (apt-get install -y mandoc): skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"

@@ -1,10 +1,13 @@
 import Foundation
 import LoopbackServers
 import Testing
+import WallClockReference
 
 /// `netclock query --nts` in a child process against the loopback fake NTS server: an
 /// authenticated result, and for hostile servers exit 1 with the reason on stderr and no time.
-@Suite(.enabled(if: TestCertificates.runnable, "the openssl command is not installed"), .serialized)
+@Suite(
+    .enabled(if: TestCertificates.runnable, "the openssl command is not installed"), .serialized,
+    .wallClockReference)
 struct NTSCLITests {
     static func run(_ server: FakeNTSServer, certificates: TestCertificates, json: Bool = false) async throws
         -> CLIRunner.Output

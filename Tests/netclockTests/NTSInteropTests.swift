@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackServers
 import Testing
+import WallClockReference
 
 /// `netclock query --nts` against a real NTS server, chronyd (``ChronyNTSServer``), on loopback.
 ///
@@ -15,7 +16,7 @@ import Testing
 /// Both ends read the same clock: |offset| < 1 ms (InteropTests' shared-clock tolerance). chronyd's
 /// own counters (`serverstats`) confirm from the server's side that the samples were authenticated.
 /// A missing chronyd or openssl skips with the reason; with `NETCLOCK_REQUIRE_PEERS=1` it fails.
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct NTSInteropTests {
     static let noIPv6Loopback: Comment =
         "no IPv6 loopback (::1) on this machine: skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"

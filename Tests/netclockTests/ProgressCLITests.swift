@@ -4,10 +4,11 @@ import NetworkClock
 import SNTP
 import Testing
 import TimeBase
+import WallClockReference
 
 /// The live status line end to end: the built binary against a slow loopback server (each reply
 /// 300 ms late, so a round of four takes about 1.2 s).
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct ProgressCLITests {
     static func slowServer() throws -> FakeNTPServer {
         var configuration = FakeNTPServer.Configuration(offset: .milliseconds(1500))

@@ -7,9 +7,10 @@ import Testing
 import TimeBase
 
 @testable import NetclockCLI
+import WallClockReference
 
 /// `netclock query` end to end: the built binary against loopback fake servers.
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct QueryCLITests {
     static func server(
         offset: Duration = .zero, host: String = "127.0.0.1",

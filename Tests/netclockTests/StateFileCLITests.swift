@@ -3,6 +3,7 @@ import LoopbackServers
 import NetClockPlatform
 import Synchronization
 import Testing
+import WallClockReference
 
 /// `netclock now|sync --state F` against hostile state files, in child processes: each kind at the
 /// anchor path or the NTS cookie path exits 1 with its reason at once, sends nothing and leaves
@@ -12,7 +13,9 @@ import Testing
 /// Wall times are asserted (< 1 s) because the defect is blocking: a FIFO opened without
 /// `O_NONBLOCK` blocks for ever, so a second is far above a process start (~30 ms here) and far
 /// below "never".
-@Suite(.enabled(if: TestCertificates.runnable, "the openssl command is not installed"), .serialized)
+@Suite(
+    .enabled(if: TestCertificates.runnable, "the openssl command is not installed"), .serialized,
+    .wallClockReference)
 struct StateFileCLITests {
     static let contents = "{\"version\": 1}\n"
 

@@ -5,10 +5,11 @@ import NetworkClock
 import SNTP
 import Testing
 import TimeBase
+import WallClockReference
 
 /// `netclock sync` then `netclock now`, including under the real `faketime` tool: the wall clock of
 /// `now` is shifted by an hour, as a user changing the date would, and the trusted time must not move.
-@Suite(.serialized)
+@Suite(.serialized, .wallClockReference)
 struct SyncNowCLITests {
     /// libfaketime's preload library, wherever this machine has it: Debian installs it under the
     /// multiarch directory, which differs by architecture (`/usr/lib/x86_64-linux-gnu/faketime/`,

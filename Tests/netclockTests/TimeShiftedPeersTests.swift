@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackServers
 import Testing
+import WallClockReference
 
 /// The infrastructure of the certificate-time tests, proven without our CLI's certificate logic:
 /// the time-shifted certificates are valid exactly where they claim (`openssl verify -attime`),
@@ -14,7 +15,9 @@ import Testing
 /// 1970) and the offset reported against it is the output. Nothing is timed; the only real
 /// wall-clock readings are the instants around each run that the dead-RTC case needs
 /// (``WallClockShift/expectedOffset(spawnedAt:exitedAt:)``).
-@Suite(.serialized, .enabled(if: CertificateTimeScene.runnable, CertificateTimeScene.toolsMissing))
+@Suite(
+    .serialized, .enabled(if: CertificateTimeScene.runnable, CertificateTimeScene.toolsMissing),
+    .wallClockReference)
 struct TimeShiftedPeersTests {
     /// A certificate, an instant, and what `openssl verify` must say there.
     struct Check: Sendable, CustomTestStringConvertible {

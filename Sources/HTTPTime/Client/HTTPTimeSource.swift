@@ -75,8 +75,8 @@ package struct HTTPTimeSource: Sendable {
             trustRoots: trustRoots, pool: pool)
         client.certificateTime = certificateTime
         let transport = HTTPTransport(target: try HTTPRequestTarget(url: url), client: client)
-        let start = monotonicClock.now()
-        let mapping = TimeMapping(wall: wallClock.now(), monotonic: start)
+        let mapping = TimeMapping(wall: wallClock, monotonic: monotonicClock)
+        let start = mapping.monotonic
         var run = HTTPMeasurementRun(
             url: url, configuration: configuration, transport: transport, clock: monotonicClock,
             mapping: mapping, deadline: start + configuration.deadline)
