@@ -10,7 +10,7 @@ import NetClockPlatform
 /// deadline, in slices of at most ``CancellableWait/slice``. So every handshake, read and write is
 /// bounded by its `timeout`, on the boot-time clock, and nothing blocks without one; a caller that
 /// gives up (the `isAbandoned` it passed returns true) gets `abandoned` within one slice. No loop
-/// goes round without moving a byte, whatever the peer sends (see SECURITY.md, "A hostile TLS
+/// goes round without moving a byte, whatever the peer sends (see the ThreatModel article, "A hostile TLS
 /// peer").
 ///
 /// The connection owns the transport and every OpenSSL object; ``close(timeout:)`` or releasing the

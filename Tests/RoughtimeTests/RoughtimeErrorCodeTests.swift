@@ -3,7 +3,7 @@ import Testing
 @testable import Roughtime
 
 /// Every Roughtime refusal and failure code is snake_case, as every other code the package prints
-/// (README, "The CLI contract"): they reach the JSON as the `reason` of a Roughtime server.
+/// (the CLIReference article): they reach the JSON as the `reason` of a Roughtime server.
 @Suite struct RoughtimeErrorCodeTests {
     static let codes: [RoughtimeError.Code] = [
         .badFraming, .framingLengthMismatch, .truncatedMessage, .emptyMessage, .misalignedMessage,

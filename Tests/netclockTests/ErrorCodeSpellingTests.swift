@@ -13,7 +13,7 @@ import TimeBase
 import WallClockReference
 
 /// Every error, rejection and status code the CLI prints in `--json` is snake_case: lower-case
-/// words of letters and digits joined by `_` (the README's CLI contract). Checked twice: through
+/// words of letters and digits joined by `_` (the CLIReference article). Checked twice: through
 /// the JSON encoders over every code value the library defines, and end to end over the CLI's
 /// failure modes against loopback servers.
 @Suite(.serialized, .wallClockReference)

@@ -8,7 +8,7 @@ import TimeBase
 @testable import NetworkClock
 @testable import SNTP
 
-/// Pins the `--json` contract (README: "The CLI contract") on a fixed sync: every key, the kind of
+/// Pins the `--json` contract (the CLIReference article) on a fixed sync: every key, the kind of
 /// every value (number, string, null, array, object), null versus absent, seconds as numbers, and
 /// the digits numbers are written with.
 @Suite struct JSONContractTests {

@@ -3,8 +3,8 @@ import NetworkClock
 import SNTP
 import TimeBase
 
-/// The `--json` object of a successful `query`, `sync` or `watch` round (README: "The CLI
-/// contract"). Durations are seconds.
+/// The `--json` object of a successful `query`, `sync` or `watch` round (CLIReference, "The JSON of
+/// query, sync and watch"). Durations are seconds.
 struct SyncReportJSON: Encodable {
     /// True time − local wall clock.
     var offset: Double

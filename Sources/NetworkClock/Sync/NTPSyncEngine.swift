@@ -222,39 +222,33 @@ package struct NTPSyncEngine: Sendable {
     {
         var reports = reports
         // Each agreeing source votes with its burst's intersection; an inconsistent one not at all.
-        let answered = reports.enumerated().compactMap { index, report -> Candidate? in
+        let candidates = reports.enumerated().compactMap { index, report -> Candidate? in
             guard report.status == .survivor, let estimate = report.estimate, let best = report.best else {
                 return nil
             }
-            return Candidate(index: index, interval: estimate.interval, delay: best.delay)
+            return Candidate(
+                index: index, name: report.server.description, kind: report.server.usesNTS ? .nts : .ntp,
+                interval: estimate.interval, delay: best.delay, isAuthenticated: report.isAuthenticated,
+                certificates: report.nts?.certificateChain ?? [])
         }
-        var candidates = Self.admit(answered, from: &reports, policy: policy)
-        candidates = Self.dropBeforeFloor(candidates, from: &reports, floor: policy.floor)
-        let combiner = SourceCombiner(method: policy.combine, tolerancePPM: policy.frequencyTolerancePPM)
-        var outcome: SourceCombiner.Outcome
-        while true {
-            guard !candidates.isEmpty else { throw .noUsableSource(reports) }
-            do {
-                outcome = try combiner.combine(candidates)
-            } catch {
-                throw .noMajority(error, reports)
+        let selection = SourceSelection(
+            policy: policy, authenticatedKindsConfigured: policy.usesNTS,
+            configured: Dictionary(policy.servers.map { ($0.description, $0.usesNTS) }) { first, _ in first },
+            noun: "servers")
+        let outcome: SourceCombiner.Outcome
+        do {
+            let decision = try selection.decide(candidates)
+            Self.mark(&reports, decision.rejected)
+            outcome = decision.outcome
+        } catch {
+            Self.mark(&reports, error.rejected)
+            switch error {
+            case .noCandidates: throw .noUsableSource(reports)
+            case .noMajority(let failure, _): throw .noMajority(failure, reports)
+            case .bootstrapRefused(let reason, _):
+                throw SyncError(code: .noMajority, reason: reason, sources: reports)
             }
-            // A cold start checked no certificate time: a source whose chain is not valid over the
-            // time the others agree on is a falseticker, and the vote is taken again without it.
-            let invalid = Self.certificatesInvalid(
-                at: outcome, among: candidates, reports: reports, policy: policy)
-            guard !invalid.isEmpty else { break }
-            for (index, reason) in invalid {
-                reports[index].status = .falseticker
-                reports[index].reason = reason
-            }
-            candidates.removeAll { invalid[$0.index] != nil }
         }
-        for index in outcome.falsetickers {
-            reports[index].status = .falseticker
-            reports[index].reason = "outside the interval the majority of sources agree on"
-        }
-        try Self.requireBootstrapMajority(outcome, reports: reports, policy: policy)
         reports[outcome.selected].status = .selected
         guard let selected = reports[outcome.selected].query, let sample = selected.best else {
             throw .noUsableSource(reports)
@@ -284,5 +278,18 @@ extension NTPSyncEngine {
     package var progress: SyncProgressObserver? {
         get { client.progress }
         set { client.progress = newValue }
+    }
+}
+
+extension NTPSyncEngine {
+    /// Marks the reports of the candidates the selection ruled out.
+    static func mark(_ reports: inout [SyncReport.NTPSource], _ rejected: [Int: Rejection]) {
+        for (index, rejection) in rejected {
+            switch rejection {
+            case .unauthenticated: reports[index].status = .unauthenticated
+            case .falseticker: reports[index].status = .falseticker
+            }
+            reports[index].reason = rejection.reason
+        }
     }
 }

@@ -7,7 +7,7 @@ import TimeBase
 
 /// Which time a sync checks certificates against, and what it then asks of the HTTPS answers: the
 /// trusted clock when there is one, else Roughtime's signed time (asked first), else a bootstrap
-/// whose answers are accepted only when consistent with the time they give (SECURITY.md,
+/// whose answers are accepted only when consistent with the time they give (ThreatModel,
 /// "Secure time from a wrong clock").
 extension TimeSyncEngine {
     /// Whether this sync checks any certificate: NTS servers or `https://` URLs are configured.
@@ -66,72 +66,5 @@ extension TimeSyncEngine {
             }
         }
         return warnings
-    }
-
-    /// The HTTP answers the floor and the certificates allow: a measurement whose whole interval
-    /// lies before the floor, or whose certificate expired before it, is a falseticker; on a cold
-    /// start the measurements must agree by a majority of the configured URLs, and every
-    /// certificate of the one chosen must be valid over the time it gives. Marks `reports` and
-    /// returns the index of the measurement that decides, or nil when none may.
-    /// - Throws: ``SyncError/Code/noMajority`` when a cold start's URLs disagree.
-    static func screen(
-        _ measurements: [Int: HTTPTimeMeasurement], reports: inout [SyncReport.HTTPSource],
-        policy: SyncPolicy,
-        configuredURLs: Int
-    ) throws(SyncError) -> Int? {
-        var eligible = measurements
-        if let floor = policy.floor {
-            for (index, measurement) in measurements {
-                let latest = measurement.trueTime + measurement.errorBound
-                let expired = measurement.certificateChain.first {
-                    Double($0.notAfter) + 1 < floor.secondsDouble
-                }
-                guard latest < floor || expired != nil else { continue }
-                eligible[index] = nil
-                reports[index].status = .falseticker
-                reports[index].reason =
-                    expired.map { "its certificate \($0.subject) expired before the time floor" }
-                    ?? "its whole interval lies before the time floor (\(ISO8601.format(floor, fractionDigits: 0)))"
-            }
-        }
-        guard policy.certificateTime == .unchecked else {
-            return eligible.min { $0.value.errorBound < $1.value.errorBound }?.key
-        }
-        // A cold start: the answers vote, then the chosen one's certificates must be valid at it.
-        let order = eligible.keys.sorted()
-        if configuredURLs > 1 {
-            let intervals = order.compactMap { eligible[$0]?.interval }
-                .agedToLatest(tolerancePPM: policy.frequencyTolerancePPM)
-            guard let vote = try? Intersection.select(intervals), vote.truechimers.count * 2 > configuredURLs
-            else {
-                throw SyncError(
-                    code: .noMajority,
-                    reason: "a cold start without trusted time needs a majority of the \(configuredURLs) "
-                        + "configured URLs to agree, and they do not")
-            }
-            for position in vote.falsetickers {
-                let index = order[position]
-                eligible[index] = nil
-                reports[index].status = .falseticker
-                reports[index].reason = "outside the interval the majority of URLs agree on"
-            }
-        }
-        while let best = eligible.min(by: { $0.value.errorBound < $1.value.errorBound }) {
-            let middle = best.value.trueTime.secondsDouble
-            let bound = best.value.errorBound.secondsDouble
-            let invalid = eligible.filter { _, measurement in
-                measurement.certificateChain.contains {
-                    !$0.isValid(from: middle - bound, to: middle + bound)
-                }
-            }
-            guard !invalid.isEmpty else { return best.key }
-            for index in invalid.keys {
-                eligible[index] = nil
-                reports[index].status = .falseticker
-                reports[index].reason =
-                    "its certificate is not valid over the time obtained (checked without trusted time)"
-            }
-        }
-        return nil
     }
 }

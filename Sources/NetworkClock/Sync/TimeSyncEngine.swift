@@ -163,24 +163,62 @@ package struct TimeSyncEngine: Sendable {
                 reports.append(SyncReport.HTTPSource(url: httpURLs[index], error: error))
             }
         }
-        let chosen: Int?
-        do throws(SyncError) {
-            chosen = try Self.screen(
-                measurements, reports: &reports, policy: ntp.policy, configuredURLs: httpURLs.count)
-        } catch {
-            throw SyncError(code: error.code, reason: error.reason, sources: ntpReports, httpSources: reports)
+        let candidates = measurements.keys.sorted().compactMap { index in
+            measurements[index].map { Self.candidate($0, index: index) }
         }
-        guard let chosen, let measurement = measurements[chosen] else {
+        let selection = SourceSelection(
+            policy: ntp.policy, authenticatedKindsConfigured: false,
+            configured: Dictionary(httpURLs.map { ($0.absoluteString, false) }) { first, _ in first },
+            noun: "URLs")
+        let decision: SourceSelection.Decision
+        do {
+            decision = try selection.decide(candidates)
+        } catch {
+            Self.mark(&reports, error.rejected)
+            switch error {
+            case .noCandidates: throw .noUsableSource(ntpReports, http: reports)
+            case .noMajority(let failure, _):
+                throw SyncError(
+                    code: .noMajority, reason: failure.description, sources: ntpReports, httpSources: reports,
+                    majorityFailure: failure)
+            case .bootstrapRefused(let reason, _):
+                throw SyncError(code: .noMajority, reason: reason, sources: ntpReports, httpSources: reports)
+            }
+        }
+        Self.mark(&reports, decision.rejected)
+        let interval = decision.outcome.interval
+        guard let measurement = measurements[decision.outcome.selected] else {
             throw .noUsableSource(ntpReports, http: reports)
         }
-        reports[chosen].status = .selected
+        reports[decision.outcome.selected].status = .selected
+        let localWall = measurement.localTime + (interval.instant - measurement.monotonic)
         var report = SyncReport(
-            trueTime: measurement.trueTime, monotonic: measurement.monotonic,
-            errorBound: measurement.errorBound,
-            offset: measurement.offset, delay: measurement.roundTripDelay, source: .http,
+            trueTime: interval.midpoint, monotonic: interval.instant, errorBound: interval.radius,
+            offset: interval.midpoint - localWall, delay: measurement.roundTripDelay, source: .http,
             server: measurement.url.absoluteString, sources: ntpReports, elapsed: clock.now() - start)
         report.httpSources = reports
         return report
+    }
+
+    /// An HTTP(S) measurement as the selection's candidate: never authenticated, resting on the
+    /// certificates of its TLS connection (none over `http://`).
+    private static func candidate(_ measurement: HTTPTimeMeasurement, index: Int) -> Candidate {
+        Candidate(
+            index: index, name: measurement.url.absoluteString,
+            kind: measurement.url.scheme?.lowercased() == "https" ? .https : .http,
+            interval: measurement.interval, delay: measurement.roundTripDelay, isAuthenticated: false,
+            certificates: measurement.certificateChain)
+    }
+
+    /// Marks the reports of the measurements the selection ruled out.
+    private static func mark(_ reports: inout [SyncReport.HTTPSource], _ rejected: [Int: Rejection]) {
+        for (index, rejection) in rejected {
+            switch rejection {
+            case .unauthenticated: reports[index].status = .unauthenticated
+            case .falseticker: reports[index].status = .falseticker
+            }
+            reports[index].reason = rejection.reason
+        }
     }
 
     private static func skipped(_ url: URL) -> SyncReport.HTTPSource {

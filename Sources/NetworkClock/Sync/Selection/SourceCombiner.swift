@@ -2,16 +2,6 @@ import NetClockPlatform
 import SNTP
 import TimeBase
 
-/// One source's vote: what it proves about the time, and which report it stands for.
-struct Candidate: Hashable, Sendable {
-    /// Index of the source in the sync's report list.
-    var index: Int
-    /// The source's interval: for an NTP burst, the intersection of its samples' intervals.
-    var interval: TrueTimeInterval
-    /// The delay of the source's minimum-delay sample.
-    var delay: Duration
-}
-
 /// Selects and combines candidates: the intersection algorithm rejects falsetickers, then the
 /// survivors are combined by the chosen method.
 struct SourceCombiner {

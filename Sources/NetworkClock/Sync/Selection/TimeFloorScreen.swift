@@ -1,0 +1,26 @@
+import TimeBase
+
+/// The time floor (``TimeFloor``) as a screen: the true time was once proven to be at least
+/// ``floor``, so a candidate whose whole interval lies before it cannot be right, and one resting on
+/// a certificate that expired before it cannot be valid now.
+struct TimeFloorScreen: CandidateScreen {
+    var floor: UnixTime
+
+    func rejections(among candidates: [Candidate]) -> [Int: Rejection] {
+        let shown = ISO8601.format(floor, fractionDigits: 0)
+        var rejected: [Int: Rejection] = [:]
+        for candidate in candidates {
+            if candidate.interval.latest < floor {
+                rejected[candidate.index] = .falseticker(
+                    "its whole interval lies before the time floor (\(shown)), the least the true time was"
+                        + " proven to be")
+            } else if let expired = candidate.certificates.first(where: {
+                Double($0.notAfter) + 1 < floor.secondsDouble
+            }) {
+                rejected[candidate.index] = .falseticker(
+                    "its certificate \(expired.subject) expired before the time floor (\(shown))")
+            }
+        }
+        return rejected
+    }
+}
