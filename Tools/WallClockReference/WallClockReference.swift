@@ -31,12 +31,15 @@ public enum WallClockReference {
 /// has been stepped since the test began is reported as a known issue naming the step, not as a
 /// failure of the code under test. With a steady wall clock, every failure counts.
 public struct WallClockReferenceTrait: TestTrait, SuiteTrait, TestScoping {
+    /// Applied to every test of a suite that carries it.
     public var isRecursive: Bool { true }
 
+    /// Scopes each test, not the suite around them.
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
         test.isSuite ? nil : self
     }
 
+    /// Runs the test, reading the wall clock's position first and again for each failure.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
