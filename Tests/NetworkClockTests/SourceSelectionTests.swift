@@ -41,7 +41,7 @@ import TimeBase
 
     @Test(arguments: [NetworkClock.NTSMode.require, .prefer, .mix])
     func theAuthenticationScreenFollowsTheMode(_ mode: NetworkClock.NTSMode) {
-        let screen = AuthenticationScreen(mode: mode)
+        let screen = AuthenticationScreen(mode: mode, ntsConfigured: true)
         let mixed = [Self.candidate(0, "a", authenticated: true), Self.candidate(1, "b")]
         let plainOnly = [Self.candidate(1, "b")]
         switch mode {
@@ -77,7 +77,7 @@ import TimeBase
     @Test func aColdStartDropsACandidateWhoseCertificateIsInvalidAtTheAgreedTimeAndVotesAgain() throws {
         // Three agree on the truth; one of them rests on a certificate that ended an hour ago.
         let selection = SourceSelection(
-            policy: Self.policy(coldStart: true), authenticatedKindsConfigured: false,
+            policy: Self.policy(coldStart: true), ntsConfigured: false,
             configured: ["a": false, "b": false, "c": false], noun: "servers")
         let decision = try selection.decide([
             Self.candidate(0, "a", certificates: [Self.certificate(-1000, 1000)]),
@@ -95,7 +95,7 @@ import TimeBase
     @Test func aColdStartNeedsAMajorityOfConfiguredNamesNotOfAddresses() {
         // Two answers from two addresses of one name, out of three configured names.
         let selection = SourceSelection(
-            policy: Self.policy(coldStart: true), authenticatedKindsConfigured: false,
+            policy: Self.policy(coldStart: true), ntsConfigured: false,
             configured: ["a": false, "b": false, "c": false], noun: "servers")
         #expect {
             try selection.decide([Self.candidate(0, "a"), Self.candidate(1, "a")])
@@ -105,7 +105,7 @@ import TimeBase
         }
         // With trusted time there is no such rule.
         let trusted = SourceSelection(
-            policy: Self.policy(), authenticatedKindsConfigured: false,
+            policy: Self.policy(), ntsConfigured: false,
             configured: ["a": false, "b": false, "c": false], noun: "servers")
         #expect(throws: Never.self) { try trusted.decide([Self.candidate(0, "a"), Self.candidate(1, "a")]) }
     }
@@ -113,7 +113,7 @@ import TimeBase
     @Test func underPreferTheMajorityCountsOnlyTheAuthenticatedKinds() throws {
         // One NTS server of one configured agrees: a majority of those that may decide.
         let selection = SourceSelection(
-            policy: Self.policy(mode: .prefer, coldStart: true), authenticatedKindsConfigured: true,
+            policy: Self.policy(mode: .prefer, coldStart: true), ntsConfigured: true,
             configured: ["nts": true, "plain1": false, "plain2": false], noun: "servers")
         let decision = try selection.decide([
             Self.candidate(0, "nts", kind: .nts, authenticated: true),
@@ -126,7 +126,7 @@ import TimeBase
 
     @Test func kindsAreJudgedAlikeAndAFalsetickerOfAnyKindIsNamed() throws {
         let selection = SourceSelection(
-            policy: Self.policy(), authenticatedKindsConfigured: false, configured: [:], noun: "sources")
+            policy: Self.policy(), ntsConfigured: false, configured: [:], noun: "sources")
         let decision = try selection.decide([
             Self.candidate(0, "ntp", kind: .ntp),
             Self.candidate(1, "https://a/", offset: .milliseconds(3), kind: .https),
@@ -141,7 +141,7 @@ import TimeBase
 
     @Test func everyCandidateRuledOutOrSplitGivesItsFailureWithTheRejections() {
         let selection = SourceSelection(
-            policy: Self.policy(floor: Self.truth), authenticatedKindsConfigured: false, configured: [:],
+            policy: Self.policy(floor: Self.truth), ntsConfigured: false, configured: [:],
             noun: "servers")
         #expect {
             try selection.decide([Self.candidate(0, "old", offset: .seconds(-100))])
@@ -150,7 +150,7 @@ import TimeBase
             return rejected.keys.sorted() == [0]
         }
         let split = SourceSelection(
-            policy: Self.policy(), authenticatedKindsConfigured: false, configured: [:], noun: "servers")
+            policy: Self.policy(), ntsConfigured: false, configured: [:], noun: "servers")
         #expect {
             try split.decide([Self.candidate(0, "a"), Self.candidate(1, "b", offset: .seconds(5))])
         } throws: { error in

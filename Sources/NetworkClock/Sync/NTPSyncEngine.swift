@@ -59,12 +59,27 @@ package struct NTPSyncEngine: Sendable {
         }
     }
 
-    /// Runs one sync.
+    /// What one round of queries found, before any source is selected.
+    package struct Round: Sendable {
+        /// Every source's report; those that answered consistently are `survivor`s.
+        var reports: [SyncReport.NTPSource]
+        /// When the round began.
+        var start: MonotonicInstant
+    }
+
+    /// Runs one sync: a round of queries, then the selection.
     ///
     /// Cancelling the calling task ends the sync within one poll slice with
     /// ``SyncError/cancelled``.
     /// - Throws: ``SyncError`` when no usable, agreeing source answered by the deadline.
     package func sync() async throws(SyncError) -> SyncReport {
+        var signed: SignedTime?
+        return try decide(await measure(), signed: &signed)
+    }
+
+    /// Queries every address of every configured server once, within the policy's deadline.
+    /// - Throws: ``SyncError`` only for no servers or cancellation.
+    func measure() async throws(SyncError) -> Round {
         guard !policy.servers.isEmpty else { throw .noServers }
         try SyncError.checkCancellation()
         let monotonic = client.monotonic
@@ -139,7 +154,7 @@ package struct NTPSyncEngine: Sendable {
                 reports[item.report].status = .survivor
             }
         }
-        return try select(reports, start: start)
+        return Round(reports: reports, start: start)
     }
 
     private static func status(of failure: QueryFailure) -> SyncReport.SourceStatus {
@@ -217,12 +232,12 @@ package struct NTPSyncEngine: Sendable {
         return result
     }
 
-    private func select(_ reports: [SyncReport.NTPSource], start: MonotonicInstant) throws(SyncError)
-        -> SyncReport
-    {
-        var reports = reports
+    /// Selects the time from `round`'s sources and Roughtime's `signed` time, whose report the
+    /// selection may withdraw the agreement from.
+    func decide(_ round: Round, signed: inout SignedTime?) throws(SyncError) -> SyncReport {
+        var reports = round.reports
         // Each agreeing source votes with its burst's intersection; an inconsistent one not at all.
-        let candidates = reports.enumerated().compactMap { index, report -> Candidate? in
+        var candidates = reports.enumerated().compactMap { index, report -> Candidate? in
             guard report.status == .survivor, let estimate = report.estimate, let best = report.best else {
                 return nil
             }
@@ -231,43 +246,53 @@ package struct NTPSyncEngine: Sendable {
                 interval: estimate.interval, delay: best.delay, isAuthenticated: report.isAuthenticated,
                 certificates: report.nts?.certificateChain ?? [])
         }
+        if let roughtime = signed?.candidate { candidates.append(roughtime) }
         let selection = SourceSelection(
-            policy: policy, authenticatedKindsConfigured: policy.usesNTS,
+            policy: policy, ntsConfigured: policy.usesNTS,
             configured: Dictionary(policy.servers.map { ($0.description, $0.usesNTS) }) { first, _ in first },
             noun: "servers")
-        let outcome: SourceCombiner.Outcome
+        let decision: SourceSelection.Decision
         do {
-            let decision = try selection.decide(candidates)
-            Self.mark(&reports, decision.rejected)
-            outcome = decision.outcome
+            decision = try selection.decide(candidates)
         } catch {
             Self.mark(&reports, error.rejected)
-            switch error {
-            case .noCandidates: throw .noUsableSource(reports)
-            case .noMajority(let failure, _): throw .noMajority(failure, reports)
-            case .bootstrapRefused(let reason, _):
-                throw SyncError(code: .noMajority, reason: reason, sources: reports)
+            signed?.apply(error.rejected)
+            throw SyncError(error, candidates: candidates, sources: reports)
+        }
+        Self.mark(&reports, decision.rejected)
+        signed?.apply(decision.rejected)
+        if let conflict = decision.authenticatedConflict(among: candidates) {
+            throw SyncError(code: .authenticatedSourcesDisagree, reason: conflict, sources: reports)
+        }
+        let outcome = decision.outcome
+        let elapsed = client.monotonic.now() - round.start
+        var report: SyncReport
+        if outcome.selected == SignedTime.candidateIndex {
+            guard let decided = signed?.decidedReport(outcome.interval, elapsed: elapsed) else {
+                throw .noUsableSource(reports)
             }
+            report = decided
+            report.sources = reports
+        } else {
+            reports[outcome.selected].status = .selected
+            guard let selected = reports[outcome.selected].query, let sample = selected.best else {
+                throw .noUsableSource(reports)
+            }
+            let trueTime = outcome.interval.midpoint
+            let localWall = selected.mapping.wallTime(at: outcome.interval.instant)
+            let name = reports[outcome.selected].server.description
+            let server = reports[outcome.selected].address.map {
+                $0.description == name ? name : "\(name) (\($0))"
+            }
+            report = SyncReport(
+                trueTime: trueTime, monotonic: outcome.interval.instant, errorBound: outcome.interval.radius,
+                offset: trueTime - localWall, delay: sample.delay, source: .ntp,
+                server: server ?? name, sources: reports, elapsed: elapsed)
         }
-        reports[outcome.selected].status = .selected
-        guard let selected = reports[outcome.selected].query, let sample = selected.best else {
-            throw .noUsableSource(reports)
-        }
-        let trueTime = outcome.interval.midpoint
-        let localWall = selected.mapping.wallTime(at: outcome.interval.instant)
-        let name = reports[outcome.selected].server.description
-        let server = reports[outcome.selected].address.map {
-            $0.description == name ? name : "\(name) (\($0))"
-        }
-        var report = SyncReport(
-            trueTime: trueTime, monotonic: outcome.interval.instant, errorBound: outcome.interval.radius,
-            offset: trueTime - localWall, delay: sample.delay, source: .ntp,
-            server: server ?? reports[outcome.selected].server.description, sources: reports,
-            elapsed: client.monotonic.now() - start)
         // Authenticated only when every source the result rests on is.
-        report.isAuthenticated = reports.allSatisfy { source in
-            source.status != .selected && source.status != .survivor || source.isAuthenticated
-        }
+        let agreeing = Set([outcome.selected] + outcome.survivors)
+        report.isAuthenticated = candidates.filter { agreeing.contains($0.index) }.allSatisfy(
+            \.isAuthenticated)
         return report
     }
 }
@@ -284,7 +309,7 @@ extension NTPSyncEngine {
 extension NTPSyncEngine {
     /// Marks the reports of the candidates the selection ruled out.
     static func mark(_ reports: inout [SyncReport.NTPSource], _ rejected: [Int: Rejection]) {
-        for (index, rejection) in rejected {
+        for (index, rejection) in rejected where reports.indices.contains(index) {
             switch rejection {
             case .unauthenticated: reports[index].status = .unauthenticated
             case .falseticker: reports[index].status = .falseticker

@@ -68,29 +68,15 @@ package struct TimeSyncEngine: Sendable {
             engine.http.certificateTime = decided.time
             try SyncError.checkCancellation()
         }
-        var outcome: Result<SyncReport, SyncError>
-        do throws(SyncError) {
-            outcome = .success(try await engine.syncSources())
-        } catch {
-            if error.code == .cancelled {
-                roughtimeQuery?.cancel()
-                throw error
-            }
-            outcome = .failure(error)
-        }
-        if roughtimeQuery != nil {
-            if roughtimeAnswer == nil { roughtimeAnswer = await awaitRoughtime() }
-            try SyncError.checkCancellation()
-            if let roughtimeAnswer {
-                outcome = RoughtimeStage.combine(
-                    outcome, with: roughtimeAnswer, mode: ntp.policy.ntsMode,
-                    tolerancePPM: ntp.policy.frequencyTolerancePPM, floor: ntp.policy.floor)
-            }
-        }
+        let known = roughtimeAnswer
+        let signedAnswer: (() async -> RoughtimeQueryResult?)? =
+            roughtimeQuery == nil ? nil : { if let known { known } else { await awaitRoughtime() } }
         var report: SyncReport
-        switch outcome {
-        case .success(let result): report = result
-        case .failure(var error):
+        do throws(SyncError) {
+            report = try await engine.decideSources(roughtime: signedAnswer)
+        } catch {
+            if error.code == .cancelled { roughtimeQuery?.cancel() }
+            var error = error
             error.certificateCheck = check
             throw error
         }
@@ -109,65 +95,118 @@ package struct TimeSyncEngine: Sendable {
         return report
     }
 
-    /// NTP, then the HTTP fallback if needed.
-    private func syncSources() async throws(SyncError) -> SyncReport {
+    /// A round of NTP and NTS queries and Roughtime's answer decide together; when no NTP source
+    /// took part in the result (none answered, or the signed time alone decided), the HTTP(S)
+    /// measurements and Roughtime's answer do. Roughtime's report is attached either way.
+    private func decideSources(
+        roughtime: (() async -> RoughtimeQueryResult?)?
+    ) async throws(SyncError) -> SyncReport {
         let clock = ntp.client.monotonic
         let start = clock.now()
+        var round: NTPSyncEngine.Round?
+        if !ntp.policy.servers.isEmpty { round = try await ntp.measure() }
+        // HTTP time is never authenticated: with authenticated sources required it cannot stand in.
+        let httpAllowed =
+            !httpURLs.isEmpty && !(ntp.policy.usesAuthenticatedSources && ntp.policy.ntsMode == .require)
+        // Without an NTP answer the fallback is needed whatever Roughtime says: it runs while
+        // Roughtime's answer is awaited.
+        let noNTPAnswer = !(round?.reports.contains { $0.status == .survivor } ?? false)
+        let left = deadline - (clock.now() - start)
+        async let early: HTTPRound? = httpAllowed && noNTPAnswer ? measureHTTP(left: left) : nil
+        var signed: SignedTime?
+        if let roughtime, let answer = await roughtime() { signed = SignedTime(answer) }
+        try SyncError.checkCancellation()
         var ntpReports: [SyncReport.NTPSource] = []
         var ntpFailure: SyncError?
-        if !ntp.policy.servers.isEmpty {
+        if let round {
             do {
-                return try await ntp.sync()
+                let report = try ntp.decide(round, signed: &signed)
+                if report.source == .ntp || httpURLs.isEmpty { return Self.attach(signed, to: report) }
+                ntpReports = report.sources
             } catch {
                 switch error.code {
-                case .noMajority, .cancelled: throw error
+                // Answers that disagree are evidence of a fault or an attack: no weaker source may
+                // paper over them.
+                case .noMajority, .authenticatedSourcesDisagree, .cancelled:
+                    throw Self.attach(signed, to: error)
                 default: ntpReports = error.sources
                 }
                 ntpFailure = error
             }
         }
-        guard !httpURLs.isEmpty else { throw ntpFailure ?? .noServers }
-        if ntp.policy.usesAuthenticatedSources && ntp.policy.ntsMode == .require {
-            // HTTP time is never authenticated: with authenticated sources required it cannot
-            // stand in.
-            let skipped = httpURLs.map {
+        guard !httpURLs.isEmpty || signed?.candidate != nil else {
+            throw Self.attach(signed, to: ntpFailure ?? .noServers)
+        }
+        var http = HTTPRound()
+        if httpAllowed {
+            if let measured = await early {
+                http = measured
+            } else {
+                http = await measureHTTP(left: deadline - (clock.now() - start))
+            }
+            try SyncError.checkCancellation()
+        } else {
+            http.reports = httpURLs.map {
                 SyncReport.HTTPSource(
                     url: $0, notMeasured: .unauthenticated,
-                    reason: "not used: NTS mode require lets only authenticated (NTS) sources decide the time"
+                    reason:
+                        "not used: NTS mode require lets only authenticated (NTS, Roughtime) sources decide the time"
                 )
             }
-            throw .noUsableSource(ntpReports, http: skipped)
         }
-        let remaining = deadline - (clock.now() - start)
-        guard remaining > .milliseconds(1) else {
-            throw .noUsableSource(ntpReports, http: httpURLs.map { Self.skipped($0) })
+        do throws(SyncError) {
+            return Self.attach(
+                signed, to: try decideHTTP(http, ntpReports: ntpReports, signed: &signed, start: start))
+        } catch {
+            throw Self.attach(signed, to: error)
         }
+    }
+
+    /// What measuring the HTTP(S) URLs gave: every URL's report, and the measurements by index.
+    private struct HTTPRound: Sendable {
+        var reports: [SyncReport.HTTPSource] = []
+        var measurements: [Int: HTTPTimeMeasurement] = [:]
+    }
+
+    /// Measures every URL within `left`, reporting each.
+    private func measureHTTP(left: Duration) async -> HTTPRound {
+        guard left > .milliseconds(1) else { return HTTPRound(reports: httpURLs.map { Self.skipped($0) }) }
         var source = http
         var configuration = source.configuration
-        configuration.deadline = min(configuration.deadline, remaining)
-        configuration.requestTimeout = min(configuration.requestTimeout, remaining)
+        configuration.deadline = min(configuration.deadline, left)
+        configuration.requestTimeout = min(configuration.requestTimeout, left)
         source = HTTPTimeSource(
-            configuration: configuration, trustRoots: source.trustRoots, monotonicClock: clock,
+            configuration: configuration, trustRoots: source.trustRoots, monotonicClock: ntp.client.monotonic,
             wallClock: ntp.client.wall)
         source.certificateTime = http.certificateTime
         let outcomes = await Self.measureAll(httpURLs, with: source, progress: progress)
-        try SyncError.checkCancellation()
-        var reports: [SyncReport.HTTPSource] = []
-        var measurements: [Int: HTTPTimeMeasurement] = [:]
+        var round = HTTPRound()
         for (index, outcome) in outcomes.enumerated() {
             switch outcome {
             case .success(let measurement):
-                reports.append(SyncReport.HTTPSource(measurement, status: .survivor))
-                measurements[index] = measurement
+                round.reports.append(SyncReport.HTTPSource(measurement, status: .survivor))
+                round.measurements[index] = measurement
             case .failure(let error):
-                reports.append(SyncReport.HTTPSource(url: httpURLs[index], error: error))
+                round.reports.append(SyncReport.HTTPSource(url: httpURLs[index], error: error))
             }
         }
-        let candidates = measurements.keys.sorted().compactMap { index in
+        return round
+    }
+
+    /// Selects the time from the HTTP(S) `measurements` and Roughtime's `signed` time (either may
+    /// be missing).
+    private func decideHTTP(
+        _ round: HTTPRound, ntpReports: [SyncReport.NTPSource], signed: inout SignedTime?,
+        start: MonotonicInstant
+    ) throws(SyncError) -> SyncReport {
+        let measurements = round.measurements
+        var reports = round.reports
+        var candidates = measurements.keys.sorted().compactMap { index in
             measurements[index].map { Self.candidate($0, index: index) }
         }
+        if let roughtime = signed?.candidate { candidates.append(roughtime) }
         let selection = SourceSelection(
-            policy: ntp.policy, authenticatedKindsConfigured: false,
+            policy: ntp.policy, ntsConfigured: false,
             configured: Dictionary(httpURLs.map { ($0.absoluteString, false) }) { first, _ in first },
             noun: "URLs")
         let decision: SourceSelection.Decision
@@ -175,29 +214,45 @@ package struct TimeSyncEngine: Sendable {
             decision = try selection.decide(candidates)
         } catch {
             Self.mark(&reports, error.rejected)
-            switch error {
-            case .noCandidates: throw .noUsableSource(ntpReports, http: reports)
-            case .noMajority(let failure, _):
-                throw SyncError(
-                    code: .noMajority, reason: failure.description, sources: ntpReports, httpSources: reports,
-                    majorityFailure: failure)
-            case .bootstrapRefused(let reason, _):
-                throw SyncError(code: .noMajority, reason: reason, sources: ntpReports, httpSources: reports)
-            }
+            signed?.apply(error.rejected)
+            throw SyncError(error, candidates: candidates, sources: ntpReports, httpSources: reports)
         }
         Self.mark(&reports, decision.rejected)
+        signed?.apply(decision.rejected)
         let interval = decision.outcome.interval
-        guard let measurement = measurements[decision.outcome.selected] else {
+        let elapsed = ntp.client.monotonic.now() - start
+        var report: SyncReport
+        if let measurement = measurements[decision.outcome.selected] {
+            reports[decision.outcome.selected].status = .selected
+            let localWall = measurement.localTime + (interval.instant - measurement.monotonic)
+            report = SyncReport(
+                trueTime: interval.midpoint, monotonic: interval.instant, errorBound: interval.radius,
+                offset: interval.midpoint - localWall, delay: measurement.roundTripDelay, source: .http,
+                server: measurement.url.absoluteString, sources: ntpReports, elapsed: elapsed)
+        } else if let decided = signed?.decidedReport(interval, elapsed: elapsed) {
+            report = decided
+            report.sources = ntpReports
+            let agreeing = Set([decision.outcome.selected] + decision.outcome.survivors)
+            report.isAuthenticated = candidates.filter { agreeing.contains($0.index) }.allSatisfy(
+                \.isAuthenticated)
+        } else {
             throw .noUsableSource(ntpReports, http: reports)
         }
-        reports[decision.outcome.selected].status = .selected
-        let localWall = measurement.localTime + (interval.instant - measurement.monotonic)
-        var report = SyncReport(
-            trueTime: interval.midpoint, monotonic: interval.instant, errorBound: interval.radius,
-            offset: interval.midpoint - localWall, delay: measurement.roundTripDelay, source: .http,
-            server: measurement.url.absoluteString, sources: ntpReports, elapsed: clock.now() - start)
         report.httpSources = reports
         return report
+    }
+
+    /// `report` with Roughtime's part of the sync.
+    private static func attach(_ signed: SignedTime?, to report: SyncReport) -> SyncReport {
+        var report = report
+        if let signed { report.roughtime = signed.report }
+        return report
+    }
+
+    /// `error` with Roughtime's part of the sync.
+    private static func attach(_ signed: SignedTime?, to error: SyncError) -> SyncError {
+        guard let signed else { return error }
+        return error.adding(signed.report)
     }
 
     /// An HTTP(S) measurement as the selection's candidate: never authenticated, resting on the
@@ -212,7 +267,7 @@ package struct TimeSyncEngine: Sendable {
 
     /// Marks the reports of the measurements the selection ruled out.
     private static func mark(_ reports: inout [SyncReport.HTTPSource], _ rejected: [Int: Rejection]) {
-        for (index, rejection) in rejected {
+        for (index, rejection) in rejected where reports.indices.contains(index) {
             switch rejection {
             case .unauthenticated: reports[index].status = .unauthenticated
             case .falseticker: reports[index].status = .falseticker

@@ -17,7 +17,7 @@ struct BootstrapMajority: Sendable {
             mode == .require || (mode == .prefer && agreeing.contains(where: \.isAuthenticated))
         let deciding = configured.filter { !onlyAuthenticated || $0.value }.count
         guard deciding > 1 else { return nil }
-        let distinct = Set(agreeing.map(\.name)).count
+        let distinct = Set(agreeing.map(\.name).filter { configured[$0] != nil }).count
         guard distinct * 2 <= deciding else { return nil }
         return "a cold start without trusted time needs a majority of the \(deciding) configured \(noun) to"
             + " agree, and \(distinct) \(distinct == 1 ? "does" : "do")"

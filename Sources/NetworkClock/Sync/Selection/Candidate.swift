@@ -7,7 +7,7 @@ import TimeBase
 struct Candidate: Hashable, Sendable {
     /// What kind of source gave the evidence.
     enum Kind: String, Hashable, Sendable {
-        case ntp, nts, http, https
+        case ntp, nts, http, https, roughtime
     }
 
     /// Index of the source in its report list.
@@ -20,7 +20,7 @@ struct Candidate: Hashable, Sendable {
     var interval: TrueTimeInterval
     /// The round trip of the exchange the interval is tightest from.
     var delay: Duration
-    /// Whether the evidence is cryptographically bound to the source (NTS).
+    /// Whether the evidence is cryptographically bound to the source (NTS, Roughtime).
     var isAuthenticated: Bool
     /// The certificates the evidence rests on (NTS-KE or HTTPS), leaf first; empty for none.
     var certificates: [CertificateValidity]

@@ -1,10 +1,10 @@
 import SNTP
 import TimeBase
 
-/// The one selection every source kind goes through (NTP, NTS and HTTP(S) alike):
+/// The one selection every source kind goes through (NTP, NTS, Roughtime and HTTP(S) alike):
 ///
-/// 1. each ``CandidateScreen`` rules candidates out on their own evidence (authentication policy,
-///    time floor);
+/// 1. each ``CandidateScreen`` rules candidates out on their own evidence: the time floor,
+///    Roughtime's signed time, the authentication policy;
 /// 2. the intersection algorithm and the combine method (``SourceCombiner``) give the interval the
 ///    rest agree on, rejecting falsetickers;
 /// 3. each ``AgreementCheck`` drops the candidates inconsistent with that interval (a cold start's
@@ -41,13 +41,14 @@ struct SourceSelection: Sendable {
     var checks: [any AgreementCheck]
     var majority: BootstrapMajority?
 
-    /// The screens, checks and majority rule `policy` asks for, when `authenticatedKindsConfigured`
-    /// makes the NTS mode apply. `configured` names every configured source that may decide (and
-    /// whether it is of an authenticated kind), `noun` what they are called.
-    init(policy: SyncPolicy, authenticatedKindsConfigured: Bool, configured: [String: Bool], noun: String) {
+    /// The screens, checks and majority rule `policy` asks for. `ntsConfigured` says whether NTS
+    /// servers are among the sources; `configured` names every configured source that may decide
+    /// (and whether it is of an authenticated kind), `noun` what they are called.
+    init(policy: SyncPolicy, ntsConfigured: Bool, configured: [String: Bool], noun: String) {
         screens = []
-        if authenticatedKindsConfigured { screens.append(AuthenticationScreen(mode: policy.ntsMode)) }
         if let floor = policy.floor { screens.append(TimeFloorScreen(floor: floor)) }
+        screens.append(SignedTimeScreen(tolerancePPM: policy.frequencyTolerancePPM))
+        screens.append(AuthenticationScreen(mode: policy.ntsMode, ntsConfigured: ntsConfigured))
         combiner = SourceCombiner(method: policy.combine, tolerancePPM: policy.frequencyTolerancePPM)
         let coldStart = policy.certificateTime == .unchecked
         checks = coldStart ? [CertificateValidityCheck()] : []
