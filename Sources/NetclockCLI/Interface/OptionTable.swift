@@ -329,12 +329,12 @@ package enum CLISpec {
                 + " authentication, last sync age, sync counters, frequency, per-server offset, delay and status"
         ),
         CLIOption(
-            ["-w", "--warning"], CLIValue("RANGE", .text), scope: .group(.check),
+            ["-w", "--warning"], CLIValue("RANGE", .number), scope: .group(.check),
             summary: "offset range beyond which check warns",
             help: "check: WARNING unless the offset's magnitude is proven inside RANGE (seconds, Monitoring"
                 + " Plugins syntax: 10, 10:, ~:10, 10:20, @10:20; default 60)"),
         CLIOption(
-            ["-c", "--critical"], CLIValue("RANGE", .text), scope: .group(.check),
+            ["-c", "--critical"], CLIValue("RANGE", .number), scope: .group(.check),
             summary: "offset range beyond which check is critical",
             help: "check: CRITICAL when the offset's magnitude is proven outside RANGE, even at the"
                 + " edges of its error bound (default 120)"),
