@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackServers
 import NetClockPlatform
+import NetworkClock
 import SNTP
 import Testing
 import TimeBase
@@ -157,6 +158,18 @@ struct CheckCLITests {
         ])
         #expect(old.status == 3)
         #expect(old.stdout.contains("older than --max-age 0.001s"), "\(old.stdout)")
+
+        // The same anchor named by another boot (its boot_id rewritten, still private): UNKNOWN.
+        let bootID = try #require(AnchorStore.systemBootID())
+        let text = try String(contentsOfFile: state, encoding: .utf8)
+        #expect(text.contains(bootID))
+        try Data(text.replacingOccurrences(of: bootID, with: "00000000-0000-0000-0000-000000000000").utf8)
+            .write(to: URL(fileURLWithPath: state))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: state)
+        let rebooted = try await CLIRunner.run(["check", "--state", state, "-w", "1", "-c", "2"])
+        #expect(rebooted.status == 3)
+        #expect(rebooted.stdout.hasPrefix("NETCLOCK UNKNOWN - no valid anchor: "), "\(rebooted.stdout)")
+        #expect(rebooted.stdout.lowercased().contains("boot"), "\(rebooted.stdout)")
     }
 
     /// NTS configured, only an HTTP fallback answering: with `--nts-mode prefer` a downgrade,
