@@ -350,7 +350,7 @@ package enum CLISpec {
         CLIOption(
             ["-v", "--verbose"], scope: .group(.check), repeatable: true,
             summary: "print every source after the status line",
-            help: "check: print every source and the verdict's reasons after the status line"),
+            help: "check: print a line per source after the status line"),
         CLIOption(
             ["-h", "--help"], scope: .anywhere,
             summary: "print the help",

@@ -17,12 +17,19 @@ package enum CheckHelp {
             "netclock check [SERVER ...] [-w RANGE] [-c RANGE] [--max-bound SEC] [-v] [query options]")
         lines += paragraph(
             "netclock check --state FILE [--max-age SEC] [-w RANGE] [-c RANGE] [--max-bound SEC]")
-        lines += ["", "Options:"]
         guard let check = CLISpec.command(named: "check") else { return lines.joined(separator: "\n") }
-        for option in check.options {
-            lines.append(
-                " " + option.names.joined(separator: ", ") + (option.value.map { " " + $0.label } ?? ""))
-            lines += paragraph(option.help, indent: 4)
+        // The check's own options first, as a plugin's help has them; then the sources' (query's).
+        let own = check.options.filter { $0.scope == .group(.check) || $0.scope == .anywhere }
+        let sources = check.options.filter { !own.contains($0) }
+        for (title, options) in [
+            ("Options:", own), ("Source and state options (as for query, sync, now):", sources),
+        ] {
+            lines += ["", title]
+            for option in options {
+                let value = option.value.map { " " + $0.label } ?? ""
+                lines.append(" " + option.names.joined(separator: ", ") + value)
+                lines += paragraph(option.help, indent: 4)
+            }
         }
         lines += ["", "Thresholds:"]
         lines += paragraph(
@@ -43,9 +50,10 @@ package enum CheckHelp {
         lines += ["", "Output:"]
         lines += paragraph(
             "One status line, e.g. 'NETCLOCK OK - system clock +0.012s ± 0.003s from trusted time (nts,"
-                + " authenticated)|offset=-0.012s;0.5;1;; error_bound=0.003s;;;0; sources=3;;;0;'."
+                + " authenticated)|offset=-0.012s;0.5;1;; error_bound=0.003s;;;0; sources=3;;;0;"
+                + " authenticated=1;;;0;1'."
                 + " The line says where the system clock is (+ ahead); perfdata offset is true time"
-                + " minus the system clock, check_ntp_time's sign. -v adds every source and the reasons.")
+                + " minus the system clock, check_ntp_time's sign. -v adds a line per source.")
         lines += ["", "Examples:"]
         lines += [
             " netclock check --nts time.cloudflare.com nts.netnod.se -w 0.5 -c 1",
