@@ -52,15 +52,20 @@ package enum HelpText {
         }
         let statuses = CLISpec.exitStatuses.map { "\($0.status.rawValue) \($0.meaning)" }
         lines += ["", "Exit status: " + statuses.joined(separator: ", ") + "."]
+        let check = CLISpec.checkExitStatuses.map { "\($0.status.rawValue) \($0.status)" }
+        lines += wrap(
+            words(
+                "check: " + check.joined(separator: ", ") + " (Monitoring Plugins); `netclock check --help`."),
+            lead: "", indent: 0)
         return lines.joined(separator: "\n")
     }()
 
-    private static func words(_ text: String) -> [String] {
+    static func words(_ text: String) -> [String] {
         text.split(separator: " ").map(String.init)
     }
 
     /// `words` after `lead`, greedily wrapped to ``width``, continuation lines indented by `indent`.
-    private static func wrap(_ words: [String], lead: String, indent: Int) -> [String] {
+    static func wrap(_ words: [String], lead: String, indent: Int) -> [String] {
         var lines: [String] = []
         var line = lead
         var lineHasWords = false

@@ -2,8 +2,36 @@ import NetworkClock
 
 /// The `netclock` command line: parses arguments, runs a command, returns the exit status.
 package enum Netclock {
-    /// Runs the CLI with `arguments` (without the program name).
-    package static func run(_ arguments: [String], console: Console = .standard) async -> ExitStatus {
+    /// Runs the CLI with `arguments` (without the program name); returns the process exit status:
+    /// an ``ExitStatus``, or for `check` a ``PluginStatus``.
+    package static func run(_ arguments: [String], console: Console = .standard) async -> Int32 {
+        if arguments.first == "check" {
+            return await check(Array(arguments.dropFirst()), console: console).rawValue
+        }
+        return await run(command: arguments, console: console).rawValue
+    }
+
+    /// `check`: its own help, and usage errors as UNKNOWN (the Monitoring Plugins' rule), with a
+    /// status line for the monitoring system and the reason on stderr.
+    private static func check(_ arguments: [String], console: Console) async -> PluginStatus {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            console.out(CheckHelp.text)
+            return .ok
+        }
+        do throws(UsageError) {
+            let options = try QueryCommandOptions.parse(arguments, accepting: [.query, .state, .check])
+                .validatedForCheck()
+            return await CheckCommand(options: options, console: console).run()
+        } catch {
+            console.out("NETCLOCK UNKNOWN - usage: \(error.message)")
+            console.err("netclock: \(error.message)")
+            console.err("see 'netclock check --help'")
+            return .unknown
+        }
+    }
+
+    /// Every command but `check`.
+    private static func run(command arguments: [String], console: Console) async -> ExitStatus {
         guard let command = arguments.first else {
             console.err(HelpText.usage)
             return .usage

@@ -48,6 +48,18 @@ package struct QueryCommandOptions: Hashable, Sendable {
     package var malfeasanceReportPath: String?
     /// `--certificate-time auto|wall-clock`: which time certificates are checked against.
     package var certificateTime: NetworkClock.CertificateTimePolicy = .automatic
+    /// `check -w RANGE`: nil for the default (``CheckThresholds/defaultWarning``).
+    package var warning: ThresholdRange?
+    /// `check -c RANGE`: nil for the default (``CheckThresholds/defaultCritical``).
+    package var critical: ThresholdRange?
+    /// `check --max-bound SEC`: a wider error bound is UNKNOWN.
+    package var maxBound: Duration?
+    /// `check --max-age SEC`: with `--state`, an older anchor is UNKNOWN.
+    package var maxAge: Duration?
+    /// `check -v`: how many times it was given.
+    package var verbosity = 0
+    /// `watch --metrics FILE`: the Prometheus textfile written after every round.
+    package var metricsPath: String?
 
     /// Creates the defaults.
     package init() {}
@@ -65,6 +77,8 @@ package struct QueryCommandOptions: Hashable, Sendable {
         package static let watch = Extras(rawValue: 2)
         /// Servers and the query flags.
         package static let query = Extras(rawValue: 4)
+        /// `check`'s thresholds: `-w`, `-c`, `--max-bound`, `--max-age`, `-v`.
+        package static let check = Extras(rawValue: 8)
     }
 
     /// Parses the arguments after the subcommand name.
@@ -154,6 +168,27 @@ package struct QueryCommandOptions: Hashable, Sendable {
                 options.count = count
             case "--every":
                 options.every = try seconds(try value(argument), flag: argument, allowZero: false)
+            case "-w", "--warning", "-c", "--critical":
+                let text = try value(argument)
+                guard let range = ThresholdRange(parsing: text) else {
+                    throw UsageError("invalid \(argument) \(text) (a range: 10, 10:, ~:10, 10:20 or @10:20)")
+                }
+                if argument == "-w" || argument == "--warning" {
+                    options.warning = range
+                } else {
+                    options.critical = range
+                }
+            case "--max-bound":
+                options.maxBound = try seconds(try value(argument), flag: argument, allowZero: false)
+            case "--max-age":
+                options.maxAge = try seconds(
+                    try value(argument), flag: argument, allowZero: false, limit: 366 * 86_400)
+            case "-v", "--verbose":
+                options.verbosity += 1
+            case "--metrics":
+                let path = try value(argument)
+                guard !path.isEmpty else { throw UsageError("--metrics needs a file") }
+                options.metricsPath = path
             default:
                 if argument.hasPrefix("-") && argument.count > 1 {
                     throw UsageError("unknown option \(argument)")
@@ -179,14 +214,35 @@ package struct QueryCommandOptions: Hashable, Sendable {
         return options
     }
 
-    private static func seconds(_ text: String, flag: String, allowZero: Bool) throws(UsageError) -> Duration
-    {
-        guard let value = Double(text), value.isFinite, value >= 0, value <= 86_400,
+    private static func seconds(
+        _ text: String, flag: String, allowZero: Bool, limit: Double = 86_400
+    ) throws(UsageError) -> Duration {
+        guard let value = Double(text), value.isFinite, value >= 0, value <= limit,
             allowZero || value > 0, let duration = Duration(secondsDouble: value)
         else {
-            throw UsageError("invalid \(flag) \(text) (seconds, \(allowZero ? "0" : ">0")-86400)")
+            throw UsageError(
+                "invalid \(flag) \(text) (seconds, \(allowZero ? "0" : ">0")-\(Int(limit)))")
         }
         return duration
+    }
+
+    /// `check`'s rules beyond the option groups: `--state` reads the stored anchor alone (no
+    /// servers, `--http` or `--roughtime` with it), and `--max-age` needs `--state`.
+    package func validatedForCheck() throws(UsageError) -> Self {
+        if statePath != nil && (!servers.isEmpty || !httpURLs.isEmpty || !roughtimeFiles.isEmpty) {
+            throw UsageError(
+                "check --state reads the stored anchor: no SERVER, --http or --roughtime with it")
+        }
+        if maxAge != nil && statePath == nil { throw UsageError("--max-age needs --state") }
+        return self
+    }
+
+    /// The thresholds of `-w`, `-c` and `--max-bound` (defaults for those not given).
+    package var checkThresholds: CheckThresholds {
+        CheckThresholds(
+            warning: warning ?? CheckThresholds.defaultWarning,
+            critical: critical ?? CheckThresholds.defaultCritical,
+            maxBound: maxBound?.secondsDouble)
     }
 
     /// The NTP servers to query: the given ones, else the defaults, except with `--roughtime`

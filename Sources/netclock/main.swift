@@ -12,4 +12,4 @@ func commandLineArguments() -> [String] {
 }
 
 let status = await Netclock.run(Array(commandLineArguments().dropFirst()))
-exit(status.rawValue)
+exit(status)

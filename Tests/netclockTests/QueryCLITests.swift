@@ -280,7 +280,9 @@ struct QueryCLITests {
                                   [--allow-downgrade] [--ca-file FILE] [-4|-6] [--json]
                    netclock sync  [same options] [--state FILE]
                    netclock now   [--state FILE] [--json]
-                   netclock watch [same options] [--count N] [--every SEC]
+                   netclock watch [same options] [--count N] [--every SEC] [--metrics FILE]
+                   netclock check [same options] [--state FILE] [-w|--warning RANGE] [-c|--critical RANGE]
+                                  [--max-bound SEC] [--max-age SEC] [-v|--verbose ...]
                    netclock completion bash|zsh|fish
                    netclock man
                    netclock --help | --version
@@ -290,6 +292,8 @@ struct QueryCLITests {
               sync         query, then store the result as an anchor for `now` (survives restarts, not reboots)
               now          print the trusted time from the stored anchor, without any network traffic
               watch        query repeatedly and print one line per round
+              check        monitoring plugin: OK, WARNING, CRITICAL or UNKNOWN for the system clock's offset,
+                           judged with its error bound (with --state alone: from the anchor, offline)
               completion   print the shell completion script for bash, zsh or fish
               man          print this manual as a man page (mdoc source: netclock man | man -l -)
 
@@ -326,10 +330,26 @@ struct QueryCLITests {
               --count N         watch: stop after N rounds
               --every SEC       watch: seconds between round starts (default 64); with NTP servers at least
                                 --samples times --interval, as requests to a server are spaced
+              --metrics FILE    watch: after every round, write the Prometheus text format to FILE (a temporary
+                                file renamed into place) for node_exporter's textfile collector: offset, bound,
+                                authentication, last sync age, sync counters, frequency, per-server offset,
+                                delay and status
+              -w, --warning RANGE
+                                check: WARNING unless the offset's magnitude is proven inside RANGE (seconds,
+                                Monitoring Plugins syntax: 10, 10:, ~:10, 10:20, @10:20; default 60)
+              -c, --critical RANGE
+                                check: CRITICAL when the offset's magnitude is proven outside RANGE, even at the
+                                edges of its error bound (default 120)
+              --max-bound SEC   check: UNKNOWN when the error bound is wider than SEC (default: any bound is
+                                judged)
+              --max-age SEC     check --state: UNKNOWN when the stored anchor is older than SEC (default: any
+                                age; its bound grows with age)
+              -v, --verbose     check: print a line per source after the status line
               -h, --help        print this help
               --version         print the version
 
             Exit status: 0 success, 1 no usable time source, 2 usage error.
+            check: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (Monitoring Plugins); `netclock check --help`.
             """
         #expect(HelpText.full == expected)
     }

@@ -17,6 +17,7 @@ struct WatchCommand {
         var roundStart = clock.now
         var round = 0
         var anySuccess = false
+        var metrics = WatchMetrics()
         while options.count.map({ round < $0 }) ?? true {
             if round > 0 {
                 // Rounds start `--every` apart; after a round that took longer, the next starts at
@@ -29,11 +30,13 @@ struct WatchCommand {
             switch await query.run(status: options.json ? nil : console.status) {
             case .success(let report):
                 anySuccess = true
+                metrics.record(report)
                 let proof = query.keepProof(report.roughtime, console: console)
                 console.out(
                     options.json
                         ? JSONOutput.line(SyncReportJSON(report, malfeasanceReport: proof)) : line(report))
             case .failure(let error):
+                metrics.record(error)
                 let proof = query.keepProof(error.roughtime, console: console)
                 if options.json {
                     console.out(JSONOutput.line(SyncFailureJSON(error, malfeasanceReport: proof)))
@@ -43,8 +46,23 @@ struct WatchCommand {
                     )
                 }
             }
+            if let path = options.metricsPath { writeMetrics(metrics, of: query.clock, to: path) }
         }
         return anySuccess ? .success : .noTime
+    }
+
+    /// `--metrics FILE`: the exposition of `metrics` with `clock`'s state now, written atomically.
+    private func writeMetrics(_ metrics: WatchMetrics, of clock: NetworkClock, to path: String) {
+        let state = clock.now().map { estimate in
+            WatchMetrics.ClockState(
+                offset: estimate.offset(from: SystemWallClock().now()).secondsDouble,
+                errorBound: estimate.errorBound.secondsDouble, isAuthenticated: estimate.isAuthenticated,
+                age: estimate.age.secondsDouble)
+        }
+        let text = metrics.text(clock: state, frequency: state == nil ? nil : clock.frequency())
+        if let reason = MetricsFile.write(text, to: path) {
+            console.err("netclock: the metrics could not be written: \(reason)")
+        }
     }
 
     /// The shortest time from one round's start to the next that etiquette allows: a round sends

@@ -78,6 +78,10 @@ package enum ManPage {
         for (status, meaning) in CLISpec.exitStatuses {
             lines += [".It \(status.rawValue)"] + paragraph(meaning)
         }
+        lines += [".El", ".Pp", ".Cm check", "exits as a Monitoring Plugin does:", ".Bl -tag -width Ds"]
+        for (status, meaning) in CLISpec.checkExitStatuses {
+            lines += [".It \(status.rawValue)"] + paragraph(meaning)
+        }
         lines += [
             ".El",
             ".Sh EXAMPLES",

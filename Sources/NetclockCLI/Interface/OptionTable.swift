@@ -207,6 +207,10 @@ package enum CLISpec {
             name: "watch", optionGroups: [.query, .watch], operand: servers,
             summary: "query repeatedly and print one line per round"),
         CLICommand(
+            name: "check", optionGroups: [.query, .state, .check], operand: servers,
+            summary: "monitoring plugin: OK, WARNING, CRITICAL or UNKNOWN for the system clock's offset,"
+                + " judged with its error bound (with --state alone: from the anchor, offline)"),
+        CLICommand(
             name: "completion", optionGroups: nil,
             operand: CLIOperand(value: CLIValue(choices: shells), required: true, repeatable: false),
             summary: "print the shell completion script for bash, zsh or fish"),
@@ -218,6 +222,14 @@ package enum CLISpec {
     /// What a SERVER operand is.
     package static let serverNote =
         "SERVER is host, host:port or [v6addr]:port (default: pool.ntp.org, all its addresses)."
+
+    /// The exit statuses of `check` (the Monitoring Plugins'), beside the others.
+    package static let checkExitStatuses: [(status: PluginStatus, meaning: String)] = [
+        (.ok, "OK: the offset is proven inside the warning range"),
+        (.warning, "WARNING: not proven OK, not proven critical, or a downgrade"),
+        (.critical, "CRITICAL: the offset is proven outside the critical range"),
+        (.unknown, "UNKNOWN: no trusted time, a bound wider than --max-bound, or a usage error"),
+    ]
 
     /// The exit statuses of the CLI contract.
     package static let exitStatuses: [(status: ExitStatus, meaning: String)] = [
@@ -309,6 +321,36 @@ package enum CLISpec {
             summary: "seconds between round starts",
             help: "watch: seconds between round starts (default 64); with NTP servers at least --samples"
                 + " times --interval, as requests to a server are spaced"),
+        CLIOption(
+            ["--metrics"], CLIValue("FILE", .file), scope: .group(.watch),
+            summary: "Prometheus textfile written after every round",
+            help: "watch: after every round, write the Prometheus text format to FILE (a temporary file"
+                + " renamed into place) for node_exporter's textfile collector: offset, bound,"
+                + " authentication, last sync age, sync counters, frequency, per-server offset, delay and status"
+        ),
+        CLIOption(
+            ["-w", "--warning"], CLIValue("RANGE", .number), scope: .group(.check),
+            summary: "offset range beyond which check warns",
+            help: "check: WARNING unless the offset's magnitude is proven inside RANGE (seconds, Monitoring"
+                + " Plugins syntax: 10, 10:, ~:10, 10:20, @10:20; default 60)"),
+        CLIOption(
+            ["-c", "--critical"], CLIValue("RANGE", .number), scope: .group(.check),
+            summary: "offset range beyond which check is critical",
+            help: "check: CRITICAL when the offset's magnitude is proven outside RANGE, even at the"
+                + " edges of its error bound (default 120)"),
+        CLIOption(
+            ["--max-bound"], CLIValue("SEC", .number), scope: .group(.check),
+            summary: "widest error bound check judges",
+            help: "check: UNKNOWN when the error bound is wider than SEC (default: any bound is judged)"),
+        CLIOption(
+            ["--max-age"], CLIValue("SEC", .number), scope: .group(.check),
+            summary: "oldest anchor check --state accepts",
+            help: "check --state: UNKNOWN when the stored anchor is older than SEC (default: any age; its"
+                + " bound grows with age)"),
+        CLIOption(
+            ["-v", "--verbose"], scope: .group(.check), repeatable: true,
+            summary: "print every source after the status line",
+            help: "check: print a line per source after the status line"),
         CLIOption(
             ["-h", "--help"], scope: .anywhere,
             summary: "print the help",
