@@ -43,8 +43,9 @@ import TimeBase
     static func selection(_ mode: NetworkClock.NTSMode, floor: UnixTime? = nil) -> SourceSelection {
         var policy = SyncPolicy(servers: [])
         policy.ntsMode = mode
-        policy.floor = floor
-        return SourceSelection(policy: policy, ntsConfigured: false, configured: [:], noun: "servers")
+        return SourceSelection(
+            policy: policy, facts: SyncFacts(floor: floor), ntsConfigured: false, configured: [:],
+            noun: "servers")
     }
 
     /// The selection over `others` and the signed time of `query`.

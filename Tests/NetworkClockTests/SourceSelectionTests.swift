@@ -29,14 +29,16 @@ import TimeBase
         return CertificateValidity(notBefore: now + start, notAfter: now + end, subject: "CN=test")
     }
 
-    static func policy(
-        mode: NetworkClock.NTSMode = .mix, floor: UnixTime? = nil, coldStart: Bool = false
-    ) -> SyncPolicy {
+    static func selection(
+        mode: NetworkClock.NTSMode = .mix, floor: UnixTime? = nil, coldStart: Bool = false,
+        ntsConfigured: Bool,
+        configured: [String: Bool], noun: String
+    ) -> SourceSelection {
         var policy = SyncPolicy(servers: [])
         policy.ntsMode = mode
-        policy.floor = floor
-        policy.certificateTime = coldStart ? .unchecked : .wallClock
-        return policy
+        let facts = SyncFacts(floor: floor, certificateTime: coldStart ? .unchecked : .wallClock)
+        return SourceSelection(
+            policy: policy, facts: facts, ntsConfigured: ntsConfigured, configured: configured, noun: noun)
     }
 
     @Test(arguments: [NetworkClock.NTSMode.require, .prefer, .mix])
@@ -76,8 +78,8 @@ import TimeBase
 
     @Test func aColdStartDropsACandidateWhoseCertificateIsInvalidAtTheAgreedTimeAndVotesAgain() throws {
         // Three agree on the truth; one of them rests on a certificate that ended an hour ago.
-        let selection = SourceSelection(
-            policy: Self.policy(coldStart: true), ntsConfigured: false,
+        let selection = Self.selection(
+            coldStart: true, ntsConfigured: false,
             configured: ["a": false, "b": false, "c": false], noun: "servers")
         let decision = try selection.decide([
             Self.candidate(0, "a", certificates: [Self.certificate(-1000, 1000)]),
@@ -94,8 +96,8 @@ import TimeBase
 
     @Test func aColdStartNeedsAMajorityOfConfiguredNamesNotOfAddresses() {
         // Two answers from two addresses of one name, out of three configured names.
-        let selection = SourceSelection(
-            policy: Self.policy(coldStart: true), ntsConfigured: false,
+        let selection = Self.selection(
+            coldStart: true, ntsConfigured: false,
             configured: ["a": false, "b": false, "c": false], noun: "servers")
         #expect {
             try selection.decide([Self.candidate(0, "a"), Self.candidate(1, "a")])
@@ -104,16 +106,16 @@ import TimeBase
             return reason.contains("majority of the 3 configured servers") && reason.contains("1 does")
         }
         // With trusted time there is no such rule.
-        let trusted = SourceSelection(
-            policy: Self.policy(), ntsConfigured: false,
+        let trusted = Self.selection(
+            ntsConfigured: false,
             configured: ["a": false, "b": false, "c": false], noun: "servers")
         #expect(throws: Never.self) { try trusted.decide([Self.candidate(0, "a"), Self.candidate(1, "a")]) }
     }
 
     @Test func underPreferTheMajorityCountsOnlyTheAuthenticatedKinds() throws {
         // One NTS server of one configured agrees: a majority of those that may decide.
-        let selection = SourceSelection(
-            policy: Self.policy(mode: .prefer, coldStart: true), ntsConfigured: true,
+        let selection = Self.selection(
+            mode: .prefer, coldStart: true, ntsConfigured: true,
             configured: ["nts": true, "plain1": false, "plain2": false], noun: "servers")
         let decision = try selection.decide([
             Self.candidate(0, "nts", kind: .nts, authenticated: true),
@@ -125,8 +127,7 @@ import TimeBase
     }
 
     @Test func kindsAreJudgedAlikeAndAFalsetickerOfAnyKindIsNamed() throws {
-        let selection = SourceSelection(
-            policy: Self.policy(), ntsConfigured: false, configured: [:], noun: "sources")
+        let selection = Self.selection(ntsConfigured: false, configured: [:], noun: "sources")
         let decision = try selection.decide([
             Self.candidate(0, "ntp", kind: .ntp),
             Self.candidate(1, "https://a/", offset: .milliseconds(3), kind: .https),
@@ -140,8 +141,8 @@ import TimeBase
     }
 
     @Test func everyCandidateRuledOutOrSplitGivesItsFailureWithTheRejections() {
-        let selection = SourceSelection(
-            policy: Self.policy(floor: Self.truth), ntsConfigured: false, configured: [:],
+        let selection = Self.selection(
+            floor: Self.truth, ntsConfigured: false, configured: [:],
             noun: "servers")
         #expect {
             try selection.decide([Self.candidate(0, "old", offset: .seconds(-100))])
@@ -149,8 +150,7 @@ import TimeBase
             guard case SourceSelection.Failure.noCandidates(let rejected) = error else { return false }
             return rejected.keys.sorted() == [0]
         }
-        let split = SourceSelection(
-            policy: Self.policy(), ntsConfigured: false, configured: [:], noun: "servers")
+        let split = Self.selection(ntsConfigured: false, configured: [:], noun: "servers")
         #expect {
             try split.decide([Self.candidate(0, "a"), Self.candidate(1, "b", offset: .seconds(5))])
         } throws: { error in

@@ -201,10 +201,9 @@ public final class NetworkClock: Sendable {
         var report: SyncReport
         var engine = self.engine
         engine.progress = progress
-        engine.ntp.policy.floor = floor.withLock { $0.value }
         await takeNTSAssociations()
         do throws(SyncError) {
-            report = try await engine.sync()
+            report = try await engine.sync(floor: floor.withLock { $0.value })
             await keepNTSAssociations()
             if report.isDowngraded && !configuration.allowsDowngrade {
                 throw SyncError.unauthenticatedOnly(report)

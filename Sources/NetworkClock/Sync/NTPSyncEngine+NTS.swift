@@ -1,4 +1,5 @@
 import NTSClient
+import NetClockTLS
 import NetClockPlatform
 import SNTP
 import TimeBase
@@ -9,12 +10,13 @@ extension NTPSyncEngine {
     /// Blocks; stops within one poll slice once `isCancelled` returns true.
     @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
     func ntsBurst(
-        to server: ServerName, deadline: MonotonicInstant, isCancelled: () -> Bool = { false }
+        to server: ServerName, deadline: MonotonicInstant, certificateTime: CertificateTime = .wallClock,
+        isCancelled: () -> Bool = { false }
     ) -> NTSQueryOutcome {
         var query = NTSQuery(
             client: client, trust: policy.trustRoots.tlsTrustRoots, family: policy.family,
             sessions: ntsSessions)
-        query.certificateTime = policy.certificateTime
+        query.certificateTime = certificateTime
         // A known NTP address that etiquette keeps silent is not worth a key exchange.
         if let address = query.knownNTPAddress(of: server) {
             let admission = registry.admission(

@@ -1,4 +1,5 @@
 import NTSClient
+import NetClockTLS
 import NetClockPlatform
 import SNTP
 import TimeBase
@@ -74,12 +75,13 @@ package struct NTPSyncEngine: Sendable {
     /// - Throws: ``SyncError`` when no usable, agreeing source answered by the deadline.
     package func sync() async throws(SyncError) -> SyncReport {
         var signed: SignedTime?
-        return try decide(await measure(), signed: &signed)
+        return try decide(await measure(), facts: SyncFacts(), signed: &signed)
     }
 
-    /// Queries every address of every configured server once, within the policy's deadline.
+    /// Queries every address of every configured server once, within the policy's deadline,
+    /// checking NTS-KE certificates against `certificateTime`.
     /// - Throws: ``SyncError`` only for no servers or cancellation.
-    func measure() async throws(SyncError) -> Round {
+    func measure(certificateTime: CertificateTime = .wallClock) async throws(SyncError) -> Round {
         guard !policy.servers.isEmpty else { throw .noServers }
         try SyncError.checkCancellation()
         let monotonic = client.monotonic
@@ -119,7 +121,8 @@ package struct NTPSyncEngine: Sendable {
             targets.append((reports.count - 1, .nts(server: server)))
         }
         client.progress?(.querying(addresses: targets.count))
-        let results = await queryAll(targets.map(\.target), deadline: deadline)
+        let results = await queryAll(
+            targets.map(\.target), deadline: deadline, certificateTime: certificateTime)
         try SyncError.checkCancellation()
         for (position, item) in targets.enumerated() {
             guard let outcome = results[position] else {
@@ -191,7 +194,9 @@ package struct NTPSyncEngine: Sendable {
         }
     }
 
-    private func queryAll(_ targets: [Target], deadline: MonotonicInstant) async -> [Int: TargetResult] {
+    private func queryAll(
+        _ targets: [Target], deadline: MonotonicInstant, certificateTime: CertificateTime
+    ) async -> [Int: TargetResult] {
         guard !targets.isEmpty else { return [:] }
         let enough = policy.minimumSources.map { min(max(1, $0), targets.count) } ?? targets.count
         let batch = BlockingBatch<TargetResult>(on: pool, enough: enough) { $0.query?.best != nil }
@@ -204,7 +209,9 @@ package struct NTPSyncEngine: Sendable {
                         engine.burst(to: address, deadline: deadline, isCancelled: { stop.isCancelled }))
                 case .nts(let server):
                     return .nts(
-                        engine.ntsBurst(to: server, deadline: deadline, isCancelled: { stop.isCancelled }))
+                        engine.ntsBurst(
+                            to: server, deadline: deadline, certificateTime: certificateTime,
+                            isCancelled: { stop.isCancelled }))
                 }
             }
         }
@@ -233,8 +240,8 @@ package struct NTPSyncEngine: Sendable {
     }
 
     /// Selects the time from `round`'s sources and Roughtime's `signed` time, whose report the
-    /// selection may withdraw the agreement from.
-    func decide(_ round: Round, signed: inout SignedTime?) throws(SyncError) -> SyncReport {
+    /// selection may withdraw the agreement from, under this sync's `facts`.
+    func decide(_ round: Round, facts: SyncFacts, signed: inout SignedTime?) throws(SyncError) -> SyncReport {
         var reports = round.reports
         // Each agreeing source votes with its burst's intersection; an inconsistent one not at all.
         var candidates = reports.enumerated().compactMap { index, report -> Candidate? in
@@ -248,7 +255,7 @@ package struct NTPSyncEngine: Sendable {
         }
         if let roughtime = signed?.candidate { candidates.append(roughtime) }
         let selection = SourceSelection(
-            policy: policy, ntsConfigured: policy.usesNTS,
+            policy: policy, facts: facts, ntsConfigured: policy.usesNTS,
             configured: Dictionary(policy.servers.map { ($0.description, $0.usesNTS) }) { first, _ in first },
             noun: "servers")
         let decision: SourceSelection.Decision

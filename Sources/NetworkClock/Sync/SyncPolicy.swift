@@ -45,13 +45,8 @@ package struct SyncPolicy: Hashable, Sendable {
     package var usesNTS: Bool { servers.contains(where: \.usesNTS) }
     /// Roughtime servers queried beside the NTP servers (their signed time is authenticated).
     package var roughtimeServers: [RoughtimeServer] = []
-    /// Against which time NTS-KE and HTTPS check certificates in this sync (decided per sync:
-    /// the trusted clock, Roughtime's time, none for a cold start, or the wall clock).
-    package var certificateTime: CertificateTime = .wallClock
     /// Which time certificates are checked against (the configuration's choice).
     package var certificateTimePolicy: NetworkClock.CertificateTimePolicy = .automatic
-    /// The least the true time was proven to be (``TimeFloor``); nil when unknown.
-    package var floor: UnixTime?
     /// Whether authenticated sources (NTS or Roughtime) are configured: then ``ntsMode`` decides
     /// whether unauthenticated ones may decide the time.
     package var usesAuthenticatedSources: Bool { usesNTS || !roughtimeServers.isEmpty }

@@ -16,8 +16,8 @@ extension TimeSyncEngine {
     }
 
     /// The time to check certificates against, the label the report gives it, and Roughtime's
-    /// answer when it had to be awaited first.
-    func certificateTime(roughtime: (() async -> RoughtimeQueryResult?)?) async -> (
+    /// answer when it had to be awaited first; a signed time wholly before `floor` is not used.
+    func certificateTime(roughtime: (() async -> RoughtimeQueryResult?)?, floor: UnixTime?) async -> (
         check: SyncReport.CertificateCheck, time: CertificateTime, roughtime: RoughtimeQueryResult?
     ) {
         if ntp.policy.certificateTimePolicy == .wallClock { return (.wallClock, .wallClock, nil) }
@@ -25,7 +25,7 @@ extension TimeSyncEngine {
             return (.trustedClock, .at(secondsSince1970: Self.seconds(trusted.time)), nil)
         }
         if let roughtime, let answer = await roughtime(), case .success(let agreement) = answer.agreement,
-            !(ntp.policy.floor.map { agreement.interval.latest < $0 } ?? false)
+            !(floor.map { agreement.interval.latest < $0 } ?? false)
         {
             return (.roughtime, .at(secondsSince1970: Self.seconds(agreement.interval.midpoint)), answer)
         } else if let roughtime {

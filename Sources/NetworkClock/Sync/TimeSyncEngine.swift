@@ -43,12 +43,13 @@ package struct TimeSyncEngine: Sendable {
         self.ntp = ntp
     }
 
-    /// Runs one sync: NTP, then the HTTP fallback if needed.
+    /// Runs one sync: NTP and NTS, Roughtime, then the HTTP fallback if needed, with `floor` the
+    /// least the true time was proven to be (nil when unknown).
     ///
     /// Cancelling the calling task ends the sync within one poll slice with
     /// ``SyncError/cancelled``; there is no fallback then.
     /// - Throws: ``SyncError`` naming every source's failure.
-    package func sync() async throws(SyncError) -> SyncReport {
+    package func sync(floor: UnixTime? = nil) async throws(SyncError) -> SyncReport {
         let start = ntp.client.monotonic.now()
         let roughtimeQuery = roughtime?.start()
         var roughtimeAnswer: RoughtimeQueryResult?
@@ -58,14 +59,14 @@ package struct TimeSyncEngine: Sendable {
             return await roughtimeQuery.wait(timeout: max(left, .milliseconds(100)))[0]
         }
         // Which time the certificates are checked against, decided before any key exchange.
-        var engine = self
+        var facts = SyncFacts(floor: floor)
         var check: SyncReport.CertificateCheck?
         if checksCertificates {
-            let decided = await certificateTime(roughtime: roughtimeQuery == nil ? nil : awaitRoughtime)
+            let decided = await certificateTime(
+                roughtime: roughtimeQuery == nil ? nil : awaitRoughtime, floor: floor)
             check = decided.check
             roughtimeAnswer = decided.roughtime
-            engine.ntp.policy.certificateTime = decided.time
-            engine.http.certificateTime = decided.time
+            facts.certificateTime = decided.time
             try SyncError.checkCancellation()
         }
         let known = roughtimeAnswer
@@ -73,7 +74,7 @@ package struct TimeSyncEngine: Sendable {
             roughtimeQuery == nil ? nil : { if let known { known } else { await awaitRoughtime() } }
         var report: SyncReport
         do throws(SyncError) {
-            report = try await engine.decideSources(roughtime: signedAnswer)
+            report = try await decideSources(facts, roughtime: signedAnswer)
         } catch {
             if error.code == .cancelled { roughtimeQuery?.cancel() }
             var error = error
@@ -99,12 +100,14 @@ package struct TimeSyncEngine: Sendable {
     /// took part in the result (none answered, or the signed time alone decided), the HTTP(S)
     /// measurements and Roughtime's answer do. Roughtime's report is attached either way.
     private func decideSources(
-        roughtime: (() async -> RoughtimeQueryResult?)?
+        _ facts: SyncFacts, roughtime: (() async -> RoughtimeQueryResult?)?
     ) async throws(SyncError) -> SyncReport {
         let clock = ntp.client.monotonic
         let start = clock.now()
         var round: NTPSyncEngine.Round?
-        if !ntp.policy.servers.isEmpty { round = try await ntp.measure() }
+        if !ntp.policy.servers.isEmpty {
+            round = try await ntp.measure(certificateTime: facts.certificateTime)
+        }
         // HTTP time is never authenticated: with authenticated sources required it cannot stand in.
         let httpAllowed =
             !httpURLs.isEmpty && !(ntp.policy.usesAuthenticatedSources && ntp.policy.ntsMode == .require)
@@ -112,7 +115,8 @@ package struct TimeSyncEngine: Sendable {
         // Roughtime's answer is awaited.
         let noNTPAnswer = !(round?.reports.contains { $0.status == .survivor } ?? false)
         let left = deadline - (clock.now() - start)
-        async let early: HTTPRound? = httpAllowed && noNTPAnswer ? measureHTTP(left: left) : nil
+        async let early: HTTPRound? =
+            httpAllowed && noNTPAnswer ? measureHTTP(left: left, certificateTime: facts.certificateTime) : nil
         var signed: SignedTime?
         if let roughtime, let answer = await roughtime() { signed = SignedTime(answer) }
         try SyncError.checkCancellation()
@@ -120,7 +124,7 @@ package struct TimeSyncEngine: Sendable {
         var ntpFailure: SyncError?
         if let round {
             do {
-                let report = try ntp.decide(round, signed: &signed)
+                let report = try ntp.decide(round, facts: facts, signed: &signed)
                 if report.source == .ntp || httpURLs.isEmpty { return Self.attach(signed, to: report) }
                 ntpReports = report.sources
             } catch {
@@ -142,7 +146,8 @@ package struct TimeSyncEngine: Sendable {
             if let measured = await early {
                 http = measured
             } else {
-                http = await measureHTTP(left: deadline - (clock.now() - start))
+                http = await measureHTTP(
+                    left: deadline - (clock.now() - start), certificateTime: facts.certificateTime)
             }
             try SyncError.checkCancellation()
         } else {
@@ -156,7 +161,8 @@ package struct TimeSyncEngine: Sendable {
         }
         do throws(SyncError) {
             return Self.attach(
-                signed, to: try decideHTTP(http, ntpReports: ntpReports, signed: &signed, start: start))
+                signed,
+                to: try decideHTTP(http, facts: facts, ntpReports: ntpReports, signed: &signed, start: start))
         } catch {
             throw Self.attach(signed, to: error)
         }
@@ -168,8 +174,9 @@ package struct TimeSyncEngine: Sendable {
         var measurements: [Int: HTTPTimeMeasurement] = [:]
     }
 
-    /// Measures every URL within `left`, reporting each.
-    private func measureHTTP(left: Duration) async -> HTTPRound {
+    /// Measures every URL within `left`, checking HTTPS certificates against `certificateTime`,
+    /// reporting each.
+    private func measureHTTP(left: Duration, certificateTime: CertificateTime) async -> HTTPRound {
         guard left > .milliseconds(1) else { return HTTPRound(reports: httpURLs.map { Self.skipped($0) }) }
         var source = http
         var configuration = source.configuration
@@ -178,7 +185,7 @@ package struct TimeSyncEngine: Sendable {
         source = HTTPTimeSource(
             configuration: configuration, trustRoots: source.trustRoots, monotonicClock: ntp.client.monotonic,
             wallClock: ntp.client.wall)
-        source.certificateTime = http.certificateTime
+        source.certificateTime = certificateTime
         let outcomes = await Self.measureAll(httpURLs, with: source, progress: progress)
         var round = HTTPRound()
         for (index, outcome) in outcomes.enumerated() {
@@ -196,7 +203,7 @@ package struct TimeSyncEngine: Sendable {
     /// Selects the time from the HTTP(S) `measurements` and Roughtime's `signed` time (either may
     /// be missing).
     private func decideHTTP(
-        _ round: HTTPRound, ntpReports: [SyncReport.NTPSource], signed: inout SignedTime?,
+        _ round: HTTPRound, facts: SyncFacts, ntpReports: [SyncReport.NTPSource], signed: inout SignedTime?,
         start: MonotonicInstant
     ) throws(SyncError) -> SyncReport {
         let measurements = round.measurements
@@ -206,7 +213,7 @@ package struct TimeSyncEngine: Sendable {
         }
         if let roughtime = signed?.candidate { candidates.append(roughtime) }
         let selection = SourceSelection(
-            policy: ntp.policy, ntsConfigured: false,
+            policy: ntp.policy, facts: facts, ntsConfigured: false,
             configured: Dictionary(httpURLs.map { ($0.absoluteString, false) }) { first, _ in first },
             noun: "URLs")
         let decision: SourceSelection.Decision

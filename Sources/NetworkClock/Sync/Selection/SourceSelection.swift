@@ -41,16 +41,17 @@ struct SourceSelection: Sendable {
     var checks: [any AgreementCheck]
     var majority: BootstrapMajority?
 
-    /// The screens, checks and majority rule `policy` asks for. `ntsConfigured` says whether NTS
+    /// The screens, checks and majority rule `policy` and this sync's `facts` ask for. `ntsConfigured` says whether NTS
     /// servers are among the sources; `configured` names every configured source that may decide
     /// (and whether it is of an authenticated kind), `noun` what they are called.
-    init(policy: SyncPolicy, ntsConfigured: Bool, configured: [String: Bool], noun: String) {
+    init(policy: SyncPolicy, facts: SyncFacts, ntsConfigured: Bool, configured: [String: Bool], noun: String)
+    {
         screens = []
-        if let floor = policy.floor { screens.append(TimeFloorScreen(floor: floor)) }
+        if let floor = facts.floor { screens.append(TimeFloorScreen(floor: floor)) }
         screens.append(SignedTimeScreen(tolerancePPM: policy.frequencyTolerancePPM))
         screens.append(AuthenticationScreen(mode: policy.ntsMode, ntsConfigured: ntsConfigured))
         combiner = SourceCombiner(method: policy.combine, tolerancePPM: policy.frequencyTolerancePPM)
-        let coldStart = policy.certificateTime == .unchecked
+        let coldStart = facts.certificateTime == .unchecked
         checks = coldStart ? [CertificateValidityCheck()] : []
         majority =
             coldStart ? BootstrapMajority(configured: configured, mode: policy.ntsMode, noun: noun) : nil
