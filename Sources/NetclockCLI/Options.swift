@@ -48,6 +48,11 @@ package struct QueryCommandOptions: Hashable, Sendable {
     package var malfeasanceReportPath: String?
     /// `--certificate-time auto|wall-clock`: which time certificates are checked against.
     package var certificateTime: NetworkClock.CertificateTimePolicy = .automatic
+    /// `set`: how the system clock may be corrected (`--step`, `--slew`, `--step-threshold`,
+    /// `--max-step`, `--force`).
+    package var systemClock = SystemClockPolicy()
+    /// `set --dry-run`: decide and print, but change neither the clock nor its kernel status.
+    package var dryRun = false
 
     /// Creates the defaults.
     package init() {}
@@ -65,6 +70,9 @@ package struct QueryCommandOptions: Hashable, Sendable {
         package static let watch = Extras(rawValue: 2)
         /// Servers and the query flags.
         package static let query = Extras(rawValue: 4)
+        /// `set`'s options: `--step`, `--slew`, `--step-threshold`, `--max-step`, `--dry-run`,
+        /// `--force`.
+        package static let set = Extras(rawValue: 8)
     }
 
     /// Parses the arguments after the subcommand name.
@@ -154,6 +162,21 @@ package struct QueryCommandOptions: Hashable, Sendable {
                 options.count = count
             case "--every":
                 options.every = try seconds(try value(argument), flag: argument, allowZero: false)
+            case "--step", "--slew":
+                let method: SystemClockPolicy.Method = argument == "--step" ? .step : .slew
+                guard options.systemClock.method == .automatic || options.systemClock.method == method else {
+                    throw UsageError("--step and --slew exclude each other")
+                }
+                options.systemClock.method = method
+            case "--step-threshold":
+                options.systemClock.stepThreshold = try seconds(try value(argument), flag: argument, allowZero: true)
+            case "--max-step":
+                options.systemClock.maximumUnauthenticatedCorrection = try longSeconds(
+                    try value(argument), flag: argument)
+            case "--dry-run":
+                options.dryRun = true
+            case "--force":
+                options.systemClock.overridesOtherDisciplines = true
             default:
                 if argument.hasPrefix("-") && argument.count > 1 {
                     throw UsageError("unknown option \(argument)")
@@ -185,6 +208,16 @@ package struct QueryCommandOptions: Hashable, Sendable {
             allowZero || value > 0, let duration = Duration(secondsDouble: value)
         else {
             throw UsageError("invalid \(flag) \(text) (seconds, \(allowZero ? "0" : ">0")-86400)")
+        }
+        return duration
+    }
+
+    /// `--max-step`: seconds from 0 to about 317 years (a clock may be wrong by decades).
+    private static func longSeconds(_ text: String, flag: String) throws(UsageError) -> Duration {
+        guard let value = Double(text), value.isFinite, value >= 0, value <= 1e10,
+            let duration = Duration(secondsDouble: value)
+        else {
+            throw UsageError("invalid \(flag) \(text) (seconds, 0-10000000000)")
         }
         return duration
     }
