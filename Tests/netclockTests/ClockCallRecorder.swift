@@ -86,7 +86,7 @@ enum ClockCallRecorder {
         let text = "# \(name)\(clock): netclock \(arguments.joined(separator: " "))\n"
             + (lines.isEmpty ? "(no clock calls)\n" : lines.joined(separator: "\n") + "\n")
         guard let handle = FileHandle(forWritingAtPath: path) else {
-            FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
             return
         }
         defer { try? handle.close() }
