@@ -37,7 +37,8 @@ extension Syscalls {
                     String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
                 }
                 guard let id = Int32(name), id > 0 else { continue }
-                guard case .success(let comm) = FileSystem.readFile(atPath: "/proc/\(id)/comm", limit: 64) else {
+                guard case .success(let comm) = FileSystem.readFile(atPath: "/proc/\(id)/comm", limit: 64)
+                else {
                     continue
                 }
                 let command =

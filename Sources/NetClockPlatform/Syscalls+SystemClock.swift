@@ -24,7 +24,8 @@ extension Syscalls {
             // a whole number of seconds below it plus a positive fraction.
             let nanoseconds = offset.attoseconds / 1_000_000_000
             let (seconds, fraction) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
-            let (wholeSeconds, positiveFraction) = fraction < 0 ? (seconds - 1, fraction + 1_000_000_000) : (seconds, fraction)
+            let (wholeSeconds, positiveFraction) =
+                fraction < 0 ? (seconds - 1, fraction + 1_000_000_000) : (seconds, fraction)
             timex.time.tv_sec = Int(wholeSeconds)
             timex.time.tv_usec = Int(positiveFraction)
             return nothingOrErrno(retryOnInterrupt: false) {
@@ -76,7 +77,7 @@ extension Syscalls {
     }
 
     /// `duration` in whole microseconds, rounded up (an error is never understated), at least 0.
-    static func microsecondsRoundedUp(_ duration: Duration) -> Int64 {
+    package static func microsecondsRoundedUp(_ duration: Duration) -> Int64 {
         guard duration > .zero else { return 0 }
         let (quotient, remainder) = duration.attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000_000)
         return Int64(clamping: quotient + (remainder > 0 ? 1 : 0))

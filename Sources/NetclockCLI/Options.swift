@@ -50,7 +50,7 @@ package struct QueryCommandOptions: Hashable, Sendable {
     package var certificateTime: NetworkClock.CertificateTimePolicy = .automatic
     /// `set`: how the system clock may be corrected (`--step`, `--slew`, `--step-threshold`,
     /// `--max-step`, `--force`).
-    package var systemClock = SystemClockPolicy()
+    package var systemClock = NetworkClock.SystemClockPolicy()
     /// `set --dry-run`: decide and print, but change neither the clock nor its kernel status.
     package var dryRun = false
 
@@ -163,13 +163,14 @@ package struct QueryCommandOptions: Hashable, Sendable {
             case "--every":
                 options.every = try seconds(try value(argument), flag: argument, allowZero: false)
             case "--step", "--slew":
-                let method: SystemClockPolicy.Method = argument == "--step" ? .step : .slew
+                let method: NetworkClock.SystemClockPolicy.Method = argument == "--step" ? .step : .slew
                 guard options.systemClock.method == .automatic || options.systemClock.method == method else {
                     throw UsageError("--step and --slew exclude each other")
                 }
                 options.systemClock.method = method
             case "--step-threshold":
-                options.systemClock.stepThreshold = try seconds(try value(argument), flag: argument, allowZero: true)
+                options.systemClock.stepThreshold = try seconds(
+                    try value(argument), flag: argument, allowZero: true)
             case "--max-step":
                 options.systemClock.maximumUnauthenticatedCorrection = try longSeconds(
                     try value(argument), flag: argument)

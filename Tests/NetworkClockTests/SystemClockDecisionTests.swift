@@ -4,13 +4,19 @@ import TimeBase
 
 @testable import NetworkClock
 
+typealias SystemClockDecision = NetworkClock.SystemClockDecision
+typealias SystemClockPolicy = NetworkClock.SystemClockPolicy
+typealias SystemClockReading = NetworkClock.SystemClockReading
+typealias TimeDiscipline = NetworkClock.TimeDiscipline
+
 /// ``SystemClockDecision`` on values, without any system call: every guard, both signs, and the
 /// edges of each threshold (a correction exactly at the bound, at twice the bound, at the step
 /// threshold and at `--max-step`).
 @Suite struct SystemClockDecisionTests {
     /// The reading every case starts from: the system clock at 2026-12-03T00:00:00Z, monotonic 1000 s.
     static let reading = SystemClockReading(
-        wall: UnixTime(sinceEpoch: .seconds(1_796_256_000)), monotonic: MonotonicInstant(sinceOrigin: .seconds(1000)))
+        wall: UnixTime(sinceEpoch: .seconds(1_796_256_000)),
+        monotonic: MonotonicInstant(sinceOrigin: .seconds(1000)))
 
     /// The decision for a trusted time `correction` away from the system clock at the reading,
     /// ± `bound`, taken at the reading's own instant (so nothing ages).
@@ -61,7 +67,8 @@ import TimeBase
     @Test(arguments: signs)
     func aForcedMethodIsUsedForAnyDistance(_ sign: Int64) {
         #expect(Self.decide(.seconds(5 * sign), policy: SystemClockPolicy(method: .slew)).action == .slew)
-        #expect(Self.decide(.milliseconds(30 * sign), policy: SystemClockPolicy(method: .step)).action == .step)
+        #expect(
+            Self.decide(.milliseconds(30 * sign), policy: SystemClockPolicy(method: .step)).action == .step)
     }
 
     @Test(arguments: signs)
@@ -78,8 +85,9 @@ import TimeBase
         #expect(Self.decide(.seconds(2000 * sign), authenticated: false, policy: wide).action == .step)
         // The limit applies to slews as well.
         let slew = SystemClockPolicy(method: .slew, maximumUnauthenticatedCorrection: .milliseconds(100))
-        #expect(Self.decide(.milliseconds(200 * sign), authenticated: false, policy: slew).refusal?.code
-            == .unauthenticatedCorrectionTooLarge)
+        #expect(
+            Self.decide(.milliseconds(200 * sign), authenticated: false, policy: slew).refusal?.code
+                == .unauthenticatedCorrectionTooLarge)
     }
 
     @Test(arguments: signs)
@@ -101,7 +109,9 @@ import TimeBase
         let before = Self.decide(correction, floor: target + .nanoseconds(1))
         #expect(before.refusal?.code == .beforeFloor, "\(before)")
         // The floor comes first: it is refused as before the floor even from unauthenticated time.
-        #expect(Self.decide(correction, authenticated: false, floor: target + .seconds(1)).refusal?.code == .beforeFloor)
+        #expect(
+            Self.decide(correction, authenticated: false, floor: target + .seconds(1)).refusal?.code
+                == .beforeFloor)
         // Inside the interval nothing is done, floor or not.
         #expect(Self.decide(.zero, floor: Self.reading.wall + .seconds(5)).action == .none)
     }
@@ -136,12 +146,14 @@ import TimeBase
     @Test func descriptionsReadAsSentences() {
         #expect(Self.decide(.seconds(3)).description == "step +3.000000s (± 10.000ms)")
         #expect(Self.decide(.zero).description.hasPrefix("none: "))
-        #expect(Self.decide(.seconds(3), bound: .seconds(2)).description.hasPrefix("refused: bound_too_wide: "))
+        #expect(
+            Self.decide(.seconds(3), bound: .seconds(2)).description.hasPrefix("refused: bound_too_wide: "))
     }
 
     @Test func chronydWithXOrQLeavesTheClockAlone() {
         func chronyd(_ arguments: [String]) -> TimeDiscipline? {
-            TimeDiscipline.daemon(in: RunningProcess(id: 7, name: "chronyd", arguments: ["chronyd"] + arguments))
+            TimeDiscipline.daemon(
+                in: RunningProcess(id: 7, name: "chronyd", arguments: ["chronyd"] + arguments))
         }
         #expect(chronyd(["-x", "-d", "-f", "/tmp/c.conf"]) == nil)
         #expect(chronyd(["-dx"]) == nil)
@@ -149,9 +161,12 @@ import TimeBase
         #expect(chronyd(["-f", "x"]) != nil)
         #expect(chronyd(["-fx"]) != nil)
         #expect(chronyd(["-d"])?.description == "chronyd (pid 7)")
-        #expect(TimeDiscipline.daemon(in: RunningProcess(id: 9, name: "systemd-timesyn", arguments: []))?.name
-            == "systemd-timesyncd")
-        #expect(TimeDiscipline.daemon(in: RunningProcess(id: 9, name: "ntp-daemon", arguments: []))?.name == "ntpd-rs")
+        #expect(
+            TimeDiscipline.daemon(in: RunningProcess(id: 9, name: "systemd-timesyn", arguments: []))?.name
+                == "systemd-timesyncd")
+        #expect(
+            TimeDiscipline.daemon(in: RunningProcess(id: 9, name: "ntp-daemon", arguments: []))?.name
+                == "ntpd-rs")
         #expect(TimeDiscipline.daemon(in: RunningProcess(id: 9, name: "ntpd", arguments: []))?.name == "ntpd")
         #expect(TimeDiscipline.daemon(in: RunningProcess(id: 9, name: "bash", arguments: [])) == nil)
     }

@@ -11,12 +11,14 @@ import Testing
 enum ClockCallRecorder {
     /// The recorder's C source, in this package.
     static let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../Tools/ClockCallRecorder/clock-call-recorder.c").standardizedFileURL.path
+        .appendingPathComponent("../../Tools/ClockCallRecorder/clock-call-recorder.c").standardizedFileURL
+        .path
 
     /// The built library, or why there is none.
     static let library: Result<String, RecorderUnavailable> = {
         guard CLIRunner.hasTool("gcc") else { return .failure(RecorderUnavailable("gcc is not installed")) }
-        guard let directory = try? InteropTool.makePrivateTemporaryDirectory(prefix: "netclock-recorder") else {
+        guard let directory = try? InteropTool.makePrivateTemporaryDirectory(prefix: "netclock-recorder")
+        else {
             return .failure(RecorderUnavailable("no temporary directory"))
         }
         let output = directory + "/libclockcallrecorder.so"
@@ -83,7 +85,8 @@ enum ClockCallRecorder {
         guard let path = ProcessInfo.processInfo.environment["NETCLOCK_CLOCK_CALLS_LOG"] else { return }
         let name = Test.current.map { "\($0.name)" } ?? "?"
         let clock = shift.map { " (clock \($0.testDescription))" } ?? ""
-        let text = "# \(name)\(clock): netclock \(arguments.joined(separator: " "))\n"
+        let text =
+            "# \(name)\(clock): netclock \(arguments.joined(separator: " "))\n"
             + (lines.isEmpty ? "(no clock calls)\n" : lines.joined(separator: "\n") + "\n")
         guard let handle = FileHandle(forWritingAtPath: path) else {
             _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
@@ -97,7 +100,8 @@ enum ClockCallRecorder {
     /// Runs `netclock arguments` without `CAP_SYS_TIME`, its wall clock `shift` (nil: this machine's),
     /// with `scene`'s empty cache directory, under the recorder unless `recording` is false.
     static func run(
-        _ arguments: [String], in scene: CertificateTimeScene, at shift: WallClockShift?, recording: Bool = true,
+        _ arguments: [String], in scene: CertificateTimeScene, at shift: WallClockShift?,
+        recording: Bool = true,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Run {
         #expect(canDropSysTime, "setpriv cannot drop CAP_SYS_TIME here", sourceLocation: sourceLocation)
@@ -113,7 +117,8 @@ enum ClockCallRecorder {
             environment["NETCLOCK_CLOCK_CALLS"] = calls
         }
         let spawnedAt = Date().timeIntervalSince1970
-        let output = try await CLIRunner.run(arguments, prefix: withoutSysTime, environment: environment, timeout: 30)
+        let output = try await CLIRunner.run(
+            arguments, prefix: withoutSysTime, environment: environment, timeout: 30)
         let exitedAt = Date().timeIntervalSince1970
         let lines = (try? String(contentsOfFile: calls, encoding: .utf8))?.split(separator: "\n") ?? []
         let parsed = try lines.map { line in
@@ -121,6 +126,8 @@ enum ClockCallRecorder {
                 try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "bad line \(line)")
         }
         keep(lines, arguments: arguments, shift: shift)
-        return Run(run: CertificateTimeScene.Run(output: output, spawnedAt: spawnedAt, exitedAt: exitedAt), calls: parsed)
+        return Run(
+            run: CertificateTimeScene.Run(output: output, spawnedAt: spawnedAt, exitedAt: exitedAt),
+            calls: parsed)
     }
 }

@@ -40,14 +40,18 @@ struct SetCLITests {
         #expect(call["modes"] as? Int == statusModes, "\(call)", sourceLocation: sourceLocation)
         let microseconds = (maximumError * 1e6).rounded(.up)
         let declared = number(call, "maxerror") ?? -1
-        #expect(abs(declared - microseconds) <= 1, "\(call) vs \(maximumError)", sourceLocation: sourceLocation)
+        #expect(
+            abs(declared - microseconds) <= 1, "\(call) vs \(maximumError)", sourceLocation: sourceLocation)
         #expect(number(call, "esterror") == declared, "\(call)", sourceLocation: sourceLocation)
-        #expect(((call["status"] as? Int) ?? -1) & unsynchronized == 0, "\(call)", sourceLocation: sourceLocation)
+        #expect(
+            ((call["status"] as? Int) ?? -1) & unsynchronized == 0, "\(call)", sourceLocation: sourceLocation)
     }
 
     /// One step and one status call; the step brings the wall clock the program saw within the
     /// bound of the kernel's real one.
-    static func expectOneStepToTrueTime(_ run: ClockCallRecorder.Run, sourceLocation: SourceLocation = #_sourceLocation)
+    static func expectOneStepToTrueTime(
+        _ run: ClockCallRecorder.Run, sourceLocation: SourceLocation = #_sourceLocation
+    )
         throws
     {
         #expect(run.status == 0, "\(run.printed)", sourceLocation: sourceLocation)
@@ -129,8 +133,11 @@ struct SetCLITests {
     static func ntpArguments(_ server: FakeNTPServer, _ scene: CertificateTimeScene, _ extra: [String] = [])
         -> [String]
     {
-        ["set", "127.0.0.1:\(server.port)", "--samples", "1", "--interval", "0", "--timeout", "1", "--json",
-         "--state", scene.state] + extra
+        [
+            "set", "127.0.0.1:\(server.port)", "--samples", "1", "--interval", "0", "--timeout", "1",
+            "--json",
+            "--state", scene.state,
+        ] + extra
     }
 
     @Test func aSmallOffsetGetsASlewAndTheKernelTheBoundPlusTheSlew() async throws {
@@ -157,7 +164,8 @@ struct SetCLITests {
         defer { scene.remove() }
         let server = try Self.fakeNTP(offset: .seconds(5))
         defer { server.stop() }
-        let run = try await ClockCallRecorder.run(Self.ntpArguments(server, scene, ["--dry-run"]), in: scene, at: nil)
+        let run = try await ClockCallRecorder.run(
+            Self.ntpArguments(server, scene, ["--dry-run"]), in: scene, at: nil)
         #expect(run.status == 0, "\(run.printed)")
         #expect(run.calls.isEmpty, "\(run.calls)")
         let set = try run.set()
@@ -219,10 +227,13 @@ struct SetCLITests {
         #expect(run.status == 1, "\(run.printed)")
         let set = try run.set()
         #expect(set["error_code"] as? String == "other_time_daemon", "\(set)")
-        #expect((set["other_time_daemons"] as? [String])?.contains("ntpd (pid \(daemon.processIdentifier))") == true)
+        #expect(
+            (set["other_time_daemons"] as? [String])?.contains("ntpd (pid \(daemon.processIdentifier))")
+                == true)
         #expect(run.calls.isEmpty, "\(run.calls)")
 
-        let forced = try await ClockCallRecorder.run(Self.ntpArguments(server, scene, ["--force"]), in: scene, at: nil)
+        let forced = try await ClockCallRecorder.run(
+            Self.ntpArguments(server, scene, ["--force"]), in: scene, at: nil)
         #expect(forced.status == 0, "\(forced.printed)")
         #expect(forced.calls.first?["modes"] as? Int == Self.stepModes, "\(forced.calls)")
     }

@@ -16,9 +16,11 @@ import Testing
     @Test(
         .enabled(
             if: runnable,
-            "systemd-analyze not installed (apt-get install systemd): skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"))
+            "systemd-analyze not installed (apt-get install systemd): skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"
+        ))
     func systemdAnalyzeVerifiesTheUnitsWithoutAWord() throws {
-        #expect(CLIRunner.hasTool("systemd-analyze"), "systemd-analyze is required (NETCLOCK_REQUIRE_PEERS=1)")
+        #expect(
+            CLIRunner.hasTool("systemd-analyze"), "systemd-analyze is required (NETCLOCK_REQUIRE_PEERS=1)")
         try #require(CLIRunner.hasTool("systemd-analyze"))
         let scratch = try InteropTool.makePrivateTemporaryDirectory(prefix: "netclock-units")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -45,7 +47,8 @@ import Testing
         let lines = Set(text.split(separator: "\n").map(String.init))
         for line in [
             "Type=oneshot", "After=network-online.target", "Before=time-sync.target",
-            "CapabilityBoundingSet=CAP_SYS_TIME", "AmbientCapabilities=CAP_SYS_TIME", "StateDirectory=netclock",
+            "CapabilityBoundingSet=CAP_SYS_TIME", "AmbientCapabilities=CAP_SYS_TIME",
+            "StateDirectory=netclock",
             "DynamicUser=yes", "NoNewPrivileges=yes", "ProtectSystem=strict",
             "ExecStart=/usr/bin/netclock set --state ${STATE_DIRECTORY}/anchor.json $NETCLOCK_SET_ARGS",
         ] {

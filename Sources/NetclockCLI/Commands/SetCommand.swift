@@ -3,19 +3,19 @@ import TimeBase
 
 /// `netclock set`'s own step, after the sync that `sync` runs (``SyncCommand``) succeeded and
 /// saved its anchor and floor: decide from the sync's result and one reading of the system clock
-/// (``SystemClockDecision``), then, unless `--dry-run`, apply it (``SystemClock/apply(_:)``).
+/// (``SystemClockDecision``), then, unless `--dry-run`, apply it (``NetworkClock/applyToSystemClock(_:)``).
 struct SetCommand {
     /// What `set` did: the decision, the system clock around it, and the refusal if any.
     struct Outcome {
-        var decision: SystemClockDecision
+        var decision: NetworkClock.SystemClockDecision
         /// The other disciplines found (empty when none).
-        var otherDisciplines: [TimeDiscipline]
+        var otherDisciplines: [NetworkClock.TimeDiscipline]
         /// The system clock read right after the change (or after deciding, when nothing changed).
         var systemClockAfter: UnixTime
         /// Whether `--dry-run` kept the calls from being made.
         var dryRun: Bool
         /// The guard's or the kernel's refusal; nil when the decision was carried out.
-        var refusal: SystemClockRefusal?
+        var refusal: NetworkClock.SystemClockRefusal?
     }
 
     var options: QueryCommandOptions
@@ -25,20 +25,21 @@ struct SetCommand {
     func run(after report: SyncReport, clock: NetworkClock) -> Outcome {
         var policy = options.systemClock
         policy.frequencyTolerancePPM = clock.configuration.clock.frequencyTolerancePPM
-        let disciplines = TimeDiscipline.running()
-        let decision = SystemClockDecision(
+        let disciplines = NetworkClock.TimeDiscipline.running()
+        let decision = NetworkClock.SystemClockDecision(
             report: report, reading: clock.readSystemClock(), floor: clock.timeFloor,
             otherDisciplines: disciplines, policy: policy)
         var refusal = decision.refusal
         if !options.dryRun && refusal == nil {
-            do throws(SystemClockRefusal) {
-                try SystemClock.apply(decision)
+            do throws(NetworkClock.SystemClockRefusal) {
+                try NetworkClock.applyToSystemClock(decision)
             } catch {
                 refusal = error
             }
         }
         return Outcome(
-            decision: decision, otherDisciplines: disciplines, systemClockAfter: SystemClock.now(),
+            decision: decision, otherDisciplines: disciplines,
+            systemClockAfter: NetworkClock.systemClockNow(),
             dryRun: options.dryRun, refusal: refusal)
     }
 

@@ -65,7 +65,8 @@ struct SyncCommand {
             console.err("netclock: synced, but the anchor could not be saved: \(storeFailure.description)")
             return .noTime
         }
-        let setting = settingSystemClock ? SetCommand(options: options).run(after: report, clock: query.clock) : nil
+        let setting =
+            settingSystemClock ? SetCommand(options: options).run(after: report, clock: query.clock) : nil
         if options.json {
             var json = SyncReportJSON(
                 report, state: store.path, anchorReplaced: update?.replacedAnchor ?? false,

@@ -317,7 +317,8 @@ package enum CLISpec {
             ["--step", "--slew"], scope: .group(.set),
             summary: "set: always step, or always slew",
             help: "set: always step (one relative clock_adjtime call), or always slew (the kernel's"
-                + " single-shot adjustment, 500 µs per second); default: slew up to --step-threshold, step beyond"),
+                + " single-shot adjustment, 500 µs per second); default: slew up to --step-threshold, step beyond"
+        ),
         CLIOption(
             ["--step-threshold"], CLIValue("SEC", .number), scope: .group(.set),
             summary: "set: the largest correction slewed rather than stepped",

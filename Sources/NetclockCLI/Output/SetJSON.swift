@@ -43,7 +43,9 @@ struct SetJSON: Encodable {
     /// The object for `outcome`. A refusal by the kernel turns the action into `refused`.
     init(_ outcome: SetCommand.Outcome) {
         let decision = outcome.decision
-        action = outcome.refusal == nil ? decision.action.rawValue : SystemClockDecision.Action.refused.rawValue
+        action =
+            outcome.refusal == nil
+            ? decision.action.rawValue : NetworkClock.SystemClockDecision.Action.refused.rawValue
         correction = decision.correction.secondsDouble
         errorBound = decision.errorBound.secondsDouble
         method = decision.method.rawValue

@@ -1,10 +1,10 @@
 import NetClockPlatform
 import TimeBase
 
-/// The system clock (`CLOCK_REALTIME`) as `netclock set` changes it: applies a
-/// ``SystemClockDecision`` with one call of the platform shim each (step, slew, kernel status).
-/// Every call needs `CAP_SYS_TIME`.
-public enum SystemClock {
+/// The system clock (`CLOCK_REALTIME`) as `netclock set` changes it: a
+/// ``NetworkClock/SystemClockDecision`` applied with one call of the platform shim each (step, slew,
+/// kernel status). Every call needs `CAP_SYS_TIME`.
+extension NetworkClock {
     /// Applies `decision`: a step (`clock_adjtime`, `ADJ_SETOFFSET`) or a slew (single-shot
     /// `adjtimex`), then the kernel's maximum and estimated error from the bound with
     /// `STA_UNSYNC` cleared. Nothing for ``SystemClockDecision/Action/none`` and
@@ -12,28 +12,30 @@ public enum SystemClock {
     ///
     /// - Throws: ``SystemClockRefusal/Code/notPermitted`` when the kernel answers `EPERM`,
     ///   ``SystemClockRefusal/Code/setFailed`` for any other failure.
-    public static func apply(_ decision: SystemClockDecision) throws(SystemClockRefusal) {
+    public static func applyToSystemClock(_ decision: SystemClockDecision) throws(SystemClockRefusal) {
         let change: Result<Void, Errno>
         switch decision.action {
         case .none, .refused: return
         case .step: change = Syscalls.stepRealTimeClock(by: decision.correction)
         case .slew: change = Syscalls.slewRealTimeClock(by: decision.correction)
         }
-        if case .failure(let error) = change { throw refusal(error, doing: "\(decision.action) the system clock") }
+        if case .failure(let error) = change {
+            throw systemClockRefusal(error, doing: "\(decision.action) the system clock")
+        }
         guard let maximumError = decision.declaredMaximumError else { return }
         if case .failure(let error) = Syscalls.declareRealTimeClockSynchronized(
             maximumError: maximumError, estimatedError: maximumError)
         {
-            throw refusal(error, doing: "set the kernel's clock status (the clock was corrected)")
+            throw systemClockRefusal(error, doing: "set the kernel's clock status (the clock was corrected)")
         }
     }
 
-    /// Reads the system clock now.
-    public static func now() -> UnixTime { SystemWallClock().now() }
+    /// Reads the system clock (`CLOCK_REALTIME`) now.
+    public static func systemClockNow() -> UnixTime { SystemWallClock().now() }
 
     /// The refusal for a failed call: `not_permitted` for `EPERM`, naming the capability and how
     /// to grant it.
-    static func refusal(_ error: Errno, doing what: String) -> SystemClockRefusal {
+    static func systemClockRefusal(_ error: Errno, doing what: String) -> SystemClockRefusal {
         guard error == .notPermitted else {
             return SystemClockRefusal(.setFailed, "cannot \(what): \(error)")
         }

@@ -1,25 +1,27 @@
 import TimeBase
 
-/// One reading of the system clock (`CLOCK_REALTIME`) paired with the monotonic instant it was
-/// taken at: what ``SystemClockDecision`` compares a sync result with.
-///
-/// The monotonic instant lets the decision age a sync's interval to the moment of the reading, so
-/// the correction is the trusted time minus the system clock at one and the same instant.
-public struct SystemClockReading: Hashable, Sendable, CustomStringConvertible {
-    /// What the system clock read.
-    public var wall: UnixTime
-    /// The monotonic instant of the reading, on the clock's time base (that of
-    /// ``SyncReport/monotonic``).
-    public var monotonic: MonotonicInstant
+extension NetworkClock {
+    /// One reading of the system clock (`CLOCK_REALTIME`) paired with the monotonic instant it was
+    /// taken at: what ``SystemClockDecision`` compares a sync result with.
+    ///
+    /// The monotonic instant lets the decision age a sync's interval to the moment of the reading, so
+    /// the correction is the trusted time minus the system clock at one and the same instant.
+    public struct SystemClockReading: Hashable, Sendable, CustomStringConvertible {
+        /// What the system clock read.
+        public var wall: UnixTime
+        /// The monotonic instant of the reading, on the clock's time base (that of
+        /// ``SyncReport/monotonic``).
+        public var monotonic: MonotonicInstant
 
-    /// A reading from its parts.
-    public init(wall: UnixTime, monotonic: MonotonicInstant) {
-        self.wall = wall
-        self.monotonic = monotonic
+        /// A reading from its parts.
+        public init(wall: UnixTime, monotonic: MonotonicInstant) {
+            self.wall = wall
+            self.monotonic = monotonic
+        }
+
+        /// The wall time, ISO 8601 UTC with microseconds.
+        public var description: String { ISO8601.format(wall, fractionDigits: 6) }
     }
-
-    /// The wall time, ISO 8601 UTC with microseconds.
-    public var description: String { ISO8601.format(wall, fractionDigits: 6) }
 }
 
 extension NetworkClock {
