@@ -267,3 +267,32 @@ struct SetCLITests {
         #expect(run.run.stdout.contains("system clock: stepped +3.0"), "\(run.run.stdout)")
     }
 }
+
+/// `set --roughtime` against `roughly`: Roughtime's signed time is authenticated, so a cold start
+/// at 1970 steps to it, as with NTS.
+@Suite(
+    .serialized,
+    .enabled(
+        if: ClockCallRecorder.runnable && RoughlyTimeServer.runnable,
+        "roughly (NETCLOCK_ROUGHLY_VENV), gcc or setpriv missing: skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"
+    ),
+    .wallClockReference)
+struct SetRoughtimeCLITests {
+    @Test(arguments: [WallClockShift.deadRTC, .behind400Days])
+    func aColdRoughtimeSetStepsOnceToWithinTheBoundOfRealTime(_ shift: WallClockShift) async throws {
+        let scene = try CertificateTimeScene()
+        defer { scene.remove() }
+        let server = try RoughlyTimeServer(in: scene.directory)
+        defer { server.stop() }
+        try await server.waitUntilAnswering()
+        let run = try await ClockCallRecorder.run(
+            [
+                "set", "--roughtime", try server.ecosystemFile(), "--timeout", "1", "--json", "--state",
+                scene.state,
+            ],
+            in: scene, at: shift)
+        try SetCLITests.expectOneStepToTrueTime(run)
+        #expect(try run.json()["authenticated"] as? Bool == true, "\(run.run.stdout)")
+        #expect(try run.set()["authenticated"] as? Bool == true)
+    }
+}
