@@ -5,8 +5,9 @@ import TimeBase
 /// ``NetworkClock/SystemClockDecision`` applied with one call of the platform shim each (step, slew,
 /// kernel status). Every call needs `CAP_SYS_TIME`.
 extension NetworkClock {
-    /// Applies `decision`: a step (`clock_adjtime`, `ADJ_SETOFFSET`) or a slew (single-shot
-    /// `adjtimex`), then the kernel's maximum and estimated error from the bound with
+    /// Applies `decision`: a step (`clock_adjtime`, `ADJ_SETOFFSET`; a single-shot slew still
+    /// pending is cancelled first) or a slew (single-shot `adjtimex`, which replaces a pending
+    /// one), then the kernel's maximum and estimated error from the bound with
     /// `STA_UNSYNC` cleared. Nothing for ``SystemClockDecision/Action/none`` and
     /// ``SystemClockDecision/Action/refused``.
     ///
@@ -16,7 +17,15 @@ extension NetworkClock {
         let change: Result<Void, Errno>
         switch decision.action {
         case .none, .refused: return
-        case .step: change = Syscalls.stepRealTimeClock(by: decision.correction)
+        case .step:
+            // A single-shot slew still pending (an earlier `set`'s) would go on moving the clock
+            // after the step: it is cancelled first (a slew of zero replaces it).
+            if let state = Syscalls.kernelClockState(), state.singleShotOffset != .zero,
+                case .failure(let error) = Syscalls.slewRealTimeClock(by: .zero)
+            {
+                throw systemClockRefusal(error, doing: "cancel the pending slew before the step")
+            }
+            change = Syscalls.stepRealTimeClock(by: decision.correction)
         case .slew: change = Syscalls.slewRealTimeClock(by: decision.correction)
         }
         if case .failure(let error) = change {
