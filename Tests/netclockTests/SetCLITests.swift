@@ -122,6 +122,31 @@ struct SetCLITests {
         #expect(scene.contents(of: scene.floor) == floor, "the floor file changed")
     }
 
+    /// HTTPS time under the certificate rules is not authenticated time for `set`: at 1970 it is
+    /// refused beyond `--max-step`, and steps when the operator allows the distance.
+    @Test func httpsTimeAtADeadRTCStepsOnlyWithinMaxStep() async throws {
+        let scene = try CertificateTimeScene()
+        defer { scene.remove() }
+        let server = try scene.honestHTTPS()
+        defer { server.stop() }
+        let arguments = [
+            "set", "--http-only", "--http", server.urlString, "--http-header",
+            CertificateTimeScene.timestampHeader,
+            "--ca-file", scene.caFile, "--timeout", "1", "--json", "--state", scene.state,
+        ]
+        let refused = try await ClockCallRecorder.run(arguments, in: scene, at: .deadRTC)
+        #expect(refused.status == 1, "\(refused.printed)")
+        #expect(try refused.json()["certificate_time"] as? String == "bootstrap", "\(refused.run.stdout)")
+        let set = try refused.set()
+        #expect(set["error_code"] as? String == "unauthenticated_correction_too_large", "\(set)")
+        #expect(set["authenticated"] as? Bool == false)
+        #expect(refused.calls.isEmpty, "\(refused.calls)")
+
+        let allowed = try await ClockCallRecorder.run(
+            arguments + ["--max-step", "3000000000"], in: scene, at: .deadRTC)
+        try Self.expectOneStepToTrueTime(allowed)
+    }
+
     /// A fake NTP server `offset` away from this machine's clock, for the unauthenticated cases.
     static func fakeNTP(offset: Duration, rootDispersion: Duration = .zero) throws -> FakeNTPServer {
         var configuration = FakeNTPServer.Configuration()
