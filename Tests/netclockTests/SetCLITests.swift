@@ -184,6 +184,23 @@ struct SetCLITests {
         Self.expectStatusCall(run.calls[1], maximumError: bound + abs(set["correction"] as? Double ?? .nan))
     }
 
+    /// A server on this machine's own clock: the true offset is zero, which an honest bound
+    /// contains, so the clock is inside the interval and nothing is called.
+    @Test func aClockInsideTheIntervalIsLeftAlone() async throws {
+        let scene = try CertificateTimeScene()
+        defer { scene.remove() }
+        let server = try Self.fakeNTP(offset: .zero)
+        defer { server.stop() }
+        let run = try await ClockCallRecorder.run(Self.ntpArguments(server, scene), in: scene, at: nil)
+        #expect(run.status == 0, "\(run.printed)")
+        let set = try run.set()
+        #expect(set["action"] as? String == "none", "\(set)")
+        #expect(
+            abs(set["correction"] as? Double ?? .nan) <= set["error_bound"] as? Double ?? .nan, "\(set)")
+        #expect(set["kernel_maximum_error"] is NSNull, "\(set)")
+        #expect(run.calls.isEmpty, "\(run.calls)")
+    }
+
     @Test func aDryRunDecidesButRecordsNothing() async throws {
         let scene = try CertificateTimeScene()
         defer { scene.remove() }
