@@ -46,4 +46,8 @@ netclock_raw_reading netclock_raw_and_suspend_epoch(void) {
 int64_t netclock_clock_nanoseconds(int id) {
     return netclock_read(netclock_vdso_gettime, (clockid_t)id);
 }
+
+int netclock_clock_adjtime(int clock, struct timex *timex) {
+    return clock_adjtime((clockid_t)clock, timex);
+}
 #endif

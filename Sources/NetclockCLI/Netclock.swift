@@ -55,6 +55,9 @@ package enum Netclock {
             case "sync":
                 let options = try QueryCommandOptions.parse(rest, accepting: [.query, .state])
                 return await SyncCommand(options: options, console: console).run()
+            case "set":
+                let options = try QueryCommandOptions.parse(rest, accepting: [.query, .state, .set])
+                return await SyncCommand(options: options, console: console).run(settingSystemClock: true)
             case "now":
                 let options = try QueryCommandOptions.parse(rest, accepting: [.state])
                 return NowCommand(options: options, console: console).run()

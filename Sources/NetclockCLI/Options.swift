@@ -60,6 +60,11 @@ package struct QueryCommandOptions: Hashable, Sendable {
     package var verbosity = 0
     /// `watch --metrics FILE`: the Prometheus textfile written after every round.
     package var metricsPath: String?
+    /// `set`: how the system clock may be corrected (`--step`, `--slew`, `--step-threshold`,
+    /// `--max-step`, `--force`).
+    package var systemClock = NetworkClock.SystemClockPolicy()
+    /// `set --dry-run`: decide and print, but change neither the clock nor its kernel status.
+    package var dryRun = false
 
     /// Creates the defaults.
     package init() {}
@@ -79,6 +84,9 @@ package struct QueryCommandOptions: Hashable, Sendable {
         package static let query = Extras(rawValue: 4)
         /// `check`'s thresholds: `-w`, `-c`, `--max-bound`, `--max-age`, `-v`.
         package static let check = Extras(rawValue: 8)
+        /// `set`'s options: `--step`, `--slew`, `--step-threshold`, `--max-step`, `--dry-run`,
+        /// `--force`.
+        package static let set = Extras(rawValue: 16)
     }
 
     /// Parses the arguments after the subcommand name.
@@ -189,6 +197,22 @@ package struct QueryCommandOptions: Hashable, Sendable {
                 let path = try value(argument)
                 guard !path.isEmpty else { throw UsageError("--metrics needs a file") }
                 options.metricsPath = path
+            case "--step", "--slew":
+                let method: NetworkClock.SystemClockPolicy.Method = argument == "--step" ? .step : .slew
+                guard options.systemClock.method == .automatic || options.systemClock.method == method else {
+                    throw UsageError("--step and --slew exclude each other")
+                }
+                options.systemClock.method = method
+            case "--step-threshold":
+                options.systemClock.stepThreshold = try seconds(
+                    try value(argument), flag: argument, allowZero: true)
+            case "--max-step":
+                options.systemClock.maximumUnauthenticatedCorrection = try longSeconds(
+                    try value(argument), flag: argument)
+            case "--dry-run":
+                options.dryRun = true
+            case "--force":
+                options.systemClock.overridesOtherDisciplines = true
             default:
                 if argument.hasPrefix("-") && argument.count > 1 {
                     throw UsageError("unknown option \(argument)")
@@ -243,6 +267,16 @@ package struct QueryCommandOptions: Hashable, Sendable {
             warning: warning ?? CheckThresholds.defaultWarning,
             critical: critical ?? CheckThresholds.defaultCritical,
             maxBound: maxBound?.secondsDouble)
+    }
+
+    /// `--max-step`: seconds from 0 to about 317 years (a clock may be wrong by decades).
+    private static func longSeconds(_ text: String, flag: String) throws(UsageError) -> Duration {
+        guard let value = Double(text), value.isFinite, value >= 0, value <= 1e10,
+            let duration = Duration(secondsDouble: value)
+        else {
+            throw UsageError("invalid \(flag) \(text) (seconds, 0-10000000000)")
+        }
+        return duration
     }
 
     /// The NTP servers to query: the given ones, else the defaults, except with `--roughtime`

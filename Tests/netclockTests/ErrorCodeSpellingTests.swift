@@ -137,6 +137,13 @@ struct ErrorCodeSpellingTests {
             .authenticatedSourcesDisagree,
         ]
         codes += sync.map(\.rawValue)
+        // `set`'s refusals, its actions and methods.
+        let refusals: [NetworkClock.SystemClockRefusal.Code] = [
+            .beforeFloor, .unauthenticatedCorrectionTooLarge, .boundTooWide, .otherTimeDaemon, .notPermitted,
+            .setFailed,
+        ]
+        codes += refusals.map(\.rawValue)
+        codes += ["none", "slew", "step", "refused", "automatic"]
         // The certificate_time values and the Roughtime servers' statuses the JSON prints.
         codes += SyncReport.CertificateCheck.allCases.map(\.rawValue)
         codes += ["agreed", "falseticker", "unresolved", "rejected", "timed_out", "failed"]

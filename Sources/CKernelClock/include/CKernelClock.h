@@ -23,6 +23,11 @@ netclock_raw_reading netclock_raw_and_suspend_epoch(void);
 /// One clock in nanoseconds, read the same way (for the time base's paired readings, so that they
 /// read the raw oscillator and the suspend epoch through the same function as the hot path).
 int64_t netclock_clock_nanoseconds(int id);
+
+/// `clock_adjtime(clock, timex)`: the C library's call (declared by <time.h> only with
+/// `_GNU_SOURCE`, which Swift's Glibc module does not set). Called through the C library, never as
+/// a raw system call, so a preloaded library can intercept it.
+int netclock_clock_adjtime(int clock, struct timex *timex);
 #endif
 
 #endif

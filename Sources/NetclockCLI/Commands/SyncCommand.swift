@@ -22,6 +22,13 @@ struct SyncCommand {
     var console: Console
 
     func run() async -> ExitStatus {
+        await run(settingSystemClock: false)
+    }
+
+    /// The sync; `set` (`settingSystemClock`) then corrects the system clock after a sync that
+    /// succeeded and saved its anchor (``SetCommand``), adds its `set` object to the JSON and its
+    /// line to the text, and exits 1 when the correction was refused.
+    func run(settingSystemClock: Bool) async -> ExitStatus {
         let store: AnchorStore
         switch AnchorFileLocation.store(for: options) {
         case .success(let found): store = found
@@ -58,12 +65,14 @@ struct SyncCommand {
             console.err("netclock: synced, but the anchor could not be saved: \(storeFailure.description)")
             return .noTime
         }
+        let setting =
+            settingSystemClock ? SetCommand(options: options).run(after: report, clock: query.clock) : nil
         if options.json {
-            console.out(
-                JSONOutput.line(
-                    SyncReportJSON(
-                        report, state: store.path, anchorReplaced: update?.replacedAnchor ?? false,
-                        malfeasanceReport: proof, frequency: frequency, frequencyReset: frequencyReset)))
+            var json = SyncReportJSON(
+                report, state: store.path, anchorReplaced: update?.replacedAnchor ?? false,
+                malfeasanceReport: proof, frequency: frequency, frequencyReset: frequencyReset)
+            json.set = setting.map(SetJSON.init)
+            console.out(JSONOutput.line(json))
         } else {
             console.out(ReportText.report(report))
             console.out(ReportText.frequency(frequency, reset: frequencyReset))
@@ -77,6 +86,11 @@ struct SyncCommand {
                 kept = "saved"
             }
             console.out("\(kept) to \(store.path)")
+            if let setting { console.out(SetCommand.text(setting)) }
+        }
+        if let refusal = setting?.refusal {
+            console.err("netclock: the system clock was not corrected: \(refusal.description)")
+            return .noTime
         }
         return .success
     }

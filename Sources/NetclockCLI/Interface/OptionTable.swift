@@ -211,6 +211,9 @@ package enum CLISpec {
             summary: "monitoring plugin: OK, WARNING, CRITICAL or UNKNOWN for the system clock's offset,"
                 + " judged with its error bound (with --state alone: from the anchor, offline)"),
         CLICommand(
+            name: "set", optionGroups: [.query, .state, .set], operand: servers,
+            summary: "sync, then correct the system clock by the trusted offset (needs CAP_SYS_TIME)"),
+        CLICommand(
             name: "completion", optionGroups: nil,
             operand: CLIOperand(value: CLIValue(choices: shells), required: true, repeatable: false),
             summary: "print the shell completion script for bash, zsh or fish"),
@@ -233,7 +236,8 @@ package enum CLISpec {
 
     /// The exit statuses of the CLI contract.
     package static let exitStatuses: [(status: ExitStatus, meaning: String)] = [
-        (.success, "success"), (.noTime, "no usable time source"), (.usage, "usage error"),
+        (.success, "success"), (.noTime, "no usable time source, or set refused a correction"),
+        (.usage, "usage error"),
     ]
 
     /// The options, in the order help lists them.
@@ -351,6 +355,31 @@ package enum CLISpec {
             ["-v", "--verbose"], scope: .group(.check), repeatable: true,
             summary: "print every source after the status line",
             help: "check: print a line per source after the status line"),
+        CLIOption(
+            ["--step", "--slew"], scope: .group(.set),
+            summary: "set: always step, or always slew",
+            help: "set: always step (one relative clock_adjtime call), or always slew (the kernel's"
+                + " single-shot adjustment, 500 µs per second); default: slew up to --step-threshold, step beyond"
+        ),
+        CLIOption(
+            ["--step-threshold"], CLIValue("SEC", .number), scope: .group(.set),
+            summary: "set: the largest correction slewed rather than stepped",
+            help: "set: the largest correction slewed rather than stepped (default 0.5, about 17 minutes"
+                + " of slewing)"),
+        CLIOption(
+            ["--max-step"], CLIValue("SEC", .number), scope: .group(.set),
+            summary: "set: the largest correction from unauthenticated time",
+            help: "set: the largest correction unauthenticated time (NTP, HTTP(S)) may make (default 1000,"
+                + " ntpd's panic threshold); NTS and Roughtime time may correct any distance"),
+        CLIOption(
+            ["--dry-run"], scope: .group(.set),
+            summary: "set: decide and print, change nothing",
+            help: "set: sync and decide as usual, but change neither the clock nor its kernel status"),
+        CLIOption(
+            ["--force"], scope: .group(.set),
+            summary: "set: correct although another time daemon runs",
+            help: "set: correct the clock although another time daemon (chronyd, ntpd, ntpd-rs,"
+                + " systemd-timesyncd) or a kernel discipline was found"),
         CLIOption(
             ["-h", "--help"], scope: .anywhere,
             summary: "print the help",

@@ -47,10 +47,12 @@ struct SyncReportJSON: Encodable {
     var frequency: FrequencyJSON?
     /// `sync` only: why this sync reset the frequency history, or `null` (absent otherwise).
     var frequencyReset: Nullable<String>?
+    /// `set` only: what was done to the system clock (absent otherwise).
+    var set: SetJSON?
 
     enum CodingKeys: String, CodingKey {
         case offset, delay, time, unix, source, server, elapsed, servers, http, state, authenticated
-        case downgrade, roughtime, frequency
+        case downgrade, roughtime, frequency, set
         case certificateTime = "certificate_time"
         case certificateWarnings = "certificate_warnings"
         case errorBound = "error_bound"

@@ -26,7 +26,10 @@ public final class NetworkClock: Sendable {
     public let restoreResult: Result<RestoredAnchor, AnchorStoreError>?
 
     private let engine: TimeSyncEngine
-    private let monotonic: any MonotonicClockSource
+    /// The monotonic time base anchors and syncs are measured on.
+    let monotonic: any MonotonicClockSource
+    /// The system clock the offsets are measured against.
+    let wallClock: any WallClockSource
     /// The clock the background refresh sleeps on (see ``start()``).
     private let refreshClock: any Clock<Duration>
     /// The least the true time was proven to be (``TimeFloor``): loaded from the store at start-up,
@@ -66,6 +69,7 @@ public final class NetworkClock: Sendable {
     ) {
         self.configuration = configuration
         self.monotonic = monotonic
+        self.wallClock = wall
         self.refreshClock = refreshClock
         let clock = AnchoredClock(
             monotonic: monotonic, wall: wall, policy: configuration.clock, kernel: kernel)
@@ -144,6 +148,10 @@ public final class NetworkClock: Sendable {
     }
 
     // MARK: Reading
+
+    /// The time floor: the least the true time was proven to be by authenticated time (loaded
+    /// from the store, raised by every authenticated sync); nil when none is known.
+    public var timeFloor: UnixTime? { floor.withLock { $0.value } }
 
     /// The true time now with its error bound; nil until the first sync (or a restored anchor).
     /// Lock-free and allocation-free.

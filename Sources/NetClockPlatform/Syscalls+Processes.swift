@@ -1,0 +1,66 @@
+// The running processes, read from /proc, for `netclock set`'s check for another time daemon.
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One running process as /proc shows it: its id, its command name (`comm`, at most 15 bytes) and
+/// its arguments (`cmdline`).
+package struct RunningProcess: Hashable, Sendable {
+    /// The process id.
+    package var id: Int32
+    /// `/proc/PID/comm`: the executable's name, cut to 15 bytes by the kernel.
+    package var name: String
+    /// `/proc/PID/cmdline`, split at its NUL bytes: the program and its arguments.
+    package var arguments: [String]
+
+    /// Creates a process from its parts.
+    package init(id: Int32, name: String, arguments: [String]) {
+        self.id = id
+        self.name = name
+        self.arguments = arguments
+    }
+}
+
+extension Syscalls {
+    /// Every process /proc lists that can be read (others' may vanish or be hidden by `hidepid`);
+    /// empty where there is no /proc (Darwin).
+    package static func runningProcesses() -> [RunningProcess] {
+        #if canImport(Glibc)
+            guard let directory = opendir("/proc") else { return [] }
+            defer { closedir(directory) }
+            var processes: [RunningProcess] = []
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                guard let id = Int32(name), id > 0 else { continue }
+                guard case .success(let comm) = FileSystem.readFile(atPath: "/proc/\(id)/comm", limit: 64)
+                else {
+                    continue
+                }
+                let command =
+                    (try? FileSystem.readFile(atPath: "/proc/\(id)/cmdline", limit: 16_384).get()) ?? []
+                processes.append(
+                    RunningProcess(
+                        id: id,
+                        name: String(decoding: comm, as: UTF8.self).trimmingNewline(),
+                        arguments: command.split(separator: 0, omittingEmptySubsequences: false)
+                            .map { String(decoding: $0, as: UTF8.self) }.dropLast(command.last == 0 ? 1 : 0)
+                            .map { $0 }))
+            }
+            return processes
+        #else
+            return []
+        #endif
+    }
+}
+
+extension String {
+    /// The string without one trailing newline (`comm` ends with one).
+    fileprivate func trimmingNewline() -> String {
+        hasSuffix("\n") ? String(dropLast()) : self
+    }
+}
