@@ -1,24 +1,13 @@
 import Dispatch
 import Synchronization
 
-/// A bounded pool of threads for blocking work — `getaddrinfo`, NTP bursts waiting in `poll(2)`,
-/// plain-HTTP exchanges, file writes with `fsync` — so that it never occupies one of Swift
-/// concurrency's cooperative threads (one per core) and never starts a thread per request.
+/// A bounded pool of threads for blocking work (`getaddrinfo`, `poll(2)`, `fsync`), kept off Swift
+/// concurrency's cooperative threads: threads start lazily up to ``maximumThreads``, end after
+/// ``idleTimeout`` idle, and jobs beyond the cap wait in a FIFO queue.
 ///
-/// - Threads are started lazily, one per job while fewer than ``maximumThreads`` are alive and none
-///   is idle, and reused; a thread idle for ``idleTimeout`` ends, so an idle process holds none.
-/// - Jobs beyond the cap wait in a FIFO queue.
-/// - Dispatch's global queues are not used: on Linux they run only about one blocking item per
-///   core at a time, so with two cores two silent servers would keep a third, good one from ever
-///   being queried. The default cap (``shared``, 64 threads) lets a sync's parallel bursts to many
-///   addresses, and a few syncs at once, run without being serialised.
-///
-/// Work is submitted with a ``CancellationFlag`` and awaited through a ``BlockingBatch``, the one
-/// waiter: when the waiter gives up it resumes at once and sets the flag; a job not yet started is
-/// then skipped when its turn comes, and a running one finishes at its next poll slice
-/// (``CancellableWait/slice``), or by its own deadline for work that cannot poll (`getaddrinfo`).
-///
-/// Modelled on swift-nio's `NIOThreadPool`, with lazily started threads.
+/// Jobs carry a ``CancellationFlag`` and are awaited through a ``BlockingBatch``: a waiter that
+/// gives up resumes at once, and its unstarted jobs are skipped. Why not Dispatch: the
+/// DesignDecisions article, "Why a pool of its own for blocking work".
 package final class BlockingPool: Sendable {
     /// The pool the package's blocking work runs on.
     package static let shared = BlockingPool(maximumThreads: 64)

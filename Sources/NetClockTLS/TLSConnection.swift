@@ -2,19 +2,11 @@ import COpenSSL
 import NetClockPlatform
 
 /// A TLS connection over a transport ``ByteStream`` (a connected TCP socket), as client or (for the
-/// loopback test servers) server; itself a ``ByteStream`` of ``TLSError`` for the code that reads
-/// and writes application data the same way over TLS as over TCP.
-///
-/// OpenSSL never touches the socket: it reads and writes two memory BIOs, and the connection moves
-/// bytes between them and the transport, waiting in `poll` with whatever remains of each call's
-/// deadline, in slices of at most ``CancellableWait/slice``. So every handshake, read and write is
-/// bounded by its `timeout`, on the boot-time clock, and nothing blocks without one; a caller that
-/// gives up (the `isAbandoned` it passed returns true) gets `abandoned` within one slice. No loop
-/// goes round without moving a byte, whatever the peer sends (see the ThreatModel article, "A hostile TLS
-/// peer").
-///
-/// The connection owns the transport and every OpenSSL object; ``close(timeout:)`` or releasing the
-/// connection frees them on every path. Use it on one thread at a time.
+/// loopback test servers) server; itself a ``ByteStream`` of ``TLSError``. OpenSSL works on memory
+/// BIOs that the connection fills and drains, so every call is bounded by its `timeout` and ends
+/// within one ``CancellableWait/slice`` once abandoned. It owns the transport and every OpenSSL
+/// object (freed by ``close(timeout:)`` or on release); use it on one thread at a time. What holds
+/// against a hostile peer: the ThreatModel article, "A hostile TLS peer".
 package final class TLSConnection {
     /// What one ``read(maximum:timeout:)`` produced.
     package enum Received: Hashable, Sendable {

@@ -3,27 +3,13 @@ import NetClockPlatform
 import NetClockTLS
 import TimeBase
 
-/// NetworkClock's own minimal HTTP/1.1 client, for `http://` and `https://` URLs alike, used
-/// instead of URLSession, whose Linux implementation crashes the process when a server (or anyone
-/// on the path) closes the connection inside the response head (swift-corelibs-foundation issue
-/// 5285), rejects IPv6-literal URLs, and buffers whole bodies.
+/// NetworkClock's own minimal HTTP/1.1 client, for `http://` and `https://` URLs alike: one request
+/// per connection, connected (and secured, through ``TLSConnection``) before a planned send instant,
+/// reading the response head only, at most ``maximumHeadBytes``.
 ///
-/// One exchange: resolve the host (`getaddrinfo`, TCP hints), connect to its addresses in turn
-/// (non-blocking); for `https://`, run a TLS handshake over the socket (``TLSConnection``: TLS 1.2
-/// or 1.3, the server's certificate verified against ``trustRoots`` and the URL's host, SNI sent
-/// for a name); optionally wait until a planned send instant with the connection already open (and
-/// secured), write one `HEAD` or `GET` with `Connection: close`, read until the empty line that ends
-/// the response head — at most ``maximumHeadBytes``, never the body — and close. The receive
-/// instant is taken when the head is complete. Informational (1xx) heads before the final one are
-/// skipped. Both kinds of stream are one ``ByteStream`` to the reading code.
-///
-/// Every wait is a `poll(2)` with a relative timeout of at most ``slice`` (the TLS layer's too:
-/// ``TLSConnection`` is given the exchange's abandon flag and checks it before each of its waits),
-/// so an exchange notices within that time that it was abandoned (its task cancelled or its
-/// caller's timer fired), and timeouts keep working when the wall clock is faked. No loop of an
-/// exchange goes round without moving a byte or checking both the deadline and that flag. Each exchange runs on the ``BlockingPool``, so it never occupies one of
-/// Swift concurrency's cooperative threads, and its caller's backstop timer still answers on time
-/// if `getaddrinfo` hangs.
+/// Every wait is a `poll(2)` of at most ``slice`` that checks the deadline and the abandon flag, and
+/// each exchange runs on the ``BlockingPool``. Why it exists and what it does in full: the
+/// DesignDecisions article, "Why its own TLS client".
 struct HTTPHeadClient: Sendable {
     /// The most bytes the response head may have, its final empty line included.
     let maximumHeadBytes: Int

@@ -4,36 +4,12 @@ import NetClockTLS
 import TimeBase
 
 /// Measures the local clock's offset from an HTTP(S) server's clock, for networks where NTP's UDP
-/// port 123 is blocked.
+/// port 123 is blocked: `HEAD` requests through ``HTTPHeadClient``, timed on the monotonic clock,
+/// read either a configured timestamp header or the one-second `Date` header, refined as htpdate does.
 ///
-/// Each measurement sends `HEAD` (falling back to `GET` when the server answers 405 or 501) with
-/// `Cache-Control: no-cache`, and reads the server's time from either
-/// - a configured timestamp header (milliseconds or finer): the offset comes from the round-trip
-///   midpoint, and a few samples are intersected; or
-/// - the standard `Date` header (1-second resolution): the first response gives a 1-second-wide
-///   interval, and further requests are timed to reach the server just as its clock crosses a whole
-///   second (as htpdate does), each halving the interval, until it is narrow enough or the request
-///   budget or deadline is spent.
-///
-/// Only the response head is read — never a body — and the receive instant is taken when the head
-/// is complete. 2xx and 3xx responses are evidence; redirects are not followed (a 3xx response
-/// carries the server's clock like any other).
-///
-/// Transport: NetworkClock's own HTTP/1.1 client (``HTTPHeadClient``), one connection per request
-/// (`Connection: close`), opened before the planned send instant so that connecting does not delay
-/// the send — for `https://` URLs with the TLS handshake done then too (TLS 1.2 or 1.3 through the
-/// package's OpenSSL layer, the certificate verified against ``trustRoots`` and the URL's host,
-/// SNI sent). It handles IPv6 literals (`https://[::1]:8443/`), limits the response head to
-/// ``Configuration/maximumResponseHeadBytes``, and turns every network and TLS failure, however
-/// hostile (a connection cut between TLS records, an alert, a refused certificate, a stalled
-/// handshake), into an ``HTTPTimeError`` within the request's timeout. URLSession is not used:
-/// on Linux with Swift 6.3 it stops the whole process when the connection ends inside the
-/// response head (swift-corelibs-foundation issue 5285).
-///
-/// Send and receive instants come from the monotonic clock, mapped to wall time through one
-/// (wall, monotonic) pair read per measurement. A response served from a cache (`Age` > 0) is
-/// refused. The result's bound is sound: the true offset lies inside it if the server's clock is
-/// right.
+/// The bound is sound if the server's clock is right; every failure is an ``HTTPTimeError``
+/// within the request's timeout. What a response proves: the HowTheErrorBoundWorks article, "HTTP
+/// evidence"; why no URLSession: the DesignDecisions article, "Why its own TLS client".
 package struct HTTPTimeSource: Sendable {
     /// How measurements are made.
     package let configuration: Configuration

@@ -1,26 +1,9 @@
 import TimeBase
 
-/// An HTTP-date (RFC 9110 §5.6.7) parsed from a `Date` or similar header field.
-///
-/// All three forms that recipients must accept are understood:
-///
-/// | form | example |
-/// | --- | --- |
-/// | IMF-fixdate (preferred) | `Sun, 06 Nov 1994 08:49:37 GMT` |
-/// | obsolete RFC 850 | `Sunday, 06-Nov-94 08:49:37 GMT` |
-/// | ANSI C `asctime()` | `Sun Nov  6 08:49:37 1994` |
-///
-/// The parser is hand-written over the UTF-8 bytes, total (it never traps, whatever the input) and
-/// reads no clock. Leniencies, chosen for robustness with real servers:
-/// - whitespace around the value is ignored;
-/// - month, day and zone names match case-insensitively, and either the short or the long day name
-///   is accepted in any form; the day name is **not** checked against the date;
-/// - the asctime day of the month may be written `" 6"`, `"06"` or `"6"`.
-///
-/// Ranges are checked strictly: the day against the month's length (leap years included), hour ≤ 23,
-/// minute ≤ 59, second ≤ 59. A leap second `23:59:60` is accepted and read as the first instant of
-/// the next day (`00:00:00`), which is where a POSIX clock, which does not count leap seconds, stands
-/// when the leap second ends; second 60 at any other time of day is an error.
+/// An HTTP-date (RFC 9110 §5.6.7) parsed from a `Date` or similar header field, in any of the three
+/// forms recipients must accept (``Format``). The parser is total over the UTF-8 bytes (it never
+/// traps) and reads no clock; a leap second `23:59:60` is read as the next day's `00:00:00`. Its
+/// leniencies and strict range checks: the ThreatModel article, "A malicious or broken server".
 package struct HTTPDate: Hashable, Sendable {
     /// The textual form an HTTP-date was written in.
     package enum Format: String, Hashable, Sendable, CaseIterable {

@@ -5,18 +5,8 @@ import TimeBase
 ///
 /// ``init(parsing:)`` is pure and total: it accepts any bytes, never traps, and either returns a
 /// head or throws an ``HTTPResponseHeadError``, so it can be fed hostile input (and fuzzed).
-/// ``endOfHead(in:searchingFrom:)`` finds where a head ends in a stream of received bytes.
-///
-/// The grammar is that of RFC 9112, read strictly where leniency could hide an attack and leniently
-/// where the RFC allows it:
-/// - lines end in CRLF; a bare LF is accepted as a line end (RFC 9112 §2.2), a bare CR anywhere
-///   else is rejected;
-/// - the status line is `HTTP/1.x SP 3DIGIT [SP reason-phrase]`, the status code 100…599;
-/// - a field line is `token ":" OWS value OWS`; whitespace before the colon is rejected (§5.1);
-/// - an obsolete line folding (a line starting with SP or HTAB) is joined to the previous field's
-///   value with one SP (§5.2), and rejected before the first field;
-/// - control characters (NUL included) are rejected in values and the reason phrase; bytes of 0x80
-///   and above (obs-text) are kept, decoded as ISO-8859-1 so that nothing is lost or replaced.
+/// ``endOfHead(in:searchingFrom:)`` finds where a head ends in a stream of received bytes. Where the
+/// grammar is strict and where lenient: the ThreatModel article, "A malicious or broken server".
 package struct HTTPResponseHead: Hashable, Sendable {
     /// One header field as received.
     package struct Field: Hashable, Sendable {

@@ -3,30 +3,13 @@ import SNTP
 import Synchronization
 import TimeBase
 
-/// A clock that tells true time from an anchor and a time base no one can set or slew, unaffected
-/// by changes to the system's wall clock, with an error bound that grows honestly with time since
-/// the anchor.
+/// A clock that tells true time from an anchor on a time base no one can set or slew
+/// (``SystemTimeBase``), unaffected by the wall clock, with an error bound that grows with time
+/// since the anchor. Feed it anchors with ``offer(_:)``; read it with ``now()`` from any thread,
+/// lock-free and allocation-free (a double-buffered sequence lock; updates take a mutex).
 ///
-/// Feed it anchors from syncs with ``offer(_:)``; read it with ``now()`` from any thread.
-///
-/// ```swift
-/// let clock = AnchoredClock()
-/// clock.offer(Anchor(trueTime: serverTime, monotonic: instant, errorBound: .milliseconds(12),
-///                     source: .ntp, server: "time.example.com"))
-/// if let estimate = clock.now() {
-///     print(estimate.time, "±", estimate.errorBound)
-/// }
-/// ```
-///
-/// Anchors are stamped on the exchange clock (`CLOCK_BOOTTIME`); the clock places each on its time
-/// base (``SystemTimeBase``: the raw oscillator plus suspended time) and extrapolates along that,
-/// correcting by the oscillator's frequency as the sync history measures it
-/// (``FrequencyTracker``) and growing the bound by what the history leaves unknown
-/// (``HoldoverAging``), whatever the kernel's time discipline does.
-///
-/// Reading is lock-free and allocation-free: the anchor is published through a double-buffered
-/// sequence lock, so an update never blocks a reader. Updates are serialized by a mutex held only
-/// for the bookkeeping.
+/// How it corrects for the oscillator's frequency and grows the bound: the HowTheErrorBoundWorks
+/// article, "Holdover" and "Frequency".
 package final class AnchoredClock: Sendable {
     /// The policy the clock was created with.
     package let policy: NetworkClock.ClockPolicy
@@ -186,26 +169,12 @@ package final class AnchoredClock: Sendable {
 
     /// Offers a new anchor and keeps what both it and the current anchor prove.
     ///
-    /// The offered anchor's exchange-clock instant is placed on the time base from a paired
-    /// reading taken now; unless the exchange clock is the time base, its bound is widened by the
-    /// kernel's possible slew over the distance and the reading's pairing uncertainty (see
-    /// ``KernelDiscipline``). The current anchor is aged to the later of the two instants at the
-    /// rates its estimates were published with, and so is the offered one if it is older. When the
-    /// two intervals overlap, the anchor becomes their intersection, whose bound is never wider
-    /// than either and whose midpoint is the new true time; the offered interval is kept as it is
-    /// when it lies inside the current one, and the current one when the offered one adds nothing,
-    /// so a worse sample never loosens the bound. When they do not overlap, one of them is wrong
-    /// and the fresh one wins (``SyncReport.AnchorUpdate/discontinuous(step:)``).
-    ///
-    /// Every anchor that is not ``TimeSource/restored`` is also a point of the frequency history,
-    /// whatever the outcome (a looser sample still tells where the line runs). The new frequency
-    /// interval, evaluated at the resulting anchor's instant with the wander allowed between it and
-    /// every point, applies along the anchor's whole line: it is a sound statement about the
-    /// frequency there, so it may tighten the bound over time already past as well. A point that
-    /// contradicts the history, or a discontinuity, resets it (``FrequencyTracker``): the bound
-    /// grows at the prior tolerance again until two syncs measure the frequency anew. After a
-    /// contradiction the current anchor, aged at a frequency that no longer held, is no evidence
-    /// either: the offered anchor replaces it as it is (``SyncReport.AnchorUpdate/adopted``).
+    /// The anchor is placed on the time base from a paired reading taken now and intersected with
+    /// the current anchor aged to the same instant, so an agreeing anchor never loosens the bound.
+    /// When they do not overlap the fresh one wins (``SyncReport.AnchorUpdate/discontinuous(step:)``);
+    /// after a frequency contradiction it replaces the current one as it is
+    /// (``SyncReport.AnchorUpdate/adopted``). Every anchor that is not ``TimeSource/restored`` is a
+    /// point of the frequency history (the HowTheErrorBoundWorks article, "Frequency").
     /// - Returns: what became of the anchor. Anchors with a negative bound or values outside the
     ///   supported range (see ``Anchor``) are refused.
     @discardableResult

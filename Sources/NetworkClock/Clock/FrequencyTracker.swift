@@ -2,28 +2,14 @@ import NetClockPlatform
 import SNTP
 import TimeBase
 
-/// Learns the oscillator's frequency error from the sync history, as an interval.
+/// Learns the oscillator's frequency error from the sync history, as an interval: each pair of
+/// points bounds the mean frequency between them, widened by the wander allowed since
+/// (``ClockPolicy/wanderPPM``, ``ClockPolicy/wanderRatePPMPerHour``, ``ClockPolicy/wanderLimitPPM``),
+/// and the tracker keeps the intersection. An empty one resets the history to the newest points that
+/// still agree; with fewer than two points the interval is ±``ClockPolicy/priorTolerancePPM``.
 ///
-/// Each sync is a point: at time-base instant (awake `a`, suspended `s`) the true time lay in
-/// `t ± ε`. Between two points the true time that passed is `Δa·(1 − f̄) + Δs` (the suspended part
-/// measured within `σ·Δs` plus the suspend resolution `q`), where `f̄` is the oscillator's mean
-/// frequency error over the pair, so
-///
-///     f̄ ∈ (Δa + Δs − Δt) / Δa  ±  (εᵢ + εⱼ + σ·Δs + q) / Δa.
-///
-/// That holds whatever the frequency does in between. To say where the frequency is at an instant
-/// `t`, each pair's interval is widened by the wander allowed between `t` and the pair's farther
-/// point, `min(J + ω·age, Ω)`
-/// (``ClockPolicy/wanderPPM``, ``ClockPolicy/wanderRatePPMPerHour``,
-/// ``ClockPolicy/wanderLimitPPM``), and the frequency must lie in every widened interval: the
-/// tracker keeps their intersection, the tightest interval all pairs allow. Under a constant
-/// frequency it is sound with no wander at all; the wander terms cover temperature.
-///
-/// An empty intersection is evidence that the frequency changed beyond the allowance (or that a
-/// sync was wrong): the tracker keeps only the newest points that still agree, counts a reset, and
-/// learns again. With fewer than two points the interval is the prior, ±``ClockPolicy/priorTolerancePPM``.
-///
-/// A plain value with no threads or clocks inside; ``AnchoredClock`` feeds it.
+/// A plain value with no threads or clocks inside; ``AnchoredClock`` feeds it. The derivation: the
+/// HowTheErrorBoundWorks article, "Frequency".
 package struct FrequencyTracker: Sendable, Hashable {
     /// One sync: the true time at a time-base instant, within a bound.
     package struct Point: Sendable, Hashable {

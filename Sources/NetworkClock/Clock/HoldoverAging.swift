@@ -3,23 +3,10 @@ import SNTP
 import TimeBase
 
 /// How an anchor is carried along the time base: the frequency correction applied to awake time,
-/// and how the bound grows with awake and suspended time.
-///
-/// With the oscillator's frequency error known to lie in `frequencyError ± halfWidth` at the
-/// `reference` instant, and the frequency free to wander from there by `wanderRate` per second of
-/// elapsed time (suspended time included, since temperature changes meanwhile) up to `rateLimit`
-/// in all, the phase error grows at no more than `min(halfWidth + wanderRate·|u|, rateLimit)` at
-/// `u` seconds from the reference, and over the first `x` seconds by at most
-///
-///     H(x) = ∫₀ˣ min(halfWidth + wanderRate·u, rateLimit) du.
-///
-/// Phase accrues only while awake; the integrand grows with `|u|`, so over a stretch with `A`
-/// seconds awake whose farther end is `x` from the reference the worst case puts the awake time at
-/// that end: the bound grows by `H(x) − H(x − A)` (for an anchor at the reference, `H(S + A) −
-/// H(S)` over `S` suspended seconds), plus the suspend measurement's own tolerance
-/// `suspendTolerance·S` and, once any suspend has passed, `suspendResolution`. Before the frequency
-/// is measured, `halfWidth` and `rateLimit` are both the prior tolerance: the bound grows linearly
-/// at it, wherever the reference.
+/// and the bound's growth, at most `min(halfWidth + wanderRate·|u|, rateLimit)` per awake second at
+/// `u` seconds from `reference` (the awake time put at the far end), plus `suspendTolerance` of the
+/// suspended time and, once a suspend has passed, `suspendResolution`. Unmeasured, it grows
+/// linearly at the prior tolerance. The derivation: the HowTheErrorBoundWorks article, "Frequency".
 struct HoldoverAging: Sendable, Hashable {
     /// The oscillator's frequency error that is corrected for: true awake time is awake time ×
     /// (1 − `frequencyError`); positive when the oscillator runs fast.

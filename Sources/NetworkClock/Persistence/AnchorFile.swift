@@ -1,29 +1,11 @@
 import SNTP
 import TimeBase
 
-/// The anchor file's JSON layout, version 1.
-///
-/// Times are exact integers (seconds and nanoseconds), never floating point. Truncating to
-/// nanoseconds when saving can shift an anchor by under a nanosecond per component; the saved bound
-/// grows by a nanosecond for each component that was truncated, so it stays sound.
-///
-/// ```json
-/// { "version": 1, "boot_id": "…", "written_at": {"seconds": …, "nanoseconds": …},
-///   "written_at_monotonic": {…},
-///   "anchor": { "true_time": {…}, "monotonic": {…}, "error_bound_ns": 12000000,
-///               "source": "ntp", "server": "time.example.com",
-///               "time_base": { "awake": {…}, "suspended": {…} } },
-///   "frequency": { "frequency_ppm": -59.99, "interval_ppm": [-61.1, -58.9], "resets": 0,
-///                  "points": [ { "awake": {…}, "suspended": {…}, "true_time": {…},
-///                                "error_bound_ns": 104000 }, … ] } }
-/// ```
-///
-/// `monotonic` is the anchor's exchange-clock (`CLOCK_BOOTTIME`) instant; `time_base` is where the
-/// clock placed it on its time base (`CLOCK_MONOTONIC_RAW` awake time and suspended time), so that a
-/// process restored in the same boot continues on the same line without mapping it again. The
-/// frequency history is on the time base too. Both are absent in files written before holdover:
-/// such an anchor is placed from its `monotonic` instant at the kernel's possible slew over its
-/// age, and a `drift` history from then is ignored.
+/// The anchor file's JSON layout, version 1: the anchor on the exchange clock (`monotonic`) and on
+/// the time base (`time_base`), and the frequency history, in exact integer times (seconds and
+/// nanoseconds, never floating point). Saving truncates to nanoseconds and widens the bound by a
+/// nanosecond per truncated part. The fields and how older files are read: the StateFiles article,
+/// "Formats".
 struct AnchorFile: Codable, Sendable {
     /// An exact instant or duration: whole seconds (floor) and nanoseconds in `0..<1_000_000_000`.
     struct ExactTime: Codable, Sendable, Equatable {

@@ -5,19 +5,10 @@ import TimeBase
 
 /// Persists an anchor across process restarts within one boot, in a small versioned JSON file.
 ///
-/// The file records the boot identity (`/proc/sys/kernel/random/boot_id`); after a reboot the
-/// monotonic clock restarted, so an anchor from another boot is refused with
-/// ``AnchorStoreError/Code/differentBoot``. Writes are atomic (temporary file, `fsync`, `rename`),
-/// with mode 0600 in a directory created with mode 0700, so concurrent writers and readers never
-/// see a torn file. Loading never traps on any file content: every problem is a typed
-/// ``AnchorStoreError``.
-///
-/// The file must be private to this user: a symbolic link, a FIFO, a directory, a device, a file
-/// of another user, a file with group or other permission bits, or a directory above it that
-/// others could write (without the sticky bit of `/tmp`) or that belongs to another user, is
-/// refused at once, without being followed or read
-/// (``AnchorStoreError/isUnsafeFile``); saving never replaces anything but a regular file of
-/// this user.
+/// An anchor from another boot is refused (``AnchorStoreError/Code/differentBoot``), and so is a
+/// file that is not private to this user, without being followed or read
+/// (``AnchorStoreError/isUnsafeFile``). Writes are atomic; loading never traps: every problem is a
+/// typed ``AnchorStoreError``. The format and every check: <doc:StateFiles>.
 public struct AnchorStore: Sendable {
     /// The file format version this library writes and reads.
     package static let formatVersion = 1

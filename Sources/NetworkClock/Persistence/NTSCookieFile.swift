@@ -5,25 +5,13 @@ import NetClockTLS
 import SNTP
 import TimeBase
 
-/// The NTS associations (keys and unused cookies) kept beside the anchor file, so that a later
-/// process in the same boot spends the cookies instead of running a new NTS key exchange.
+/// The NTS associations (keys and unused cookies) kept beside the anchor file, in `<anchor>.nts`, so
+/// that a later process in the same boot spends the cookies instead of running a new key exchange.
 ///
-/// The file (`<anchor>.nts`, a private file as ``AnchorStore`` requires: mode 0600, this user's,
-/// in a directory others cannot write, replaced atomically) is **taken** when loaded: it is
-/// removed from its directory before any cookie in it is used, so no two processes (nor one
-/// process and a copy made later) ever send the same cookie (RFC 8915 §5.7 unlinkability). What
-/// is left after a sync is written back. It is trusted only in the boot it was written in and
-/// under the same trust roots, compared by the SHA-256 of their contents
-/// (``NetworkClock/TrustRoots/fingerprint(environment:)``); anything stale, foreign, corrupt, of
-/// format version 1 (bound to the CA file's path only) or out of range is discarded with a
-/// reason, which costs one key exchange and nothing else.
-///
-/// ```json
-/// { "version": 2, "boot_id": "…", "trust": "CA file /etc/ca.pem", "trust_sha256": "64 hex",
-///   "associations": [ { "host": "time.example.com", "port": 4460, "ke_host": "192.0.2.1",
-///     "ke_port": 4460, "ntp_host": "192.0.2.1", "ntp_port": 123, "aead": 15,
-///     "c2s": "hex", "s2c": "hex", "cookies": ["hex", …] } ] }
-/// ```
+/// The file is taken (removed) when loaded, before any cookie is used, so no cookie is sent twice.
+/// It is trusted only in its boot and under the same trust roots
+/// (``NetworkClock/TrustRoots/fingerprint(environment:)``); anything else is discarded with a
+/// reason. The format and the checks: the StateFiles article.
 package enum NTSCookieFile {
     /// The format version written and accepted.
     static let version = 2

@@ -3,18 +3,10 @@ import SNTP
 import TimeBase
 
 /// Queries Roughtime servers in a chained measurement sequence (RFC 10049 §8.2) over UDP, blocking
-/// the calling thread, and selects the time a majority agrees on.
-///
-/// The servers are asked one after the other in the order given, each request's nonce derived from
-/// the previous valid reply, and the whole sequence is run `passes` times (default 2, as the RFC
-/// asks: a liar ahead of the others can only be caught contradicting a later reply). Each exchange
-/// is a ``RoughtimeExchange`` core driven by ``DatagramLoop`` on a connected socket. A server that
-/// gives no valid reply in the first pass is not asked again. The time comes from each server's
-/// last valid reply, carried to the instant of the last reply (``TrueTimeInterval``), selected
-/// by ``RoughtimeAgreement``.
-///
-/// Only the local monotonic clock times the exchanges; the wall clock is read once, at the end, to
-/// express the agreed time as offsets from it.
+/// the calling thread, and selects the time a majority agrees on (``RoughtimeAgreement``). Each
+/// exchange is a ``RoughtimeExchange`` core driven by ``DatagramLoop``; only the monotonic clock
+/// times them, and the wall clock is read once, at the end. Why a chain, run twice: the ThreatModel
+/// article, "Roughtime" ("Proof of a liar").
 package struct RoughtimeClient: Sendable {
     /// How a query runs.
     package struct Options: Hashable, Sendable {

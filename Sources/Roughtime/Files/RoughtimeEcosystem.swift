@@ -7,21 +7,10 @@ import SNTP
 import TimeBase
 
 /// A Roughtime server list (an "ecosystem" file, RFC 10049 §8.3, in the JSON format Cloudflare
-/// publishes and `roughly` reads):
-///
-/// ```json
-/// {"servers": [{"name": "…", "version": 1, "publicKeyType": "ed25519", "publicKey": "base64…",
-///               "addresses": [{"protocol": "udp", "address": "host:port"}]}]}
-/// ```
-///
-/// `version` is an integer (1 for RFC 10049, `0x80000000 | n` for draft *n*, 3000600613 for
-/// Google-Roughtime) or one of the strings older lists use: `"IETF-Roughtime"` (some IETF
-/// version: this client offers RFC 10049 and drafts 10–15) and `"Google-Roughtime"`. A request
-/// offers exactly the listed version, as `roughly` does. Only `udp` addresses are used.
-///
-/// A server this client cannot use (an unknown version or key type, a key that is not 32 bytes, no
-/// UDP address) is left out with its reason in ``skipped``, so that one odd entry does not make a
-/// whole list unusable.
+/// publishes and `roughly` reads). A server this client cannot use (an unknown version or key type,
+/// a key that is not 32 bytes, no UDP address) is left out with its reason in ``skipped``, so that
+/// one odd entry does not make a whole list unusable. The format: the CLIReference article,
+/// "Roughtime"; the versions a list may name: the ThreatModel article, "Roughtime" ("Versions").
 package struct RoughtimeEcosystem: Hashable, Sendable {
     /// A server left out, and why.
     package struct Skipped: Hashable, Sendable, CustomStringConvertible {

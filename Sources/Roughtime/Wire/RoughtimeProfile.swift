@@ -1,20 +1,7 @@
-/// What differs between the Roughtime versions this client speaks, in one place.
-///
-/// | | RFC 10049 (1) | drafts 12–15 | drafts 10–11 | Google |
-/// |---|---|---|---|---|
-/// | framing (`ROUGHTIM` + length) | yes | yes | yes | no |
-/// | nonce, hash length | 32, SHA-512/32 | 32, SHA-512/32 | 32, SHA-512/32 | 64, SHA-512 |
-/// | Merkle leaf hashes | the request packet | the request packet | the nonce | the nonce |
-/// | `VER` of the reply | in `SREP` (signed) | in `SREP` | top level | none |
-/// | `TYPE` required | yes | from 14 | no | no |
-/// | times | seconds | seconds | seconds | microseconds |
-/// | response context | `Roughtime v1 response signature` | `RoughTime v1 response signature` | same | same |
-/// | delegation context | `Roughtime v1 delegation signature` | `RoughTime v1 delegation signature` | `…signature--` | `…signature--` |
-///
-/// RFC 10049 changed the context strings' case from draft 19 (`RoughTime` → `Roughtime`); the
-/// drafts before 12 and Google end the delegation context with `--`. Every context string ends
-/// with its zero byte. The drafts' text of the Merkle check has its two cases the wrong way round;
-/// every implementation (and RFC 10049) hashes `h || node` when the index bit is 0.
+/// What differs between the Roughtime versions this client speaks, in one place: framing, nonce and
+/// hash lengths, what the Merkle leaf hashes, where `VER` is, whether `TYPE` is required, the unit
+/// of times and the signature context strings (each ending with its zero byte). The table of them:
+/// the ThreatModel article, "Roughtime" ("Versions").
 package struct RoughtimeProfile: Hashable, Sendable {
     /// The version.
     package let version: RoughtimeVersion

@@ -2,24 +2,13 @@ import NetClockPlatform
 import TimeBase
 
 /// One burst of SNTP requests to one server address, as a protocol core (``DatagramCore``): it
-/// decides when each request goes out, how long its reply may take, which datagram answers it,
-/// and when the burst ends; the I/O loop only moves the bytes and tells it the time.
+/// decides when each request goes out (``QueryOptions/interval`` apart, not before `notBefore`, none
+/// at or after `deadline`), which datagram answers it (the request's nonce, then ``ReplyValidator``)
+/// and when the burst ends (ICMP unreachable, a Kiss-o'-Death); the I/O loop only moves the bytes.
+/// With a ``PacketProtection`` (NTS) every request and reply also goes through it.
 ///
-/// - Requests are spaced by ``QueryOptions/interval`` (send to send), the first one no earlier than
-///   the spacing the caller's etiquette asks for (`notBefore`), and none starts at or after the
-///   `deadline`; each waits ``QueryOptions/timeout`` for its reply, clipped to the deadline.
-/// - A reply must echo the request in flight's random nonce and pass every check of
-///   ``ReplyValidator``; a datagram answering an earlier request is `stale_reply` or
-///   `duplicate_reply`, anything else `origin_mismatch`. Rejected datagrams are counted and the
-///   first few kept (``ExchangeRecord/maximumKeptRejections``); waiting goes on.
-/// - The burst ends early on ICMP port unreachable or a failed socket, on a Kiss-o'-Death RATE,
-///   DENY or RSTR (and any authenticated kiss when protected), and when no request can be
-///   protected.
-/// - With a ``PacketProtection`` (NTS) every request is protected by it and every reply must also
-///   pass its checks: NTS is a transform of the packets, not a second engine.
-///
-/// Each request is built when it is scheduled, so that the instant the loop reports when the
-/// wake-up fires is taken just before the bytes leave: T1 is not moved by encryption time.
+/// Why a core: the Architecture article; what its checks stop: the ThreatModel article, "An
+/// off-path attacker".
 package struct NTPBurst: DatagramCore {
     /// The address the burst goes to (for the record and progress events).
     package let address: SocketAddress

@@ -2,16 +2,10 @@ import TimeBase
 /// An NTP timestamp: 32 bits of seconds and 32 bits of binary fraction since 1900-01-01T00:00:00Z
 /// (RFC 5905 §6), with a resolution of 2⁻³² s (about 233 ps).
 ///
-/// The seconds field wraps every 2³² s (about 136 years); the first wrap, on 2036-02-07T06:28:16Z,
-/// starts NTP era 1. A timestamp alone does not say its era, so two conversions are offered:
-///
-/// - ``unixTime`` uses the pivot rule of RFC 4330 §3: seconds with the most significant bit set are in
-///   era 0 (1968-01-20 … 2036-02-07), seconds without it are in era 1 (2036-02-07 … 2104-02-26).
-/// - ``unixTime(near:)`` picks the era that puts the instant closest to a reference time (the local
-///   clock), which is right whenever the two are less than 68 years apart.
-///
-/// Differences between timestamps (``-(_:_:)``) never need the era: they wrap and are read as signed,
-/// so they are exact across an era boundary as long as the true difference is under 68 years.
+/// The seconds wrap every 2³² s (era 1 starts on 2036-02-07T06:28:16Z), so a timestamp alone does
+/// not say its era: ``unixTime`` applies the pivot rule of RFC 4330 §3, ``unixTime(near:)`` picks the
+/// era closest to a reference time. Differences (``-(_:_:)``) need no era while under 68 years
+/// (the HowTheErrorBoundWorks article of NetworkClock, "One exchange: offset θ and delay δ").
 public struct NTPTimestamp: Hashable, Sendable {
     /// The 64-bit wire value: seconds in the high 32 bits, fraction in the low 32 bits.
     public var rawValue: UInt64
