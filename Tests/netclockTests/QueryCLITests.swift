@@ -266,7 +266,10 @@ struct QueryCLITests {
         #expect(
             HelpText.usage.contains(
                 "netclock query [SERVER ...] [--port N] [--samples N] [--interval SEC] [--timeout SEC]"))
-        #expect(HelpText.full.contains("Exit status: 0 success, 1 no usable time source, 2 usage error."))
+        #expect(
+            HelpText.full.contains(
+                "Exit status: 0 success, 1 no usable time source, or set refused a correction, 2 usage error."
+            ))
     }
 
     /// The whole help as the option table renders it: a change to the table or the renderer shows
@@ -283,6 +286,8 @@ struct QueryCLITests {
                    netclock watch [same options] [--count N] [--every SEC] [--metrics FILE]
                    netclock check [same options] [--state FILE] [-w|--warning RANGE] [-c|--critical RANGE]
                                   [--max-bound SEC] [--max-age SEC] [-v|--verbose ...]
+                   netclock set   [same options] [--state FILE] [--step|--slew] [--step-threshold SEC]
+                                  [--max-step SEC] [--dry-run] [--force]
                    netclock completion bash|zsh|fish
                    netclock man
                    netclock --help | --version
@@ -294,6 +299,7 @@ struct QueryCLITests {
               watch        query repeatedly and print one line per round
               check        monitoring plugin: OK, WARNING, CRITICAL or UNKNOWN for the system clock's offset,
                            judged with its error bound (with --state alone: from the anchor, offline)
+              set          sync, then correct the system clock by the trusted offset (needs CAP_SYS_TIME)
               completion   print the shell completion script for bash, zsh or fish
               man          print this manual as a man page (mdoc source: netclock man | man -l -)
 
@@ -345,10 +351,23 @@ struct QueryCLITests {
               --max-age SEC     check --state: UNKNOWN when the stored anchor is older than SEC (default: any
                                 age; its bound grows with age)
               -v, --verbose     check: print a line per source after the status line
+              --step, --slew    set: always step (one relative clock_adjtime call), or always slew (the kernel's
+                                single-shot adjustment, 500 µs per second); default: slew up to
+                                --step-threshold, step beyond
+              --step-threshold SEC
+                                set: the largest correction slewed rather than stepped (default 0.5, about 17
+                                minutes of slewing)
+              --max-step SEC    set: the largest correction unauthenticated time (NTP, HTTP(S)) may make
+                                (default 1000, ntpd's panic threshold); NTS and Roughtime time may correct any
+                                distance
+              --dry-run         set: sync and decide as usual, but change neither the clock nor its kernel
+                                status
+              --force           set: correct the clock although another time daemon (chronyd, ntpd, ntpd-rs,
+                                systemd-timesyncd) or a kernel discipline was found
               -h, --help        print this help
               --version         print the version
 
-            Exit status: 0 success, 1 no usable time source, 2 usage error.
+            Exit status: 0 success, 1 no usable time source, or set refused a correction, 2 usage error.
             check: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (Monitoring Plugins); `netclock check --help`.
             """
         #expect(HelpText.full == expected)

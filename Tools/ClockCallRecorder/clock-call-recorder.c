@@ -24,16 +24,23 @@
 #include <time.h>
 #include <unistd.h>
 
-// The program's view of the wall clock (through the C library, so a faked one) and the kernel's.
+// The program's view of the wall clock (through the C library, so a faked one) and the kernel's,
+// read before and after it: `real_wall` is the midpoint and `reading_gap` how far apart the two
+// kernel readings were (a preemption, or libfaketime's slow path, between them).
 static void clocks(char *buffer, size_t size) {
-    struct timespec seen = {0, 0}, real = {0, 0};
+    struct timespec seen = {0, 0}, before = {0, 0}, after = {0, 0};
+    syscall(SYS_clock_gettime, CLOCK_REALTIME, &before);
     clock_gettime(CLOCK_REALTIME, &seen);
-    syscall(SYS_clock_gettime, CLOCK_REALTIME, &real);
-    snprintf(buffer, size, "\"seen_wall\":%lld.%09ld,\"real_wall\":%lld.%09ld", (long long)seen.tv_sec,
-             seen.tv_nsec, (long long)real.tv_sec, real.tv_nsec);
+    syscall(SYS_clock_gettime, CLOCK_REALTIME, &after);
+    long long gap = (after.tv_sec - before.tv_sec) * 1000000000LL + (after.tv_nsec - before.tv_nsec);
+    long long middle = before.tv_nsec + gap / 2;
+    long long seconds = before.tv_sec + middle / 1000000000LL;
+    snprintf(buffer, size, "\"seen_wall\":%lld.%09ld,\"real_wall\":%lld.%09lld,\"reading_gap\":%lld.%09lld",
+             (long long)seen.tv_sec, seen.tv_nsec, seconds, middle % 1000000000LL, gap / 1000000000LL,
+             gap % 1000000000LL);
 }
 
-// Appends one JSON object: {"call":NAME, FIELDS, "seen_wall":…, "real_wall":…}. O_APPEND keeps
+// Appends one JSON object: {"call":NAME, FIELDS, "seen_wall":…, "real_wall":…, "reading_gap":…}. O_APPEND keeps
 // lines whole; a missing variable records nothing (the call still succeeds).
 static void record(const char *call, const char *format, ...) {
     const char *path = getenv("NETCLOCK_CLOCK_CALLS");
