@@ -18,6 +18,15 @@ struct HTTPExchangeRun {
         var result: HTTPExchangeOutcome.Result
         /// The reading at which the failure was noticed, when a deadline check took one.
         var noticed: MonotonicInstant? = nil
+        /// The HTTP status that caused the failure (a proxy refusing a tunnel).
+        var statusCode: Int? = nil
+    }
+
+    /// Who sends a response head: the origin (through a tunnel, or the proxy for `http://`), or
+    /// the proxy answering `CONNECT`, whose failures have their own codes.
+    enum HeadSender {
+        case server
+        case tunnelProxy
     }
 
     let client: HTTPHeadClient
@@ -44,7 +53,7 @@ struct HTTPExchangeRun {
         return min(left, HTTPHeadClient.slice)
     }
 
-    private static func failure(_ code: HTTPTimeError.Code, _ reason: String, _ urlErrorCode: Int? = nil)
+    static func failure(_ code: HTTPTimeError.Code, _ reason: String, _ urlErrorCode: Int? = nil)
         -> Stop
     {
         Stop(result: .failed(code, reason, urlErrorCode: urlErrorCode))
@@ -57,10 +66,19 @@ struct HTTPExchangeRun {
         return (error.code == .transport ? .transport : .tls, "TLS \(error)")
     }
 
-    /// Connects, and for `https://` runs the TLS handshake: the stream the request goes on.
+    /// Connects, for `https://` through a proxy opens the `CONNECT` tunnel, and for `https://`
+    /// runs the TLS handshake: the stream the request goes on.
     func open() throws(Stop) -> any ByteStream {
         let connection = try connect()
         guard request.isSecure else { return connection }
+        if let proxy = request.proxy {
+            do {
+                try openTunnel(through: proxy, on: connection)
+            } catch {
+                connection.close()
+                throw error
+            }
+        }
         return try secure(connection)
     }
 
@@ -85,13 +103,18 @@ struct HTTPExchangeRun {
         }
     }
 
-    /// Resolves the host and connects to its addresses in the resolver's order until one accepts.
+    /// Resolves the host (the proxy's, through one) and connects to its addresses in the
+    /// resolver's order until one accepts.
     func connect() throws(Stop) -> TCPConnection {
         let addresses: [SocketAddress]
+        let unreachable: HTTPTimeError.Code = request.proxy == nil ? .transport : .proxyUnreachable
+        let what = request.proxy.map { "the proxy \($0)" } ?? request.hostHeader
         do {
-            addresses = try Resolver.resolve(request.host, port: request.port, limit: 8, socketKind: .stream)
+            addresses = try Resolver.resolve(
+                request.connectionHost, port: request.connectionPort, limit: 8, socketKind: .stream)
         } catch {
-            throw Self.failure(.transport, error.description, NSURLErrorCannotFindHost)
+            let prefix = request.proxy == nil ? "" : "cannot resolve the proxy: "
+            throw Self.failure(unreachable, prefix + error.description, NSURLErrorCannotFindHost)
         }
         var problems: [String] = []
         for address in addresses {
@@ -111,7 +134,7 @@ struct HTTPExchangeRun {
             }
         }
         throw Self.failure(
-            .transport, "cannot connect to \(request.hostHeader): " + problems.joined(separator: "; "),
+            unreachable, "cannot connect to \(what): " + problems.joined(separator: "; "),
             NSURLErrorCannotConnectToHost)
     }
 
@@ -154,8 +177,14 @@ struct HTTPExchangeRun {
     }
 
     /// Reads until a final (non-1xx) response head is complete and returns it with the instant it
-    /// was. Never reads more than the head limit in all.
-    func readHead(from connection: any ByteStream) throws(Stop) -> (HTTPResponseHead, MonotonicInstant) {
+    /// was and how many bytes followed it in the last read. Never reads more than the head limit in
+    /// all.
+    func readHead(from connection: any ByteStream, sender: HeadSender = .server) throws(Stop) -> (
+        head: HTTPResponseHead, received: MonotonicInstant, extra: Int
+    ) {
+        let fromProxy = sender == .tunnelProxy
+        let who = fromProxy ? "the proxy \(connection.peer)" : "\(connection.peer)"
+        let answer = fromProxy ? "answer to CONNECT" : "response head"
         let limit = client.maximumHeadBytes
         var buffer: [UInt8] = []
         var consumed = 0
@@ -164,11 +193,13 @@ struct HTTPExchangeRun {
         var arrival: MonotonicInstant?
         while true {
             let slice = try remaining(
-                "no complete response head from \(connection.peer) within \(timeout.formattedSeconds)"
+                "no complete \(answer) from \(who) within \(timeout.formattedSeconds)"
                     + " (\(consumed + buffer.count) bytes received)", at: arrival)
             let room = limit - consumed - buffer.count
             guard room > 0 else {
-                throw Self.failure(.headersTooLarge, "the response head is longer than \(limit) bytes")
+                throw Self.failure(
+                    fromProxy ? .proxyMalformedResponse : .headersTooLarge,
+                    "the \(answer) is longer than \(limit) bytes")
             }
             let received: ReceivedBytes
             do {
@@ -177,8 +208,8 @@ struct HTTPExchangeRun {
                 if isAbandoned() { throw Stop(result: .cancelled) }
                 let (code, reason) = Self.streamFailure(error)
                 throw Self.failure(
-                    code,
-                    "receiving the response from \(connection.peer) failed after \(consumed + buffer.count)"
+                    fromProxy ? .proxyClosed : code,
+                    "receiving the \(answer) from \(who) failed after \(consumed + buffer.count)"
                         + " bytes of the head: \(reason)",
                     NSURLErrorNetworkConnectionLost)
             }
@@ -194,7 +225,7 @@ struct HTTPExchangeRun {
                     ? "without sending a response"
                     : "after \(total) bytes, before the response head was complete"
                 throw Self.failure(
-                    .transport, "\(connection.peer) closed the connection \(what)",
+                    fromProxy ? .proxyClosed : .transport, "\(who) closed the connection \(what)",
                     NSURLErrorNetworkConnectionLost)
             case .bytes(let chunk):
                 buffer += chunk
@@ -204,13 +235,18 @@ struct HTTPExchangeRun {
                 do {
                     head = try HTTPResponseHead(parsing: buffer[..<end])
                 } catch {
-                    throw Self.failure(.malformedResponse, "the response head is malformed: \(error)")
+                    throw Self.failure(
+                        fromProxy ? .proxyMalformedResponse : .malformedResponse,
+                        "the \(answer) is malformed: \(error)")
                 }
                 if head.statusCode == 101 {
                     throw Self.failure(
-                        .malformedResponse, "the server switched protocols, which was not asked for")
+                        fromProxy ? .proxyMalformedResponse : .malformedResponse,
+                        "\(who) switched protocols, which was not asked for")
                 }
-                guard (100..<200).contains(head.statusCode) else { return (head, instant) }
+                guard (100..<200).contains(head.statusCode) else {
+                    return (head, instant, buffer.count - end)
+                }
                 // An informational response (such as 103 Early Hints); the final one follows.
                 consumed += end
                 buffer.removeFirst(end)

@@ -93,13 +93,15 @@ struct HTTPHeadClient: Sendable {
             opened = stream
             let reached = try run.wait(until: sendAt)
             try run.send(request.head(method: method), on: stream, at: reached)
-            let (head, received) = try run.readHead(from: stream)
+            let (head, received, _) = try run.readHead(from: stream)
             return HTTPExchangeOutcome(
                 sent: run.sent, received: received, result: .response(head),
                 certificateChain: (stream as? TLSConnection)?.verifiedChain ?? [])
         } catch {
-            return HTTPExchangeOutcome(
+            var outcome = HTTPExchangeOutcome(
                 sent: run.sent, received: error.noticed ?? clock.now(), result: error.result)
+            outcome.statusCode = error.statusCode
+            return outcome
         }
     }
 }

@@ -93,8 +93,9 @@ struct HTTPMeasurementRun {
         case .response(let head):
             response = head
         case .failed(let code, let reason, let urlErrorCode):
+            record.statusCode = outcome.statusCode
             records.append(record)
-            throw failure(code, reason, urlErrorCode: urlErrorCode)
+            throw failure(code, reason, statusCode: outcome.statusCode, urlErrorCode: urlErrorCode)
         case .cancelled:
             records.append(record)
             throw failure(.cancelled, "the measurement was cancelled")
@@ -105,6 +106,17 @@ struct HTTPMeasurementRun {
             records.append(record)
             method = .get
             return
+        }
+        if status == 407, let proxy = transport.target.proxy {
+            // Only a proxy sends 407 (RFC 9110 §15.5.8): the absolute-form request went to it.
+            records.append(record)
+            let scheme =
+                response.value(forField: "Proxy-Authenticate")?.split(separator: " ").first ?? "no scheme"
+            let what = proxy.hasCredentials ? "refused the credentials given" : "asks for credentials"
+            throw failure(
+                .proxyAuthenticationRequired,
+                "the proxy \(proxy) \(what) (HTTP 407, Proxy-Authenticate: \(scheme.prefix(32)))",
+                statusCode: status)
         }
         guard (200..<400).contains(status) else {
             records.append(record)

@@ -7,7 +7,8 @@ import TimeBase
 
 /// Where an `http://` or `https://` URL points and what ``HTTPHeadClient`` sends there: the host to
 /// resolve (and, over TLS, the name the certificate must carry), the port, whether the stream is
-/// TLS, and the request head (origin-form target, `Host`, no-cache headers, `Connection: close`).
+/// TLS, the proxy the connection goes through, and the request head (origin-form target, or
+/// absolute-form to a proxy for `http://`; `Host`, no-cache headers, `Connection: close`).
 struct HTTPRequestTarget: Hashable, Sendable {
     /// The host to resolve: a name or an IP literal, without brackets, percent-decoded (so an IPv6
     /// zone ID reads `fe80::1%eth0`).
@@ -22,6 +23,11 @@ struct HTTPRequestTarget: Hashable, Sendable {
     let hostHeader: String
     /// The request target: the percent-encoded path (`/` when empty) and query.
     let target: String
+    /// The host and port as a `CONNECT` request names them: `host:port`, IPv6 in brackets.
+    let authority: String
+    /// The proxy the connection goes through, nil for a direct one: for `https://` a `CONNECT`
+    /// tunnel to ``authority``, for `http://` requests in absolute form.
+    var proxy: HTTPProxy?
 
     /// Reads an `http` or `https` URL (any other scheme is read as `http`; the caller checks it).
     /// - Throws: ``HTTPTimeError/Code/transport`` with `NSURLErrorBadURL` when the URL has no host,
@@ -53,18 +59,39 @@ struct HTTPRequestTarget: Hashable, Sendable {
         self.isSecure = isSecure
         self.hostHeader = hostHeader
         self.target = target
+        self.authority = "\(bracketed):\(port)"
     }
 
-    /// The request head for `method`, ending with the empty line; there is never a body.
+    /// Where the TCP connection goes: the proxy, or the URL's host and port.
+    var connectionHost: String { proxy?.host ?? host }
+    /// The port of ``connectionHost``.
+    var connectionPort: UInt16 { proxy?.port ?? port }
+
+    /// The request head for `method`, ending with the empty line; there is never a body. To an
+    /// `http://` proxy, the target is in absolute form and the proxy's credentials go along; in a
+    /// `CONNECT` tunnel the request is the origin's own, credentials never in it.
     func head(method: HTTPRequestRecord.Method) -> [UInt8] {
-        let lines = [
-            "\(method.rawValue) \(target) HTTP/1.1",
+        let toProxy = proxy != nil && !isSecure
+        let requestTarget = toProxy ? "http://\(hostHeader)\(target)" : target
+        var lines = [
+            "\(method.rawValue) \(requestTarget) HTTP/1.1",
             "Host: \(hostHeader)",
             "Cache-Control: no-cache",
             "Pragma: no-cache",
             "User-Agent: NetworkClock",
             "Connection: close",
         ]
+        if toProxy, let line = proxy?.authorizationLine { lines.append(line) }
+        return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+    }
+
+    /// The `CONNECT` request that opens a tunnel to ``authority`` through the proxy (RFC 9110
+    /// §9.3.6: the target in authority form, `Host` the same).
+    func connectHead() -> [UInt8] {
+        var lines = [
+            "CONNECT \(authority) HTTP/1.1", "Host: \(authority)", "User-Agent: NetworkClock",
+        ]
+        if let line = proxy?.authorizationLine { lines.append(line) }
         return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
     }
 

@@ -15,14 +15,14 @@ package struct HTTPResponseEvidence: Sendable {
     /// Reads the server's time from a response's headers (looked up case-insensitively by `field`)
     /// and turns it into the interval of true time at `received`, given the monotonic instants of
     /// sending and receiving and the local clock's frequency tolerance over the round trip.
-    /// Refuses cached responses (`Age` present and not 0).
+    /// Refuses cached responses (``cacheHit(field:)``).
     package static func read(
         field: (String) -> String?, timestampHeader: HTTPTimestampHeader?, sent: MonotonicInstant,
         received: MonotonicInstant, tolerancePPM: Double, referenceYear: Int64
     ) throws(HTTPTimeError) -> HTTPResponseEvidence {
-        if let age = field("Age")?.trimmingCharacters(in: .whitespaces), age != "0" {
+        if let evidence = cacheHit(field: field) {
             throw HTTPTimeError(
-                .cachedResponse, "the response came from a cache (Age: \(age)), so its time is stale")
+                .cachedResponse, "the response came from a cache (\(evidence)), so its time is stale")
         }
         if let header = timestampHeader {
             guard let value = field(header.name) else {
@@ -54,6 +54,32 @@ package struct HTTPResponseEvidence: Sendable {
             serverRead: date.time, date.time + .seconds(1), sent: sent, received: received,
             tolerancePPM: tolerancePPM)
         return HTTPResponseEvidence(headerName: "Date", headerValue: value, interval: interval)
+    }
+
+    /// What says the response was served from a cache rather than by the origin now, or nil: an
+    /// `Age` other than 0 (RFC 9111 §5.1), an `X-Cache` starting with `HIT` (Squid, Varnish, CDNs),
+    /// or a `Cache-Status` (RFC 9211) with a `hit` parameter. A hit is refused even with `Age: 0`:
+    /// its `Date` is the origin's from an earlier request, and `Age` counts whole seconds.
+    static func cacheHit(field: (String) -> String?) -> String? {
+        func shown(_ name: String, _ value: String) -> String {
+            let visible = value.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }
+            return "\(name): \(String(String.UnicodeScalarView(visible)).prefix(64))"
+        }
+        if let age = field("Age")?.trimmingCharacters(in: .whitespaces), age != "0" {
+            return shown("Age", age)
+        }
+        if let cache = field("X-Cache"),
+            cache.trimmingCharacters(in: .whitespaces).uppercased().hasPrefix("HIT")
+        {
+            return shown("X-Cache", cache)
+        }
+        if let status = field("Cache-Status") {
+            let parameters = status.split(whereSeparator: { $0 == ";" || $0 == "," }).map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }
+            if parameters.contains("hit") { return shown("Cache-Status", status) }
+        }
+        return nil
     }
 
     /// The calendar year of `time`, the reference for RFC 850 two-digit years.

@@ -15,7 +15,8 @@ package struct HTTPTimeError: Error, Sendable, CustomStringConvertible {
         case missingTimestampHeader = "missing_timestamp_header"
         /// The configured timestamp header is not a valid number.
         case malformedTimestampHeader = "malformed_timestamp_header"
-        /// The response came from a cache (`Age` > 0), so its time is stale.
+        /// The response came from a cache (`Age` other than 0, or a cache naming it a hit in
+        /// `X-Cache` or `Cache-Status`), so its time is stale.
         case cachedResponse = "cached_response"
         /// The status was not 2xx or 3xx (after falling back from `HEAD` to `GET`).
         case httpStatus = "http_status"
@@ -39,6 +40,22 @@ package struct HTTPTimeError: Error, Sendable, CustomStringConvertible {
         /// The response is not valid HTTP/1.x: a malformed status line or header field, or an
         /// unrequested protocol switch. ``reason`` says what.
         case malformedResponse = "malformed_response"
+        /// The proxy could not be reached: its name did not resolve or it refused the connection.
+        case proxyUnreachable = "proxy_unreachable"
+        /// The proxy refused to open the `CONNECT` tunnel; ``statusCode`` is its status (such as
+        /// 403 or 502) and ``reason`` says to where.
+        case proxyRefused = "proxy_refused"
+        /// The proxy asked for credentials (HTTP 407) or refused the ones given; ``reason`` names
+        /// the scheme its `Proxy-Authenticate` asked for (credentials never appear).
+        case proxyAuthenticationRequired = "proxy_authentication_required"
+        /// The proxy closed (or reset) the connection before its answer to `CONNECT` was complete.
+        case proxyClosed = "proxy_closed"
+        /// The proxy's answer to `CONNECT` is not valid HTTP/1.x, too long, or followed by bytes
+        /// before the TLS handshake began.
+        case proxyMalformedResponse = "proxy_malformed_response"
+        /// The configured proxy cannot be used (not an `http://` proxy, no host, a bad port); the
+        /// request is not sent around it.
+        case unsupportedProxy = "unsupported_proxy"
         /// The measurement's task was cancelled.
         case cancelled = "cancelled"
     }

@@ -50,7 +50,13 @@ package struct HTTPTimeSource: Sendable {
             maximumHeadBytes: configuration.maximumResponseHeadBytes, clock: monotonicClock,
             trustRoots: trustRoots, pool: pool)
         client.certificateTime = certificateTime
-        let transport = HTTPTransport(target: try HTTPRequestTarget(url: url), client: client)
+        var target = try HTTPRequestTarget(url: url)
+        switch configuration.proxy.choice(host: target.host, isSecure: target.isSecure) {
+        case .direct: break
+        case .proxy(let proxy): target.proxy = proxy
+        case .unusable(let error): throw HTTPTimeError(.unsupportedProxy, error.description)
+        }
+        let transport = HTTPTransport(target: target, client: client)
         let mapping = TimeMapping(wall: wallClock, monotonic: monotonicClock)
         let start = mapping.monotonic
         var run = HTTPMeasurementRun(

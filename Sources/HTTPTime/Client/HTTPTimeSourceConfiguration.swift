@@ -28,6 +28,9 @@ extension HTTPTimeSource {
         /// The most bytes the head of a response may have (status line, header fields and the
         /// empty line; at least 64); a longer head fails with `headers_too_large`.
         package var maximumResponseHeadBytes: Int
+        /// Which proxy each URL's requests go through (default: none; the facade reads the
+        /// environment).
+        package var proxy: HTTPProxyPolicy = .direct
 
         /// A configuration; the defaults read `Date` with at most 8 requests in 10 seconds, as
         /// `NetworkClock.HTTPOptions` does.

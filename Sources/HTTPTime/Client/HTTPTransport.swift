@@ -41,4 +41,6 @@ struct HTTPExchangeOutcome: Sendable {
     let result: Result
     /// For `https://`: the validity periods of the server's verified chain, leaf first.
     var certificateChain: [CertificateValidity] = []
+    /// For a failure: the HTTP status that caused it (a proxy's answer to `CONNECT`).
+    var statusCode: Int?
 }
