@@ -32,6 +32,9 @@ package struct QueryCommandOptions: Hashable, Sendable {
     package var every: Duration = .seconds(64)
     /// Header carrying a server timestamp in HTTP responses.
     package var httpTimestampHeader: String?
+    /// `--proxy URL` / `--no-proxy`: the proxy of the `--http` requests (default: the
+    /// environment's).
+    package var proxy: NetworkClock.HTTPOptions.Proxy = .environment
     /// `--nts`: every server names an NTS-KE server (`host`, `host:port`; default port 4460).
     package var nts = false
     /// `--nts-mode`: whether unauthenticated sources may decide the time.
@@ -160,6 +163,21 @@ package struct QueryCommandOptions: Hashable, Sendable {
                 options.httpOnly = true
             case "--http-header":
                 options.httpTimestampHeader = try value(argument)
+            case "--proxy":
+                // The value is never echoed: it may hold credentials.
+                guard options.proxy != .none, let proxy = NetworkClock.HTTPOptions.Proxy(url: try value(argument))
+                else {
+                    throw UsageError(
+                        options.proxy == .none
+                            ? "--proxy and --no-proxy exclude each other"
+                            : "--proxy needs an http:// proxy URL: [http://][user[:password]@]host[:port]")
+                }
+                options.proxy = proxy
+            case "--no-proxy":
+                guard options.proxy == .environment else {
+                    throw UsageError("--proxy and --no-proxy exclude each other")
+                }
+                options.proxy = .none
             case "-4":
                 guard options.addressFamily != .ipv6 else { throw UsageError("-4 and -6 exclude each other") }
                 options.addressFamily = .ipv4

@@ -71,11 +71,13 @@ extension QueryCommandOptions {
     func configuration(store: AnchorStore?, roughtimeServers: [RoughtimeServer] = [])
         -> NetworkClock.Configuration
     {
-        NetworkClock.Configuration(
+        var http = NetworkClock.HTTPOptions(timestampHeader: httpTimestampHeader)
+        http.proxy = proxy
+        return NetworkClock.Configuration(
             servers: httpOnly ? [] : effectiveServers,
             httpURLs: httpURLs.compactMap { URL(string: $0) },
             query: QueryOptions(samples: samples, interval: interval, timeout: timeout),
-            http: NetworkClock.HTTPOptions(timestampHeader: httpTimestampHeader),
+            http: http,
             store: store, ntsMode: ntsMode, trustRoots: trustRoots, allowsDowngrade: allowDowngrade,
             addressFamily: addressFamily, defaultPort: port, roughtimeServers: roughtimeServers,
             certificateTime: certificateTime)

@@ -271,6 +271,16 @@ package enum CLISpec {
             summary: "response header with a millisecond server timestamp",
             help: "response header with a millisecond server timestamp (default: Date only)"),
         CLIOption(
+            ["--proxy"], CLIValue("URL", .text), scope: .group(.query),
+            summary: "send --http requests through this http:// proxy",
+            help: "send --http requests through this http:// proxy, [http://][user[:password]@]host[:port]"
+                + " (default: https_proxy/HTTPS_PROXY for https://, http_proxy for http://, except the"
+                + " hosts in no_proxy/NO_PROXY)"),
+        CLIOption(
+            ["--no-proxy"], scope: .group(.query),
+            summary: "ignore the proxy environment variables",
+            help: "connect to --http URLs directly, ignoring https_proxy, HTTPS_PROXY and http_proxy"),
+        CLIOption(
             ["--nts"], scope: .group(.query),
             summary: "every SERVER is an NTS-KE server: authenticated time",
             help: "every SERVER is an NTS-KE server (host or host:port, default port 4460): authenticated"

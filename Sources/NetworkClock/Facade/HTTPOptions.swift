@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTime
 import SNTP
 import TimeBase
@@ -40,6 +41,8 @@ extension NetworkClock {
         /// header fields and the empty line; at least 64); a longer head fails with
         /// `headers_too_large`.
         public var maximumResponseHeadBytes: Int
+        /// Which proxy the requests go through (default: the environment's, as curl reads it).
+        public var proxy: Proxy = .environment
 
         /// The name of the timestamp header read instead of `Date` (e.g. `X-Server-Time-Ms`), or nil
         /// to read `Date`.
@@ -96,14 +99,18 @@ extension NetworkClock.HTTPOptions.TimestampUnit {
 
 extension NetworkClock.HTTPOptions {
     /// The HTTP time source's configuration for these options, with the clock policy's frequency
-    /// tolerance (``NetworkClock/ClockPolicy/frequencyTolerancePPM``, the one place it is set).
-    package func sourceConfiguration(frequencyTolerancePPM: Double) -> HTTPTimeSource.Configuration {
+    /// tolerance (``NetworkClock/ClockPolicy/frequencyTolerancePPM``, the one place it is set) and
+    /// the proxy policy (reading `environment` when ``proxy`` is ``Proxy/environment``).
+    package func sourceConfiguration(
+        frequencyTolerancePPM: Double, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> HTTPTimeSource.Configuration {
         var configuration = HTTPTimeSource.Configuration(
             maximumRequests: maximumRequests, timestampSamples: timestampSamples,
             targetErrorBound: targetErrorBound, requestTimeout: requestTimeout, deadline: deadline,
             minimumSpacing: minimumSpacing, frequencyTolerancePPM: frequencyTolerancePPM,
             maximumResponseHeadBytes: maximumResponseHeadBytes)
         configuration.timestampHeader = timestampHeader
+        configuration.proxy = proxy.policy(environment: environment)
         return configuration
     }
 }
