@@ -33,6 +33,9 @@ package enum HTTPTimeServerMisbehaviour: Hashable, Sendable {
     case closeBeforeHeadersEnd(afterBytes: Int)
     /// Adds `Age: seconds`, as a cache would.
     case cachedAge(seconds: Int)
+    /// Adds `Cache-Control: public, max-age=maxAge`: a cache between server and client may keep
+    /// the answer and serve it again later.
+    case cacheable(maxAge: Int)
     /// Answers `HEAD` with `405 Method Not Allowed` (and `Allow: GET`); `GET` works.
     case headNotAllowed
     /// Like ``headNotAllowed``, but `GET` is answered with a body of `bytes` bytes (announced in

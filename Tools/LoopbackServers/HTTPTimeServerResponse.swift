@@ -44,6 +44,9 @@ struct HTTPTimeServerResponse {
         if case .cachedAge(let seconds) = misbehaviour {
             lines.append("Age: \(seconds)")
         }
+        if case .cacheable(let maxAge) = misbehaviour {
+            lines.append("Cache-Control: public, max-age=\(maxAge)")
+        }
         if statusCode == 405 {
             lines.append(refusesHead ? "Allow: GET" : "Allow: GET, HEAD")
         }

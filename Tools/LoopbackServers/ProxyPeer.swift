@@ -1,0 +1,191 @@
+import Foundation
+import NetClockPlatform
+import NetClockTestSupport
+
+/// A real forward proxy on loopback for tests — Debian's Squid or tinyproxy — started in the
+/// foreground on an unprivileged port with a configuration and every file it writes in its own
+/// temporary directory, and stopped by its pid (``stop()``, or releasing it).
+///
+/// Both run as root and drop to their own user (`proxy`, `tinyproxy`), so the directory is mode
+/// 0777 (TESTING.md, "Proxies on loopback").
+package final class ProxyPeer {
+    /// Which proxy.
+    package enum Kind: String, Sendable, CustomStringConvertible {
+        case squid
+        case tinyproxy
+
+        package var description: String { rawValue }
+
+        /// The executable's name.
+        var executable: String { self == .squid ? "squid" : "tinyproxy" }
+
+        /// Where the executable is: the `PATH`, then the sbin directories a non-login `PATH` may lack.
+        package var path: String? {
+            let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+            let directories = path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin"]
+            return directories.map { $0 + "/" + executable }.first {
+                FileManager.default.isExecutableFile(atPath: $0)
+            }
+        }
+
+        /// Whether a test needing it runs: it is installed, or CI requires every peer (then its
+        /// absence fails the test in ``ProxyPeer/init(_:options:)``).
+        package var runnable: Bool { path != nil || TestCertificates.toolsRequired }
+
+        /// The skip reason.
+        package var missing: String {
+            "\(executable) is not installed (apt-get install -y squid tinyproxy); NETCLOCK_REQUIRE_PEERS=1 makes this fail"
+        }
+    }
+
+    /// How the proxy is set up.
+    package struct Options: Sendable {
+        /// Squid only: names only the proxy resolves (`time.internal` → `127.0.0.1`).
+        package var hosts: [String: String] = [:]
+        /// Squid only: serve cached answers even to `Cache-Control: no-cache` requests, for 60 s.
+        package var cacheIgnoringNoCache = false
+        /// tinyproxy only: the user and password it requires (`BasicAuth`).
+        package var basicAuth: (user: String, password: String)?
+
+        package init() {}
+    }
+
+    /// Why a proxy could not be started.
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    package let kind: Kind
+    /// The loopback port it listens on.
+    package let port: UInt16
+    /// The temporary directory of its configuration, cache, logs and pid file.
+    package let directory: String
+    private var process: SpawnedProcess?
+
+    /// The longest start-up allowed.
+    package static let startLimit = Duration.seconds(15)
+
+    /// Writes the configuration, (for Squid) creates the cache, starts the proxy and waits until it
+    /// accepts connections.
+    package init(_ kind: Kind, options: Options = Options()) throws {
+        guard let executable = kind.path else { throw Failure(description: kind.missing) }
+        self.kind = kind
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("netclock-\(kind)-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o777])
+        port = try Self.freePort()
+        let configuration = directory + "/\(kind).conf"
+        let text = kind == .squid ? squidConfiguration(options) : tinyproxyConfiguration(options)
+        try text.write(toFile: configuration, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: configuration)
+        let output = directory + "/stdout.log"
+        if kind == .squid {
+            try FileManager.default.createDirectory(
+                atPath: directory + "/cache", withIntermediateDirectories: false,
+                attributes: [.posixPermissions: 0o777])
+            let create = try SpawnedProcess(
+                executable, ["-f", configuration, "-z", "-N"], stdout: output, stderr: output)
+            guard create.waitForExit(within: Self.startLimit), create.exitStatus == 0 else {
+                create.terminate()
+                throw Failure(description: "squid -z failed: \(log)")
+            }
+        }
+        let arguments = kind == .squid ? ["-f", configuration, "-N"] : ["-d", "-c", configuration]
+        let process = try SpawnedProcess(executable, arguments, stdout: output, stderr: output)
+        self.process = process
+        guard waitUntilListening(process) else {
+            stop()
+            throw Failure(description: "\(kind) did not listen on 127.0.0.1:\(port): \(log)")
+        }
+    }
+
+    deinit { stop() }
+
+    /// `http://127.0.0.1:PORT`, or with credentials `http://user:password@127.0.0.1:PORT`.
+    package func url(user: String? = nil, password: String? = nil) -> String {
+        let credentials = user.map { "\($0):\(password ?? "")@" } ?? ""
+        return "http://\(credentials)127.0.0.1:\(port)"
+    }
+
+    /// What the proxy logged (its access log and its own output), for messages and assertions.
+    package var log: String {
+        ["access.log", "cache.log", "tinyproxy.log", "stdout.log"].compactMap {
+            try? String(contentsOfFile: directory + "/" + $0, encoding: .utf8)
+        }.joined(separator: "\n")
+    }
+
+    /// Squid's access log alone (one line per request, `TCP_MISS/200 … HEAD http://…`).
+    package var accessLog: String {
+        (try? String(contentsOfFile: directory + "/access.log", encoding: .utf8)) ?? ""
+    }
+
+    /// Stops the proxy by its pid (SIGTERM, then SIGKILL after 3 s) and removes its directory.
+    package func stop() {
+        process?.terminate()
+        process = nil
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func squidConfiguration(_ options: Options) -> String {
+        var lines = [
+            "http_port 127.0.0.1:\(port)",
+            "acl localnet src 127.0.0.0/8",
+            "http_access allow localnet",
+            "http_access deny all",
+            "cache_dir ufs \(directory)/cache 16 4 16",
+            "pid_filename \(directory)/squid.pid",
+            "access_log stdio:\(directory)/access.log",
+            "cache_log \(directory)/cache.log",
+            "shutdown_lifetime 1 seconds",
+            "dns_nameservers 127.0.0.1",
+        ]
+        if !options.hosts.isEmpty {
+            let hosts = options.hosts.map { "\($0.value) \($0.key)" }.sorted().joined(separator: "\n")
+            try? (hosts + "\n").write(toFile: directory + "/hosts", atomically: true, encoding: .utf8)
+            lines.append("hosts_file \(directory)/hosts")
+        }
+        if options.cacheIgnoringNoCache {
+            lines.append("refresh_pattern . 60 100% 60 ignore-reload override-expire ignore-no-store")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func tinyproxyConfiguration(_ options: Options) -> String {
+        var lines = [
+            "Port \(port)", "Listen 127.0.0.1", "Allow 127.0.0.1", "ConnectPort 0", "Timeout 30",
+            "LogFile \"\(directory)/tinyproxy.log\"", "LogLevel Connect", "PidFile \"\(directory)/tinyproxy.pid\"",
+            "MaxClients 20",
+        ]
+        if let auth = options.basicAuth { lines.append("BasicAuth \(auth.user) \(auth.password)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Polls a TCP connection to the port every 50 ms until one is accepted, the process exits or
+    /// ``startLimit`` passes.
+    private func waitUntilListening(_ process: SpawnedProcess) -> Bool {
+        let end = ContinuousClock.now + Self.startLimit
+        let address = SocketAddress.loopback(.ipv4, port: port)
+        while ContinuousClock.now < end && process.isRunning {
+            if let connection = try? TCPConnection(startingConnectionTo: address) {
+                defer { connection.close() }
+                if (try? connection.waitUntilConnected(timeout: .milliseconds(200))) == true { return true }
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    /// A TCP port free on 127.0.0.1, at random in 20000–32767 (below Linux's ephemeral range, so
+    /// no port-0 socket of a test takes it before the proxy binds it).
+    private static func freePort() throws -> UInt16 {
+        for _ in 0..<64 {
+            let port = UInt16.random(in: 20_000...32_767)
+            if let listener = try? TCPListener(binding: .loopback(.ipv4, port: port)) {
+                listener.close()
+                return port
+            }
+        }
+        throw Failure(description: "no free TCP port in 20000–32767")
+    }
+}
