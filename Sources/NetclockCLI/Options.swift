@@ -165,7 +165,8 @@ package struct QueryCommandOptions: Hashable, Sendable {
                 options.httpTimestampHeader = try value(argument)
             case "--proxy":
                 // The value is never echoed: it may hold credentials.
-                guard options.proxy != .none, let proxy = NetworkClock.HTTPOptions.Proxy(url: try value(argument))
+                guard options.proxy != .none,
+                    let proxy = NetworkClock.HTTPOptions.Proxy(url: try value(argument))
                 else {
                     throw UsageError(
                         options.proxy == .none

@@ -137,7 +137,8 @@ package final class HostileProxy: Sendable {
     }
 
     /// Reads until an empty line; nil if the client went away or the proxy stopped first.
-    private func readHead(_ connection: AcceptedTCPConnection, until end: ContinuousClock.Instant) -> String? {
+    private func readHead(_ connection: AcceptedTCPConnection, until end: ContinuousClock.Instant) -> String?
+    {
         var buffer: [UInt8] = []
         while buffer.count < 65_536 {
             guard waitReadable(connection, until: end), let bytes = connection.receive(maximum: 4096) else {
@@ -150,12 +151,14 @@ package final class HostileProxy: Sendable {
     }
 
     /// Waits for bytes and discards them; false once the client closed, the proxy stopped, or `end`.
-    private func waitForBytes(_ connection: AcceptedTCPConnection, until end: ContinuousClock.Instant) -> Bool {
+    private func waitForBytes(_ connection: AcceptedTCPConnection, until end: ContinuousClock.Instant) -> Bool
+    {
         guard waitReadable(connection, until: end) else { return false }
         return connection.receive(maximum: 4096) != nil
     }
 
-    private func waitReadable(_ connection: AcceptedTCPConnection, until end: ContinuousClock.Instant) -> Bool {
+    private func waitReadable(_ connection: AcceptedTCPConnection, until end: ContinuousClock.Instant) -> Bool
+    {
         while ContinuousClock.now < end {
             switch connection.waitReadable(orWakeFrom: stopSignal, milliseconds: 100) {
             case .readable: return true

@@ -70,7 +70,8 @@ package final class ProxyPeer {
     package init(_ kind: Kind, options: Options = Options()) throws {
         guard let executable = kind.path else { throw Failure(description: kind.missing) }
         self.kind = kind
-        directory = FileManager.default.temporaryDirectory
+        directory =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("netclock-\(kind)-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o777])
@@ -152,9 +153,11 @@ package final class ProxyPeer {
     }
 
     private func tinyproxyConfiguration(_ options: Options) -> String {
+        // No ConnectPort line: CONNECT to any port (tinyproxy 1.11's `ConnectPort 0` disables it).
         var lines = [
-            "Port \(port)", "Listen 127.0.0.1", "Allow 127.0.0.1", "ConnectPort 0", "Timeout 30",
-            "LogFile \"\(directory)/tinyproxy.log\"", "LogLevel Connect", "PidFile \"\(directory)/tinyproxy.pid\"",
+            "Port \(port)", "Listen 127.0.0.1", "Allow 127.0.0.1", "Timeout 30",
+            "LogFile \"\(directory)/tinyproxy.log\"", "LogLevel Connect",
+            "PidFile \"\(directory)/tinyproxy.pid\"",
             "MaxClients 20",
         ]
         if let auth = options.basicAuth { lines.append("BasicAuth \(auth.user) \(auth.password)") }

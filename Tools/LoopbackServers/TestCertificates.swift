@@ -57,7 +57,9 @@ package struct TestCertificates: Sendable {
             .appendingPathComponent("netclock-tls-\(ProcessInfo.processInfo.processIdentifier)").path
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\n".write(
+            // time.internal: a name only a test proxy resolves (Squid's hosts_file), for origins
+            // reachable through the proxy alone.
+            try "subjectAltName=DNS:localhost,DNS:time.internal,IP:127.0.0.1,IP:::1\n".write(
                 toFile: directory + "/san.ext", atomically: true, encoding: .utf8)
             try "subjectAltName=DNS:wrong.example\n".write(
                 toFile: directory + "/wrong.ext", atomically: true, encoding: .utf8)

@@ -107,20 +107,24 @@ struct HTTPMeasurementRun {
             method = .get
             return
         }
-        if status == 407, let proxy = transport.target.proxy {
-            // Only a proxy sends 407 (RFC 9110 §15.5.8): the absolute-form request went to it.
+        if let proxy = transport.target.proxy,
+            status == 407 || (status == 401 && response.value(forField: "Proxy-Authenticate") != nil)
+        {
+            // Only a proxy sends 407 or asks with Proxy-Authenticate (RFC 9110 §11.7.1, §15.5.8).
             records.append(record)
             let scheme =
                 response.value(forField: "Proxy-Authenticate")?.split(separator: " ").first ?? "no scheme"
             let what = proxy.hasCredentials ? "refused the credentials given" : "asks for credentials"
             throw failure(
                 .proxyAuthenticationRequired,
-                "the proxy \(proxy) \(what) (HTTP 407, Proxy-Authenticate: \(scheme.prefix(32)))",
+                "the proxy \(proxy) \(what) (HTTP \(status), Proxy-Authenticate: \(scheme.prefix(32)))",
                 statusCode: status)
         }
         guard (200..<400).contains(status) else {
             records.append(record)
-            throw failure(.httpStatus, "\(method.rawValue) answered HTTP \(status)", statusCode: status)
+            let through = transport.target.proxy.map { " through the proxy \($0)" } ?? ""
+            throw failure(
+                .httpStatus, "\(method.rawValue) answered HTTP \(status)\(through)", statusCode: status)
         }
         let evidence: HTTPResponseEvidence
         do {

@@ -35,7 +35,8 @@ extension HTTPExchangeRun {
                     .proxyMalformedResponse,
                     "the proxy \(proxy) sent \(extra) bytes after its answer to CONNECT, before TLS began")
             }
-        case 407:
+        case 407, 401:
+            // 401 is what tinyproxy answers to wrong credentials: to CONNECT, only the proxy speaks.
             let scheme =
                 head.value(forField: "Proxy-Authenticate")?.split(separator: " ").first.map(String.init)
                 ?? "no scheme"
@@ -46,7 +47,7 @@ extension HTTPExchangeRun {
             throw Stop(
                 result: .failed(
                     .proxyAuthenticationRequired,
-                    "the proxy \(proxy) \(what) (HTTP 407, Proxy-Authenticate: \(shown))",
+                    "the proxy \(proxy) \(what) (HTTP \(status), Proxy-Authenticate: \(shown))",
                     urlErrorCode: NSURLErrorUserAuthenticationRequired),
                 statusCode: status)
         default:

@@ -3,7 +3,8 @@ import NetClockPlatform
 
 /// The hosts reached without the proxy, read from a `NO_PROXY` value as curl reads it.
 ///
-/// A comma-separated list (spaces around entries ignored): `*` alone matches every host; an IP
+/// A comma-separated list (spaces around entries ignored): `*` as the whole value matches every
+/// host (as an entry among others it matches nothing, as in curl); an IP
 /// address matches that address (compared as addresses, so `::1` and `0::1` are one); an address
 /// with `/bits` matches its CIDR block; any other entry is a name that matches itself and every
 /// name under it (`example.com` and `.example.com` both match `example.com` and
@@ -26,16 +27,18 @@ package struct NoProxyList: Hashable, Sendable {
     /// Reads a `NO_PROXY` value; entries it cannot read (an empty one, a bad prefix length) are
     /// skipped.
     package init(_ value: String) {
+        guard value.trimmingCharacters(in: .whitespaces) != "*" else {
+            self.entries = [.everything]
+            return
+        }
         var entries: [Entry] = []
         for raw in value.split(separator: ",") {
             let item = raw.trimmingCharacters(in: .whitespaces)
-            if item == "*" {
-                entries.append(.everything)
-            } else if let block = Self.block(item) {
+            if let block = Self.block(item) {
                 entries.append(block)
             } else {
                 let name = Self.normalized(item.hasPrefix(".") ? String(item.dropFirst()) : item)
-                if !name.isEmpty && !name.contains("/") { entries.append(.name(name)) }
+                if !name.isEmpty && !name.contains("/") && name != "*" { entries.append(.name(name)) }
             }
         }
         self.entries = entries
