@@ -1,0 +1,102 @@
+import Foundation
+@testable import HTTPTime
+import LoopbackServers
+import NetClockPlatform
+import Testing
+import TimeBase
+import WallClockReference
+
+/// `https://` and `http://` time through a hostile proxy (``HostileProxy``): each fault ends in its
+/// typed ``HTTPTimeError`` within the request timeout, without a measurement (so the clock never
+/// moves), and the process uses almost no CPU meanwhile nor after the call returned.
+///
+/// CPU time is the whole process's, so these tests assume no other suite runs beside them, as
+/// `swift test --no-parallel` or `--filter` run them (HTTPSHostileTLSPeerTests).
+@Suite(.serialized, .enabled(if: TestCertificates.runnable, "needs the openssl command"), .wallClockReference)
+struct HTTPProxyHostileTests {
+    typealias Budget = HostileTLSPeerBudget
+
+    /// The code and words of the reason each fault gives through a `CONNECT` tunnel.
+    static func expected(_ script: HostileProxy.Script) -> (HTTPTimeError.Code, String) {
+        switch script {
+        case .stall: return (.timeout, "no complete answer to CONNECT from the proxy")
+        case .garbage: return (.proxyMalformedResponse, "the answer to CONNECT is malformed")
+        case .closeEarly: return (.proxyClosed, "closed the connection after 11 bytes")
+        case .authenticationRequired:
+            return (
+                .proxyAuthenticationRequired,
+                "asks for credentials, and the proxy URL has none (HTTP 407, Proxy-Authenticate: Basic)"
+            )
+        case .forbidden: return (.proxyRefused, "refused a tunnel to time.invalid:443: HTTP 403")
+        // The "origin" behind the tunnel speaks plain text: the TLS handshake refuses it.
+        case .tunnelToPlainText: return (.tls, "wrong version number")
+        case .bytesAfterEstablished:
+            return (.proxyMalformedResponse, "sent 17 bytes after its answer to CONNECT, before TLS began")
+        }
+    }
+
+    static func source(proxy: HostileProxy, pool: BlockingPool) throws -> HTTPTimeSource {
+        var configuration = HTTPTimeSource.Configuration(requestTimeout: Budget.timeout, deadline: .seconds(2))
+        configuration.proxy = .fixed(try HTTPProxy.parse(proxy.url).get(), environment: [:])
+        return HTTPTimeSource(
+            configuration: configuration, trustRoots: .caFile(try TestCertificates.require().caFile), pool: pool)
+    }
+
+    /// `https://time.invalid/`: a name nobody resolves, so only the proxy could have been asked.
+    @Test(arguments: HostileProxy.Script.allCases)
+    func aHostileProxyGivesItsTypedErrorInTimeWithoutSpinning(_ script: HostileProxy.Script) async throws {
+        let proxy = try HostileProxy(script)
+        defer { proxy.stop() }
+        let pool = BlockingPool(maximumThreads: 4)
+        let url = try #require(URL(string: "https://time.invalid/"))
+        let meter = CPUTimeMeter()
+        let error = await HTTPSClientTests.failure(of: try Self.source(proxy: proxy, pool: pool), url).0
+        let wall = meter.wall
+        let cpu = await meter.cpu(afterSettling: Budget.settle)
+        let (code, reason) = Self.expected(script)
+        #expect(error?.code == code, "\(String(describing: error))")
+        #expect(error?.reason.contains(reason) == true, "\(String(describing: error))")
+        if code == .timeout {
+            #expect(wall >= Budget.timeout && wall < Budget.timeout + Budget.slack, "took \(wall)")
+        } else {
+            #expect(wall < Budget.timeout, "took \(wall)")
+        }
+        #expect(cpu < Budget.cpuLimit, "used \(cpu) of CPU in \(wall) (+ \(Budget.settle) settling)")
+        let statistics = pool.statistics
+        #expect(statistics.idle == statistics.threads && statistics.queued == 0, "\(statistics)")
+        #expect(proxy.requestHeads.first?.hasPrefix("CONNECT time.invalid:443 HTTP/1.1\r\n") == true)
+        if script == .authenticationRequired || script == .forbidden {
+            #expect(error?.statusCode == (script == .forbidden ? 403 : 407))
+        }
+        print("hostile proxy | https | \(script) | \(error?.code.rawValue ?? "-") | wall \(wall) | cpu \(cpu)")
+    }
+
+    /// `http://` through the same proxy: the request in absolute form; a 407 is the proxy's.
+    @Test func plainHTTPThroughAProxyAskingForCredentials() async throws {
+        let proxy = try HostileProxy(.authenticationRequired)
+        defer { proxy.stop() }
+        let source = try Self.source(proxy: proxy, pool: BlockingPool(maximumThreads: 2))
+        let url = try #require(URL(string: "http://time.invalid:8080/now"))
+        let error = await HTTPSClientTests.failure(of: source, url).0
+        #expect(error?.code == .proxyAuthenticationRequired, "\(String(describing: error))")
+        #expect(error?.statusCode == 407)
+        #expect(proxy.requestHeads.first?.hasPrefix("HEAD http://time.invalid:8080/now HTTP/1.1\r\n") == true)
+    }
+
+    /// A proxy nobody listens on, and one configured with a scheme this client does not speak.
+    @Test func unreachableAndUnsupportedProxies() async throws {
+        let closed = try HostileProxy(.stall)
+        let port = closed.port
+        closed.stop()
+        var configuration = HTTPTimeSource.Configuration(requestTimeout: .seconds(1), deadline: .seconds(2))
+        configuration.proxy = .fixed(try HTTPProxy.parse("127.0.0.1:\(port)").get(), environment: [:])
+        let url = try #require(URL(string: "https://time.invalid/"))
+        let refused = await HTTPSClientTests.failure(of: HTTPTimeSource(configuration: configuration), url).0
+        #expect(refused?.code == .proxyUnreachable, "\(String(describing: refused))")
+        #expect(refused?.reason.contains("cannot connect to the proxy 127.0.0.1:\(port)") == true)
+        configuration.proxy = .environment(["https_proxy": "socks5h://user:pw@127.0.0.1:1080"])
+        let unsupported = await HTTPSClientTests.failure(of: HTTPTimeSource(configuration: configuration), url).0
+        #expect(unsupported?.code == .unsupportedProxy, "\(String(describing: unsupported))")
+        #expect(unsupported?.reason.contains("pw") == false)
+    }
+}
