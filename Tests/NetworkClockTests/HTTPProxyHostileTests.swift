@@ -36,10 +36,12 @@ struct HTTPProxyHostileTests {
     }
 
     static func source(proxy: HostileProxy, pool: BlockingPool) throws -> HTTPTimeSource {
-        var configuration = HTTPTimeSource.Configuration(requestTimeout: Budget.timeout, deadline: .seconds(2))
+        var configuration = HTTPTimeSource.Configuration(
+            requestTimeout: Budget.timeout, deadline: .seconds(2))
         configuration.proxy = .fixed(try HTTPProxy.parse(proxy.url).get(), environment: [:])
         return HTTPTimeSource(
-            configuration: configuration, trustRoots: .caFile(try TestCertificates.require().caFile), pool: pool)
+            configuration: configuration, trustRoots: .caFile(try TestCertificates.require().caFile),
+            pool: pool)
     }
 
     /// `https://time.invalid/`: a name nobody resolves, so only the proxy could have been asked.
@@ -68,7 +70,8 @@ struct HTTPProxyHostileTests {
         if script == .authenticationRequired || script == .forbidden {
             #expect(error?.statusCode == (script == .forbidden ? 403 : 407))
         }
-        print("hostile proxy | https | \(script) | \(error?.code.rawValue ?? "-") | wall \(wall) | cpu \(cpu)")
+        print(
+            "hostile proxy | https | \(script) | \(error?.code.rawValue ?? "-") | wall \(wall) | cpu \(cpu)")
     }
 
     /// `http://` through the same proxy: the request in absolute form; a 407 is the proxy's.
@@ -95,7 +98,9 @@ struct HTTPProxyHostileTests {
         #expect(refused?.code == .proxyUnreachable, "\(String(describing: refused))")
         #expect(refused?.reason.contains("cannot connect to the proxy 127.0.0.1:\(port)") == true)
         configuration.proxy = .environment(["https_proxy": "socks5h://user:pw@127.0.0.1:1080"])
-        let unsupported = await HTTPSClientTests.failure(of: HTTPTimeSource(configuration: configuration), url).0
+        let unsupported = await HTTPSClientTests.failure(
+            of: HTTPTimeSource(configuration: configuration), url
+        ).0
         #expect(unsupported?.code == .unsupportedProxy, "\(String(describing: unsupported))")
         #expect(unsupported?.reason.contains("pw") == false)
     }

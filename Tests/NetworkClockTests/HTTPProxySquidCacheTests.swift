@@ -1,0 +1,67 @@
+import Foundation
+@testable import HTTPTime
+import LoopbackServers
+import NetClockPlatform
+import Testing
+import TimeBase
+import WallClockReference
+
+/// A cache that lies about freshness (TESTING.md, "Proxies on loopback"): Squid told to answer
+/// from its cache even to `Cache-Control: no-cache` requests, in front of an origin whose answers
+/// are cacheable. Its stored answer is refused as `cached_response`, never taken as fresh time; an
+/// honest Squid asks the origin again (`Cache-Control: no-cache`), and the time is good.
+@Suite(
+    .serialized,
+    .enabled(
+        if: ProxyPeer.Kind.squid.runnable,
+        "squid is not installed (apt-get install -y squid); NETCLOCK_REQUIRE_PEERS=1 makes this fail"),
+    .wallClockReference)
+struct HTTPProxySquidCacheTests {
+    @Test(arguments: [true, false])
+    func aResponseSquidServesFromItsCacheIsRefused(lyingCache: Bool) async throws {
+        var options = ProxyPeer.Options()
+        options.hosts = ["time.internal": "127.0.0.1"]
+        options.cacheIgnoringNoCache = lyingCache
+        let squid = try ProxyPeer(.squid, options: options)
+        defer { squid.stop() }
+        let truth = Duration.milliseconds(2_300)
+        let server = try HTTPTimeServer(
+            configuration: .init(offset: truth, misbehaviour: .cacheable(maxAge: 300)))
+        defer { server.stop() }
+        let proxy = try HTTPProxy.parse(squid.url()).get()
+        let url = try #require(URL(string: server.url(hostName: "time.internal")))
+        // A GET through Squid stores the answer (Squid keeps no HEAD answers, but serves HEAD from
+        // a stored GET).
+        var target = try HTTPRequestTarget(url: url)
+        target.proxy = proxy
+        let client = HTTPHeadClient(maximumHeadBytes: 16_384, clock: BootTimeClock())
+        let primed = await client.perform(target, method: .get, sendAt: nil, timeout: .seconds(3))
+        guard case .response(let head) = primed.result else {
+            Issue.record("the priming GET failed: \(primed.result)\n\(squid.log)")
+            return
+        }
+        #expect(head.statusCode == 200)
+        // A second later the stored answer is at least a second old.
+        try await Task.sleep(for: .milliseconds(1_100))
+        var configuration = HTTPTimeSource.Configuration(requestTimeout: .seconds(3), deadline: .seconds(5))
+        configuration.proxy = .fixed(proxy, environment: [:])
+        let source = HTTPTimeSource(configuration: configuration)
+        guard lyingCache else {
+            let measurement = try await source.measure(url)
+            // 1 ms for reading the wall clock beside the monotonic one, as the CLI tests allow.
+            let offsets = measurement.offsets
+            let slack = Duration.milliseconds(1)
+            #expect(offsets.lowerBound - slack <= truth && truth <= offsets.upperBound + slack, "\(offsets)")
+            #expect(server.requests.count > 1)
+            print("squid cache | honest | offsets \(offsets)")
+            return
+        }
+        let error = await HTTPSClientTests.failure(of: source, url).0
+        #expect(error?.code == .cachedResponse, "\(String(describing: error))\n\(squid.log)")
+        #expect(error?.reason.contains("Age: ") == true || error?.reason.contains("X-Cache: HIT") == true)
+        #expect(squid.accessLog.contains("HIT/200"), "\(squid.accessLog)")
+        // The origin answered the priming GET only.
+        #expect(server.requests.count == 1, "\(server.requests.count) requests reached the origin")
+        print("squid cache | \(error?.description ?? "-")")
+    }
+}
