@@ -32,6 +32,7 @@ struct HTTPProxyHostileTests {
         case .tunnelToPlainText: return (.tls, "wrong version number")
         case .bytesAfterEstablished:
             return (.proxyMalformedResponse, "sent 17 bytes after its answer to CONNECT, before TLS began")
+        case .slowTunnel: return (.cancelled, "not a fault")
         }
     }
 
@@ -45,7 +46,7 @@ struct HTTPProxyHostileTests {
     }
 
     /// `https://time.invalid/`: a name nobody resolves, so only the proxy could have been asked.
-    @Test(arguments: HostileProxy.Script.allCases)
+    @Test(arguments: HostileProxy.Script.faults)
     func aHostileProxyGivesItsTypedErrorInTimeWithoutSpinning(_ script: HostileProxy.Script) async throws {
         let proxy = try HostileProxy(script)
         defer { proxy.stop() }
@@ -84,6 +85,33 @@ struct HTTPProxyHostileTests {
         #expect(error?.code == .proxyAuthenticationRequired, "\(String(describing: error))")
         #expect(error?.statusCode == 407)
         #expect(proxy.requestHeads.first?.hasPrefix("HEAD http://time.invalid:8080/now HTTP/1.1\r\n") == true)
+    }
+
+    /// A proxy that takes 300 ms to open each tunnel: no request's interval includes that wait,
+    /// since each is sent once the tunnel and the TLS session are up.
+    @Test func theTunnelsSetUpDoesNotWidenTheBound() async throws {
+        let proxy = try HostileProxy(.slowTunnel)
+        defer { proxy.stop() }
+        let truth = Duration.milliseconds(2_300)
+        let (server, url) = try HTTPSClientTests.startServer(.init(offset: truth))
+        defer { server.stop() }
+        var configuration = HTTPTimeSource.Configuration(requestTimeout: .seconds(3), deadline: .seconds(10))
+        configuration.proxy = .fixed(try HTTPProxy.parse(proxy.url).get(), environment: [:])
+        let source = HTTPTimeSource(
+            configuration: configuration, trustRoots: .caFile(try TestCertificates.require().caFile))
+        let measurement = try await source.measure(url)
+        let offsets = measurement.offsets
+        let slack = Duration.milliseconds(1)
+        #expect(offsets.lowerBound - slack <= truth && truth <= offsets.upperBound + slack, "\(offsets)")
+        #expect(proxy.requestHeads.count == measurement.requests.count)
+        // Each round trip is the relay's (two 1 ms polls per hop) and the server's, far below the
+        // 300 ms the proxy took to open the tunnel; 150 ms allows a loaded machine's wake-ups.
+        let slowest = measurement.requests.map(\.roundTrip).max() ?? .zero
+        #expect(slowest < .milliseconds(150), "slowest round trip \(slowest)")
+        #expect(measurement.requests.count >= 1)
+        print(
+            "proxy slow tunnel | \(measurement.requests.count) requests | slowest round trip \(slowest)"
+                + " | offsets \(offsets)")
     }
 
     /// A proxy nobody listens on, and one configured with a scheme this client does not speak.

@@ -1,3 +1,4 @@
+import Foundation
 import NetClockPlatform
 import NetClockTestSupport
 import Synchronization
@@ -26,6 +27,13 @@ package final class HostileProxy: Sendable {
         /// `200 Connection established` with bytes after it in the same write, before any
         /// ClientHello.
         case bytesAfterEstablished
+        /// Not hostile: an honest but slow proxy that waits ``slowTunnelDelay`` before it opens each
+        /// tunnel, then relays bytes both ways to the `CONNECT` target's port on 127.0.0.1 (always
+        /// loopback, whatever host it names).
+        case slowTunnel
+
+        /// Every fault, ``slowTunnel`` aside.
+        package static let faults = allCases.filter { $0 != .slowTunnel }
 
         package var description: String { rawValue }
     }
@@ -40,6 +48,8 @@ package final class HostileProxy: Sendable {
 
     /// The longest a session is held open.
     package static let limit = Duration.seconds(10)
+    /// How long ``Script/slowTunnel`` waits before opening a tunnel.
+    package static let slowTunnelDelay = Duration.milliseconds(300)
 
     /// The loopback address listened on.
     package let host = "127.0.0.1"
@@ -131,9 +141,49 @@ package final class HostileProxy: Sendable {
             _ = connection.sendAll(Array(answer.utf8)[...])
         case .bytesAfterEstablished:
             _ = connection.sendAll((established + Array("HTTP/1.1 200 OK\r\n".utf8))[...])
+        case .slowTunnel:
+            Thread.sleep(forTimeInterval: Double(Self.slowTunnelDelay.components.attoseconds) / 1e18)
+            relay(connection, head: head, until: end)
+            return
         }
         // Held open until the client goes away, the proxy stops, or the limit.
         while ContinuousClock.now < end && waitForBytes(connection, until: end) {}
+    }
+
+    /// Connects to the `CONNECT` target's port on 127.0.0.1, answers 200, and relays both ways (each
+    /// direction polled for 1 ms in turn) until either side closes or `end`.
+    private func relay(_ connection: AcceptedTCPConnection, head: String, until end: ContinuousClock.Instant)
+    {
+        let target = head.split(separator: " ").dropFirst().first ?? ""
+        guard let port = target.split(separator: ":").last.flatMap({ UInt16($0) }),
+            let origin = try? TCPConnection(startingConnectionTo: .loopback(.ipv4, port: port)),
+            (try? origin.waitUntilConnected(timeout: .seconds(2))) == true
+        else {
+            _ = connection.sendAll(Array("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n".utf8)[...])
+            return
+        }
+        defer { origin.close() }
+        guard connection.sendAll(Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8)[...]) else {
+            return
+        }
+        while ContinuousClock.now < end {
+            switch connection.waitReadable(orWakeFrom: stopSignal, milliseconds: 1) {
+            case .woken: return
+            case .timedOut: break
+            case .readable:
+                guard let bytes = connection.receive(maximum: 16_384) else { return }
+                var offset = 0
+                while offset < bytes.count {
+                    guard let sent = try? origin.send(bytes[offset...], timeout: .seconds(1)) else { return }
+                    offset += sent
+                }
+            }
+            switch try? origin.receive(maximum: 16_384, timeout: .milliseconds(1)) {
+            case .bytes(let bytes): guard connection.sendAll(bytes[...]) else { return }
+            case .timedOut: continue
+            case .endOfStream, nil: return
+            }
+        }
     }
 
     /// Reads until an empty line; nil if the client went away or the proxy stopped first.

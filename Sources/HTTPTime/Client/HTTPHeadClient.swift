@@ -4,8 +4,9 @@ import NetClockTLS
 import TimeBase
 
 /// NetworkClock's own minimal HTTP/1.1 client, for `http://` and `https://` URLs alike: one request
-/// per connection, connected (and secured, through ``TLSConnection``) before a planned send instant,
-/// reading the response head only, at most ``maximumHeadBytes``.
+/// per connection, connected (through a proxy's `CONNECT` tunnel when the target has one, and
+/// secured, through ``TLSConnection``) before a planned send instant, reading the response head
+/// only, at most ``maximumHeadBytes``.
 ///
 /// Every wait is a `poll(2)` of at most ``slice`` that checks the deadline and the abandon flag, and
 /// each exchange runs on the ``BlockingPool``. Why it exists and what it does in full: the

@@ -1,8 +1,9 @@
 import NetClockTLS
 import TimeBase
 
-/// How one measurement's requests travel: ``HTTPHeadClient`` to the URL's host and port, over
-/// plain TCP for `http://` and over TLS for `https://`, one connection per request.
+/// How one measurement's requests travel: ``HTTPHeadClient`` to the URL's host and port (or
+/// through the target's proxy: a `CONNECT` tunnel for `https://`, absolute form for `http://`),
+/// over plain TCP for `http://` and over TLS for `https://`, one connection per request.
 struct HTTPTransport: Sendable {
     /// Where the requests go.
     let target: HTTPRequestTarget
@@ -12,8 +13,8 @@ struct HTTPTransport: Sendable {
     /// Performs one request, planned at `now`, sent at `sendAt` (nil: as soon as connected), whose
     /// response may take `timeout`.
     ///
-    /// The client connects (and runs the TLS handshake) first and then waits for `sendAt`, so that
-    /// neither delays the send.
+    /// The client connects (opens the proxy's tunnel, runs the TLS handshake) first and then waits
+    /// for `sendAt`, so that none of it delays the send or widens the interval.
     func perform(
         method: HTTPRequestRecord.Method, sendAt: MonotonicInstant?, timeout: Duration, now: MonotonicInstant
     ) async -> HTTPExchangeOutcome {
