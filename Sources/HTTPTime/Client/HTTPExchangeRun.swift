@@ -242,7 +242,7 @@ struct HTTPExchangeRun {
                 if head.statusCode == 101 {
                     throw Self.failure(
                         fromProxy ? .proxyMalformedResponse : .malformedResponse,
-                        "\(who) switched protocols, which was not asked for")
+                        "\(fromProxy ? who : "the server") switched protocols, which was not asked for")
                 }
                 guard (100..<200).contains(head.statusCode) else {
                     return (head, instant, buffer.count - end)
