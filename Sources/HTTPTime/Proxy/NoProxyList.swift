@@ -3,13 +3,13 @@ import NetClockPlatform
 
 /// The hosts reached without the proxy, read from a `NO_PROXY` value as curl reads it.
 ///
-/// A comma-separated list (spaces around entries ignored): `*` as the whole value matches every
-/// host (as an entry among others it matches nothing, as in curl); an IP
-/// address matches that address (compared as addresses, so `::1` and `0::1` are one); an address
-/// with `/bits` matches its CIDR block; any other entry is a name that matches itself and every
-/// name under it (`example.com` and `.example.com` both match `example.com` and
-/// `www.example.com`, never `notexample.com`), case-insensitively and ignoring a final dot. Names
-/// are compared as written: a name is not resolved to match an address entry.
+/// A comma-separated list (spaces around entries ignored). `*` as the whole value matches every
+/// host (among other entries it matches nothing, as in curl). An IP address matches that address
+/// (compared as addresses, so `::1` and `0::1` are one); an address with `/bits` matches its CIDR
+/// block. Any other entry is a name that matches itself and every name under it (`example.com` and
+/// `.example.com` both match `example.com` and `www.example.com`, never `notexample.com`),
+/// case-insensitively and ignoring a final dot. Nothing is resolved: a name never matches an
+/// address entry.
 package struct NoProxyList: Hashable, Sendable {
     private enum Entry: Hashable, Sendable {
         case everything
