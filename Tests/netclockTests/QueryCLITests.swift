@@ -277,8 +277,8 @@ struct QueryCLITests {
     @Test func theWholeHelpIsPinned() {
         let expected = """
             usage: netclock query [SERVER ...] [--port N] [--samples N] [--interval SEC] [--timeout SEC]
-                                  [--http URL ...] [--http-only] [--http-header NAME] [--nts]
-                                  [--nts-mode require|prefer|mix] [--roughtime FILE ...]
+                                  [--http URL ...] [--http-only] [--http-header NAME] [--proxy URL] [--no-proxy]
+                                  [--nts] [--nts-mode require|prefer|mix] [--roughtime FILE ...]
                                   [--malfeasance-report FILE] [--certificate-time auto|wall-clock]
                                   [--allow-downgrade] [--ca-file FILE] [-4|-6] [--json]
                    netclock sync  [same options] [--state FILE]
@@ -314,6 +314,11 @@ struct QueryCLITests {
               --http-only       skip NTP and use the --http URLs only
               --http-header NAME
                                 response header with a millisecond server timestamp (default: Date only)
+              --proxy URL       send --http requests through this http:// proxy,
+                                [http://][user[:password]@]host[:port] (default: https_proxy/HTTPS_PROXY for
+                                https://, http_proxy for http://, except the hosts in no_proxy/NO_PROXY)
+              --no-proxy        connect to --http URLs directly, ignoring https_proxy, HTTPS_PROXY and
+                                http_proxy
               --nts             every SERVER is an NTS-KE server (host or host:port, default port 4460):
                                 authenticated time (RFC 8915)
               --nts-mode MODE   require (default): only authenticated (NTS, Roughtime) sources decide the time;
