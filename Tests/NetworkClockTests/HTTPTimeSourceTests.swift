@@ -143,7 +143,6 @@ import WallClockReference
         #expect(error?.reason.isEmpty == false)
         #expect(error?.requests.count == 1)
         if code == .httpStatus { #expect(error?.statusCode == 500) }
-        if code == .transport { #expect(error?.urlErrorCode != nil) }
     }
 
     @Test func missingTimestampHeaderIsAnError() async throws {
@@ -173,11 +172,10 @@ import WallClockReference
         server.stop()
         let error = await Self.failure(of: HTTPTimeSource(), url)
         #expect(error?.code == .transport)
-        #expect(error?.urlErrorCode == NSURLErrorCannotConnectToHost)
+        #expect(error?.reason.contains("cannot connect to") == true, "\(String(describing: error))")
     }
 
-    /// An IPv6 literal URL against a server on ::1 (URLSession on Linux rejects such URLs with
-    /// NSURLErrorBadURL; `http://` goes through NetworkClock's own client).
+    /// An IPv6 literal URL against a server on ::1.
     @Test(.enabled(if: LoopbackEnvironment.ipv6LoopbackAvailable, noIPv6))
     func ipv6LoopbackWorks() async throws {
         let server = try HTTPTimeServer(configuration: .init(offset: Self.truth), ipv6: true)

@@ -3,10 +3,6 @@ import NetClockPlatform
 import NetClockTLS
 import TimeBase
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The steps of one ``HTTPHeadClient`` exchange, each ending early with a ``Stop`` that carries the
 /// result.
 ///
@@ -48,15 +44,15 @@ struct HTTPExchangeRun {
         let now = now ?? clock.now()
         let left = end - now
         guard left > .zero else {
-            throw Stop(result: .failed(.timeout, timeoutReason(), urlErrorCode: nil), noticed: now)
+            throw Stop(result: .failed(.timeout, timeoutReason()), noticed: now)
         }
         return min(left, HTTPHeadClient.slice)
     }
 
-    static func failure(_ code: HTTPTimeError.Code, _ reason: String, _ urlErrorCode: Int? = nil)
+    static func failure(_ code: HTTPTimeError.Code, _ reason: String)
         -> Stop
     {
-        Stop(result: .failed(code, reason, urlErrorCode: urlErrorCode))
+        Stop(result: .failed(code, reason))
     }
 
     /// The code and reason of a failed send or receive: a socket's failure is `transport`; over TLS
@@ -90,7 +86,7 @@ struct HTTPExchangeRun {
         guard left > .zero else {
             throw Stop(
                 result: .failed(
-                    .timeout, "no time left for the TLS handshake with \(peer)", urlErrorCode: nil)
+                    .timeout, "no time left for the TLS handshake with \(peer)")
             )
         }
         do {
@@ -114,7 +110,7 @@ struct HTTPExchangeRun {
                 request.connectionHost, port: request.connectionPort, limit: 8, socketKind: .stream)
         } catch {
             let prefix = request.proxy == nil ? "" : "cannot resolve the proxy: "
-            throw Self.failure(unreachable, prefix + error.description, NSURLErrorCannotFindHost)
+            throw Self.failure(unreachable, prefix + error.description)
         }
         var problems: [String] = []
         for address in addresses {
@@ -134,8 +130,7 @@ struct HTTPExchangeRun {
             }
         }
         throw Self.failure(
-            unreachable, "cannot connect to \(what): " + problems.joined(separator: "; "),
-            NSURLErrorCannotConnectToHost)
+            unreachable, "cannot connect to \(what): " + problems.joined(separator: "; "))
     }
 
     /// Waits, with the connection open, until `instant` (when given); returns the reading that found
@@ -170,8 +165,7 @@ struct HTTPExchangeRun {
                 if isAbandoned() { throw Stop(result: .cancelled) }
                 let (code, reason) = Self.streamFailure(error)
                 throw Self.failure(
-                    code, "sending the request to \(connection.peer) failed: \(reason)",
-                    NSURLErrorNetworkConnectionLost)
+                    code, "sending the request to \(connection.peer) failed: \(reason)")
             }
         }
     }
@@ -210,8 +204,7 @@ struct HTTPExchangeRun {
                 throw Self.failure(
                     fromProxy ? .proxyClosed : code,
                     "receiving the \(answer) from \(who) failed after \(consumed + buffer.count)"
-                        + " bytes of the head: \(reason)",
-                    NSURLErrorNetworkConnectionLost)
+                        + " bytes of the head: \(reason)")
             }
             let instant = clock.now()
             arrival = instant
@@ -225,8 +218,7 @@ struct HTTPExchangeRun {
                     ? "without sending a response"
                     : "after \(total) bytes, before the response head was complete"
                 throw Self.failure(
-                    fromProxy ? .proxyClosed : .transport, "\(who) closed the connection \(what)",
-                    NSURLErrorNetworkConnectionLost)
+                    fromProxy ? .proxyClosed : .transport, "\(who) closed the connection \(what)")
             case .bytes(let chunk):
                 buffer += chunk
             }

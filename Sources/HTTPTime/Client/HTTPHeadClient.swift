@@ -73,7 +73,7 @@ struct HTTPHeadClient: Sendable {
         // The backstop: an exchange whose own deadlines failed to end it is abandoned here.
         if let outcome = await batch.wait(timeout: end - now + Self.backstopGrace)[0] { return outcome }
         let result: HTTPExchangeOutcome.Result =
-            Task.isCancelled ? .cancelled : .failed(.timeout, reason, urlErrorCode: nil)
+            Task.isCancelled ? .cancelled : .failed(.timeout, reason)
         return HTTPExchangeOutcome(sent: now, received: clock.now(), result: result)
     }
 

@@ -92,10 +92,10 @@ struct HTTPMeasurementRun {
         switch outcome.result {
         case .response(let head):
             response = head
-        case .failed(let code, let reason, let urlErrorCode):
+        case .failed(let code, let reason):
             record.statusCode = outcome.statusCode
             records.append(record)
-            throw failure(code, reason, statusCode: outcome.statusCode, urlErrorCode: urlErrorCode)
+            throw failure(code, reason, statusCode: outcome.statusCode)
         case .cancelled:
             records.append(record)
             throw failure(.cancelled, "the measurement was cancelled")
@@ -175,8 +175,8 @@ struct HTTPMeasurementRun {
     }
 
     private func failure(
-        _ code: HTTPTimeError.Code, _ reason: String, statusCode: Int? = nil, urlErrorCode: Int? = nil
+        _ code: HTTPTimeError.Code, _ reason: String, statusCode: Int? = nil
     ) -> HTTPTimeError {
-        HTTPTimeError(code, reason, statusCode: statusCode, urlErrorCode: urlErrorCode, requests: records)
+        HTTPTimeError(code, reason, statusCode: statusCode, requests: records)
     }
 }

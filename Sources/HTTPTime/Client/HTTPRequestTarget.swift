@@ -1,10 +1,6 @@
 import Foundation
 import TimeBase
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Where an `http://` or `https://` URL points and what ``HTTPHeadClient`` sends there: the host to
 /// resolve (and, over TLS, the name the certificate must carry), the port, whether the stream is
 /// TLS, the proxy the connection goes through, and the request head (origin-form target, or
@@ -30,7 +26,7 @@ struct HTTPRequestTarget: Hashable, Sendable {
     var proxy: HTTPProxy?
 
     /// Reads an `http` or `https` URL (any other scheme is read as `http`; the caller checks it).
-    /// - Throws: ``HTTPTimeError/Code/transport`` with `NSURLErrorBadURL` when the URL has no host,
+    /// - Throws: ``HTTPTimeError/Code/transport`` when the URL has no host,
     ///   a port outside 1…65535, or characters that cannot appear in a request head.
     init(url: URL) throws(HTTPTimeError) {
         let shown = url.absoluteString
@@ -102,6 +98,6 @@ struct HTTPRequestTarget: Hashable, Sendable {
     }
 
     private static func badURL(_ reason: String) -> HTTPTimeError {
-        HTTPTimeError(.transport, reason, urlErrorCode: NSURLErrorBadURL)
+        HTTPTimeError(.transport, reason)
     }
 }

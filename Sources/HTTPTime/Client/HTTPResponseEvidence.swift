@@ -1,10 +1,6 @@
 import Foundation
 import TimeBase
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// What one HTTP response says about the time: the header it was read from and the interval.
 package struct HTTPResponseEvidence: Sendable {
     package var headerName: String

@@ -1,38 +1,32 @@
 import Foundation
 import NetClockTLS
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// How a failed TLS handshake of an `https://` exchange is reported: certificate refusals as
 /// ``HTTPTimeError/Code/certificateRejected``, a handshake that did not finish in time as
 /// ``HTTPTimeError/Code/timeout``, a broken socket as ``HTTPTimeError/Code/transport``, and every
-/// other TLS failure as ``HTTPTimeError/Code/tls``, each with the `NSURLErrorDomain` code
-/// URLSession reports for the same failure.
+/// other TLS failure as ``HTTPTimeError/Code/tls``.
 enum HTTPTLSFailure {
     /// The exchange's end for the handshake error `error` with `peer`.
     static func stop(for error: TLSError, peer: String, timeout: Duration) -> HTTPExchangeRun.Stop {
         let code: HTTPTimeError.Code
-        let urlErrorCode: Int
         let reason: String
         switch error.code {
         case .certificateVerificationFailed, .certificateNotValidAtCheckedTime:
-            (code, urlErrorCode) = (.certificateRejected, NSURLErrorServerCertificateUntrusted)
+            code = .certificateRejected
             reason = "the certificate of \(peer) was refused: \(error.reason)"
         case .timedOut:
-            (code, urlErrorCode) = (.timeout, NSURLErrorTimedOut)
+            code = .timeout
             reason = "the TLS handshake with \(peer) did not finish within \(timeout.formattedSeconds)"
         case .transport:
-            (code, urlErrorCode) = (.transport, NSURLErrorNetworkConnectionLost)
+            code = .transport
             reason = "the TLS handshake with \(peer) failed: \(error.reason)"
         case .configuration:
-            (code, urlErrorCode) = (.tls, NSURLErrorSecureConnectionFailed)
+            code = .tls
             reason = "TLS cannot be set up: \(error.reason)"
         default:
-            (code, urlErrorCode) = (.tls, NSURLErrorSecureConnectionFailed)
+            code = .tls
             reason = "the TLS handshake with \(peer) failed: \(error)"
         }
-        return HTTPExchangeRun.Stop(result: .failed(code, reason, urlErrorCode: urlErrorCode))
+        return HTTPExchangeRun.Stop(result: .failed(code, reason))
     }
 }

@@ -22,7 +22,7 @@ package struct HTTPTimeError: Error, Sendable, CustomStringConvertible {
         case httpStatus = "http_status"
         /// No response within the per-request timeout or the overall deadline.
         case timeout = "timeout"
-        /// The connection failed (refused, reset, closed early, …); see ``urlErrorCode``.
+        /// The connection failed (refused, reset, closed early, …); the reason says which.
         case transport = "transport"
         /// An `https://` server's certificate was refused: ``reason`` carries the verifier's
         /// verdict, such as `certificate verify failed: certificate has expired`, `…: Hostname
@@ -66,24 +66,17 @@ package struct HTTPTimeError: Error, Sendable, CustomStringConvertible {
     package let reason: String
     /// The HTTP status code, for ``Code/httpStatus``.
     package let statusCode: Int?
-    /// The `URLError` code URLSession uses for the same failure (NetworkClock's own client makes
-    /// every request): `NSURLErrorCannotFindHost`, `NSURLErrorCannotConnectToHost`,
-    /// `NSURLErrorNetworkConnectionLost`, `NSURLErrorBadURL`, and over TLS
-    /// `NSURLErrorServerCertificateUntrusted`, `NSURLErrorSecureConnectionFailed` or
-    /// `NSURLErrorTimedOut`.
-    package let urlErrorCode: Int?
     /// The requests made before the failure, for reports.
     package internal(set) var requests: [HTTPRequestRecord]
 
     /// Creates an error.
     package init(
-        _ code: Code, _ reason: String, statusCode: Int? = nil, urlErrorCode: Int? = nil,
+        _ code: Code, _ reason: String, statusCode: Int? = nil,
         requests: [HTTPRequestRecord] = []
     ) {
         self.code = code
         self.reason = reason
         self.statusCode = statusCode
-        self.urlErrorCode = urlErrorCode
         self.requests = requests
     }
 

@@ -27,9 +27,8 @@ struct HTTPExchangeOutcome: Sendable {
     enum Result: Sendable {
         /// The response head arrived; the receive instant is when it was complete. No body is kept.
         case response(HTTPResponseHead)
-        /// No response: the error code to report, a readable reason, and the `NSURLErrorDomain`
-        /// code URLSession would have reported.
-        case failed(HTTPTimeError.Code, String, urlErrorCode: Int?)
+        /// No response: the error code to report and a readable reason.
+        case failed(HTTPTimeError.Code, String)
         /// The surrounding task was cancelled.
         case cancelled
     }

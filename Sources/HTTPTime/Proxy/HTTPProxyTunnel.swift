@@ -2,10 +2,6 @@ import Foundation
 import NetClockPlatform
 import TimeBase
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 extension HTTPExchangeRun {
     /// Asks `proxy`, connected on `connection`, for a tunnel to the URL's host and port (RFC 9110
     /// §9.3.6) and returns once a 2xx answer opened it; the TLS handshake with the origin follows.
@@ -22,8 +18,7 @@ extension HTTPExchangeRun {
             } catch {
                 if isAbandoned() { throw Stop(result: .cancelled) }
                 throw Self.failure(
-                    .proxyClosed, "sending CONNECT to the proxy \(proxy) failed: \(error)",
-                    NSURLErrorNetworkConnectionLost)
+                    .proxyClosed, "sending CONNECT to the proxy \(proxy) failed: \(error)")
             }
         }
         let (head, _, extra) = try readHead(from: connection, sender: .tunnelProxy)
@@ -47,15 +42,13 @@ extension HTTPExchangeRun {
             throw Stop(
                 result: .failed(
                     .proxyAuthenticationRequired,
-                    "the proxy \(proxy) \(what) (HTTP \(status), Proxy-Authenticate: \(shown))",
-                    urlErrorCode: NSURLErrorUserAuthenticationRequired),
+                    "the proxy \(proxy) \(what) (HTTP \(status), Proxy-Authenticate: \(shown))"),
                 statusCode: status)
         default:
             throw Stop(
                 result: .failed(
                     .proxyRefused,
-                    "the proxy \(proxy) refused a tunnel to \(request.authority): HTTP \(status)",
-                    urlErrorCode: NSURLErrorCannotConnectToHost),
+                    "the proxy \(proxy) refused a tunnel to \(request.authority): HTTP \(status)"),
                 statusCode: status)
         }
     }
@@ -68,8 +61,7 @@ extension HTTPExchangeRun {
         guard left > .zero else {
             throw Stop(
                 result: .failed(
-                    .timeout, "the proxy \(proxy) did not open the tunnel within \(timeout.formattedSeconds)",
-                    urlErrorCode: NSURLErrorTimedOut),
+                    .timeout, "the proxy \(proxy) did not open the tunnel within \(timeout.formattedSeconds)"),
                 noticed: now)
         }
         return min(left, HTTPHeadClient.slice)
