@@ -22,6 +22,8 @@ package struct Anchor: Sendable, Hashable {
     package var server: String?
     /// Whether every source behind the time was authenticated (NTS).
     package var isAuthenticated: Bool
+    /// What is known about leap seconds from this anchor on (see ``LeapSchedule``).
+    package var leap: LeapSchedule = .unknown
 
     /// Creates an anchor: the true time `trueTime`, known within `errorBound`, at monotonic instant
     /// `monotonic`.

@@ -271,6 +271,8 @@ package final class AnchoredClock: Sendable {
     /// held, which serializes publishers.
     private func publish(_ state: State, check: TimeBaseReading) {
         guard let anchor = state.anchor else { return }
-        cell.publish(PublishedAnchor(anchor: anchor, aging: state.aging, check: check))
+        cell.publish(
+            PublishedAnchor(
+                anchor: anchor, aging: state.aging, check: check, smearsLeaps: policy.smearsLeapSeconds))
     }
 }
