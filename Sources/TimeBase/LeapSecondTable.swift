@@ -34,9 +34,9 @@ package struct LeapSecondTable: Sendable, Hashable {
         var hashed = ""
         var entries: [Entry] = []
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift: split on it as on "\n".
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
             if line.hasPrefix("#$") || line.hasPrefix("#@") {
                 let fields = line.dropFirst(2).split(whereSeparator: Self.isSpace)
                 guard fields.count == 1, Self.ntpSeconds(fields[0]) != nil else {
@@ -99,7 +99,9 @@ package struct LeapSecondTable: Sendable, Hashable {
     /// inserted, −1 deleted, 0 none; nil when the table does not reach that far (at or past expiry).
     package func leap(endingAt midnight: Int64) -> Int64? {
         guard midnight < expires.seconds else { return nil }
-        guard let index = entries.firstIndex(where: { $0.start.seconds == midnight }), index > 0 else { return 0 }
+        guard let index = entries.firstIndex(where: { $0.start.seconds == midnight }), index > 0 else {
+            return 0
+        }
         return entries[index].taiMinusUTC - entries[index - 1].taiMinusUTC
     }
 

@@ -189,7 +189,8 @@ struct AnchorCell: ~Copyable, Sendable {
     @inline(__always)
     private static func leap(_ slot: borrowing Slot) -> PublishedLeap {
         PublishedLeap(
-            from: slot.leapFrom.load(ordering: .relaxed), midnight: slot.leapMidnight.load(ordering: .relaxed),
+            from: slot.leapFrom.load(ordering: .relaxed),
+            midnight: slot.leapMidnight.load(ordering: .relaxed),
             knownThrough: slot.leapKnownThrough.load(ordering: .relaxed),
             flags: slot.leapFlags.load(ordering: .relaxed),
             reportedInstant: slot.leapReportedInstant.load(ordering: .relaxed),

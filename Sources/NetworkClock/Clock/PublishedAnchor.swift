@@ -169,7 +169,8 @@ struct PublishedAnchor: Sendable, Equatable {
         let time = fastTrueAttoseconds &+ Int128(trueElapsed) &* 1_000_000_000
         let bound = fastBound &+ growth
         if leap.applies(time: time, bound: bound) {
-            return leapEstimate(time: time, bound: bound, age: elapsed &+ suspendedNanoseconds, metadata, leap)
+            return leapEstimate(
+                time: time, bound: bound, age: elapsed &+ suspendedNanoseconds, metadata, leap)
         }
         return TimeEstimate(
             timeAttoseconds: time, boundNanoseconds: bound, ageNanoseconds: elapsed &+ suspendedNanoseconds,
@@ -224,14 +225,17 @@ struct PublishedAnchor: Sendable, Equatable {
             return Self.leapEstimate(time: time, bound: bound, age: elapsed &+ since, metadata, leap)
         }
         return TimeEstimate(
-            timeAttoseconds: time, boundNanoseconds: bound, ageNanoseconds: elapsed &+ since, metadata: metadata,
+            timeAttoseconds: time, boundNanoseconds: bound, ageNanoseconds: elapsed &+ since,
+            metadata: metadata,
             leapSeconds: leap.reportedInstant)
     }
 
     /// The estimate at `time` within `bound` with the leap schedule applied: off the hot path, taken
     /// only when the estimate reaches the leap (or an unknown month end).
     @inline(never)
-    static func leapEstimate(time: Int128, bound: Int64, age: Int64, _ metadata: UInt64, _ leap: PublishedLeap)
+    static func leapEstimate(
+        time: Int128, bound: Int64, age: Int64, _ metadata: UInt64, _ leap: PublishedLeap
+    )
         -> TimeEstimate
     {
         let applied = leap.apply(time: time, bound: bound)
