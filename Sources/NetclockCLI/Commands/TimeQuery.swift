@@ -78,6 +78,6 @@ extension QueryCommandOptions {
             http: NetworkClock.HTTPOptions(timestampHeader: httpTimestampHeader),
             store: store, ntsMode: ntsMode, trustRoots: trustRoots, allowsDowngrade: allowDowngrade,
             addressFamily: addressFamily, defaultPort: port, roughtimeServers: roughtimeServers,
-            certificateTime: certificateTime)
+            certificateTime: certificateTime, leapSecondTable: leapSecondTable)
     }
 }

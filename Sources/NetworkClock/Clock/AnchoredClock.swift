@@ -209,6 +209,16 @@ package final class AnchoredClock: Sendable {
                 let merged = AnchorIntersection(current: current, offered: offered, aging: before)
                 outcome = merged.outcome
                 next = merged.anchor
+                if case .discontinuous = outcome {
+                } else {
+                    // The result keeps what both anchors knew about leap seconds (its own first).
+                    let other =
+                        next.anchor.leap == offered.anchor.leap && next.base == offered.base
+                        ? current.aged(to: offered.base, exchange: offered.anchor.monotonic, by: before)
+                            .anchor.leap
+                        : offered.anchor.leap
+                    next.anchor.leap = next.anchor.leap.merged(with: other, at: next.anchor.trueTime)
+                }
             } else {
                 outcome = .adopted
                 next = offered

@@ -56,10 +56,16 @@ package struct LeapSchedule: Sendable, Hashable {
         return LeapSchedule(midnight: nil, sign: 0, knownThrough: expiry)
     }
 
-    /// This knowledge together with `other`'s (both trusted): the later knowledge horizon, and a
-    /// scheduled leap from either (this one's first).
-    package func merged(with other: LeapSchedule) -> LeapSchedule {
-        var result = midnight == nil ? other : self
+    /// This knowledge (an anchor's at true time `time`) together with `other`'s (both trusted):
+    /// the later knowledge horizon, and this one's scheduled leap, else `other`'s, applied when
+    /// `time` is past its step.
+    package func merged(with other: LeapSchedule, at time: UnixTime) -> LeapSchedule {
+        var result = self
+        if midnight == nil, let midnight = other.midnight, let step = other.stepInstant {
+            result = LeapSchedule(
+                midnight: midnight, sign: other.sign, applied: time.seconds >= step,
+                knownThrough: knownThrough)
+        }
         if let a = knownThrough, let b = other.knownThrough {
             result.knownThrough = max(a, b)
         } else {

@@ -30,14 +30,25 @@ extension TimeEstimate {
     }
 
     /// What the clock knows about the next leap second, and whether it smears it.
-    public var leap: Leap {
-        let kind: Leap.Kind =
-            switch (metadata >> 16) & 3 {
+    public var leap: Leap { Leap(bits: metadata, instant: leapSeconds) }
+}
+
+extension TimeEstimate.Leap {
+    /// The report packed in metadata bits 16–18 (kind, smear) with its instant in Unix seconds.
+    init(bits: UInt64, instant: Int64) {
+        kind =
+            switch (bits >> 16) & 3 {
             case 1: .insert
             case 2: .delete
             case 3: .unknown
             default: .none
             }
-        return Leap(kind: kind, instant: UnixTime(seconds: leapSeconds), isSmeared: metadata & (1 << 18) != 0)
+        self.instant = UnixTime(seconds: instant)
+        isSmeared = bits & (1 << 18) != 0
+    }
+
+    /// The report of a published schedule.
+    init(_ published: PublishedLeap) {
+        self.init(bits: published.reportBits, instant: published.reportedInstant)
     }
 }
