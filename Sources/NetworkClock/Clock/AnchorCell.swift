@@ -135,13 +135,16 @@ struct AnchorCell: ~Copyable, Sendable {
         guard fields.metadata & 1 != 0 else { return nil }
         let (awake, epoch) = read()
         guard fields.epoch == epoch else { return nil }
-        return PublishedAnchor.estimate(
+        let estimate = PublishedAnchor.estimate(
             awake: awake, fastTrueAttoseconds: Int128(fields.high) << 64 | Int128(fields.low),
             anchorAwake: fields.anchorAwake, fastBound: fields.bound, suspendedNanoseconds: fields.suspended,
             frequencyFixed: fields.frequency, linearGrowth: Double(bitPattern: fields.linear),
             halfWanderRate: Double(bitPattern: fields.halfWanderRate),
             kneeAwake: fields.kneeAwake, kneeGrowth: fields.kneeGrowth, rateFixed: fields.rateFixed,
-            metadata: fields.metadata, leap: fields.leap)
+            metadata: fields.metadata, leapReported: fields.leapReported)
+        // Near a leap second (or past a month end nothing is known about) the slow path applies it.
+        guard !estimate.reaches(leapFrom: fields.leapFrom) else { return nil }
+        return estimate
     }
 
     /// The fast path's fields of one slot, as loaded.
@@ -159,7 +162,8 @@ struct AnchorCell: ~Copyable, Sendable {
         var kneeGrowth: Int64
         var rateFixed: Int64
         var metadata: UInt64
-        var leap: PublishedLeap
+        var leapFrom: Int64
+        var leapReported: Int64
     }
 
     /// One attempt to load the fast path's fields of `slot`; nil when a publish raced with it.
@@ -179,7 +183,9 @@ struct AnchorCell: ~Copyable, Sendable {
             kneeAwake: slot.kneeAwake.load(ordering: .relaxed),
             kneeGrowth: slot.kneeGrowth.load(ordering: .relaxed),
             rateFixed: slot.rateFixed.load(ordering: .relaxed),
-            metadata: slot.metadata.load(ordering: .relaxed), leap: leap(slot))
+            metadata: slot.metadata.load(ordering: .relaxed),
+            leapFrom: slot.leapFrom.load(ordering: .relaxed),
+            leapReported: slot.leapReportedInstant.load(ordering: .relaxed))
         atomicMemoryFence(ordering: .acquiring)
         guard slot.sequence.load(ordering: .relaxed) == before else { return nil }
         return fields

@@ -136,11 +136,19 @@ struct PublishedAnchor: Sendable, Equatable {
     /// allocation-free.
     @inline(__always)
     func estimate(awakeNanoseconds awake: Int64) -> TimeEstimate {
-        Self.estimate(
+        let estimate = Self.estimate(
             awake: awake, fastTrueAttoseconds: fastTrueAttoseconds, anchorAwake: anchorAwake,
             fastBound: fastBound, suspendedNanoseconds: suspendedNanoseconds, frequencyFixed: frequencyFixed,
             linearGrowth: linearGrowth, halfWanderRate: halfWanderRate, kneeAwake: kneeAwake,
-            kneeGrowth: kneeGrowth, rateFixed: rateFixed, metadata: metadata, leap: leap)
+            kneeGrowth: kneeGrowth, rateFixed: rateFixed, metadata: metadata,
+            leapReported: leap.reportedInstant)
+        if leap.applies(time: estimate.timeAttoseconds, bound: estimate.boundNanoseconds) {
+            return Self.leapEstimate(
+                time: estimate.timeAttoseconds, bound: estimate.boundNanoseconds,
+                age: estimate.ageNanoseconds,
+                metadata, leap)
+        }
+        return estimate
     }
 
     /// The fast estimate from the published fields (see ``AnchorCell``'s hot path).
@@ -148,7 +156,7 @@ struct PublishedAnchor: Sendable, Equatable {
     static func estimate(
         awake: Int64, fastTrueAttoseconds: Int128, anchorAwake: Int64, fastBound: Int64,
         suspendedNanoseconds: Int64, frequencyFixed: Int64, linearGrowth: Double, halfWanderRate: Double,
-        kneeAwake: Int64, kneeGrowth: Int64, rateFixed: Int64, metadata: UInt64, leap: PublishedLeap
+        kneeAwake: Int64, kneeGrowth: Int64, rateFixed: Int64, metadata: UInt64, leapReported: Int64
     ) -> TimeEstimate {
         let elapsed = awake &- anchorAwake
         // |elapsed| < 2^62 ns in practice (146 years); the correction and growth stay inside Int64.
@@ -166,15 +174,10 @@ struct PublishedAnchor: Sendable, Equatable {
             growth = Int64(x * (linearGrowth + halfWanderRate * x)) &+ roundUp
         }
         let trueElapsed = elapsed &- correction
-        let time = fastTrueAttoseconds &+ Int128(trueElapsed) &* 1_000_000_000
-        let bound = fastBound &+ growth
-        if leap.applies(time: time, bound: bound) {
-            return leapEstimate(
-                time: time, bound: bound, age: elapsed &+ suspendedNanoseconds, metadata, leap)
-        }
         return TimeEstimate(
-            timeAttoseconds: time, boundNanoseconds: bound, ageNanoseconds: elapsed &+ suspendedNanoseconds,
-            metadata: metadata, leapSeconds: leap.reportedInstant)
+            timeAttoseconds: fastTrueAttoseconds &+ Int128(trueElapsed) &* 1_000_000_000,
+            boundNanoseconds: fastBound &+ growth, ageNanoseconds: elapsed &+ suspendedNanoseconds,
+            metadata: metadata, leapSeconds: leapReported)
     }
 
     /// `frequency` in units of 2⁻⁶² (clamped to ±1, far beyond any real oscillator).
