@@ -12,6 +12,7 @@
 #            tls       the TLS client engine against what a server sends (in-memory transport):
 #                      the handshake terminates with bounded work (rounds, bytes, receives)
 #            roughtime Roughtime messages, framing, requests and reply verification (RFC 10049)
+#            leapsec   the leap-seconds.list parser (IERS/NIST format: #$, #@, #h SHA-1) and SHA-1
 #            (default: all of them, one after the other)
 #
 # Each harness (Tools/Fuzz/Fuzz*.swift) is its own module that imports the package's modules and
@@ -42,11 +43,11 @@ elif [[ $# -gt 0 && ( $1 == -h || $1 == --help ) ]]; then
     usage
 fi
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(ntp httpdate httphead ntske ntsef tls roughtime)
+[[ ${#targets[@]} -gt 0 ]] || targets=(ntp httpdate httphead ntske ntsef tls roughtime leapsec)
 for target in "${targets[@]}"; do
     case $target in
-        ntp | httpdate | httphead | ntske | ntsef | tls | roughtime) ;;
-        *) echo "fuzz.sh: unknown target '$target' (known: ntp, httpdate, httphead, ntske, ntsef, tls, roughtime)" >&2; exit 2 ;;
+        ntp | httpdate | httphead | ntske | ntsef | tls | roughtime | leapsec) ;;
+        *) echo "fuzz.sh: unknown target '$target' (known: ntp, httpdate, httphead, ntske, ntsef, tls, roughtime, leapsec)" >&2; exit 2 ;;
     esac
 done
 
@@ -68,20 +69,21 @@ modules_of() {
         # The TLS engine and OpenSSL (COpenSSL's module map is passed to every compile).
         tls) echo NetClockPlatform NetClockTLS ;;
         roughtime) echo NetClockPlatform TimeBase SNTP NetClockTLS Roughtime ;;
+        leapsec) echo NetClockPlatform TimeBase ;;
     esac
 }
 harness_of() {
     case $1 in
         ntp) echo FuzzNTPPacket ;; httpdate) echo FuzzHTTPDate ;; httphead) echo FuzzHTTPHead ;;
         ntske) echo FuzzNTSKE ;; ntsef) echo FuzzNTSExtensions ;; tls) echo FuzzTLSRecords ;;
-        roughtime) echo FuzzRoughtime ;;
+        roughtime) echo FuzzRoughtime ;; leapsec) echo FuzzLeapSecondTable ;;
     esac
 }
 
 max_len_of() {
     case $1 in
         ntp) echo 256 ;; httpdate) echo 96 ;; httphead | ntske) echo 4096 ;; ntsef | roughtime) echo 2048 ;;
-        tls) echo 8192 ;;
+        tls) echo 8192 ;; leapsec) echo 8192 ;;
     esac
 }
 

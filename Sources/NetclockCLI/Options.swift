@@ -41,6 +41,10 @@ package struct QueryCommandOptions: Hashable, Sendable {
     package var ntsMode: NetworkClock.NTSMode = .require
     /// `--ca-file`: trust only this PEM file's CAs for NTS-KE and `https://` (default: the system's).
     package var caFile: String?
+    /// `--leap-seconds FILE|none`: the leap-second table read at each sync (default tzdata's).
+    package var leapSecondTable: String? = NetworkClock.Configuration.defaultLeapSecondTable
+    /// `--smear`: `now` smears leap seconds (24 h, noon to noon) instead of stepping.
+    package var smearsLeapSeconds = false
     /// `--allow-downgrade`: accept unauthenticated time when NTS servers are configured but none
     /// answered (exit 0 instead of 1); a stored authenticated anchor is still never moved by it.
     package var allowDowngrade = false
@@ -138,6 +142,12 @@ package struct QueryCommandOptions: Hashable, Sendable {
                     throw UsageError("--nts-mode must be require, prefer or mix, got \(text)")
                 }
                 options.ntsMode = mode
+            case "--leap-seconds":
+                let path = try value(argument)
+                guard !path.isEmpty else { throw UsageError("--leap-seconds needs a file or none") }
+                options.leapSecondTable = path == "none" ? nil : path
+            case "--smear":
+                options.smearsLeapSeconds = true
             case "--ca-file":
                 let path = try value(argument)
                 guard !path.isEmpty else { throw UsageError("--ca-file needs a file") }

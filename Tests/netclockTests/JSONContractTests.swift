@@ -144,6 +144,11 @@ import TimeBase
         "server": "127.0.0.1:11123", "elapsed": 0.012, "packets_sent": 7, "authenticated": false,
         "downgrade": nil, "certificate_time": nil, "certificate_warnings": [],
         "servers": [selectedSource, silentSource, kissedSource, unresolvedSource], "http": [httpMeasured],
+        // No source announced anything and no table: the end of the fixture's month is unknown.
+        "leap": [
+            "kind": "unknown", "at": "2026-12-01T00:00:00Z", "mode": "step", "disagreeing": [],
+            "table_note": nil,
+        ],
     ]
 
     @Test func successObjectHasEveryKeyAndValue() throws {
@@ -207,6 +212,8 @@ import TimeBase
             "age": 2,
             "source": "restored", "server": "127.0.0.1:11123", "offset": 1.5, "drift_corrected": true,
             "authenticated": false, "frequency": Self.frequency,
+            // The fixture's estimate is built without a leap report: none, at the epoch.
+            "leap": ["kind": "none", "at": "1970-01-01T00:00:00Z", "mode": "step"],
             "system_clock": [
                 "synchronized": true, "maximum_error": 0.0625, "estimated_error": 0.000125,
                 "offset_to_slew": 0.0005, "frequency_ppm": -12.5, "tick": 0.01, "state": "ok",
@@ -248,7 +255,7 @@ import TimeBase
         #expect(
             report.keys.sorted() == [
                 "authenticated", "certificate_time", "certificate_warnings", "delay", "downgrade", "elapsed",
-                "error_bound", "http", "offset", "packets_sent",
+                "error_bound", "http", "leap", "offset", "packets_sent",
                 "server", "servers",
                 "source",
                 "time", "unix",
@@ -308,7 +315,8 @@ import TimeBase
                     frequency: Fixture.frequency)))
         #expect(
             now.keys.sorted() == [
-                "age", "authenticated", "drift_corrected", "error_bound", "frequency", "offset", "server",
+                "age", "authenticated", "drift_corrected", "error_bound", "frequency", "leap", "offset",
+                "server",
                 "source", "system_clock", "time",
                 "unix",
             ])

@@ -72,6 +72,10 @@ extension FakeNTPServer {
               --seed N                  Seed of the delay and garbage generator (default \(Configuration().seed)).
               --stratum N               Stratum of replies, 0-255 (default 2).
               --leap N                  Leap indicator of replies, 0-3 (default 0).
+              --leap-midnight-in SEC    With --leap 1 or 2: set the server's clock (replacing --offset)
+                                        SEC seconds before the end of this UTC month and apply the
+                                        leap there, as a kernel does: step back 1 s at midnight
+                                        (insert) or forward 1 s at 23:59:59 (delete); LI 0 after.
               --refid TEXT              Reference ID: a dotted quad or up to 4 ASCII characters
                                         (default LOCL for stratum 1, 127.127.1.1 otherwise).
               --precision N             log2 seconds, -128 to 127 (default -20).
@@ -155,6 +159,12 @@ extension FakeNTPServer {
                     let leap: UInt8 = try integer(try value(), name)
                     guard leap <= 3 else { throw UsageError("--leap: must be 0-3: \(leap)") }
                     options.configuration.leap = NTPPacket.LeapIndicator(rawValue: leap)
+                case "--leap-midnight-in":
+                    let lead = try duration(try value(), name, allowNegative: false)
+                    let now = SystemWallClock().now()
+                    let midnight = FakeNTPServer.monthEnd(after: now)
+                    options.configuration.leapMidnight = midnight
+                    options.configuration.offset = (midnight - lead) - now
                 case "--refid": options.configuration.referenceID = try referenceID(try value())
                 case "--precision":
                     options.configuration.precision = NTPPacket.Log2Seconds(

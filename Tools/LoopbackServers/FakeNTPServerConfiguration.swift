@@ -34,6 +34,11 @@ extension FakeNTPServer {
 
         /// The leap indicator of correct replies.
         package var leap: NTPPacket.LeapIndicator
+        /// With ``leap`` 1 or 2, the UTC midnight (of the server's clock) at which the server applies
+        /// the leap as a kernel applying `STA_INS`/`STA_DEL` does: at midnight its clock steps back
+        /// 1 s (23:59:59 repeats), or at 23:59:59 forward 1 s (it is skipped); the leap indicator is
+        /// 0 from then on. nil: the indicator is only announced.
+        package var leapMidnight: UnixTime?
         /// The stratum of correct replies.
         package var stratum: NTPPacket.Stratum
         /// The reference ID; nil picks one that suits the stratum: `LOCL` for stratum 0 and 1,
@@ -72,6 +77,7 @@ extension FakeNTPServer {
             self.returnDelay = .none
             self.seed = 0x5EED_0F_F4CE
             self.leap = .noWarning
+            self.leapMidnight = nil
             self.stratum = NTPPacket.Stratum(rawValue: 2)
             self.referenceID = nil
             self.precision = NTPPacket.Log2Seconds(rawValue: -20)
@@ -90,5 +96,25 @@ extension FakeNTPServer {
             return stratum.rawValue <= 1
                 ? NTPPacket.ReferenceID(ascii: "LOCL") : NTPPacket.ReferenceID(rawValue: 0x7F7F_0101)
         }
+
+        /// `time` (the server's clock as if no leap happened) after the leap at ``leapMidnight``,
+        /// and the leap indicator to send with it.
+        package func applyingLeap(to time: UnixTime) -> (time: UnixTime, leap: NTPPacket.LeapIndicator) {
+            guard let midnight = leapMidnight else { return (time, leap) }
+            switch leap {
+            case .insertSecond where time >= midnight: return (time - .seconds(1), .noWarning)
+            case .deleteSecond where time >= midnight - .seconds(1): return (time + .seconds(1), .noWarning)
+            default: return (time, leap)
+            }
+        }
+    }
+}
+
+extension FakeNTPServer {
+    /// The first instant of the UTC month after the one containing `time`: where leap seconds go.
+    package static func monthEnd(after time: UnixTime) -> UnixTime {
+        let date = CivilDate.of(time)
+        let (year, month) = date.month == 12 ? (date.year + 1, 1) : (date.year, date.month + 1)
+        return UnixTime(seconds: CivilDate.days(year: year, month: month, day: 1) * 86_400)
     }
 }

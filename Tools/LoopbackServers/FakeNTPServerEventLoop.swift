@@ -37,9 +37,11 @@ extension FakeNTPServer {
         func serverTime(_ configuration: Configuration) -> UnixTime {
             let now = clock.now()
             guard configuration.frequencyPPM != 0, configuration.frequencyPPM.isFinite else {
-                return now + configuration.offset
+                return configuration.applyingLeap(to: now + configuration.offset).time
             }
-            return now + configuration.offset + (now - startedAt) * (configuration.frequencyPPM * 1e-6)
+            return configuration.applyingLeap(
+                to: now + configuration.offset + (now - startedAt) * (configuration.frequencyPPM * 1e-6)
+            ).time
         }
 
         /// Asks the server thread to finish and wakes it.
@@ -227,9 +229,13 @@ extension FakeNTPServer {
             case .stampTransmit(let receiveTime):
                 let transmitTime = core.serverTime(job.configuration)
                 let sendAt = monotonicClock.now() + job.returnDelay
-                let correct = ReplyBuilder.correctReply(
+                var correct = ReplyBuilder.correctReply(
                     to: job.request, receiveTime: receiveTime, transmitTime: transmitTime,
                     configuration: job.configuration)
+                // Once the leap is applied, it is no longer announced.
+                if let midnight = job.configuration.leapMidnight, receiveTime >= midnight - .seconds(1) {
+                    correct.leap = .noWarning
+                }
                 let transmissions = ReplyBuilder.transmissions(
                     for: job.behaviour, request: job.request, correct: correct,
                     previousNonce: job.previousNonce, generator: &generator)

@@ -17,7 +17,10 @@ struct NowCommand {
             console.err("netclock: no valid anchor: \(error.reason)")
             return .noTime
         }
-        let clock = NetworkClock(configuration: NetworkClock.Configuration(servers: [], store: store))
+        var policy = NetworkClock.ClockPolicy()
+        policy.smearsLeapSeconds = options.smearsLeapSeconds
+        let clock = NetworkClock(
+            configuration: NetworkClock.Configuration(servers: [], clock: policy, store: store))
         switch clock.restoreResult {
         case .success?: break
         case .failure(let error)? where error.isUnsafeFile:
@@ -50,6 +53,7 @@ struct NowCommand {
             line +=
                 "\(estimate.age.formattedSeconds) ago, local clock \((.zero - offset).signedFormattedSeconds))"
             console.out(line)
+            console.out("leap second: \(estimate.leap.text)")
         }
         return .success
     }

@@ -80,6 +80,6 @@ extension QueryCommandOptions {
             http: http,
             store: store, ntsMode: ntsMode, trustRoots: trustRoots, allowsDowngrade: allowDowngrade,
             addressFamily: addressFamily, defaultPort: port, roughtimeServers: roughtimeServers,
-            certificateTime: certificateTime)
+            certificateTime: certificateTime, leapSecondTable: leapSecondTable)
     }
 }

@@ -311,6 +311,17 @@ package enum CLISpec {
             help: "with --nts-mode prefer|mix: accept time from unauthenticated sources when no NTS"
                 + " source answered (exit 0, not 1); never replaces an authenticated anchor"),
         CLIOption(
+            ["--leap-seconds"], CLIValue("FILE", .file), scope: .group(.query),
+            summary: "the leap-second table (or none)",
+            help: "read leap seconds from this IERS/NIST leap-seconds.list (default"
+                + " /usr/share/zoneinfo/leap-seconds.list; none: only the servers' leap indicator);"
+                + " an expired or damaged table is ignored with a note"),
+        CLIOption(
+            ["--smear"], scope: .group(.state),
+            summary: "smear leap seconds",
+            help: "smear leap seconds over 24 h (noon to noon UTC, as the smearing public servers do)"
+                + " instead of stepping as POSIX time does"),
+        CLIOption(
             ["--ca-file"], CLIValue("FILE", .file), scope: .group(.query),
             summary: "trust only this PEM file's CAs",
             help: "trust only this PEM file's CAs for NTS-KE and https:// (default: the system's)"),

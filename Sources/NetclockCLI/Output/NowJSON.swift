@@ -22,9 +22,10 @@ struct NowJSON: Encodable {
     var systemClock: Nullable<SystemClockJSON>
     /// What the clock knows about its oscillator's frequency.
     var frequency: Nullable<FrequencyJSON>
+    var leap: LeapJSON
 
     enum CodingKeys: String, CodingKey {
-        case time, unix, age, source, server, offset, authenticated, frequency
+        case time, unix, age, source, server, offset, authenticated, frequency, leap
         case errorBound = "error_bound"
         case driftCorrected = "drift_corrected"
         case systemClock = "system_clock"
@@ -47,5 +48,6 @@ struct NowJSON: Encodable {
         authenticated = estimate.isAuthenticated
         self.systemClock = Nullable(systemClock.map(SystemClockJSON.init))
         self.frequency = Nullable(frequency.map(FrequencyJSON.init))
+        leap = LeapJSON(estimate.leap)
     }
 }

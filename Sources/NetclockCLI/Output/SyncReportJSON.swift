@@ -49,8 +49,10 @@ struct SyncReportJSON: Encodable {
     var frequencyReset: Nullable<String>?
     /// `set` only: what was done to the system clock (absent otherwise).
     var set: SetJSON?
+    var leap: LeapJSON
 
     enum CodingKeys: String, CodingKey {
+        case leap
         case offset, delay, time, unix, source, server, elapsed, servers, http, state, authenticated
         case downgrade, roughtime, frequency, set
         case certificateTime = "certificate_time"
@@ -78,6 +80,7 @@ struct SyncReportJSON: Encodable {
         elapsed = report.elapsed.secondsDouble
         packetsSent = report.packetsSent
         authenticated = report.isAuthenticated
+        leap = LeapJSON(report)
         downgrade = Nullable(report.isDowngraded ? SyncError.Code.unauthenticatedOnly.rawValue : nil)
         certificateTime = Nullable(report.certificateCheck?.rawValue)
         certificateWarnings = report.certificateWarnings

@@ -22,13 +22,16 @@ package struct Anchor: Sendable, Hashable {
     package var server: String?
     /// Whether every source behind the time was authenticated (NTS).
     package var isAuthenticated: Bool
+    /// What is known about leap seconds from this anchor on (see ``LeapSchedule``).
+    package var leap: LeapSchedule
 
     /// Creates an anchor: the true time `trueTime`, known within `errorBound`, at monotonic instant
     /// `monotonic`.
     package init(
         trueTime: UnixTime, monotonic: MonotonicInstant, errorBound: Duration, source: TimeSource,
-        server: String? = nil, isAuthenticated: Bool = false
+        server: String? = nil, isAuthenticated: Bool = false, leap: LeapSchedule = .unknown
     ) {
+        self.leap = leap
         self.trueTime = trueTime
         self.monotonic = monotonic
         self.errorBound = errorBound

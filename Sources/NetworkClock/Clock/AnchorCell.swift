@@ -29,6 +29,12 @@ struct AnchorCell: ~Copyable, Sendable {
         let kneeGrowth = Atomic<Int64>(0)
         let rateFixed = Atomic<Int64>(0)
         let metadata = Atomic<UInt64>(0)
+        let leapFrom = Atomic<Int64>(.max)
+        let leapMidnight = Atomic<Int64>(.max)
+        let leapKnownThrough = Atomic<Int64>(.max)
+        let leapFlags = Atomic<Int64>(0)
+        let leapReportedInstant = Atomic<Int64>(0)
+        let leapReportBits = Atomic<UInt64>(0)
         let anchorSuspended = Atomic<Int64>(0)
         let boundNanoseconds = Atomic<Int64>(0)
         let halfWidth = Atomic<UInt64>(0)
@@ -56,6 +62,12 @@ struct AnchorCell: ~Copyable, Sendable {
             kneeGrowth.store(value.kneeGrowth, ordering: .relaxed)
             rateFixed.store(value.rateFixed, ordering: .relaxed)
             metadata.store(value.metadata, ordering: .relaxed)
+            leapFrom.store(value.leap.from, ordering: .relaxed)
+            leapMidnight.store(value.leap.midnight, ordering: .relaxed)
+            leapKnownThrough.store(value.leap.knownThrough, ordering: .relaxed)
+            leapFlags.store(value.leap.flags, ordering: .relaxed)
+            leapReportedInstant.store(value.leap.reportedInstant, ordering: .relaxed)
+            leapReportBits.store(value.leap.reportBits, ordering: .relaxed)
             anchorSuspended.store(value.anchorSuspended, ordering: .relaxed)
             boundNanoseconds.store(value.boundNanoseconds, ordering: .relaxed)
             halfWidth.store(value.halfWidth.bitPattern, ordering: .relaxed)
@@ -123,13 +135,16 @@ struct AnchorCell: ~Copyable, Sendable {
         guard fields.metadata & 1 != 0 else { return nil }
         let (awake, epoch) = read()
         guard fields.epoch == epoch else { return nil }
-        return PublishedAnchor.estimate(
+        let estimate = PublishedAnchor.estimate(
             awake: awake, fastTrueAttoseconds: Int128(fields.high) << 64 | Int128(fields.low),
             anchorAwake: fields.anchorAwake, fastBound: fields.bound, suspendedNanoseconds: fields.suspended,
             frequencyFixed: fields.frequency, linearGrowth: Double(bitPattern: fields.linear),
             halfWanderRate: Double(bitPattern: fields.halfWanderRate),
             kneeAwake: fields.kneeAwake, kneeGrowth: fields.kneeGrowth, rateFixed: fields.rateFixed,
-            metadata: fields.metadata)
+            metadata: fields.metadata, leapReported: fields.leapReported)
+        // Near a leap second (or past a month end nothing is known about) the slow path applies it.
+        guard !estimate.reaches(leapFrom: fields.leapFrom) else { return nil }
+        return estimate
     }
 
     /// The fast path's fields of one slot, as loaded.
@@ -147,6 +162,8 @@ struct AnchorCell: ~Copyable, Sendable {
         var kneeGrowth: Int64
         var rateFixed: Int64
         var metadata: UInt64
+        var leapFrom: Int64
+        var leapReported: Int64
     }
 
     /// One attempt to load the fast path's fields of `slot`; nil when a publish raced with it.
@@ -166,10 +183,24 @@ struct AnchorCell: ~Copyable, Sendable {
             kneeAwake: slot.kneeAwake.load(ordering: .relaxed),
             kneeGrowth: slot.kneeGrowth.load(ordering: .relaxed),
             rateFixed: slot.rateFixed.load(ordering: .relaxed),
-            metadata: slot.metadata.load(ordering: .relaxed))
+            metadata: slot.metadata.load(ordering: .relaxed),
+            leapFrom: slot.leapFrom.load(ordering: .relaxed),
+            leapReported: slot.leapReportedInstant.load(ordering: .relaxed))
         atomicMemoryFence(ordering: .acquiring)
         guard slot.sequence.load(ordering: .relaxed) == before else { return nil }
         return fields
+    }
+
+    /// The leap fields of `slot` (relaxed loads, inside the caller's sequence window).
+    @inline(__always)
+    private static func leap(_ slot: borrowing Slot) -> PublishedLeap {
+        PublishedLeap(
+            from: slot.leapFrom.load(ordering: .relaxed),
+            midnight: slot.leapMidnight.load(ordering: .relaxed),
+            knownThrough: slot.leapKnownThrough.load(ordering: .relaxed),
+            flags: slot.leapFlags.load(ordering: .relaxed),
+            reportedInstant: slot.leapReportedInstant.load(ordering: .relaxed),
+            reportBits: slot.leapReportBits.load(ordering: .relaxed))
     }
 
     /// One attempt to read `slot`: `.some(nil)` when nothing was published, `nil` when a publish
@@ -192,7 +223,7 @@ struct AnchorCell: ~Copyable, Sendable {
             kneeAwake: slot.kneeAwake.load(ordering: .relaxed),
             kneeGrowth: slot.kneeGrowth.load(ordering: .relaxed),
             rateFixed: slot.rateFixed.load(ordering: .relaxed),
-            metadata: slot.metadata.load(ordering: .relaxed),
+            metadata: slot.metadata.load(ordering: .relaxed), leap: leap(slot),
             anchorSuspended: slot.anchorSuspended.load(ordering: .relaxed),
             boundNanoseconds: slot.boundNanoseconds.load(ordering: .relaxed),
             halfWidth: Double(bitPattern: slot.halfWidth.load(ordering: .relaxed)),
@@ -213,7 +244,7 @@ extension PublishedAnchor {
     init(
         fastTrueAttoseconds: Int128, anchorAwake: Int64, fastBound: Int64, suspendedNanoseconds: Int64,
         epoch: Int64, frequencyFixed: Int64, linearGrowth: Double, halfWanderRate: Double, kneeAwake: Int64,
-        kneeGrowth: Int64, rateFixed: Int64, metadata: UInt64, anchorSuspended: Int64,
+        kneeGrowth: Int64, rateFixed: Int64, metadata: UInt64, leap: PublishedLeap, anchorSuspended: Int64,
         boundNanoseconds: Int64, halfWidth: Double, knee: Double, rateLimit: Double, suspendTolerance: Double,
         suspendResolutionNanoseconds: Int64
     ) {
@@ -229,6 +260,7 @@ extension PublishedAnchor {
         self.kneeGrowth = kneeGrowth
         self.rateFixed = rateFixed
         self.metadata = metadata
+        self.leap = leap
         self.anchorSuspended = anchorSuspended
         self.boundNanoseconds = boundNanoseconds
         self.halfWidth = halfWidth

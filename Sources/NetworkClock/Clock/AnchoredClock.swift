@@ -82,8 +82,8 @@ package final class AnchoredClock: Sendable {
         return nowAfterEpochChange()
     }
 
-    /// ``now()`` once the suspend epoch changed: reads the time base in full and, if no update is
-    /// in progress, republishes the anchor for the new epoch.
+    /// ``now()`` once the suspend epoch changed, or near a leap second: reads the time base in full
+    /// and, for a new epoch and if no update is in progress, republishes the anchor for it.
     @inline(never)
     private func nowAfterEpochChange() -> TimeEstimate? {
         // The anchor first, then the clocks, as on the fast path: the age is never negative.
@@ -93,6 +93,9 @@ package final class AnchoredClock: Sendable {
             awakeNanoseconds: reading.base.awake.truncatedNanoseconds,
             suspendedNanoseconds: reading.base.suspended.truncatedNanoseconds,
             uncertainty: reading.uncertainty.nanosecondsRoundedUp)
+        // Republished only for a new epoch: near a leap second the fast path sends every reading
+        // here, and those need no update.
+        guard reading.epoch != published.epoch else { return estimate }
         _ = state.withLockIfAvailable { state in
             state.lastSuspended = reading.base.suspended
             publish(state, check: reading)
@@ -209,6 +212,16 @@ package final class AnchoredClock: Sendable {
                 let merged = AnchorIntersection(current: current, offered: offered, aging: before)
                 outcome = merged.outcome
                 next = merged.anchor
+                if case .discontinuous = outcome {
+                } else {
+                    // The result keeps what both anchors knew about leap seconds (its own first).
+                    let other =
+                        next.anchor.leap == offered.anchor.leap && next.base == offered.base
+                        ? current.aged(to: offered.base, exchange: offered.anchor.monotonic, by: before)
+                            .anchor.leap
+                        : offered.anchor.leap
+                    next.anchor.leap = next.anchor.leap.merged(with: other, at: next.anchor.trueTime)
+                }
             } else {
                 outcome = .adopted
                 next = offered
@@ -271,6 +284,8 @@ package final class AnchoredClock: Sendable {
     /// held, which serializes publishers.
     private func publish(_ state: State, check: TimeBaseReading) {
         guard let anchor = state.anchor else { return }
-        cell.publish(PublishedAnchor(anchor: anchor, aging: state.aging, check: check))
+        cell.publish(
+            PublishedAnchor(
+                anchor: anchor, aging: state.aging, check: check, smearsLeaps: policy.smearsLeapSeconds))
     }
 }

@@ -60,6 +60,11 @@ extension NetworkClock {
         /// Sync points older than this (before the newest, on the time base) are forgotten.
         /// Default 24 hours; by then the wander allowance has made them useless anyway.
         public var frequencyHistoryWindow: Duration
+        /// Whether the clock smears leap seconds (the 24 h linear smear, noon to noon UTC, that the
+        /// big public smearing servers use) instead of stepping as POSIX time does (an inserted
+        /// second repeats, a deleted one is skipped). Default `false`: POSIX, like the stepping
+        /// servers the clock is told to use. See the LeapSeconds article.
+        public var smearsLeapSeconds: Bool = false
 
         /// Creates a policy; every parameter has the default described on its property.
         public init(

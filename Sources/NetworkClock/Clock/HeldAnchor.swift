@@ -27,6 +27,7 @@ struct HeldAnchor: Sendable, Hashable {
         var bound = anchor.errorBound + aging.growth(from: base, to: instant)
         if aging.frequencyError != 0 { bound += .nanoseconds(1) }
         result.anchor.errorBound = bound
+        result.applyLeap(from: anchor.trueTime)
         return result
     }
 

@@ -45,6 +45,8 @@ struct PublishedAnchor: Sendable, Equatable {
     /// Bit 0: present; bit 1: drift corrected; bit 2: authenticated; bits 8–15: source code; bits
     /// 32–63: server id.
     var metadata: UInt64
+    /// The leap-second schedule, applied only to estimates that reach it (``PublishedLeap/from``).
+    var leap: PublishedLeap
 
     // MARK: What the slow path needs besides
 
@@ -67,8 +69,9 @@ struct PublishedAnchor: Sendable, Equatable {
     /// suspended time is `check`'s; the anchor must be within its supported range, and the aging's
     /// interval must hold at the anchor's instant (its ``HoldoverAging/reference``), as
     /// ``AnchoredClock`` always computes it, or be the prior (which grows linearly anywhere).
-    init(anchor held: HeldAnchor, aging: HoldoverAging, check: TimeBaseReading) {
+    init(anchor held: HeldAnchor, aging: HoldoverAging, check: TimeBaseReading, smearsLeaps: Bool = false) {
         let anchor = held.anchor
+        self.leap = PublishedLeap(anchor.leap, anchorTime: anchor.trueTime, smear: smearsLeaps)
         let awake = held.base.awake.attoseconds
         let (nanoseconds, subNanosecond) = awake.quotientAndRemainder(dividingBy: 1_000_000_000)
         let suspended = held.base.suspended.nanosecondsRoundedUp
@@ -126,18 +129,26 @@ struct PublishedAnchor: Sendable, Equatable {
         if anchor.isAuthenticated { bits |= 4 }
         bits |= UInt64(anchor.source.code) << 8
         bits |= UInt64(ServerNames.identifier(for: anchor.server)) << 32
-        self.metadata = bits
+        self.metadata = bits | leap.reportBits
     }
 
     /// The estimate at awake reading `awake` (ns) while the suspend epoch is ``epoch``;
     /// allocation-free.
     @inline(__always)
     func estimate(awakeNanoseconds awake: Int64) -> TimeEstimate {
-        Self.estimate(
+        let estimate = Self.estimate(
             awake: awake, fastTrueAttoseconds: fastTrueAttoseconds, anchorAwake: anchorAwake,
             fastBound: fastBound, suspendedNanoseconds: suspendedNanoseconds, frequencyFixed: frequencyFixed,
             linearGrowth: linearGrowth, halfWanderRate: halfWanderRate, kneeAwake: kneeAwake,
-            kneeGrowth: kneeGrowth, rateFixed: rateFixed, metadata: metadata)
+            kneeGrowth: kneeGrowth, rateFixed: rateFixed, metadata: metadata,
+            leapReported: leap.reportedInstant)
+        if leap.applies(time: estimate.timeAttoseconds, bound: estimate.boundNanoseconds) {
+            return Self.leapEstimate(
+                time: estimate.timeAttoseconds, bound: estimate.boundNanoseconds,
+                age: estimate.ageNanoseconds,
+                metadata, leap)
+        }
+        return estimate
     }
 
     /// The fast estimate from the published fields (see ``AnchorCell``'s hot path).
@@ -145,7 +156,7 @@ struct PublishedAnchor: Sendable, Equatable {
     static func estimate(
         awake: Int64, fastTrueAttoseconds: Int128, anchorAwake: Int64, fastBound: Int64,
         suspendedNanoseconds: Int64, frequencyFixed: Int64, linearGrowth: Double, halfWanderRate: Double,
-        kneeAwake: Int64, kneeGrowth: Int64, rateFixed: Int64, metadata: UInt64
+        kneeAwake: Int64, kneeGrowth: Int64, rateFixed: Int64, metadata: UInt64, leapReported: Int64
     ) -> TimeEstimate {
         let elapsed = awake &- anchorAwake
         // |elapsed| < 2^62 ns in practice (146 years); the correction and growth stay inside Int64.
@@ -166,7 +177,7 @@ struct PublishedAnchor: Sendable, Equatable {
         return TimeEstimate(
             timeAttoseconds: fastTrueAttoseconds &+ Int128(trueElapsed) &* 1_000_000_000,
             boundNanoseconds: fastBound &+ growth, ageNanoseconds: elapsed &+ suspendedNanoseconds,
-            metadata: metadata)
+            metadata: metadata, leapSeconds: leapReported)
     }
 
     /// `frequency` in units of 2⁻⁶² (clamped to ±1, far beyond any real oscillator).
@@ -211,9 +222,28 @@ struct PublishedAnchor: Sendable, Equatable {
         let correction = Self.correction(elapsed, frequencyFixed)
         // fastTrueAttoseconds includes the suspended time as of the epoch.
         let trueElapsed = elapsed &- correction &+ (since &- suspendedNanoseconds)
+        let time = fastTrueAttoseconds &+ Int128(trueElapsed) &* 1_000_000_000
+        let bound = boundNanoseconds &+ growth
+        if leap.applies(time: time, bound: bound) {
+            return Self.leapEstimate(time: time, bound: bound, age: elapsed &+ since, metadata, leap)
+        }
         return TimeEstimate(
-            timeAttoseconds: fastTrueAttoseconds &+ Int128(trueElapsed) &* 1_000_000_000,
-            boundNanoseconds: boundNanoseconds &+ growth, ageNanoseconds: elapsed &+ since, metadata: metadata
-        )
+            timeAttoseconds: time, boundNanoseconds: bound, ageNanoseconds: elapsed &+ since,
+            metadata: metadata,
+            leapSeconds: leap.reportedInstant)
+    }
+
+    /// The estimate at `time` within `bound` with the leap schedule applied: off the hot path, taken
+    /// only when the estimate reaches the leap (or an unknown month end).
+    @inline(never)
+    static func leapEstimate(
+        time: Int128, bound: Int64, age: Int64, _ metadata: UInt64, _ leap: PublishedLeap
+    )
+        -> TimeEstimate
+    {
+        let applied = leap.apply(time: time, bound: bound)
+        return TimeEstimate(
+            timeAttoseconds: applied.time, boundNanoseconds: applied.bound, ageNanoseconds: age,
+            metadata: metadata, leapSeconds: leap.reportedInstant)
     }
 }

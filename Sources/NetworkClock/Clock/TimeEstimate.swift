@@ -19,6 +19,9 @@ public struct TimeEstimate: Sendable, Hashable {
     /// interned server name (the published anchor's metadata word, kept as it is so that reading
     /// the clock does not unpack it).
     let metadata: UInt64
+    /// The Unix second of ``leap``'s instant (see ``Leap``); bits 16–18 of ``metadata`` hold its
+    /// kind and mode.
+    let leapSeconds: Int64
 
     /// The best estimate of the true time, exact to the nanosecond it was computed at.
     public var time: UnixTime { UnixTime(sinceEpoch: Duration(attoseconds: timeAttoseconds)) }
@@ -42,7 +45,11 @@ public struct TimeEstimate: Sendable, Hashable {
     /// An estimate from its parts in the form the clock computes them (whole nanoseconds for the
     /// bound and age).
     @inline(__always)
-    init(timeAttoseconds: Int128, boundNanoseconds: Int64, ageNanoseconds: Int64, metadata: UInt64) {
+    init(
+        timeAttoseconds: Int128, boundNanoseconds: Int64, ageNanoseconds: Int64, metadata: UInt64,
+        leapSeconds: Int64 = 0
+    ) {
+        self.leapSeconds = leapSeconds
         self.timeAttoseconds = timeAttoseconds
         self.boundNanoseconds = boundNanoseconds
         self.ageNanoseconds = ageNanoseconds

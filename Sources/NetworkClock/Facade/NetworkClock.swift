@@ -222,6 +222,7 @@ public final class NetworkClock: Sendable {
             broadcaster.emit(.syncFailed(error))
             throw error
         }
+        if let table = configuration.leapSecondTable { report.applyLeapTable(at: table) }
         let frequencyBefore = clock.frequency()
         let update = clock.offer(report.anchor)
         report.anchorUpdate = update

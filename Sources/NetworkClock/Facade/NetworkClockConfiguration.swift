@@ -59,6 +59,14 @@ extension NetworkClock {
         public var clock: NetworkClock.ClockPolicy
         /// Where the anchor is persisted across restarts (nil: memory only).
         public var store: AnchorStore?
+        /// The leap-second table read at each sync (IERS/NIST `leap-seconds.list`, as tzdata
+        /// installs it), nil for none. A valid table decides the leap seconds until it expires; a
+        /// missing, expired or damaged one is ignored with a note
+        /// (``SyncReport/leapTableNote``). Default ``defaultLeapSecondTable``.
+        public var leapSecondTable: String?
+
+        /// Where tzdata installs the leap-second table.
+        public static let defaultLeapSecondTable = "/usr/share/zoneinfo/leap-seconds.list"
 
         /// Creates a configuration; every parameter has a sensible default.
         public init(
@@ -72,8 +80,10 @@ extension NetworkClock {
             store: AnchorStore? = nil, ntsMode: NTSMode = .require, trustRoots: TrustRoots = .system,
             allowsDowngrade: Bool = false, addressFamily: AddressFamily = .any,
             defaultPort: UInt16 = ServerName.defaultPort, roughtimeServers: [RoughtimeServer] = [],
-            certificateTime: CertificateTimePolicy = .automatic
+            certificateTime: CertificateTimePolicy = .automatic,
+            leapSecondTable: String? = Configuration.defaultLeapSecondTable
         ) {
+            self.leapSecondTable = leapSecondTable
             self.certificateTime = certificateTime
             self.roughtimeServers = roughtimeServers
             self.defaultPort = defaultPort

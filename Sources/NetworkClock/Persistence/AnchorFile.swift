@@ -50,8 +50,12 @@ struct AnchorFile: Codable, Sendable {
         var authenticated: Bool?
         /// Absent in files written before holdover (see the type's notes).
         var timeBase: TimeBaseRecord?
+        /// What the anchor knows about leap seconds; absent in files written before it was kept
+        /// (read as nothing known).
+        var leap: LeapRecord?
 
         enum CodingKeys: String, CodingKey {
+            case leap
             case trueTime = "true_time"
             case monotonic
             case errorBoundNanoseconds = "error_bound_ns"
@@ -63,6 +67,39 @@ struct AnchorFile: Codable, Sendable {
     }
 
     /// An instant on the time base.
+    /// An anchor's ``LeapSchedule``: the scheduled leap's midnight (Unix seconds) and sign, whether
+    /// it is applied, and the Unix second through which month ends are known.
+    struct LeapRecord: Codable, Sendable {
+        var midnight: Int64?
+        var sign: Int64
+        var applied: Bool?
+        var knownThrough: Int64?
+
+        enum CodingKeys: String, CodingKey {
+            case midnight, sign, applied
+            case knownThrough = "known_through"
+        }
+
+        init(_ schedule: LeapSchedule) {
+            midnight = schedule.midnight
+            sign = schedule.sign
+            applied = schedule.applied ? true : nil
+            knownThrough = schedule.knownThrough
+        }
+
+        /// The schedule, or nil when a value is out of range (a midnight not at one, a sign not ±1).
+        var schedule: LeapSchedule? {
+            let limit: Int64 = 1 << 40
+            if let midnight, midnight % 86_400 != 0 || midnight.magnitude > limit || sign.magnitude != 1 {
+                return nil
+            }
+            if midnight == nil && sign != 0 { return nil }
+            if let knownThrough, knownThrough.magnitude > limit { return nil }
+            return LeapSchedule(
+                midnight: midnight, sign: sign, applied: applied ?? false, knownThrough: knownThrough)
+        }
+    }
+
     struct TimeBaseRecord: Codable, Sendable {
         var awake: ExactTime
         var suspended: ExactTime
@@ -147,7 +184,8 @@ struct AnchorFile: Codable, Sendable {
             server: anchor.server, authenticated: anchor.isAuthenticated ? true : nil,
             timeBase: timeBase.map {
                 TimeBaseRecord(awake: ExactTime($0.awake), suspended: ExactTime($0.suspended))
-            })
+            },
+            leap: anchor.leap == .unknown ? nil : LeapRecord(anchor.leap))
         if let frequency, !frequency.points.isEmpty {
             let interval = frequency.points.last.map { frequency.interval(at: $0.base) }
             self.frequency = FrequencyRecord(
@@ -207,10 +245,16 @@ struct AnchorFile: Codable, Sendable {
         else {
             return .failure("anchor time, monotonic instant or error bound is out of range")
         }
-        let restored = Anchor(
+        var restored = Anchor(
             trueTime: UnixTime(sinceEpoch: trueTime), monotonic: MonotonicInstant(sinceOrigin: monotonic),
             errorBound: .nanoseconds(anchor.errorBoundNanoseconds), source: source,
             server: anchor.server, isAuthenticated: anchor.authenticated ?? false)
+        if let record = anchor.leap {
+            guard let schedule = record.schedule else {
+                return .failure("the anchor's leap second is out of range")
+            }
+            restored.leap = schedule
+        }
         guard restored.isWithinSupportedRange else {
             return .failure("anchor time, monotonic instant or error bound is out of range")
         }

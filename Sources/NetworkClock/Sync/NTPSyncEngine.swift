@@ -300,6 +300,21 @@ package struct NTPSyncEngine: Sendable {
         let agreeing = Set([outcome.selected] + outcome.survivors)
         report.isAuthenticated = candidates.filter { agreeing.contains($0.index) }.allSatisfy(
             \.isAuthenticated)
+        report.leapVoters = agreeing.sorted().compactMap { index in
+            guard reports.indices.contains(index), let best = reports[index].best else { return nil }
+            let sign: Int64 =
+                switch best.reply.leap {
+                case .insertSecond: 1
+                case .deleteSecond: -1
+                default: 0
+                }
+            return LeapVote.Voter(
+                name: reports[index].server.description, sign: sign,
+                isAuthenticated: reports[index].isAuthenticated)
+        }
+        let vote = LeapVote(report.leapVoters, authenticatedOnly: policy.usesNTS)
+        report.leapDisagreeing = vote.disagreeing
+        if let sign = vote.agreed { report.leapSchedule = .announced(sign: sign, at: report.trueTime) }
         return report
     }
 }

@@ -45,12 +45,23 @@ public struct SyncReport: Hashable, Sendable {
     /// Certificates whose validity begins or ends inside the result's error bound: valid at the
     /// estimate, but perhaps not at the true time (with a trusted or Roughtime check).
     public package(set) var certificateWarnings: [String] = []
+    /// The deciding sources whose leap indicator disagreed with the others' (then none is trusted)
+    /// or with a valid leap-second table (which then decides), as configured (`host` or
+    /// `host:port`).
+    public package(set) var leapDisagreeing: [String] = []
+    /// Why the leap-second table was not used (missing, expired or damaged), or nil when it was
+    /// used or none is configured.
+    public package(set) var leapTableNote: String?
+    /// What the sync learnt about leap seconds: the deciding sources' vote, then a valid table.
+    package var leapSchedule: LeapSchedule = .unknown
+    /// The deciding sources' leap indicators (checked against a valid table).
+    var leapVoters: [LeapVote.Voter] = []
 
     /// The anchor this result gives a clock.
     package var anchor: Anchor {
         Anchor(
             trueTime: trueTime, monotonic: monotonic, errorBound: errorBound, source: source, server: server,
-            isAuthenticated: isAuthenticated)
+            isAuthenticated: isAuthenticated, leap: leapSchedule)
     }
 
     /// Requests sent in all.

@@ -1,0 +1,46 @@
+import NetworkClock
+import TimeBase
+
+/// The `leap` object of `now --json` and `sync --json`: `kind` (`none`, `insert`, `delete`,
+/// `unknown`), `at` (the UTC midnight it concerns; for `none`, the first month end nothing is known
+/// about), `mode` (`step` as POSIX time does, or `smear`); in `sync`, also `disagreeing` (the deciding
+/// servers whose leap indicator disagreed) and `table_note` (why the leap-second table was not used,
+/// or null).
+struct LeapJSON: Encodable {
+    var kind: String
+    var at: String
+    var mode: String
+    var disagreeing: [String]?
+    var tableNote: Nullable<String>?
+
+    enum CodingKeys: String, CodingKey {
+        case kind, at, mode, disagreeing
+        case tableNote = "table_note"
+    }
+
+    init(_ leap: TimeEstimate.Leap) {
+        kind = leap.kind.rawValue
+        at = ISO8601.format(leap.instant, fractionDigits: 0)
+        mode = leap.isSmeared ? "smear" : "step"
+    }
+
+    init(_ report: SyncReport) {
+        self.init(report.leap)
+        disagreeing = report.leapDisagreeing
+        tableNote = Nullable(report.leapTableNote)
+    }
+}
+
+extension TimeEstimate.Leap {
+    /// The human form: `none until 2027-01-01`, `insert at 2027-01-01T00:00:00Z (smeared)`.
+    var text: String {
+        let at = ISO8601.format(instant, fractionDigits: 0)
+        let what =
+            switch kind {
+            case .none: "none before \(at)"
+            case .unknown: "unknown at \(at)"
+            case .insert, .delete: "\(kind.rawValue) at \(at)"
+            }
+        return isSmeared ? what + " (smeared)" : what
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import TimeBase
+
+extension SyncReport {
+    /// What the sync learnt about the next leap second, as an estimate at ``trueTime`` reports it
+    /// (``TimeEstimate/Leap``): announced by the deciding sources or by a valid table, else unknown.
+    public var leap: TimeEstimate.Leap {
+        TimeEstimate.Leap(PublishedLeap(leapSchedule, anchorTime: trueTime, smear: false))
+    }
+
+    /// Applies the leap-second table at `path` (IERS/NIST `leap-seconds.list`): a valid one decides
+    /// (the sources that contradict it are named); a missing, expired or damaged one is ignored
+    /// with a note in ``leapTableNote``.
+    package mutating func applyLeapTable(at path: String) {
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20 else {
+            leapTableNote = "leap-second table \(path): not readable"
+            return
+        }
+        let table: LeapSecondTable
+        do {
+            table = try LeapSecondTable(parsing: String(decoding: data, as: UTF8.self))
+        } catch {
+            leapTableNote = "leap-second table \(path): ignored, \(error)"
+            return
+        }
+        guard table.isValid(at: trueTime + errorBound) else {
+            leapTableNote =
+                "leap-second table \(path): ignored, expired \(ISO8601.format(table.expires, fractionDigits: 0))"
+            return
+        }
+        leapTableNote = nil
+        leapSchedule = LeapSchedule.table(table, at: trueTime)
+        let contradicting = LeapVote.contradicting(leapVoters, table: table, at: trueTime)
+        leapDisagreeing = Array(Set(leapDisagreeing + contradicting)).sorted()
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import LoopbackServers
+import NetClockPlatform
+import SNTP
+import Testing
+import TimeBase
+import WallClockReference
+
+/// `sync --state F` a few seconds before a fake server's month end (its clock offset to put it
+/// there), then `now --state F --json` before and after its midnight: a server announcing an
+/// inserted second (LI 1) steps its clock back 1 s at midnight, one announcing a deleted second
+/// (LI 2) forward 1 s at 23:59:59, as a kernel applying STA_INS/STA_DEL does. The truth after is
+/// the server's clock; `now`'s offset must match it within its bound. The bounds are the sync's
+/// (well under 1 ms on loopback) grown by the 500 ppm prior over about 10 s (5 ms); 20 ms allows
+/// for a loaded machine, while a clock that ignored the leap would be 1 s off.
+@Suite("Leap seconds: sync and now on loopback", .serialized, .wallClockReference)
+struct LeapSecondCLITests {
+    /// Seconds from the sync to the servers' midnight.
+    static let lead: Int64 = 6
+
+    struct Scene {
+        var server: FakeNTPServer
+        var state: String
+    }
+
+    /// A server `lead` seconds before its month end, announcing `leap` and applying it there when
+    /// `steps`.
+    static func server(leap: NTPPacket.LeapIndicator, steps: Bool, midnight: UnixTime, now: UnixTime)
+        throws -> FakeNTPServer
+    {
+        var configuration = FakeNTPServer.Configuration(offset: (midnight - .seconds(lead)) - now)
+        configuration.leap = leap
+        configuration.leapMidnight = steps ? midnight : nil
+        return try FakeNTPServer(configuration: configuration)
+    }
+
+    static func now(_ state: String) async throws -> (offset: Double, bound: Double, leap: [String: Any]) {
+        let output = try await CLIRunner.run(["now", "--state", state, "--json"])
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let json = try output.json()
+        return (
+            try #require(json["offset"] as? Double), try #require(json["error_bound"] as? Double),
+            try #require(json["leap"] as? [String: Any])
+        )
+    }
+
+    @Test("announced by LI: inserted and deleted seconds, and a split vote that widens the bound")
+    func announced() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "netclock-leap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let wall = SystemWallClock().now()
+        let midnight = FakeNTPServer.monthEnd(after: wall)
+        let insert = try Self.server(leap: .insertSecond, steps: true, midnight: midnight, now: wall)
+        let delete = try Self.server(leap: .deleteSecond, steps: true, midnight: midnight, now: wall)
+        let silent = try Self.server(leap: .noWarning, steps: false, midnight: midnight, now: wall)
+        defer { [insert, delete, silent].forEach { $0.stop() } }
+        let offset = ((midnight - .seconds(Self.lead)) - wall).secondsDouble
+        let cases: [(name: String, servers: [FakeNTPServer], kind: String, step: Double)] = [
+            ("insert", [insert], "insert", -1), ("delete", [delete], "delete", 1),
+            ("split", [insert, silent], "unknown", 0),
+        ]
+        var states: [String] = []
+        for scene in cases {
+            let state = directory.appendingPathComponent("\(scene.name).json").path
+            states.append(state)
+            let output = try await CLIRunner.run(
+                ["sync"] + scene.servers.map { "127.0.0.1:\($0.port)" } + [
+                    "--interval", "0", "--state", state, "--leap-seconds", "none", "--json",
+                ])
+            #expect(output.status == 0, "stderr: \(output.stderr)")
+            let leap = try #require(try output.json()["leap"] as? [String: Any])
+            #expect(leap["kind"] as? String == scene.kind, "\(scene.name)")
+            #expect(leap["at"] as? String == ISO8601.format(midnight, fractionDigits: 0))
+            if scene.name == "split" {
+                #expect((leap["disagreeing"] as? [String])?.count == 2)
+            }
+            let before = try await Self.now(state)
+            #expect(abs(before.offset - offset) <= before.bound, "\(scene.name) before")
+            #expect(before.bound < 0.02)
+        }
+        // Past the servers' midnight (local `wall` + lead) by 2 s.
+        let wait = ((wall + .seconds(Self.lead + 2)) - SystemWallClock().now()).secondsDouble
+        try await Task.sleep(for: .seconds(max(0, wait)))
+        for (scene, state) in zip(cases, states) {
+            let after = try await Self.now(state)
+            let truth = offset + scene.step
+            #expect(abs(after.offset - truth) <= after.bound, "\(scene.name) after: \(after)")
+            if scene.name == "split" {
+                // Either server may be right: the bound covers the second both ways.
+                #expect(after.bound >= 1 && after.bound < 1.02)
+                #expect(abs(after.offset - (offset - 1)) <= after.bound)
+            } else {
+                #expect(abs(after.offset - truth) < 0.02)
+                #expect(after.bound < 0.02)
+            }
+        }
+    }
+}
