@@ -67,6 +67,12 @@ struct HoldoverTests {
         #expect(abs(aging.growth(from: start, to: suspended).secondsDouble - expected) < 1e-8)
         // Symmetric: the same stretch backwards grows the same.
         #expect(aging.growth(from: later, to: start) == grown)
+        // A few nanoseconds of suspended time is how CLOCK_BOOTTIME and CLOCK_MONOTONIC reads pair
+        // up, not a suspend: no 1 s. Five milliseconds is a suspend: the 1 s is added.
+        let jitter = TimeBaseInstant(awake: .seconds(4100), suspended: .nanoseconds(40))
+        #expect(aging.growth(from: start, to: jitter) < grown + .microseconds(1))
+        let resumed = TimeBaseInstant(awake: .seconds(4100), suspended: .milliseconds(5))
+        #expect(aging.growth(from: start, to: resumed) >= grown + .seconds(1))
         // The prior grows linearly anywhere: 3600 s × 500 ppm = 1.8 s (rounded up, plus 1 ns).
         let prior = HoldoverAging.prior(NetworkClock.ClockPolicy())
         let linear = prior.growth(from: start, to: later)

@@ -250,7 +250,9 @@ package struct FrequencyTracker: Sendable, Hashable {
         var spread = (early.errorBound + late.errorBound).secondsDouble
         if suspended > .zero {
             spread += suspended.secondsDouble * policy.suspendToleranceFraction
-            spread += policy.sanitizedSuspendResolution.secondsDouble
+            if suspended > HoldoverAging.suspendNoise {
+                spread += policy.sanitizedSuspendResolution.secondsDouble
+            }
         }
         return Pair(
             center: excess.secondsDouble / span, halfWidth: spread / span,

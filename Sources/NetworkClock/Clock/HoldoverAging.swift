@@ -28,6 +28,15 @@ struct HoldoverAging: Sendable, Hashable {
     var reference: Duration = .zero
 
     /// Aging at a fixed tolerance with no correction and no wander (the prior alone).
+    /// A change of the suspended time no larger than this is the pairing of `CLOCK_BOOTTIME` with
+    /// `CLOCK_MONOTONIC` reads (a few nanoseconds either way, which the reading's uncertainty
+    /// covers), not a suspend: no resume takes less than milliseconds. Only a larger change adds
+    /// ``suspendResolution`` to the bound (issue 29: a 1 s bound after a few nanoseconds of noise).
+    static let suspendNoise: Duration = .microseconds(100)
+
+    /// ``suspendNoise`` in whole nanoseconds.
+    static let suspendNoiseNanoseconds: Int64 = 100_000
+
     static func prior(_ policy: NetworkClock.ClockPolicy) -> HoldoverAging {
         let tolerance = policy.priorFraction
         return HoldoverAging(
@@ -88,7 +97,7 @@ struct HoldoverAging: Sendable, Hashable {
         var extra = Duration.zero
         if s > 0 {
             seconds += s * suspendTolerance
-            extra = suspendResolution
+            if abs(to.suspended - from.suspended) > Self.suspendNoise { extra = suspendResolution }
         }
         guard seconds > 0 else { return extra + .nanoseconds(1) }
         return extra + .nanoseconds(Int64((seconds * 1e9).rounded(.up)) + 1)

@@ -120,7 +120,10 @@ struct PublishedAnchor: Sendable, Equatable {
         }
         var suspendGrowth = 0.0
         if since > 0 {
-            suspendGrowth = s * aging.suspendTolerance + Double(suspendResolutionNanoseconds)
+            suspendGrowth = s * aging.suspendTolerance
+            if since > HoldoverAging.suspendNoiseNanoseconds {
+                suspendGrowth += Double(suspendResolutionNanoseconds)
+            }
         }
         // Rounded up as the slow path rounds it: truncated, plus 1 ns when there is anything.
         self.fastBound = boundNanoseconds + (suspendGrowth > 0 ? Int64(suspendGrowth) + 1 : 0)
@@ -214,7 +217,10 @@ struct PublishedAnchor: Sendable, Equatable {
         var exactGrowth = HoldoverAging.increase(
             from: s, by: elapsedDouble.magnitude, halfWidth: halfWidth, halfWanderRate: halfWanderRate,
             knee: knee, rateLimit: rateLimit)
-        if since != 0 { exactGrowth += s * suspendTolerance + Double(suspendResolutionNanoseconds) }
+        if since != 0 { exactGrowth += s * suspendTolerance }
+        if since.magnitude > HoldoverAging.suspendNoiseNanoseconds {
+            exactGrowth += Double(suspendResolutionNanoseconds)
+        }
         exactGrowth += Double(max(0, uncertainty))
         // Truncated and one nanosecond added (none when there is nothing to grow): at least the
         // exact growth, at most 1 ns more, with no second conversion to compare against.
