@@ -280,13 +280,13 @@ struct QueryCLITests {
                                   [--http URL ...] [--http-only] [--http-header NAME] [--proxy URL] [--no-proxy]
                                   [--nts] [--nts-mode require|prefer|mix] [--roughtime FILE ...]
                                   [--malfeasance-report FILE] [--certificate-time auto|wall-clock]
-                                  [--allow-downgrade] [--ca-file FILE] [-4|-6] [--json]
-                   netclock sync  [same options] [--state FILE]
-                   netclock now   [--state FILE] [--json]
+                                  [--allow-downgrade] [--leap-seconds FILE] [--ca-file FILE] [-4|-6] [--json]
+                   netclock sync  [same options] [--smear] [--state FILE]
+                   netclock now   [--smear] [--state FILE] [--json]
                    netclock watch [same options] [--count N] [--every SEC] [--metrics FILE]
-                   netclock check [same options] [--state FILE] [-w|--warning RANGE] [-c|--critical RANGE]
-                                  [--max-bound SEC] [--max-age SEC] [-v|--verbose ...]
-                   netclock set   [same options] [--state FILE] [--step|--slew] [--step-threshold SEC]
+                   netclock check [same options] [--smear] [--state FILE] [-w|--warning RANGE]
+                                  [-c|--critical RANGE] [--max-bound SEC] [--max-age SEC] [-v|--verbose ...]
+                   netclock set   [same options] [--smear] [--state FILE] [--step|--slew] [--step-threshold SEC]
                                   [--max-step SEC] [--dry-run] [--force]
                    netclock completion bash|zsh|fish
                    netclock man
@@ -334,6 +334,12 @@ struct QueryCLITests {
                                 checked against the time obtained; wall-clock: strict
               --allow-downgrade with --nts-mode prefer|mix: accept time from unauthenticated sources when no NTS
                                 source answered (exit 0, not 1); never replaces an authenticated anchor
+              --leap-seconds FILE
+                                read leap seconds from this IERS/NIST leap-seconds.list (default
+                                /usr/share/zoneinfo/leap-seconds.list; none: only the servers' leap indicator);
+                                an expired or damaged table is ignored with a note
+              --smear           smear leap seconds over 24 h (noon to noon UTC, as the smearing public servers
+                                do) instead of stepping as POSIX time does
               --ca-file FILE    trust only this PEM file's CAs for NTS-KE and https:// (default: the system's)
               -4, -6            use IPv4 or IPv6 addresses only
               --json            print one JSON object

@@ -53,7 +53,9 @@ struct NowCommand {
             line +=
                 "\(estimate.age.formattedSeconds) ago, local clock \((.zero - offset).signedFormattedSeconds))"
             console.out(line)
-            console.out("leap second: \(estimate.leap.text)")
+            if estimate.leap.isWorthALine(at: estimate.time) {
+                console.out("leap second: \(estimate.leap.text)")
+            }
         }
         return .success
     }

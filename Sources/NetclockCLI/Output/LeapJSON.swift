@@ -32,6 +32,17 @@ struct LeapJSON: Encodable {
 }
 
 extension TimeEstimate.Leap {
+    /// Whether the human output names the leap at `time`: a leap announced (or smeared), or a
+    /// month end already passed without anyone saying whether it had one (the bound then holds
+    /// the second). The ordinary "nothing known yet about this month's end" stays in the JSON.
+    func isWorthALine(at time: UnixTime) -> Bool {
+        switch kind {
+        case .insert, .delete: true
+        case .unknown: instant <= time
+        case .none: isSmeared
+        }
+    }
+
     /// The human form: `none until 2027-01-01`, `insert at 2027-01-01T00:00:00Z (smeared)`.
     var text: String {
         let at = ISO8601.format(instant, fractionDigits: 0)

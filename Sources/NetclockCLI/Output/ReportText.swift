@@ -18,12 +18,14 @@ enum ReportText {
                 "downgrade: NTS servers were configured but only unauthenticated sources answered"
                     + " (allowed by --allow-downgrade)")
         }
-        var leap = "leap second: \(report.leap.text)"
-        if !report.leapDisagreeing.isEmpty {
-            leap += "; disagreeing: \(report.leapDisagreeing.joined(separator: ", "))"
+        if report.leap.isWorthALine(at: report.trueTime) || !report.leapDisagreeing.isEmpty {
+            var leap = "leap second: \(report.leap.text)"
+            if !report.leapDisagreeing.isEmpty {
+                leap += "; disagreeing: \(report.leapDisagreeing.joined(separator: ", "))"
+            }
+            if let note = report.leapTableNote { leap += "; \(note)" }
+            lines.append(leap)
         }
-        if let note = report.leapTableNote { leap += "; \(note)" }
-        lines.append(leap)
         // The result stays the last line: scripts read it.
         lines.append(
             "time \(ISO8601.format(report.trueTime, fractionDigits: 6))  offset \(report.offset.signedFormattedSeconds)"
