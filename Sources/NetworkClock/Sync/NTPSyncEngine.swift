@@ -262,11 +262,11 @@ package struct NTPSyncEngine: Sendable {
         do {
             decision = try selection.decide(candidates)
         } catch {
-            Self.mark(&reports, error.rejected)
+            reports.mark(error.rejected)
             signed?.apply(error.rejected)
             throw SyncError(error, candidates: candidates, sources: reports)
         }
-        Self.mark(&reports, decision.rejected)
+        reports.mark(decision.rejected)
         signed?.apply(decision.rejected)
         if let conflict = decision.authenticatedConflict(among: candidates) {
             throw SyncError(code: .authenticatedSourcesDisagree, reason: conflict, sources: reports)
@@ -325,18 +325,5 @@ extension NTPSyncEngine {
     package var progress: SyncProgressObserver? {
         get { client.progress }
         set { client.progress = newValue }
-    }
-}
-
-extension NTPSyncEngine {
-    /// Marks the reports of the candidates the selection ruled out.
-    static func mark(_ reports: inout [SyncReport.NTPSource], _ rejected: [Int: Rejection]) {
-        for (index, rejection) in rejected where reports.indices.contains(index) {
-            switch rejection {
-            case .unauthenticated: reports[index].status = .unauthenticated
-            case .falseticker: reports[index].status = .falseticker
-            }
-            reports[index].reason = rejection.reason
-        }
     }
 }

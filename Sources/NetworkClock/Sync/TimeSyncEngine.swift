@@ -220,11 +220,11 @@ package struct TimeSyncEngine: Sendable {
         do {
             decision = try selection.decide(candidates)
         } catch {
-            Self.mark(&reports, error.rejected)
+            reports.mark(error.rejected)
             signed?.apply(error.rejected)
             throw SyncError(error, candidates: candidates, sources: ntpReports, httpSources: reports)
         }
-        Self.mark(&reports, decision.rejected)
+        reports.mark(decision.rejected)
         signed?.apply(decision.rejected)
         let interval = decision.outcome.interval
         let elapsed = ntp.client.monotonic.now() - start
@@ -270,17 +270,6 @@ package struct TimeSyncEngine: Sendable {
             kind: measurement.url.scheme?.lowercased() == "https" ? .https : .http,
             interval: measurement.interval, delay: measurement.roundTripDelay, isAuthenticated: false,
             certificates: measurement.certificateChain)
-    }
-
-    /// Marks the reports of the measurements the selection ruled out.
-    private static func mark(_ reports: inout [SyncReport.HTTPSource], _ rejected: [Int: Rejection]) {
-        for (index, rejection) in rejected where reports.indices.contains(index) {
-            switch rejection {
-            case .unauthenticated: reports[index].status = .unauthenticated
-            case .falseticker: reports[index].status = .falseticker
-            }
-            reports[index].reason = rejection.reason
-        }
     }
 
     private static func skipped(_ url: URL) -> SyncReport.HTTPSource {
