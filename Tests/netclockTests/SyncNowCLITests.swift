@@ -182,9 +182,13 @@ struct SyncNowCLITests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (good, state) = try await Self.sync(offset: .zero, in: directory)
         good.stop()
-        // A second sync through a 40 ms path has a far looser bound: the stored anchor stays.
+        // A second sync through a 40 ms round trip has a far looser bound: the stored anchor stays.
+        // The delay is split evenly, so its interval (T3 − T4 … T2 − T1) reaches about 20 ms past
+        // the truth on both sides. A one-way delay would put one edge within the loopback return
+        // time of the truth, where it can cut into the stored interval and tighten it (intersected).
         var configuration = FakeNTPServer.Configuration()
-        configuration.outboundDelay = .constant(.milliseconds(40))
+        configuration.outboundDelay = .constant(.milliseconds(20))
+        configuration.returnDelay = .constant(.milliseconds(20))
         let slow = try FakeNTPServer(configuration: configuration)
         defer { slow.stop() }
         let output = try await CLIRunner.run([
