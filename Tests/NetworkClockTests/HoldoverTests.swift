@@ -15,7 +15,7 @@ struct HoldoverTests {
     ) -> AnchoredClock {
         AnchoredClock(
             monotonic: machine.clock, wall: machine.wallClock, policy: policy,
-            kernel: KernelClockSource.fixed(ScriptedKernel.unsynchronized))
+            kernel: KernelClockSource.fixed(ScriptedKernel.unsynchronized), timeBase: machine.clock)
     }
 
     /// Syncs every `spacing` for `count` syncs with the exact time and bound `bound`.
@@ -198,7 +198,7 @@ struct HoldoverTests {
         let machine = SimulatedMachine(oscillatorPPM: 10)
         var clock: NetworkClock? = NetworkClock(
             configuration: NetworkClock.Configuration(servers: []), monotonic: machine.clock,
-            wall: machine.wallClock, kernel: .unavailable)
+            wall: machine.wallClock, kernel: .unavailable, timeBase: machine.clock)
         let events = try #require(clock?.events())
         func ingest() throws {
             let sent = machine.bootReading

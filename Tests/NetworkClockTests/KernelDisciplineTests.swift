@@ -16,7 +16,8 @@ import TimeBase
 @Suite("AnchoredClock and the kernel's discipline")
 struct KernelDisciplineTests {
     private func makeClock(_ machine: SimulatedMachine, kernel: ScriptedKernel) -> AnchoredClock {
-        AnchoredClock(monotonic: machine.clock, wall: machine.wallClock, kernel: kernel.source)
+        AnchoredClock(
+            monotonic: machine.clock, wall: machine.wallClock, kernel: kernel.source, timeBase: machine.clock)
     }
 
     // The oscillator runs 30 ppm fast and a daemon slews CLOCK_BOOTTIME 500 ppm faster still.

@@ -22,7 +22,7 @@ struct ProductionTimeBaseStressTests {
     @Test func readersOnTheRawOscillatorWhileAnchorsAreOffered() throws {
         #if os(Linux)
             let base = Duration.seconds(1_790_000_000)
-            let clock = AnchoredClock(kernel: .system)
+            let clock = AnchoredClock()
             let names = (0..<5).map { "pt\($0)" }
             let identifiers = Set(names.map { ServerNames.identifier(for: $0) })
             @Sendable func anchor(_ index: Int) -> Anchor {

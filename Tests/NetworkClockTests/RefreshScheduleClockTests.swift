@@ -83,7 +83,7 @@ struct RefreshScheduleClockTests {
                 servers: [ServerName(host: server.host, port: server.port)],
                 query: QueryOptions(samples: 1, interval: .zero, timeout: .milliseconds(100)),
                 refresh: Self.policy),
-            monotonic: BootTimeClock(), wall: SystemWallClock(), refreshClock: manual)
+            hardware: .system, nonces: SystemNonceSource(), refreshClock: manual)
         let log = EventLog(clock)
         clock.start()
 
@@ -141,7 +141,7 @@ struct RefreshScheduleClockTests {
                 servers: [ServerName(host: server.host, port: server.port)],
                 query: QueryOptions(samples: 1, interval: .zero, timeout: .milliseconds(200)),
                 refresh: Self.policy),
-            monotonic: BootTimeClock(), wall: SystemWallClock(), refreshClock: manual)
+            hardware: .system, nonces: SystemNonceSource(), refreshClock: manual)
         _ = try await clock.sync()
         let log = EventLog(clock)
         clock.start()

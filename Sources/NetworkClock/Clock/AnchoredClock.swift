@@ -36,37 +36,30 @@ package final class AnchoredClock: Sendable {
     /// Where the kernel's discipline state is read at each update.
     private let kernel: KernelClockSource
 
-    /// Creates an unsynchronized clock.
-    ///
-    /// - Parameters:
-    ///   - monotonic: The exchange clock anchors are stamped with; production code keeps the
-    ///     default ``BootTimeClock``.
-    ///   - wall: The system wall clock, used only by ``wallClockOffset()``.
-    ///   - policy: The prior tolerance, wander allowances and history limits.
-    ///   - kernel: Where the kernel's time discipline is read at each update (see
-    ///     ``KernelDiscipline``). `nil` chooses ``KernelClockSource/system`` for the boot-time
-    ///     clock and ``KernelClockSource/unavailable`` for any other (simulated) clock.
-    ///   - timeBase: The time base to extrapolate on. `nil` chooses ``SystemTimeBase`` for the
-    ///     boot-time clock, `monotonic` itself when it is also a ``TimeBaseSource`` (a simulation),
-    ///     and else ``ExchangeClockTimeBase`` over `monotonic`.
+    /// Creates an unsynchronized clock on `hardware`'s clocks (the kernel's by default) with
+    /// `policy`'s prior tolerance, wander allowances and history limits.
     package init(
-        monotonic: some MonotonicClockSource = BootTimeClock(),
-        wall: some WallClockSource = SystemWallClock(),
-        policy: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy(),
-        kernel: KernelClockSource? = nil,
-        timeBase: (any TimeBaseSource)? = nil
+        hardware: ClockHardware = .system, policy: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy()
     ) {
-        self.monotonic = MonotonicReader(monotonic)
-        self.wall = wall
+        self.monotonic = MonotonicReader(hardware)
+        self.wall = hardware.wall
         self.policy = policy
-        self.kernel = kernel ?? (monotonic is BootTimeClock ? .system : .unavailable)
-        let base: any TimeBaseSource =
-            timeBase
-            ?? (monotonic is BootTimeClock
-                ? SystemTimeBase() : (monotonic as? any TimeBaseSource) ?? ExchangeClockTimeBase(monotonic))
-        self.timeBase = TimeBaseReader(base)
+        self.kernel = hardware.kernel
+        self.timeBase = TimeBaseReader(hardware)
         self.state = Mutex(
             State(anchor: nil, frequency: FrequencyTracker(policy: policy), aging: .prior(policy)))
+    }
+
+    /// Creates an unsynchronized clock on simulated clocks
+    /// (``ClockHardware/simulated(monotonic:wall:kernel:timeBase:)``).
+    package convenience init(
+        monotonic: some MonotonicClockSource, wall: some WallClockSource,
+        policy: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy(),
+        kernel: KernelClockSource = .unavailable, timeBase: (any TimeBaseSource)? = nil
+    ) {
+        self.init(
+            hardware: .simulated(monotonic: monotonic, wall: wall, kernel: kernel, timeBase: timeBase),
+            policy: policy)
     }
 
     // MARK: Reading

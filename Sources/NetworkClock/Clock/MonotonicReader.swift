@@ -3,20 +3,20 @@ import TimeBase
 
 /// Reads an ``AnchoredClock``'s monotonic source as whole nanoseconds, as cheaply as possible.
 ///
-/// For the production ``BootTimeClock`` it reads `CLOCK_BOOTTIME` as an integer nanosecond count
-/// (one multiply-add), without constructing a `Duration` and dividing it back down (which costs
-/// about half as much again as the system call).
-/// Any other source (a simulated clock in tests) is read through its protocol.
+/// With the kernel's clocks (``ClockHardware/system``) it reads `CLOCK_BOOTTIME` as an integer
+/// nanosecond count (one multiply-add), without constructing a `Duration` and dividing it back
+/// down (which costs about half as much again as the system call). A simulated clock is read
+/// through its protocol.
 struct MonotonicReader: Sendable {
     /// Whether the source is the kernel's boot-time clock, read directly.
     private let readsBootTime: Bool
     /// The source, read through its protocol unless `readsBootTime`.
     private let source: any MonotonicClockSource
 
-    /// Chooses the direct path when `source` is the kernel's boot-time clock.
-    init(_ source: some MonotonicClockSource) {
-        self.readsBootTime = source is BootTimeClock
-        self.source = source
+    /// Reads `hardware`'s exchange clock, directly when it is the kernel's.
+    init(_ hardware: ClockHardware) {
+        self.readsBootTime = hardware.readsKernelClocks
+        self.source = hardware.exchange
     }
 
     /// The current reading in whole nanoseconds (truncated; wraps only beyond ±292 years).

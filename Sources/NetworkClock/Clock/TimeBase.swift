@@ -129,14 +129,16 @@ package struct ExchangeClockTimeBase: TimeBaseSource {
 }
 
 /// Reads an ``AnchoredClock``'s time base as cheaply as possible: the kernel's clocks directly for
-/// ``SystemTimeBase`` (no existential call on the hot path), any other source through its protocol.
+/// ``ClockHardware/system`` (no existential call on the hot path), any other source through its
+/// protocol.
 struct TimeBaseReader: Sendable {
     private let readsSystem: Bool
     private let source: any TimeBaseSource
 
-    init(_ source: any TimeBaseSource) {
-        self.readsSystem = source is SystemTimeBase
-        self.source = source
+    /// Reads `hardware`'s time base, directly when it is the kernel's.
+    init(_ hardware: ClockHardware) {
+        self.readsSystem = hardware.readsKernelClocks
+        self.source = hardware.timeBase
     }
 
     /// The awake reading and the suspend epoch.

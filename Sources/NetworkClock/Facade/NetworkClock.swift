@@ -48,11 +48,29 @@ public final class NetworkClock: Sendable {
     /// Creates a clock and restores its anchor from the store, if one is configured and valid for
     /// this boot (see ``restoreResult``). Nothing is sent until ``sync()`` or ``start()``.
     public convenience init(configuration: Configuration = Configuration()) {
-        self.init(configuration: configuration, monotonic: BootTimeClock(), wall: SystemWallClock())
+        self.init(
+            configuration: configuration, hardware: .system, nonces: SystemNonceSource(),
+            refreshClock: ContinuousClock())
     }
 
-    /// Creates a clock with injected clocks, nonce source, refresh clock and kernel-discipline
-    /// source (tests simulate time with them; a nil `kernel` chooses as ``AnchoredClock`` does).
+    /// Creates a clock on simulated clocks (``ClockHardware/simulated(monotonic:wall:kernel:timeBase:)``)
+    /// with an injected nonce source and refresh clock, for tests.
+    package convenience init(
+        configuration: Configuration,
+        monotonic: some MonotonicClockSource,
+        wall: some WallClockSource,
+        nonces: some NonceSource = SystemNonceSource(),
+        refreshClock: some Clock<Duration> = ContinuousClock(),
+        kernel: KernelClockSource = .unavailable,
+        timeBase: (any TimeBaseSource)? = nil
+    ) {
+        self.init(
+            configuration: configuration,
+            hardware: .simulated(monotonic: monotonic, wall: wall, kernel: kernel, timeBase: timeBase),
+            nonces: nonces, refreshClock: refreshClock)
+    }
+
+    /// Creates a clock on `hardware`'s clocks with a nonce source and a refresh clock.
     ///
     /// `refreshClock` is what the background refresh (``start()``) sleeps on between syncs and
     /// after failures: `ContinuousClock` by default (on Linux it reads `CLOCK_BOOTTIME`, so the
@@ -61,18 +79,16 @@ public final class NetworkClock: Sendable {
     /// to bind the NTS cookie file to it (``NTSCookieFile/Binding``).
     package init(
         configuration: Configuration,
-        monotonic: some MonotonicClockSource,
-        wall: some WallClockSource,
-        nonces: some NonceSource = SystemNonceSource(),
-        refreshClock: some Clock<Duration> = ContinuousClock(),
-        kernel: KernelClockSource? = nil
+        hardware: ClockHardware,
+        nonces: some NonceSource,
+        refreshClock: some Clock<Duration>
     ) {
+        let (monotonic, wall) = (hardware.exchange, hardware.wall)
         self.configuration = configuration
         self.monotonic = monotonic
         self.wallClock = wall
         self.refreshClock = refreshClock
-        let clock = AnchoredClock(
-            monotonic: monotonic, wall: wall, policy: configuration.clock, kernel: kernel)
+        let clock = AnchoredClock(hardware: hardware, policy: configuration.clock)
         self.clock = clock
         let client = SNTPClient(monotonic: monotonic, wall: wall, nonces: nonces)
         let ntp = NTPSyncEngine(policy: configuration.syncPolicy, client: client, registry: SourceRegistry())
