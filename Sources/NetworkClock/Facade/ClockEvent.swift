@@ -70,3 +70,17 @@ public enum ClockEvent: Sendable {
         }
     }
 }
+
+extension ClockEvent {
+    /// The event that tells of `source`'s fate in a sync, if it was not used: a falseticker,
+    /// Kiss-o'-Death, or a rejection.
+    static func status(of source: SyncReport.NTPSource) -> ClockEvent? {
+        switch source.status {
+        case .falseticker: .falseticker(source)
+        case .kissOfDeath:
+            .kissOfDeath(source, source.query?.kissCode ?? NTPPacket.KissCode(rawValue: "????"))
+        case .rejected, .timeout, .refused, .error, .inconsistent: .sourceRejected(source)
+        default: nil
+        }
+    }
+}

@@ -1,9 +1,6 @@
 import Foundation
-import HTTPTime
-import Roughtime
 import NetClockPlatform
 import SNTP
-import Synchronization
 import TimeBase
 
 /// A clock you can trust when the machine's clock is wrong: syncs with NTP servers (HTTP(S) when
@@ -23,27 +20,21 @@ public final class NetworkClock: Sendable {
     /// The anchored clock behind ``now()``.
     package let clock: AnchoredClock
     /// What became of the stored anchor at start-up (nil when no store is configured).
-    public let restoreResult: Result<RestoredAnchor, AnchorStoreError>?
+    public var restoreResult: Result<RestoredAnchor, AnchorStoreError>? { files.restoreResult }
 
     private let engine: TimeSyncEngine
     /// The monotonic time base anchors and syncs are measured on.
     let monotonic: any MonotonicClockSource
     /// The system clock the offsets are measured against.
     let wallClock: any WallClockSource
-    /// The clock the background refresh sleeps on (see ``start()``).
-    private let refreshClock: any Clock<Duration>
-    /// The least the true time was proven to be (``TimeFloor``): loaded from the store at start-up,
-    /// raised by every authenticated sync, kept beside the anchor and not voided by a reboot.
-    private let floor: Mutex<TimeFloor>
+    /// The anchor, floor and NTS cookie files beside the anchor.
+    private let files: ClockStateFiles
     private let broadcaster: EventBroadcaster
-    /// What the NTS cookie file is bound to (nil without a store or NTS servers), or why no
-    /// cookies can be kept.
-    private let ntsBinding: Result<NTSCookieFile.Binding, AnchorStoreError>?
+    /// The loop behind ``start()``.
+    private let refresh: BackgroundRefresh
     /// Writes anchors that ``ingest(serverTime:requestSent:responseReceived:resolution:server:)``
     /// accepted, off the caller's thread; nil without a store.
-    let persister: AnchorPersister?
-    private let refresh = Mutex<(task: Task<Void, Never>?, schedule: RefreshSchedule)>(
-        (nil, RefreshSchedule(policy: NetworkClock.RefreshPolicy())))
+    var persister: AnchorPersister? { files.persister }
 
     /// Creates a clock and restores its anchor from the store, if one is configured and valid for
     /// this boot (see ``restoreResult``). Nothing is sent until ``sync()`` or ``start()``.
@@ -87,79 +78,23 @@ public final class NetworkClock: Sendable {
         self.configuration = configuration
         self.monotonic = monotonic
         self.wallClock = wall
-        self.refreshClock = refreshClock
         let clock = AnchoredClock(hardware: hardware, policy: configuration.clock)
         self.clock = clock
-        let client = SNTPClient(monotonic: monotonic, wall: wall, nonces: nonces)
-        let ntp = NTPSyncEngine(policy: configuration.syncPolicy, client: client, registry: SourceRegistry())
-        // NTS cookies kept beside the anchor are bound to this boot and to the trust roots'
-        // contents as they are now, before any key exchange; the file is taken at each sync.
-        if let store = configuration.store, configuration.syncPolicy.usesNTS {
-            self.ntsBinding = NTSCookieFile.Binding.current(for: store, trust: configuration.trustRoots)
-        } else {
-            self.ntsBinding = nil
-        }
-        let http = HTTPTimeSource(
-            configuration: configuration.httpConfiguration,
-            trustRoots: configuration.trustRoots.tlsTrustRoots,
-            monotonicClock: monotonic, wallClock: wall)
-        var engine = TimeSyncEngine(
-            ntp: ntp, httpURLs: configuration.httpURLs, http: http, deadline: configuration.deadline)
         // Certificates are checked against the clock's own time once it is authenticated.
-        engine.trustedTime = { [clock] in clock.now() }
-        if !configuration.roughtimeServers.isEmpty {
-            var options = RoughtimeClient.Options()
-            // Each exchange waits as long as an NTP request does, and sends its request once more
-            // halfway through (a lost datagram costs half a timeout, not a whole one).
-            let timeout = configuration.query.timeout
-            options.timing = RoughtimeExchange.Timing(timeout: timeout, firstRetransmission: timeout / 2)
-            options.frequencyTolerancePPM = configuration.clock.frequencyTolerancePPM
-            options.addressFamily = configuration.addressFamily.preference
-            engine.roughtime = RoughtimeStage(
-                servers: configuration.roughtimeServers, options: options,
-                client: RoughtimeClient(monotonic: monotonic, wall: wall), pool: .shared)
-        }
-        self.engine = engine
+        self.engine = TimeSyncEngine(
+            configuration: configuration, monotonic: monotonic, wall: wall, nonces: nonces,
+            trustedTime: { [clock] in clock.now() })
         let broadcaster = EventBroadcaster()
         self.broadcaster = broadcaster
-        self.persister = configuration.store.map { store in
-            AnchorPersister(clock: clock, store: store) { broadcaster.emit(.storeFailed($0)) }
-        }
-        self.restoreResult = configuration.store.map { clock.restore(from: $0) }
-        // A damaged floor file counts as no floor (the next authenticated sync rewrites it); a
-        // refused one is reported with the sync's other state-file events.
-        self.floor = Mutex(
-            (try? configuration.store.map { try TimeFloor.load(from: $0.floorPath) }) ?? TimeFloor())
-        refresh.withLock { $0.schedule = RefreshSchedule(policy: configuration.refresh) }
-    }
-
-    /// One background round: sync, then the delay before the next; nil once the clock is gone.
-    private static func syncOnce(_ owner: WeakReference, using generator: inout SystemRandomNumberGenerator)
-        async
-        -> Duration?
-    {
-        guard let clock = owner.value else { return nil }
-        let succeeded: Bool
-        do {
-            _ = try await clock.sync()
-            succeeded = true
-        } catch {
-            succeeded = false
-        }
-        // Stopped while syncing: not a failure to back off from; the loop ends.
-        if Task.isCancelled { return nil }
-        let (next, failures) = clock.refresh.withLock { state in
-            (
-                state.schedule.nextDelay(afterSuccess: succeeded, using: &generator),
-                state.schedule.consecutiveFailures
-            )
-        }
-        if !succeeded { clock.broadcaster.emit(.backoff(delay: next, consecutiveFailures: failures)) }
-        return next
+        self.files = ClockStateFiles(
+            store: configuration.store, clock: clock, usesNTS: configuration.syncPolicy.usesNTS,
+            trustRoots: configuration.trustRoots
+        ) { broadcaster.emit(.storeFailed($0)) }
+        self.refresh = BackgroundRefresh(sleeper: refreshClock, policy: configuration.refresh)
     }
 
     deinit {
-        refresh.withLock { $0.task?.cancel() }
+        refresh.stop()
         broadcaster.finish()
     }
 
@@ -167,7 +102,7 @@ public final class NetworkClock: Sendable {
 
     /// The time floor: the least the true time was proven to be by authenticated time (loaded
     /// from the store, raised by every authenticated sync); nil when none is known.
-    public var timeFloor: UnixTime? { floor.withLock { $0.value } }
+    public var timeFloor: UnixTime? { files.floorValue }
 
     /// The true time now with its error bound; nil until the first sync (or a restored anchor).
     /// Lock-free and allocation-free.
@@ -225,15 +160,22 @@ public final class NetworkClock: Sendable {
         var report: SyncReport
         var engine = self.engine
         engine.progress = progress
-        await takeNTSAssociations()
+        let sessions = engine.ntp.ntsSessions
+        if let failure = await files.takeNTSAssociations(into: sessions) {
+            broadcaster.emit(.restoreFailed(failure))
+        }
         do throws(SyncError) {
-            report = try await engine.sync(floor: floor.withLock { $0.value })
-            await keepNTSAssociations()
+            report = try await engine.sync(floor: files.floorValue)
+            if let failure = await files.keepNTSAssociations(from: sessions) {
+                broadcaster.emit(.storeFailed(failure))
+            }
             if report.isDowngraded && !configuration.allowsDowngrade {
                 throw SyncError.unauthenticatedOnly(report)
             }
         } catch {
-            await keepNTSAssociations()
+            if let failure = await files.keepNTSAssociations(from: sessions) {
+                broadcaster.emit(.storeFailed(failure))
+            }
             for source in error.sources { emitStatus(of: source) }
             broadcaster.emit(.syncFailed(error))
             throw error
@@ -249,13 +191,9 @@ public final class NetworkClock: Sendable {
             broadcaster.emit(.frequencyReset(reset))
         }
         // Saved whenever the clock learnt from the result: a kept anchor's frequency history grew too.
-        if update != .refused && update != .keptAuthenticated, let store = configuration.store {
-            do {
-                // On the blocking pool: the write fsyncs the file and its directory.
-                try await clock.save(to: store)
-            } catch {
-                broadcaster.emit(.storeFailed(error))
-            }
+        if update != .refused && update != .keptAuthenticated, let failure = await files.saveAnchor(of: clock)
+        {
+            broadcaster.emit(.storeFailed(failure))
         }
         if report.isAuthenticated && update != .refused { await raiseFloor(by: report) }
         broadcaster.emit(.synced(report, anchorReplaced: replaced))
@@ -269,53 +207,10 @@ public final class NetworkClock: Sendable {
             report.sources.filter { $0.status == .selected || $0.status == .survivor }
             .compactMap { $0.nts?.certificateChain.first }
             + report.httpSources.filter { $0.status == .selected }.compactMap(\.certificateChain.first)
-        let raised = floor.withLock { floor in
-            floor = floor.raised(
-                byAuthenticated: report.trueTime - report.errorBound,
-                certificateNotBefore: chains.map(\.notBefore).max())
-            return floor
-        }
-        guard let store = configuration.store else { return }
-        let path = store.floorPath
-        let failure = await BlockingPool.shared.runToEnd { () -> AnchorStoreError? in
-            do throws(AnchorStoreError) {
-                try raised.save(to: path)
-                return nil
-            } catch {
-                return error
-            }
-        }
+        let failure = await files.raiseFloor(
+            byAuthenticated: report.trueTime - report.errorBound,
+            certificateNotBefore: chains.map(\.notBefore).max())
         if let failure { broadcaster.emit(.storeFailed(failure)) }
-    }
-
-    /// Takes the NTS keys and cookies kept beside the anchor (by an earlier process, or by this
-    /// clock's previous sync), when there is a store and NTS servers: the file is removed before
-    /// any cookie is sent. A file that cannot be used (refused as unsafe, another boot, other
-    /// trust roots, damaged) is reported as ``ClockEvent/restoreFailed(_:)`` and costs a key
-    /// exchange; the sync goes on.
-    private func takeNTSAssociations() async {
-        guard let store = configuration.store, let ntsBinding else { return }
-        let sessions = engine.ntp.ntsSessions
-        let result = await BlockingPool.shared.runToEnd { () -> Result<Int, AnchorStoreError> in
-            switch ntsBinding {
-            case .success(let binding): return sessions.restore(from: store, binding: binding)
-            case .failure(let error):
-                // The file is not taken, but an unsafe one is still worth a word.
-                return .failure(AnchorStore.unsafeFileError(at: store.ntsCookiePath) ?? error)
-            }
-        }
-        if case .failure(let error) = result, error.code != .missing {
-            broadcaster.emit(.restoreFailed(error))
-        }
-    }
-
-    /// Hands the NTS keys and unused cookies over to the file beside the anchor, when there is a
-    /// store and NTS servers; a failure is reported as ``ClockEvent/storeFailed(_:)``.
-    private func keepNTSAssociations() async {
-        guard let store = configuration.store, case .success(let binding)? = ntsBinding else { return }
-        if let error = await engine.ntp.ntsSessions.save(to: store, binding: binding) {
-            broadcaster.emit(.storeFailed(error))
-        }
     }
 
     func emit(_ event: ClockEvent) {
@@ -323,14 +218,7 @@ public final class NetworkClock: Sendable {
     }
 
     private func emitStatus(of source: SyncReport.NTPSource) {
-        switch source.status {
-        case .falseticker: broadcaster.emit(.falseticker(source))
-        case .kissOfDeath:
-            broadcaster.emit(
-                .kissOfDeath(source, source.query?.kissCode ?? NTPPacket.KissCode(rawValue: "????")))
-        case .rejected, .timeout, .refused, .error, .inconsistent: broadcaster.emit(.sourceRejected(source))
-        default: break
-        }
+        if let event = ClockEvent.status(of: source) { broadcaster.emit(event) }
     }
 
     /// Starts syncing in the background: at once when there is no anchor (or only a restored one),
@@ -341,56 +229,17 @@ public final class NetworkClock: Sendable {
         if case .failure(let error) = restoreResult, error.code != .missing {
             broadcaster.emit(.restoreFailed(error))
         }
-        refresh.withLock { state in
-            guard state.task == nil else { return }
-            let initialDelay = Self.initialDelay(for: clock.now(), policy: configuration.refresh)
-            let owner = WeakReference(self)
-            let sleeper = refreshClock
-            state.task = Task {
-                await Self.refreshLoop(owner, initialDelay: initialDelay, clock: sleeper)
-            }
-        }
+        refresh.start(
+            self,
+            initialDelay: BackgroundRefresh.initialDelay(for: clock.now(), policy: configuration.refresh))
     }
 
     /// Stops background syncing. A background sync in progress is cancelled: it ends within one
     /// poll slice (50 ms) and its successor never starts.
     public func stop() {
-        refresh.withLock { state in
-            state.task?.cancel()
-            state.task = nil
-        }
+        refresh.stop()
     }
 
     /// Whether background syncing is running.
-    public var isRunning: Bool { refresh.withLock { $0.task != nil } }
-
-    static func initialDelay(for estimate: TimeEstimate?, policy: NetworkClock.RefreshPolicy) -> Duration {
-        guard let estimate, estimate.source != .restored else { return .zero }
-        return max(.zero, policy.interval - estimate.age)
-    }
-
-    /// A reference that does not keep the clock alive, so an abandoned clock's loop ends.
-    struct WeakReference: Sendable {
-        weak var value: NetworkClock?
-        init(_ value: NetworkClock) { self.value = value }
-    }
-
-    private static func refreshLoop(
-        _ owner: WeakReference, initialDelay: Duration, clock: any Clock<Duration>
-    ) async {
-        var generator = SystemRandomNumberGenerator()
-        var delay = initialDelay
-        while !Task.isCancelled {
-            if delay > .zero {
-                do {
-                    try await clock.sleep(for: delay)
-                } catch {
-                    return
-                }
-            }
-            // Hold the clock only while syncing, so an abandoned clock can be released.
-            guard let next = await syncOnce(owner, using: &generator) else { return }
-            delay = next
-        }
-    }
+    public var isRunning: Bool { refresh.isRunning }
 }
