@@ -1,0 +1,21 @@
+import SNTP
+import TimeBase
+
+extension NetworkClock {
+    /// Creates a clock on simulated clocks (``ClockHardware/simulated(monotonic:wall:kernel:timeBase:)``)
+    /// with an injected nonce source and refresh clock, for tests.
+    package convenience init(
+        configuration: Configuration,
+        monotonic: some MonotonicClockSource,
+        wall: some WallClockSource,
+        nonces: some NonceSource = SystemNonceSource(),
+        refreshClock: some Clock<Duration> = ContinuousClock(),
+        kernel: KernelClockSource = .unavailable,
+        timeBase: (any TimeBaseSource)? = nil
+    ) {
+        self.init(
+            configuration: configuration,
+            hardware: .simulated(monotonic: monotonic, wall: wall, kernel: kernel, timeBase: timeBase),
+            nonces: nonces, refreshClock: refreshClock)
+    }
+}
