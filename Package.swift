@@ -151,6 +151,10 @@ let package = Package(
             ],
             path: "Tests/NTSClientTests", swiftSettings: strict),
         .testTarget(
+            name: "HTTPTimeTests",
+            dependencies: ["HTTPTime", "TimeBase", "NetClockTLS", "LoopbackServers"],
+            path: "Tests/HTTPTimeTests", swiftSettings: strict),
+        .testTarget(
             name: "NetworkClockTests",
             dependencies: [
                 "NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "NetClockTLS",

@@ -23,8 +23,9 @@ struct HTTPTransport: Sendable {
 }
 
 /// What one HTTP request produced: a response head, or why there was none.
-struct HTTPExchangeOutcome: Sendable {
-    enum Result: Sendable {
+package struct HTTPExchangeOutcome: Sendable {
+    /// A response head, or why there was none.
+    package enum Result: Sendable {
         /// The response head arrived; the receive instant is when it was complete. No body is kept.
         case response(HTTPResponseHead)
         /// No response: the error code to report and a readable reason.
@@ -35,12 +36,25 @@ struct HTTPExchangeOutcome: Sendable {
 
     /// The monotonic instant just before the request was handed to the transport (for the plain
     /// client: just before the request's first byte was written, after connecting).
-    let sent: MonotonicInstant
+    package let sent: MonotonicInstant
     /// The monotonic instant the response head was complete (or the failure was noticed).
-    let received: MonotonicInstant
-    let result: Result
+    package let received: MonotonicInstant
+    /// What came back.
+    package let result: Result
     /// For `https://`: the validity periods of the server's verified chain, leaf first.
-    var certificateChain: [CertificateValidity] = []
+    package var certificateChain: [CertificateValidity] = []
     /// For a failure: the HTTP status that caused it (a proxy's answer to `CONNECT`).
-    var statusCode: Int?
+    package var statusCode: Int?
+
+    /// An outcome from its parts.
+    package init(
+        sent: MonotonicInstant, received: MonotonicInstant, result: Result,
+        certificateChain: [CertificateValidity] = [], statusCode: Int? = nil
+    ) {
+        self.sent = sent
+        self.received = received
+        self.result = result
+        self.certificateChain = certificateChain
+        self.statusCode = statusCode
+    }
 }
