@@ -151,6 +151,10 @@ let package = Package(
             ],
             path: "Tests/NTSClientTests", swiftSettings: strict),
         .testTarget(
+            name: "NetClockPlatformTests",
+            dependencies: ["NetClockPlatform", "LoopbackServers", "NetClockTestSupport"],
+            path: "Tests/NetClockPlatformTests", swiftSettings: strict),
+        .testTarget(
             name: "HTTPTimeTests",
             dependencies: ["HTTPTime", "TimeBase", "NetClockTLS", "LoopbackServers"],
             path: "Tests/HTTPTimeTests", swiftSettings: strict),

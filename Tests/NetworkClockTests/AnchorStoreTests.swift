@@ -2,6 +2,7 @@ import Foundation
 import LoopbackServers
 import SNTP
 import Synchronization
+import NetClockTestSupport
 import Testing
 import TimeBase
 

@@ -2,6 +2,7 @@ import Foundation
 import NetClockPlatform
 import SNTP
 import Synchronization
+import NetClockTestSupport
 import Testing
 import TimeBase
 

@@ -1,6 +1,7 @@
 import LoopbackServers
 import NetClockPlatform
 import SNTP
+import NetClockTestSupport
 import Testing
 import TimeBase
 
@@ -105,10 +106,10 @@ struct BoundedThreadsTests {
             "peak \(peak) threads besides the shared pool's; warm \(warm), cap \(Self.cap)")
 
         // Idle pool threads end after 300 ms; the process returns to (near) its baseline.
-        let drained = await BlockingPoolTests.eventually(within: .seconds(5)) { pool.statistics.threads == 0 }
+        let drained = await eventually(within: .seconds(5)) { pool.statistics.threads == 0 }
         #expect(drained, "pool threads still alive: \(pool.statistics)")
         var after = Self.threadsBesidesSharedPool()
-        _ = await BlockingPoolTests.eventually(within: .seconds(5)) {
+        _ = await eventually(within: .seconds(5)) {
             after = Self.threadsBesidesSharedPool()
             return after <= warm + 2
         }

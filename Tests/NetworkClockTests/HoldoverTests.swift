@@ -1,6 +1,7 @@
 import Foundation
 import NetClockPlatform
 import SNTP
+import NetClockTestSupport
 import Testing
 import TimeBase
 

@@ -3,6 +3,7 @@ import LoopbackServers
 import NTSClient
 import NetClockPlatform
 import SNTP
+import NetClockTestSupport
 import Testing
 import TimeBase
 

@@ -2,6 +2,7 @@ import LoopbackServers
 import NetClockPlatform
 import SNTP
 import Synchronization
+import NetClockTestSupport
 import Testing
 import TimeBase
 
@@ -66,7 +67,7 @@ struct RefreshScheduleClockTests {
 
     /// Waits until the refresh loop sleeps on `clock` and returns how long it sleeps.
     static func sleepingDelay(on clock: ManualClock) async throws -> Duration {
-        let sleeping = await BlockingPoolTests.eventually { clock.sleeperCount == 1 }
+        let sleeping = await eventually { clock.sleeperCount == 1 }
         try #require(sleeping, "the refresh loop never went to sleep")
         return try #require(clock.pendingDeadlines.first).offset - clock.now.offset
     }
@@ -90,7 +91,7 @@ struct RefreshScheduleClockTests {
         // No anchor: the first sync runs at once, fails, and the loop backs off 64 s × [0.5, 1].
         let first = try await Self.sleepingDelay(on: manual)
         #expect(
-            await BlockingPoolTests.eventually {
+            await eventually {
                 log.failures == 1 && log.syncs == 0 && log.backoffs.count == 1
             })
         #expect(log.backoffs.map(\.delay) == [first])
@@ -103,7 +104,7 @@ struct RefreshScheduleClockTests {
         manual.advance(by: .milliseconds(1))
         let second = try await Self.sleepingDelay(on: manual)
         #expect(
-            await BlockingPoolTests.eventually {
+            await eventually {
                 log.failures == 2 && log.syncs == 0 && log.backoffs.count == 2
             })
         #expect(log.backoffs.last?.failures == 2)
@@ -112,7 +113,7 @@ struct RefreshScheduleClockTests {
         // The third sync succeeds: the next one is the jittered period, 1024 s × [0.75, 1.25].
         manual.advance(by: second)
         let period = try await Self.sleepingDelay(on: manual)
-        #expect(await BlockingPoolTests.eventually { log.syncs == 1 && log.failures == 2 })
+        #expect(await eventually { log.syncs == 1 && log.failures == 2 })
         #expect(log.backoffs.count == 2, "a success is not followed by a backoff")
         #expect(period >= .seconds(768) && period <= .seconds(1280), "\(period)")
         Self.expectStillAsleepJustBefore(period, on: manual)
@@ -120,7 +121,7 @@ struct RefreshScheduleClockTests {
 
         // Stopping cancels the sleep; nothing runs afterwards, whatever the clock does.
         clock.stop()
-        let stopped = await BlockingPoolTests.eventually { manual.sleeperCount == 0 }
+        let stopped = await eventually { manual.sleeperCount == 0 }
         #expect(stopped)
         manual.advance(by: .seconds(100_000))
         #expect(manual.sleeperCount == 0)
@@ -152,7 +153,7 @@ struct RefreshScheduleClockTests {
         #expect(log.syncs == 0)
         manual.advance(by: .milliseconds(1))
         let next = try await Self.sleepingDelay(on: manual)
-        #expect(await BlockingPoolTests.eventually { log.syncs == 1 })
+        #expect(await eventually { log.syncs == 1 })
         #expect(next >= .seconds(768) && next <= .seconds(1280), "\(next)")
         clock.stop()
     }

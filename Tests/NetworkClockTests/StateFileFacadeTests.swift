@@ -2,6 +2,7 @@ import Foundation
 import LoopbackServers
 import NetClockPlatform
 import SNTP
+import NetClockTestSupport
 import Testing
 import TimeBase
 

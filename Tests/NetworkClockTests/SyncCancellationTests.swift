@@ -1,6 +1,7 @@
 import LoopbackServers
 import NetClockPlatform
 import SNTP
+import NetClockTestSupport
 import Testing
 import TimeBase
 
@@ -43,7 +44,7 @@ struct SyncCancellationTests {
     ) async throws -> (latency: Duration, error: SyncError?) {
         let before = servers.map(\.requests.count)
         let task = Task { () async throws(SyncError) -> SyncReport in try await sync() }
-        let sent = await BlockingPoolTests.eventually {
+        let sent = await eventually {
             zip(servers, before).allSatisfy { $0.requests.count > $1 }
         }
         try #require(sent, "the bursts never started")
@@ -85,7 +86,7 @@ struct SyncCancellationTests {
             latencies.append(latency)
             // The bursts stop at their next poll slice: no pool thread stays blocked until the
             // sockets' 5 s timeouts.
-            let released = await BlockingPoolTests.eventually(within: Self.bound) {
+            let released = await eventually(within: Self.bound) {
                 let load = pool.statistics
                 return load.threads == load.idle && load.queued == 0
             }

@@ -1,7 +1,5 @@
 @testable import HTTPTime
 import LoopbackServers
-import NetworkClock
-import SNTP
 import Testing
 import TimeBase
 

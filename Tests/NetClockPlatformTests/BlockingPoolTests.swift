@@ -1,22 +1,12 @@
 import Dispatch
 import NetClockPlatform
 import Synchronization
+import NetClockTestSupport
 import Testing
 
 /// The bounded pool: results come back, jobs start in FIFO order, the thread cap holds, idle
 /// threads end, and cancellation of queued and running jobs resumes the waiter at once.
 @Suite struct BlockingPoolTests {
-    /// Waits (polling every 5 ms, up to `limit`) until `condition` holds; returns whether it did.
-    static func eventually(within limit: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
-        let clock = ContinuousClock()
-        let end = clock.now + limit
-        while clock.now < end {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
-    }
-
     /// Occupies the pool's only thread until `release` is signalled.
     static func occupy(_ pool: BlockingPool, release: DispatchSemaphore, started: DispatchSemaphore) {
         pool.submit(
@@ -93,7 +83,7 @@ import Testing
         let pool = BlockingPool(maximumThreads: 4, idleTimeout: .milliseconds(100))
         for _ in 0..<10 { _ = try await pool.run { _ in 1 } }
         #expect(pool.statistics.peakThreads == 1, "one job at a time needs one thread, reused")
-        #expect(await Self.eventually { pool.statistics.threads == 0 }, "\(pool.statistics)")
+        #expect(await eventually { pool.statistics.threads == 0 }, "\(pool.statistics)")
     }
 
     @Test func cancellingAQueuedJobRemovesItAndResumesAtOnce() async throws {
@@ -104,7 +94,7 @@ import Testing
         started.wait()
         let ran = Atomic(false)
         let task = Task { try await pool.run { _ in ran.store(true, ordering: .relaxed) } }
-        #expect(await Self.eventually { pool.statistics.queued == 1 })
+        #expect(await eventually { pool.statistics.queued == 1 })
         let clock = ContinuousClock()
         let cancelledAt = clock.now
         task.cancel()

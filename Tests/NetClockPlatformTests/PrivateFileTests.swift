@@ -2,6 +2,7 @@ import Foundation
 import LoopbackServers
 import NetClockPlatform
 import Synchronization
+import NetClockTestSupport
 import Testing
 
 /// The checks every state file goes through (`FileSystem.readPrivateFile`, `takePrivateFile`,
