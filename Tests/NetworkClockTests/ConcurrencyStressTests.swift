@@ -373,13 +373,13 @@ struct StressPlan: Sendable {
     }
 
     /// The anchor's monotonic instant in nanoseconds: a sync's is its publication; an ingest's is
-    /// the midpoint of a round trip whose response arrives at its publication; drift points lie
-    /// scattered over the past `driftSpan`.
+    /// the arrival of its response, at its publication; drift points lie scattered over the past
+    /// `driftSpan`.
     func monotonic(of k: Int) -> Int64 {
         let (kind, index) = kind(of: k)
         switch kind {
         case .sync: return scheduled(k)
-        case .ingest: return scheduled(k) - ingest(k).halfRoundTrip
+        case .ingest: return scheduled(k)
         case .drift: return start - driftSpan * Int64((index * 37) % 97 + 1) / 98
         }
     }
@@ -393,6 +393,11 @@ struct StressPlan: Sendable {
     /// the past, never do either, but pairs of them up to a minute apart narrow the 500 ppm prior
     /// (±10 ms / 60 s = ±167 ppm), so the frequency becomes measured.
     func bound(of k: Int) -> Int64 {
+        kind(of: k).0 == .ingest ? ingest(k).bound : plannedBound(of: k)
+    }
+
+    /// The bound anchor k is planned with; an ingest's comes within a nanosecond of it.
+    private func plannedBound(of k: Int) -> Int64 {
         let (kind, index) = kind(of: k)
         switch kind {
         case .sync, .ingest:
@@ -413,27 +418,35 @@ struct StressPlan: Sendable {
     }
 
     struct Ingest {
-        var halfRoundTrip: Int64
-        var halfResolution: Int64
         var serverTime: UnixTime
         var sent: MonotonicInstant
         var received: MonotonicInstant
         var resolution: Duration
+        /// The bound the ingest gives: half of the resolution, the round trip and the drift the
+        /// clock's frequency tolerance allows over it (``TrueTimeInterval/init(serverRead:_:sent:received:tolerancePPM:)``).
+        var bound: Int64
     }
 
     /// The ingest arguments that make `ingest` build exactly anchor k: the response arrives at the
-    /// anchor's publication, the server read its clock at the round trip's midpoint and reported it
-    /// truncated to the resolution.
+    /// anchor's publication, the server's reading, truncated to 1 µs, is the anchor's time less its
+    /// bound. The round trip is the longest whose interval has a whole-nanosecond radius within the
+    /// planned bound.
     func ingest(_ k: Int) -> Ingest {
-        let halfResolution: Int64 = 500
-        let halfRoundTrip = bound(of: k) - halfResolution
-        let middle = scheduled(k) - halfRoundTrip
+        let resolution: Int64 = 1_000
+        let tolerance = NetworkClock.ClockPolicy().frequencyTolerancePPM
+        func width(_ roundTrip: Int64) -> Int64 {
+            resolution + roundTrip
+                + Duration.nanoseconds(roundTrip).drift(atPPM: tolerance).truncatedNanoseconds
+        }
+        var roundTrip = 2 * plannedBound(of: k) - resolution
+        while width(roundTrip) > 2 * plannedBound(of: k) || width(roundTrip) % 2 != 0 { roundTrip -= 1 }
+        let bound = width(roundTrip) / 2
+        let received = scheduled(k)
         return Ingest(
-            halfRoundTrip: halfRoundTrip, halfResolution: halfResolution,
-            serverTime: UnixTime(sinceEpoch: .nanoseconds(Self.baseNanoseconds + middle - halfResolution)),
-            sent: MonotonicInstant(sinceOrigin: .nanoseconds(middle - halfRoundTrip)),
-            received: MonotonicInstant(sinceOrigin: .nanoseconds(middle + halfRoundTrip)),
-            resolution: .nanoseconds(2 * halfResolution))
+            serverTime: UnixTime(sinceEpoch: .nanoseconds(Self.baseNanoseconds + received - bound)),
+            sent: MonotonicInstant(sinceOrigin: .nanoseconds(received - roundTrip)),
+            received: MonotonicInstant(sinceOrigin: .nanoseconds(received)),
+            resolution: .nanoseconds(resolution), bound: bound)
     }
 
     /// The bound's growth over `age` nanoseconds at `rate`, rounded up as the clock rounds it.

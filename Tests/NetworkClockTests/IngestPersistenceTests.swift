@@ -32,12 +32,14 @@ import TimeBase
         #expect(replaced)
         await clock.persister?.waitUntilIdle()
         let restored = try Self.load(store).get()
-        // The anchor is the round trip's midpoint: server time + resolution / 2, ± RTT/2 + res/2,
-        // placed on the raw time base from a reading taken 10 ms after its boot-time instant, at
-        // the kernel's possible slew over those 10 ms plus the reading's pairing (under 20 µs).
-        #expect(restored.trueTime == serverTime + .microseconds(500))
-        #expect(restored.errorBound >= .microseconds(10_500))
-        #expect(restored.errorBound <= .microseconds(10_500) + Self.mapping(.milliseconds(10)))
+        // The anchor is at the response: server time + (res + RTT + drift(RTT)) / 2 ± the same,
+        // placed on the raw time base from a reading taken just after its boot-time instant.
+        let tolerance = clock.configuration.clock.frequencyTolerancePPM
+        let half = (.milliseconds(21) + Duration.milliseconds(20).drift(atPPM: tolerance)) / 2
+        // (The file keeps whole nanoseconds; the half nanosecond of the midpoint is truncated.)
+        #expect(abs(restored.trueTime - (serverTime + half)) < .nanoseconds(1))
+        #expect(restored.errorBound >= half)
+        #expect(restored.errorBound <= half + Self.mapping(.milliseconds(10)))
         #expect(restored.server == "api.example.com")
         #expect(restored.originalSource == .http)
     }

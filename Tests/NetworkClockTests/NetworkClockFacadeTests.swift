@@ -75,14 +75,22 @@ struct NetworkClockFacadeTests {
             wall: SystemWallClock(), kernel: .unavailable)
         let base = clock.monotonicNow()
         let serverTime = UnixTime(seconds: 1_900_000_000)
-        // 10 ms round trip, 1 ms resolution: bound 5.5 ms.
+        // The server read serverTime...serverTime + 1 ms somewhere in the round trip, which the
+        // local clock measured within its frequency tolerance: at the response, the true time is
+        // serverTime + (1 ms + RTT + drift(RTT)) / 2 ± the same.
+        let tolerance = clock.configuration.clock.frequencyTolerancePPM
+        func half(_ roundTrip: Duration) -> Duration {
+            (.milliseconds(1) + roundTrip + roundTrip.drift(atPPM: tolerance)) / 2
+        }
+        // 10 ms round trip, 1 ms resolution: bound 5.5 ms and 75.5 ns of drift at 15 ppm.
         #expect(
             try clock.ingest(
                 serverTime: serverTime, requestSent: base, responseReceived: base + .milliseconds(10)))
         let first = try #require(clock.clock.anchor)
-        #expect(first.errorBound == .microseconds(5500))
-        #expect(first.trueTime == serverTime + .microseconds(500))
-        #expect(first.monotonic == base + .milliseconds(5))
+        #expect(first.errorBound == half(.milliseconds(10)))
+        #expect(first.errorBound == .microseconds(5500) + .nanoseconds(75) + .nanoseconds(1) / 2)
+        #expect(first.trueTime == serverTime + half(.milliseconds(10)))
+        #expect(first.monotonic == base + .milliseconds(10))
         // A 300 ms round trip centred on the same line (the server read its clock 145 ms later, at
         // the midpoint 150 ms after `base`) is worse and its interval contains the first one's aged
         // interval: it adds nothing and is ignored.
@@ -96,7 +104,7 @@ struct NetworkClockFacadeTests {
             try clock.ingest(
                 serverTime: serverTime + .seconds(1), requestSent: base,
                 responseReceived: base + .milliseconds(2)))
-        #expect(clock.clock.anchor?.errorBound == .microseconds(1500))
+        #expect(clock.clock.anchor?.errorBound == half(.milliseconds(2)))
         #expect(throws: NetworkClock.IngestError.responseBeforeRequest) {
             try clock.ingest(
                 serverTime: serverTime, requestSent: base, responseReceived: base - .milliseconds(1))

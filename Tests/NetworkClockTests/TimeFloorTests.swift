@@ -29,6 +29,38 @@ import TimeBase
         #expect(floor.value == UnixTime(sinceEpoch: .seconds(1_796_050_000)), "a newer notBefore raises it")
     }
 
+    /// An app's own response is screened by the floor as a sync's sources are: one whose whole
+    /// interval lies before it is refused with its reason, and the clock keeps no anchor from it;
+    /// one that reaches the floor is taken.
+    @Test func anIngestedResponseBeforeTheFloorIsRefused() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = AnchorStore(path: directory + "/anchor.json")
+        let floor = UnixTime(sinceEpoch: .seconds(1_796_040_000))
+        try TimeFloor(authenticated: floor).save(to: store.floorPath)
+        let clock = NetworkClock(configuration: .init(servers: [], store: store))
+        #expect(clock.timeFloor == floor)
+        let received = clock.monotonicNow()
+        // A 20 ms round trip and a 1 s `Date`: the interval reaches 1.02 s (and 301 ns) past the
+        // reading, so a reading 1.1 s before the floor is ruled out, and one 1 s before it is not.
+        do {
+            try clock.ingest(
+                serverTime: floor - .milliseconds(1_100), requestSent: received - .milliseconds(20),
+                responseReceived: received, resolution: .seconds(1))
+            Issue.record("a response wholly before the floor was taken")
+        } catch {
+            #expect(error.code == .beforeTimeFloor)
+            #expect(error.reason.contains("before the time floor"), "\(error.reason)")
+        }
+        #expect(clock.now() == nil, "a refused response moved the clock")
+        #expect(
+            try clock.ingest(
+                serverTime: floor - .seconds(1), requestSent: received - .milliseconds(20),
+                responseReceived: received,
+                resolution: .seconds(1)))
+        #expect(clock.now() != nil)
+    }
+
     @Test func itIsKeptAndReadBackExactlyInAPrivateFile() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

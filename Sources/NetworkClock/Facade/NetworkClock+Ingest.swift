@@ -24,6 +24,10 @@ extension NetworkClock {
             public static let roundTripTooLong = Code(rawValue: "round_trip_too_long")
             /// The resolution is negative or over a minute.
             public static let invalidResolution = Code(rawValue: "invalid_resolution")
+            /// The whole interval the response proves lies before the time floor
+            /// (``NetworkClock/timeFloor``): the server's clock is behind what authenticated time
+            /// once proved.
+            public static let beforeTimeFloor = Code(rawValue: "before_time_floor")
         }
 
         /// The kind of refusal.
@@ -57,6 +61,11 @@ extension NetworkClock {
         static func invalidResolution(_ resolution: Duration) -> IngestError {
             IngestError(code: .invalidResolution, reason: "invalid resolution \(resolution.formattedSeconds)")
         }
+
+        /// The response was ruled out by the time floor, for `reason`.
+        static func beforeTimeFloor(_ reason: String) -> IngestError {
+            IngestError(code: .beforeTimeFloor, reason: reason)
+        }
     }
 }
 
@@ -71,11 +80,13 @@ extension NetworkClock {
     ///
     /// The server read its clock somewhere between `requestSent` and `responseReceived`, and
     /// reported it truncated to `resolution` (1 s for a `Date` header, 1 ms for a millisecond
-    /// timestamp header). So the true time at the round trip's midpoint is within
-    /// RTT/2 + resolution/2 of `serverTime + resolution/2`. That interval is intersected with the
-    /// current anchor's, aged to the same instant, as a sync's is: the bound only tightens, and an
-    /// interval that does not overlap replaces the anchor with a
-    /// ``ClockEvent/anchorDiscontinuity(by:)`` event.
+    /// timestamp header). So the true time when the response arrived lies between `serverTime` and
+    /// `serverTime + resolution` plus the round trip (and the local clock's possible drift over
+    /// it), exactly as for the HTTP(S) fallback's own requests. That evidence is screened as a
+    /// sync's sources are (an interval wholly before the ``timeFloor`` is refused), then intersected
+    /// with the current anchor's, aged to the same instant: the bound only tightens, and an interval
+    /// that does not overlap replaces the anchor with a ``ClockEvent/anchorDiscontinuity(by:)``
+    /// event.
     ///
     /// From a `URLSession` completion handler:
     ///
@@ -105,9 +116,23 @@ extension NetworkClock {
         guard roundTrip >= .zero else { throw .responseBeforeRequest }
         guard roundTrip <= .seconds(60) else { throw .roundTripTooLong(roundTrip) }
         guard resolution >= .zero, resolution <= .seconds(60) else { throw .invalidResolution(resolution) }
+        let candidate = Candidate(
+            index: 0, name: server ?? "ingested response", kind: .http,
+            interval: TrueTimeInterval(
+                serverRead: serverTime, serverTime + resolution, sent: requestSent,
+                received: responseReceived,
+                tolerancePPM: configuration.clock.frequencyTolerancePPM),
+            delay: roundTrip, isAuthenticated: false, certificates: [])
+        if let floor = timeFloor,
+            let rejection = TimeFloorScreen(floor: floor).rejections(among: [candidate])[0]
+        {
+            throw .beforeTimeFloor("the response \(rejection.reason)")
+        }
+        let interval = candidate.interval
         let anchor = Anchor(
-            trueTime: serverTime + resolution / 2, monotonic: requestSent + roundTrip / 2,
-            errorBound: roundTrip / 2 + resolution / 2, source: .http, server: server)
+            trueTime: interval.midpoint, monotonic: interval.instant, errorBound: interval.radius,
+            source: .http,
+            server: server)
         let frequencyBefore = clock.frequency()
         let update = clock.offer(anchor)
         let replaced = update.replacedAnchor
