@@ -211,7 +211,12 @@ public final class NetworkClock: Sendable {
         engine.progress = progress
         await takeNTSAssociations()
         do throws(SyncError) {
-            report = try await engine.sync(floor: floor.withLock { $0.value })
+            // What is known of leap seconds, for mapping smearing servers onto stepping time.
+            var smear = SmearKnowledge(anchor: clock.anchor?.leap)
+            if let path = configuration.leapSecondTable, !configuration.smearingServers.isEmpty {
+                smear.table = try? SyncReport.readLeapTable(at: path).get()
+            }
+            report = try await engine.sync(floor: floor.withLock { $0.value }, smear: smear)
             await keepNTSAssociations()
             if report.isDowngraded && !configuration.allowsDowngrade {
                 throw SyncError.unauthenticatedOnly(report)
