@@ -58,6 +58,16 @@ enum ReportText {
         if report.usesNTS {
             place += report.isAuthenticated ? " [NTS, authenticated]" : " [NTS]"
         }
+        if report.isSmearing {
+            // How far its time was moved onto stepping time (and widened), when it was.
+            var note = "smearing"
+            if let shift = report.smearCorrection, let widening = report.smearWidening,
+                shift != .zero || widening != .zero
+            {
+                note += ", mapped \(shift.signedFormattedSeconds) ±\(widening.formattedSeconds)"
+            }
+            place += " [\(note)]"
+        }
         guard let best = report.best, let query = report.query else {
             return "\(place)  \(report.status)  \(report.reason ?? "")"
         }
