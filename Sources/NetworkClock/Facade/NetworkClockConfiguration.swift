@@ -13,8 +13,8 @@ extension NetworkClock {
         /// (`ServerName.nts(_:port:)`), alongside each other. Default: ``defaultServers``.
         public var servers: [ServerName]
         /// Which of ``servers`` smear leap seconds instead of stepping, as the big public smearing
-        /// servers do (Google's `time.google.com`, Amazon's, Meta's): linearly over 24 h from noon
-        /// to noon UTC around the leap. Before the selection their intervals are mapped onto the
+        /// servers do (Google's `time.google.com`, and those copying its smear): linearly over 24 h
+        /// from noon to noon UTC around the leap. Before the selection their intervals are mapped onto the
         /// stepping (POSIX) time anchors hold, with the leap known then (a valid
         /// ``leapSecondTable``, the stepping servers' unanimous announcement, the held anchor's);
         /// when it is unknown, widened by what the smear may have moved them (up to 0.5 s). A
