@@ -61,10 +61,11 @@ enum ReportText {
         if report.isSmearing {
             // How far its time was moved onto stepping time (and widened), when it was.
             var note = "smearing"
-            if let shift = report.smearCorrection, let widening = report.smearWidening,
-                shift != .zero || widening != .zero
-            {
-                note += ", mapped \(shift.signedFormattedSeconds) ±\(widening.formattedSeconds)"
+            if let shift = report.smearCorrection, abs(shift) >= .microseconds(1) {
+                note += ", mapped \(shift.signedFormattedSeconds)"
+            }
+            if let widening = report.smearWidening, widening >= .microseconds(1) {
+                note += ", widened \(widening.formattedSeconds)"
             }
             place += " [\(note)]"
         }

@@ -22,6 +22,8 @@ struct SmearMapping: Sendable, Hashable {
     /// reaches none (a smearing server then tells POSIX time and maps to itself).
     static func window(of interval: TrueTimeInterval) -> Int64? {
         let middle = interval.midpoint
+        // Beyond any era NTP can carry: no smear, and no arithmetic near the integers' limits.
+        guard abs(middle.seconds) < 1 << 40 else { return nil }
         let ends = [
             LeapSchedule.monthStart(atOrBefore: middle.seconds), LeapSchedule.monthEnd(after: middle),
         ]
