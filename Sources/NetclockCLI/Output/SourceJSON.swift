@@ -13,6 +13,9 @@ import TimeBase
 /// latest sample, the intersection of every sample's interval (`estimate: "intersection"`) or the
 /// one sample's (`"min-delay"`); both `null` when the samples contradict each other
 /// (`status: "inconsistent"`).
+///
+/// `smearing`, `smear_correction` and `smear_widening` are there only for a `--smearing-server`:
+/// `interval` stays the server's own; the selection used it moved and widened by them.
 struct SourceJSON: Encodable {
     var host: String
     var address: Nullable<String>
