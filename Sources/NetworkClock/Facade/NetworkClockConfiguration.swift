@@ -19,7 +19,7 @@ extension NetworkClock {
         /// ``leapSecondTable``, the stepping servers' unanimous announcement, the held anchor's);
         /// when it is unknown, widened by what the smear may have moved them (up to 0.5 s). A
         /// smearing server not listed here disagrees with stepping ones by up to 0.5 s near a leap
-        /// and is named as a falseticker when outvoted. Matched by ``ServerName/description``.
+        /// and is named as a falseticker when outvoted. Matched as written (`host` or `host:port`).
         /// Default none.
         public var smearingServers: Set<ServerName> = []
         /// Whether unauthenticated sources may decide the time when NTS servers are configured.
