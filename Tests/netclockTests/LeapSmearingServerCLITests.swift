@@ -41,9 +41,9 @@ struct LeapSmearingServerCLITests {
         var sources: [UInt16: [String: Any]]
     }
 
-    static func sync(_ arguments: [String], state: String) async throws -> Result {
+    static func sync(_ arguments: [String], state: String, table: String = "none") async throws -> Result {
         let output = try await CLIRunner.run(
-            ["sync"] + arguments + ["--interval", "0", "--state", state, "--leap-seconds", "none", "--json"])
+            ["sync"] + arguments + ["--interval", "0", "--state", state, "--leap-seconds", table, "--json"])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let json = try output.json()
         var sources: [UInt16: [String: Any]] = [:]
@@ -61,6 +61,23 @@ struct LeapSmearingServerCLITests {
     }
 
     static func address(_ server: FakeNTPServer) -> String { "127.0.0.1:\(server.port)" }
+
+    /// A valid IERS/NIST leap-second table with a leap of `sign` at `midnight`, expiring 200 days
+    /// after it: TAI − UTC 37 s from 2017, then 37 + sign; its `#h` the SHA-1 of the `#$` and `#@`
+    /// values and the data lines' fields.
+    static func table(sign: Int64, midnight: UnixTime) -> String {
+        let ntp = midnight.seconds + 2_208_988_800
+        let updated = String(ntp - 100 * 86_400)
+        let expires = String(ntp + 200 * 86_400)
+        let lines = [("3692217600", "37"), (String(ntp), String(37 + sign))]
+        let digest = SHA1.digest(Array((updated + expires + lines.map { $0.0 + $0.1 }.joined()).utf8))
+        let words = (0..<5).map { word in
+            String(digest[(4 * word)..<(4 * word + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }, radix: 16)
+        }
+        return
+            (["#$\t" + updated, "#@\t" + expires] + lines.map { "\($0.0)\t\($0.1)" }
+            + ["#h\t" + words.joined(separator: " ")]).joined(separator: "\n") + "\n"
+    }
 
     @Test(
         "declared smearing servers agree after mapping; an undeclared one is named a falseticker",
@@ -131,5 +148,12 @@ struct LeapSmearingServerCLITests {
         #expect(widening > 0.499 && widening < 0.501, "\(widening)")
         let status = unknown.sources[s.port]?["status"] as? String
         #expect(status == "survivor" || status == "selected")
+        // A fresh anchor again, but a valid table with the leap: it decides, the mapping is exact.
+        let path = directory.appendingPathComponent("leap-seconds.list").path
+        try Self.table(sign: sign, midnight: midnight).write(toFile: path, atomically: true, encoding: .utf8)
+        let tabled = try await Self.sync([Self.address(a)] + smearing, state: state("tabled"), table: path)
+        report("one stepping + smearing, after, table knows", tabled, truth: truth)
+        agrees(tabled, "table after", correction: after)
+        #expect(abs(tabled.sources[s.port]?["smear_widening"] as? Double ?? .nan) < 1e-6)
     }
 }
