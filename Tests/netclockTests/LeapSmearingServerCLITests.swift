@@ -15,9 +15,13 @@ import WallClockReference
 /// inserted second steps them back). Declared with `--smearing-server`, the smearing server is
 /// mapped onto stepping time and agrees (a survivor or selected); its correction is the fraction
 /// of the smear done (before the midnight) or left (after it), which changes 11.6 µs a second: the
-/// syncs run within 30 s of the midnight, so it is within 0.5 ms of ±0.5 s. Given as a plain server beside two stepping ones it is outvoted and
-/// named a falseticker. Loopback bounds are well under a millisecond; 20 ms allows for a loaded
-/// machine, while a smear taken for stepping time is 0.5 s off.
+/// syncs run within 30 s of the midnight, so it is within 0.5 ms of ±0.5 s. Given as a plain server
+/// beside two stepping ones it is outvoted and named a falseticker; a stepping server 250 ms wrong
+/// beside a stepping one and the declared smearing one is named the same way. After the midnight
+/// the leap is known from the anchor kept in the state file, or from a valid table; with neither,
+/// the smearing server is widened by the half second instead. Loopback bounds are well under a
+/// millisecond; 20 ms allows for a loaded machine, while a smear taken for stepping time is 0.5 s
+/// off.
 @Suite("Leap seconds: smearing and stepping servers on loopback", .serialized, .wallClockReference)
 struct LeapSmearingServerCLITests {
     /// Seconds from the scene's start to the servers' midnight: room for six syncs on a loaded
@@ -25,8 +29,10 @@ struct LeapSmearingServerCLITests {
     static let lead: Int64 = 30
 
     /// A server `lead` seconds before its month end announcing (stepping) or smearing `sign`.
-    static func server(sign: Int64, smear: Bool, midnight: UnixTime, now: UnixTime) throws -> FakeNTPServer {
-        var configuration = FakeNTPServer.Configuration(offset: (midnight - .seconds(lead)) - now)
+    static func server(
+        sign: Int64, smear: Bool, midnight: UnixTime, now: UnixTime, wrongBy: Duration = .zero
+    ) throws -> FakeNTPServer {
+        var configuration = FakeNTPServer.Configuration(offset: (midnight - .seconds(lead)) - now + wrongBy)
         configuration.leap = sign > 0 ? .insertSecond : .deleteSecond
         configuration.leapMidnight = midnight
         configuration.smear = smear
@@ -93,7 +99,10 @@ struct LeapSmearingServerCLITests {
         let a = try Self.server(sign: sign, smear: false, midnight: midnight, now: wall)
         let b = try Self.server(sign: sign, smear: false, midnight: midnight, now: wall)
         let s = try Self.server(sign: sign, smear: true, midnight: midnight, now: wall)
-        defer { [a, b, s].forEach { $0.stop() } }
+        // A stepping server 250 ms wrong: named whoever it disagrees with.
+        let w = try Self.server(
+            sign: sign, smear: false, midnight: midnight, now: wall, wrongBy: .milliseconds(250))
+        defer { [a, b, s, w].forEach { $0.stop() } }
         let offset = ((midnight - .seconds(Self.lead)) - wall).secondsDouble
         let smearing = ["--smearing-server", Self.address(s)]
         func report(_ name: String, _ result: Result, truth: Double) {
@@ -129,6 +138,10 @@ struct LeapSmearingServerCLITests {
         report("two stepping + undeclared smearing, before", plain, truth: offset)
         #expect(plain.sources[s.port]?["status"] as? String == "falseticker")
         #expect(plain.sources[s.port]?["smearing"] == nil)
+        let wrong = try await Self.sync([Self.address(a), Self.address(w)] + smearing, state: state("wrong"))
+        report("stepping + wrong stepping + smearing, before", wrong, truth: offset)
+        agrees(wrong, "wrong stepping before", correction: before)
+        #expect(wrong.sources[w.port]?["status"] as? String == "falseticker")
         #expect(SystemWallClock().now() < wall + .seconds(Self.lead - 2), "the syncs before took too long")
 
         // Past the servers' midnight by 2 s: the stepping servers stepped (and say LI 0).
