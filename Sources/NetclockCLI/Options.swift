@@ -43,6 +43,8 @@ package struct QueryCommandOptions: Hashable, Sendable {
     package var caFile: String?
     /// `--leap-seconds FILE|none`: the leap-second table read at each sync (default tzdata's).
     package var leapSecondTable: String? = NetworkClock.Configuration.defaultLeapSecondTable
+    /// `--smearing-server SERVER`: servers (also in ``servers``) known to smear leap seconds.
+    package var smearingServers: [ServerName] = []
     /// `--smear`: `now` smears leap seconds (24 h, noon to noon) instead of stepping.
     package var smearsLeapSeconds = false
     /// `--allow-downgrade`: accept unauthenticated time when NTS servers are configured but none
@@ -148,6 +150,15 @@ package struct QueryCommandOptions: Hashable, Sendable {
                 options.leapSecondTable = path == "none" ? nil : path
             case "--smear":
                 options.smearsLeapSeconds = true
+            case "--smearing-server":
+                let text = try value(argument)
+                do {
+                    let server = try ServerName(parsing: text)
+                    options.servers.append(server)
+                    options.smearingServers.append(server)
+                } catch {
+                    throw UsageError("--smearing-server: \(error.description)")
+                }
             case "--ca-file":
                 let path = try value(argument)
                 guard !path.isEmpty else { throw UsageError("--ca-file needs a file") }
@@ -263,6 +274,7 @@ package struct QueryCommandOptions: Hashable, Sendable {
         }
         if options.nts {
             options.servers = options.servers.map { .nts($0.host, port: $0.port) }
+            options.smearingServers = options.smearingServers.map { .nts($0.host, port: $0.port) }
         }
         return options
     }

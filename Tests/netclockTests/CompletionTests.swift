@@ -81,7 +81,8 @@ struct CompletionTests {
                     switch value.kind {
                     case .choices(let words): #expect(offered == words, "\(name)")
                     case .file: #expect(offered.contains("servers.json"), "\(name): \(offered)")
-                    case .number, .text, .url, .host: #expect(offered.isEmpty, "\(name): \(offered)")
+                    case .host: #expect(offered.contains("localhost"), "\(name): \(offered)")
+                    case .number, .text, .url: #expect(offered.isEmpty, "\(name): \(offered)")
                     }
                 }
             }

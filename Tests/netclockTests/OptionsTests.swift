@@ -47,6 +47,22 @@ struct OptionsTests {
         #expect(options.syncPolicy.defaultPort == 1123)
     }
 
+    @Test func smearingServers() throws {
+        let options = try QueryCommandOptions.parse(
+            ["pool.example", "--smearing-server", "time.google.com", "--smearing-server", "127.0.0.1:1123"],
+            accepting: [.query])
+        // Asked like any server, and marked as smearing in the policy.
+        #expect(options.servers.map(\.description) == ["pool.example", "time.google.com", "127.0.0.1:1123"])
+        #expect(options.syncPolicy.smearingServers == ["time.google.com", "127.0.0.1:1123"])
+        #expect(options.configuration(store: nil).smearingServers.count == 2)
+        let alone = try QueryCommandOptions.parse(
+            ["--smearing-server", "time.google.com"], accepting: [.query])
+        #expect(alone.effectiveServers.map(\.description) == ["time.google.com"])
+        for bad in [["--smearing-server"], ["--smearing-server", ""], ["--smearing-server", "host:0"]] {
+            #expect(throws: UsageError.self) { try QueryCommandOptions.parse(bad, accepting: [.query]) }
+        }
+    }
+
     @Test(arguments: [
         (["--samples", "0"], "--samples must be 1-8, got 0"),
         (["--samples", "9"], "--samples must be 1-8, got 9"),

@@ -280,7 +280,8 @@ struct QueryCLITests {
                                   [--http URL ...] [--http-only] [--http-header NAME] [--proxy URL] [--no-proxy]
                                   [--nts] [--nts-mode require|prefer|mix] [--roughtime FILE ...]
                                   [--malfeasance-report FILE] [--certificate-time auto|wall-clock]
-                                  [--allow-downgrade] [--leap-seconds FILE] [--ca-file FILE] [-4|-6] [--json]
+                                  [--allow-downgrade] [--leap-seconds FILE] [--smearing-server SERVER ...]
+                                  [--ca-file FILE] [-4|-6] [--json]
                    netclock sync  [same options] [--smear] [--state FILE]
                    netclock now   [--smear] [--state FILE] [--json]
                    netclock watch [same options] [--count N] [--every SEC] [--metrics FILE]
@@ -338,6 +339,10 @@ struct QueryCLITests {
                                 read leap seconds from this IERS/NIST leap-seconds.list (default
                                 /usr/share/zoneinfo/leap-seconds.list; none: only the servers' leap indicator);
                                 an expired or damaged table is ignored with a note
+              --smearing-server SERVER
+                                also ask this NTP server (host or host:port), known to smear leap seconds over
+                                24 h from noon to noon UTC as time.google.com does: its time is mapped onto
+                                stepping time before the servers are compared (repeatable)
               --smear           smear leap seconds over 24 h (noon to noon UTC, as the smearing public servers
                                 do) instead of stepping as POSIX time does
               --ca-file FILE    trust only this PEM file's CAs for NTS-KE and https:// (default: the system's)

@@ -76,6 +76,9 @@ extension FakeNTPServer {
                                         SEC seconds before the end of this UTC month and apply the
                                         leap there, as a kernel does: step back 1 s at midnight
                                         (insert) or forward 1 s at 23:59:59 (delete); LI 0 after.
+              --smear                   With --leap 1 or 2 and --leap-midnight-in: smear the leap
+                                        over 24 h from noon to noon UTC instead of stepping, as
+                                        time.google.com does; LI 0 throughout.
               --refid TEXT              Reference ID: a dotted quad or up to 4 ASCII characters
                                         (default LOCL for stratum 1, 127.127.1.1 otherwise).
               --precision N             log2 seconds, -128 to 127 (default -20).
@@ -165,6 +168,7 @@ extension FakeNTPServer {
                     let midnight = FakeNTPServer.monthEnd(after: now)
                     options.configuration.leapMidnight = midnight
                     options.configuration.offset = (midnight - lead) - now
+                case "--smear": options.configuration.smear = true
                 case "--refid": options.configuration.referenceID = try referenceID(try value())
                 case "--precision":
                     options.configuration.precision = NTPPacket.Log2Seconds(

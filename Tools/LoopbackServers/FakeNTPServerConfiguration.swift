@@ -39,6 +39,10 @@ extension FakeNTPServer {
         /// 1 s (23:59:59 repeats), or at 23:59:59 forward 1 s (it is skipped); the leap indicator is
         /// 0 from then on. nil: the indicator is only announced.
         package var leapMidnight: UnixTime?
+        /// With ``leap`` 1 or 2 and ``leapMidnight``: smear the leap instead of stepping, as the big
+        /// public smearing servers do (linearly over 24 h from noon to noon UTC, 86,400 ± 1 SI
+        /// seconds counting as 86,400), announcing nothing (LI 0 throughout, as they do).
+        package var smear: Bool
         /// The stratum of correct replies.
         package var stratum: NTPPacket.Stratum
         /// The reference ID; nil picks one that suits the stratum: `LOCL` for stratum 0 and 1,
@@ -78,6 +82,7 @@ extension FakeNTPServer {
             self.seed = 0x5EED_0F_F4CE
             self.leap = .noWarning
             self.leapMidnight = nil
+            self.smear = false
             self.stratum = NTPPacket.Stratum(rawValue: 2)
             self.referenceID = nil
             self.precision = NTPPacket.Log2Seconds(rawValue: -20)
@@ -101,11 +106,27 @@ extension FakeNTPServer {
         /// and the leap indicator to send with it.
         package func applyingLeap(to time: UnixTime) -> (time: UnixTime, leap: NTPPacket.LeapIndicator) {
             guard let midnight = leapMidnight else { return (time, leap) }
+            if smear, leap == .insertSecond || leap == .deleteSecond {
+                return (
+                    Self.smeared(time, midnight: midnight, sign: leap == .insertSecond ? 1 : -1), .noWarning
+                )
+            }
             switch leap {
             case .insertSecond where time >= midnight: return (time - .seconds(1), .noWarning)
             case .deleteSecond where time >= midnight - .seconds(1): return (time + .seconds(1), .noWarning)
             default: return (time, leap)
             }
+        }
+
+        /// Linear time `time` smeared over the 24 h around `midnight` for a leap of `sign`: from noon
+        /// before to noon after, time runs 86,400 / (86,400 + sign) as fast.
+        package static func smeared(_ time: UnixTime, midnight: UnixTime, sign: Int64) -> UnixTime {
+            let start = midnight - .seconds(43_200)
+            let width = Duration.seconds(86_400 + sign)
+            let elapsed = Swift.min(Swift.max(time - start, .zero), width)
+            // Exact: the elapsed time in attoseconds scaled by sign / (86,400 + sign).
+            let moved = elapsed.attoseconds * Int128(sign) / Int128(86_400 + sign)
+            return time - Duration(attoseconds: moved)
         }
     }
 }

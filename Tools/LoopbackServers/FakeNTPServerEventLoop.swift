@@ -233,7 +233,9 @@ extension FakeNTPServer {
                     to: job.request, receiveTime: receiveTime, transmitTime: transmitTime,
                     configuration: job.configuration)
                 // Once the leap is applied, it is no longer announced.
-                if let midnight = job.configuration.leapMidnight, receiveTime >= midnight - .seconds(1) {
+                if let midnight = job.configuration.leapMidnight,
+                    job.configuration.smear || receiveTime >= midnight - .seconds(1)
+                {
                     correct.leap = .noWarning
                 }
                 let transmissions = ReplyBuilder.transmissions(

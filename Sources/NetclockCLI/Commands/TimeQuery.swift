@@ -73,7 +73,7 @@ extension QueryCommandOptions {
     {
         var http = NetworkClock.HTTPOptions(timestampHeader: httpTimestampHeader)
         http.proxy = proxy
-        return NetworkClock.Configuration(
+        var configuration = NetworkClock.Configuration(
             servers: httpOnly ? [] : effectiveServers,
             httpURLs: httpURLs.compactMap { URL(string: $0) },
             query: QueryOptions(samples: samples, interval: interval, timeout: timeout),
@@ -81,5 +81,7 @@ extension QueryCommandOptions {
             store: store, ntsMode: ntsMode, trustRoots: trustRoots, allowsDowngrade: allowDowngrade,
             addressFamily: addressFamily, defaultPort: port, roughtimeServers: roughtimeServers,
             certificateTime: certificateTime, leapSecondTable: leapSecondTable)
+        configuration.smearingServers = Set(smearingServers)
+        return configuration
     }
 }

@@ -317,6 +317,12 @@ package enum CLISpec {
                 + " /usr/share/zoneinfo/leap-seconds.list; none: only the servers' leap indicator);"
                 + " an expired or damaged table is ignored with a note"),
         CLIOption(
+            ["--smearing-server"], CLIValue("SERVER", .host), scope: .group(.query), repeatable: true,
+            summary: "also ask this NTP server, which smears leap seconds",
+            help: "also ask this NTP server (host or host:port), known to smear leap seconds over 24 h"
+                + " from noon to noon UTC as time.google.com does: its time is mapped onto stepping time"
+                + " before the servers are compared (repeatable)"),
+        CLIOption(
             ["--smear"], scope: .group(.state),
             summary: "smear leap seconds",
             help: "smear leap seconds over 24 h (noon to noon UTC, as the smearing public servers do)"

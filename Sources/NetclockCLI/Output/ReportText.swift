@@ -58,6 +58,17 @@ enum ReportText {
         if report.usesNTS {
             place += report.isAuthenticated ? " [NTS, authenticated]" : " [NTS]"
         }
+        if report.isSmearing {
+            // How far its time was moved onto stepping time (and widened), when it was.
+            var note = "smearing"
+            if let shift = report.smearCorrection, abs(shift) >= .microseconds(1) {
+                note += ", mapped \(shift.signedFormattedSeconds)"
+            }
+            if let widening = report.smearWidening, widening >= .microseconds(1) {
+                note += ", widened \(widening.formattedSeconds)"
+            }
+            place += " [\(note)]"
+        }
         guard let best = report.best, let query = report.query else {
             return "\(place)  \(report.status)  \(report.reason ?? "")"
         }

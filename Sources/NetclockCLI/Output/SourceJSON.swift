@@ -13,6 +13,9 @@ import TimeBase
 /// latest sample, the intersection of every sample's interval (`estimate: "intersection"`) or the
 /// one sample's (`"min-delay"`); both `null` when the samples contradict each other
 /// (`status: "inconsistent"`).
+///
+/// `smearing`, `smear_correction` and `smear_widening` are there only for a `--smearing-server`:
+/// `interval` stays the server's own; the selection used it moved and widened by them.
 struct SourceJSON: Encodable {
     var host: String
     var address: Nullable<String>
@@ -42,10 +45,19 @@ struct SourceJSON: Encodable {
     var authenticated: Bool
     /// Present for an NTS server: its key exchange and association.
     var nts: NTSJSON?
+    /// Present (`true`) only for a server configured as smearing leap seconds (`--smearing-server`).
+    var smearing: Bool?
+    /// Present for a smearing server with a sample: seconds its interval's midpoint was moved onto
+    /// stepping time (stepping − smeared; 0 outside the 24 h around a month's end).
+    var smearCorrection: Double?
+    /// Present for a smearing server with a sample: seconds the mapping added to its half-width.
+    var smearWidening: Double?
 
     enum CodingKeys: String, CodingKey {
         case host, address, status, reason, stratum, leap, refid, offset, delay, precision, jitter, samples
-        case authenticated, nts
+        case authenticated, nts, smearing
+        case smearCorrection = "smear_correction"
+        case smearWidening = "smear_widening"
         case estimate, interval
         case errorBound = "error_bound"
         case rootDelay = "root_delay"
@@ -82,5 +94,8 @@ struct SourceJSON: Encodable {
         rejectedReplies = report.query?.exchanges.reduce(0) { $0 + $1.rejectedCount } ?? 0
         authenticated = report.isAuthenticated
         nts = report.usesNTS ? NTSJSON(report, certificateCheck: certificateCheck) : nil
+        smearing = report.isSmearing ? true : nil
+        smearCorrection = report.smearCorrection?.secondsDouble
+        smearWidening = report.smearWidening?.secondsDouble
     }
 }

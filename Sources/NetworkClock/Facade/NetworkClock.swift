@@ -148,7 +148,12 @@ public final class NetworkClock: Sendable {
             broadcaster.emit(.restoreFailed(failure))
         }
         do throws(SyncError) {
-            report = try await engine.sync(floor: files.floorValue)
+            // What is known of leap seconds, for mapping smearing servers onto stepping time.
+            var smear = SmearKnowledge(anchor: clock.anchor?.leap)
+            if let path = configuration.leapSecondTable, !configuration.smearingServers.isEmpty {
+                smear.table = try? SyncReport.readLeapTable(at: path).get()
+            }
+            report = try await engine.sync(floor: files.floorValue, smear: smear)
             if let failure = await files.keepNTSAssociations(from: sessions) {
                 broadcaster.emit(.storeFailed(failure))
             }

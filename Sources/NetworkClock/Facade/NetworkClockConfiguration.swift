@@ -12,6 +12,16 @@ extension NetworkClock {
         /// NTP servers (each resolved to all its addresses) and NTS-KE servers
         /// (`ServerName.nts(_:port:)`), alongside each other. Default: ``defaultServers``.
         public var servers: [ServerName]
+        /// Which of ``servers`` smear leap seconds instead of stepping, as the big public smearing
+        /// servers do (Google's `time.google.com`, and those copying its smear): linearly over 24 h
+        /// from noon to noon UTC around the leap. Before the selection their intervals are mapped onto the
+        /// stepping (POSIX) time anchors hold, with the leap known then (a valid
+        /// ``leapSecondTable``, the stepping servers' unanimous announcement, the held anchor's);
+        /// when it is unknown, widened by what the smear may have moved them (up to 0.5 s). A
+        /// smearing server not listed here disagrees with stepping ones by up to 0.5 s near a leap
+        /// and is named as a falseticker when outvoted. Matched as written (`host` or `host:port`).
+        /// Default none.
+        public var smearingServers: Set<ServerName> = []
         /// Whether unauthenticated sources may decide the time when NTS servers are configured.
         /// Default ``NetworkClock/NTSMode/require``.
         public var ntsMode: NetworkClock.NTSMode
@@ -107,8 +117,8 @@ extension NetworkClock {
         /// The servers used when none are configured: `pool.ntp.org`.
         ///
         /// It resolves to several volunteer servers near the client, none of which smear leap
-        /// seconds, so their answers can be combined (mixing smearing servers such as Google's with
-        /// non-smearing ones would make them disagree by up to 0.5 s around a leap second). One
+        /// seconds, so their answers can be combined (smearing servers such as Google's disagree
+        /// with them by up to 0.5 s around a leap second: list those in ``smearingServers``). One
         /// lookup gives four addresses, enough for a majority vote. Products shipping to many
         /// devices should register their own vendor zone with the pool project and use it instead.
         public static let defaultServers: [ServerName] = [ServerName(host: "pool.ntp.org")]
@@ -125,6 +135,7 @@ extension NetworkClock {
             policy.trustRoots = trustRoots
             policy.roughtimeServers = roughtimeServers
             policy.certificateTimePolicy = certificateTime
+            policy.smearingServers = Set(smearingServers.map(\.description))
             return policy
         }
 

@@ -253,6 +253,7 @@ package struct NTPSyncEngine: Sendable {
                 interval: estimate.interval, delay: best.delay, isAuthenticated: report.isAuthenticated,
                 certificates: report.nts?.certificateChain ?? [])
         }
+        mapSmearing(&candidates, reports: &reports, facts: facts)
         if let roughtime = signed?.candidate { candidates.append(roughtime) }
         let selection = SourceSelection(
             policy: policy, facts: facts, ntsConfigured: policy.usesNTS,
@@ -300,17 +301,10 @@ package struct NTPSyncEngine: Sendable {
         let agreeing = Set([outcome.selected] + outcome.survivors)
         report.isAuthenticated = candidates.filter { agreeing.contains($0.index) }.allSatisfy(
             \.isAuthenticated)
+        // A smearing server announces no leap (it smears it): it does not vote.
         report.leapVoters = agreeing.sorted().compactMap { index in
-            guard reports.indices.contains(index), let best = reports[index].best else { return nil }
-            let sign: Int64 =
-                switch best.reply.leap {
-                case .insertSecond: 1
-                case .deleteSecond: -1
-                default: 0
-                }
-            return LeapVote.Voter(
-                name: reports[index].server.description, sign: sign,
-                isAuthenticated: reports[index].isAuthenticated)
+            guard reports.indices.contains(index), !reports[index].isSmearing else { return nil }
+            return Self.voter(reports[index])
         }
         let vote = LeapVote(report.leapVoters, authenticatedOnly: policy.usesNTS)
         report.leapDisagreeing = vote.disagreeing
@@ -320,6 +314,53 @@ package struct NTPSyncEngine: Sendable {
 }
 
 extension NTPSyncEngine {
+    /// `report`'s leap indicator as a vote, when it has a sample.
+    static func voter(_ report: SyncReport.NTPSource) -> LeapVote.Voter? {
+        guard let best = report.best else { return nil }
+        let sign: Int64 =
+            switch best.reply.leap {
+            case .insertSecond: 1
+            case .deleteSecond: -1
+            default: 0
+            }
+        return LeapVote.Voter(
+            name: report.server.description, sign: sign, isAuthenticated: report.isAuthenticated)
+    }
+
+    /// Marks the configured smearing servers' reports and maps their candidates' intervals onto
+    /// stepping time (``SmearMapping``) with what is known of the leap: `facts`' table and held
+    /// anchor, and the announcement every stepping candidate agrees on (a single dissenter makes it
+    /// unknown, so no one server can pick the mapping).
+    func mapSmearing(
+        _ candidates: inout [Candidate], reports: inout [SyncReport.NTPSource], facts: SyncFacts
+    ) {
+        guard !policy.smearingServers.isEmpty else { return }
+        for index in reports.indices where policy.smearingServers.contains(reports[index].server.description)
+        {
+            reports[index].isSmearing = true
+        }
+        let stepping = candidates.filter { !reports[$0.index].isSmearing }
+        let vote = LeapVote(
+            stepping.compactMap { Self.voter(reports[$0.index]) }, authenticatedOnly: policy.usesNTS)
+        var knowledge = facts.smear
+        if let sign = vote.agreed, let first = stepping.first {
+            knowledge.announced = (sign, first.interval.midpoint)
+        }
+        for position in candidates.indices where reports[candidates[position].index].isSmearing {
+            let interval = candidates[position].interval
+            var mapped = interval
+            if let midnight = SmearMapping.window(of: interval) {
+                let mapping = SmearMapping(
+                    midnight: midnight, signs: knowledge.signs(at: midnight, latest: interval.latest))
+                mapped = mapping.map(interval)
+            }
+            candidates[position].interval = mapped
+            let index = candidates[position].index
+            reports[index].smearCorrection = mapped.midpoint - interval.midpoint
+            reports[index].smearWidening = mapped.radius - interval.radius
+        }
+    }
+
     /// Told about the round and every request as it happens (see ``SyncProgress``); nil by default.
     /// Stored in the ``client``, which reports the requests.
     package var progress: SyncProgressObserver? {

@@ -60,6 +60,18 @@ extension SyncReport {
         package var query: ServerQueryResult?
         /// For an NTS server: its key exchange and association.
         package var nts: NTSSourceDetails?
+        /// Whether the server was configured as smearing leap seconds
+        /// (``NetworkClock/Configuration/smearingServers``): its interval was mapped onto
+        /// stepping (POSIX) time before the selection.
+        public package(set) var isSmearing = false
+        /// For a smearing server with a sample, how far the mapping moved the midpoint of its
+        /// interval: stepping minus smeared time, up to ±0.5 s near a leap, zero outside the 24 h
+        /// around a month's end.
+        public package(set) var smearCorrection: Duration?
+        /// For a smearing server with a sample, how much the mapping widened its interval's
+        /// half-width: the smear's slope (1/86,400 of the width), the step inside the interval, or
+        /// an unknown leap's possible half second.
+        public package(set) var smearWidening: Duration?
 
         /// Creates a report.
         package init(

@@ -9,4 +9,7 @@ struct SyncFacts: Sendable {
     /// Against which time NTS-KE and HTTPS check certificates in this sync: the trusted clock,
     /// Roughtime's time, none for a cold start, or the wall clock.
     var certificateTime: CertificateTime = .wallClock
+    /// What is known of leap seconds before the sync (a valid table, the held anchor's schedule),
+    /// for mapping smearing servers onto stepping time.
+    var smear = SmearKnowledge()
 }

@@ -41,6 +41,9 @@ package struct SyncPolicy: Hashable, Sendable {
     package var ntsMode: NetworkClock.NTSMode = .require
     /// Whom NTS-KE connections trust.
     package var trustRoots: NetworkClock.TrustRoots = .system
+    /// The servers (as ``ServerName/description`` spells them) known to smear leap seconds (24 h,
+    /// noon to noon UTC): their intervals are mapped onto stepping time before the selection.
+    package var smearingServers: Set<String> = []
     /// Whether any configured server is an NTS-KE server.
     package var usesNTS: Bool { servers.contains(where: \.usesNTS) }
     /// Roughtime servers queried beside the NTP servers (their signed time is authenticated).

@@ -12,15 +12,11 @@ extension SyncReport {
     /// (the sources that contradict it are named); a missing, expired or damaged one is ignored
     /// with a note in ``leapTableNote``.
     package mutating func applyLeapTable(at path: String) {
-        guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20 else {
-            leapTableNote = "leap-second table \(path): not readable"
-            return
-        }
         let table: LeapSecondTable
-        do {
-            table = try LeapSecondTable(parsing: String(decoding: data, as: UTF8.self))
-        } catch {
-            leapTableNote = "leap-second table \(path): ignored, \(error)"
+        switch Self.readLeapTable(at: path) {
+        case .success(let read): table = read
+        case .failure(let note):
+            leapTableNote = note.description
             return
         }
         guard table.isValid(at: trueTime + errorBound) else {
@@ -32,5 +28,24 @@ extension SyncReport {
         leapSchedule = LeapSchedule.table(table, at: trueTime)
         let contradicting = LeapVote.contradicting(leapVoters, table: table, at: trueTime)
         leapDisagreeing = Array(Set(leapDisagreeing + contradicting)).sorted()
+    }
+
+    /// The leap-second table at `path`, parsed and its checksum checked (its expiry is checked where
+    /// it is used); a note saying why not when it is unreadable or damaged.
+    package static func readLeapTable(at path: String) -> Result<LeapSecondTable, LeapTableNote> {
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20 else {
+            return .failure(LeapTableNote(description: "leap-second table \(path): not readable"))
+        }
+        do {
+            return .success(try LeapSecondTable(parsing: String(decoding: data, as: UTF8.self)))
+        } catch {
+            return .failure(LeapTableNote(description: "leap-second table \(path): ignored, \(error)"))
+        }
+    }
+
+    /// Why a leap-second table was not used.
+    package struct LeapTableNote: Error {
+        /// The note, naming the file.
+        package var description: String
     }
 }

@@ -49,7 +49,11 @@ package struct TimeSyncEngine: Sendable {
     /// Cancelling the calling task ends the sync within one poll slice with
     /// ``SyncError/cancelled``; there is no fallback then.
     /// - Throws: ``SyncError`` naming every source's failure.
-    package func sync(floor: UnixTime? = nil) async throws(SyncError) -> SyncReport {
+    /// `smear` is what is known of leap seconds before the sync, for mapping smearing servers.
+    package func sync(floor: UnixTime? = nil, smear: SmearKnowledge = SmearKnowledge())
+        async throws(SyncError)
+        -> SyncReport
+    {
         let start = ntp.client.monotonic.now()
         let roughtimeQuery = roughtime?.start()
         var roughtimeAnswer: RoughtimeQueryResult?
@@ -60,6 +64,7 @@ package struct TimeSyncEngine: Sendable {
         }
         // Which time the certificates are checked against, decided before any key exchange.
         var facts = SyncFacts(floor: floor)
+        facts.smear = smear
         var check: SyncReport.CertificateCheck?
         if checksCertificates {
             let decided = await certificateTime(

@@ -1,0 +1,172 @@
+import Foundation
+import LoopbackServers
+import NetClockPlatform
+import SNTP
+import Testing
+import TimeBase
+import WallClockReference
+
+/// Stepping and smearing fake servers together on loopback, `lead` seconds before their month end
+/// (their clocks offset to put it there), with a leap second announced by the stepping ones (LI)
+/// and smeared by the smearing one (24 h linear, noon to noon, LI 0, as time.google.com does).
+/// Near the midnight the smearing server is about half a second from the stepping ones.
+///
+/// The truth is the stepping servers' clock: their offset, after the leap less the sign (an
+/// inserted second steps them back). Declared with `--smearing-server`, the smearing server is
+/// mapped onto stepping time and agrees (a survivor or selected); its correction is the fraction
+/// of the smear done (before the midnight) or left (after it), which changes 11.6 µs a second: the
+/// syncs run within 30 s of the midnight, so it is within 0.5 ms of ±0.5 s. Given as a plain server
+/// beside two stepping ones it is outvoted and named a falseticker; a stepping server 250 ms wrong
+/// beside a stepping one and the declared smearing one is named the same way. After the midnight
+/// the leap is known from the anchor kept in the state file, or from a valid table; with neither,
+/// the smearing server is widened by the half second instead. Loopback bounds are well under a
+/// millisecond; 20 ms allows for a loaded machine, while a smear taken for stepping time is 0.5 s
+/// off.
+@Suite("Leap seconds: smearing and stepping servers on loopback", .serialized, .wallClockReference)
+struct LeapSmearingServerCLITests {
+    /// Seconds from the scene's start to the servers' midnight: room for six syncs on a loaded
+    /// machine, each well clear of the midnight (a burst across it is refused as inconsistent).
+    static let lead: Int64 = 30
+
+    /// A server `lead` seconds before its month end announcing (stepping) or smearing `sign`.
+    static func server(
+        sign: Int64, smear: Bool, midnight: UnixTime, now: UnixTime, wrongBy: Duration = .zero
+    ) throws -> FakeNTPServer {
+        var configuration = FakeNTPServer.Configuration(offset: (midnight - .seconds(lead)) - now + wrongBy)
+        configuration.leap = sign > 0 ? .insertSecond : .deleteSecond
+        configuration.leapMidnight = midnight
+        configuration.smear = smear
+        return try FakeNTPServer(configuration: configuration)
+    }
+
+    /// One sync's figures.
+    struct Result {
+        var offset: Double
+        var bound: Double
+        /// Each server's entry, by port.
+        var sources: [UInt16: [String: Any]]
+    }
+
+    static func sync(_ arguments: [String], state: String, table: String = "none") async throws -> Result {
+        let output = try await CLIRunner.run(
+            ["sync"] + arguments + ["--interval", "0", "--state", state, "--leap-seconds", table, "--json"])
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let json = try output.json()
+        var sources: [UInt16: [String: Any]] = [:]
+        for source in json["servers"] as? [[String: Any]] ?? [] {
+            if let host = source["host"] as? String,
+                let port = host.split(separator: ":").last.flatMap({ UInt16($0) })
+            {
+                sources[port] = source
+            }
+        }
+        return Result(
+            offset: try #require(json["offset"] as? Double),
+            bound: try #require(json["error_bound"] as? Double),
+            sources: sources)
+    }
+
+    static func address(_ server: FakeNTPServer) -> String { "127.0.0.1:\(server.port)" }
+
+    /// A valid IERS/NIST leap-second table with a leap of `sign` at `midnight`, expiring 200 days
+    /// after it: TAI − UTC 37 s from 2017, then 37 + sign; its `#h` the SHA-1 of the `#$` and `#@`
+    /// values and the data lines' fields.
+    static func table(sign: Int64, midnight: UnixTime) -> String {
+        let ntp = midnight.seconds + 2_208_988_800
+        let updated = String(ntp - 100 * 86_400)
+        let expires = String(ntp + 200 * 86_400)
+        let lines = [("3692217600", "37"), (String(ntp), String(37 + sign))]
+        let digest = SHA1.digest(Array((updated + expires + lines.map { $0.0 + $0.1 }.joined()).utf8))
+        let words = (0..<5).map { word in
+            String(digest[(4 * word)..<(4 * word + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }, radix: 16)
+        }
+        return
+            (["#$\t" + updated, "#@\t" + expires] + lines.map { "\($0.0)\t\($0.1)" }
+            + ["#h\t" + words.joined(separator: " ")]).joined(separator: "\n") + "\n"
+    }
+
+    @Test(
+        "declared smearing servers agree after mapping; an undeclared one is named a falseticker",
+        arguments: [Int64(1), -1])
+    func smearingAndStepping(sign: Int64) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "netclock-smear-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func state(_ name: String) -> String { directory.appendingPathComponent("\(name).json").path }
+        let wall = SystemWallClock().now()
+        let midnight = FakeNTPServer.monthEnd(after: wall)
+        let a = try Self.server(sign: sign, smear: false, midnight: midnight, now: wall)
+        let b = try Self.server(sign: sign, smear: false, midnight: midnight, now: wall)
+        let s = try Self.server(sign: sign, smear: true, midnight: midnight, now: wall)
+        // A stepping server 250 ms wrong: named whoever it disagrees with.
+        let w = try Self.server(
+            sign: sign, smear: false, midnight: midnight, now: wall, wrongBy: .milliseconds(250))
+        defer { [a, b, s, w].forEach { $0.stop() } }
+        let offset = ((midnight - .seconds(Self.lead)) - wall).secondsDouble
+        let smearing = ["--smearing-server", Self.address(s)]
+        func report(_ name: String, _ result: Result, truth: Double) {
+            let error = result.offset - truth
+            let mapped = result.sources[s.port]
+            print(
+                "smear figures sign \(sign) \(name): error \(String(format: "%+.6f", error)) s,"
+                    + " bound \(String(format: "%.6f", result.bound)) s, smearing server"
+                    + " \(mapped?["status"] as? String ?? "-") correction"
+                    + " \(String(format: "%+.6f", mapped?["smear_correction"] as? Double ?? .nan)) s widening"
+                    + " \(String(format: "%.6f", mapped?["smear_widening"] as? Double ?? .nan)) s")
+            #expect(abs(error) <= result.bound, "\(name): \(error) outside ±\(result.bound)")
+            #expect(result.bound < 0.02, "\(name)")
+        }
+        func agrees(_ result: Result, _ name: String, correction: Double) {
+            let source = result.sources[s.port]
+            let status = source?["status"] as? String
+            #expect(status == "survivor" || status == "selected", "\(name): \(status ?? "none")")
+            #expect(source?["smearing"] as? Bool == true, "\(name)")
+            let measured = source?["smear_correction"] as? Double ?? .nan
+            #expect(abs(measured - correction) < 0.0005, "\(name): \(measured)")
+        }
+        // Before the midnight the smear is about half done: stepping − smeared = sign × ~0.5 s.
+        let before = Double(sign) * 0.5
+        let one = try await Self.sync([Self.address(a)] + smearing, state: state("one"))
+        report("one stepping + smearing, before", one, truth: offset)
+        agrees(one, "one stepping before", correction: before)
+        let two = try await Self.sync([Self.address(a), Self.address(b)] + smearing, state: state("two"))
+        report("two stepping + smearing, before", two, truth: offset)
+        agrees(two, "two stepping before", correction: before)
+        let plain = try await Self.sync(
+            [Self.address(a), Self.address(b), Self.address(s)], state: state("plain"))
+        report("two stepping + undeclared smearing, before", plain, truth: offset)
+        #expect(plain.sources[s.port]?["status"] as? String == "falseticker")
+        #expect(plain.sources[s.port]?["smearing"] == nil)
+        let wrong = try await Self.sync([Self.address(a), Self.address(w)] + smearing, state: state("wrong"))
+        report("stepping + wrong stepping + smearing, before", wrong, truth: offset)
+        agrees(wrong, "wrong stepping before", correction: before)
+        #expect(wrong.sources[w.port]?["status"] as? String == "falseticker")
+        #expect(SystemWallClock().now() < wall + .seconds(Self.lead - 2), "the syncs before took too long")
+
+        // Past the servers' midnight by 2 s: the stepping servers stepped (and say LI 0).
+        let wait = ((wall + .seconds(Self.lead + 2)) - SystemWallClock().now()).secondsDouble
+        try await Task.sleep(for: .seconds(max(0, wait)))
+        let truth = offset - Double(sign)
+        let after = -Double(sign) * 0.5
+        // The anchor kept from the sync before knows the leap: the smearing server maps exactly.
+        let known = try await Self.sync([Self.address(a)] + smearing, state: state("one"))
+        report("one stepping + smearing, after, anchor knows", known, truth: truth)
+        agrees(known, "one stepping after", correction: after)
+        // A fresh anchor, no table, LI 0 after the leap: unknown, widened by what the smear moved.
+        let unknown = try await Self.sync(
+            [Self.address(a), Self.address(b)] + smearing, state: state("fresh"))
+        report("two stepping + smearing, after, leap unknown", unknown, truth: truth)
+        let widening = unknown.sources[s.port]?["smear_widening"] as? Double ?? .nan
+        #expect(widening > 0.499 && widening < 0.501, "\(widening)")
+        let status = unknown.sources[s.port]?["status"] as? String
+        #expect(status == "survivor" || status == "selected")
+        // A fresh anchor again, but a valid table with the leap: it decides, the mapping is exact.
+        let path = directory.appendingPathComponent("leap-seconds.list").path
+        try Self.table(sign: sign, midnight: midnight).write(toFile: path, atomically: true, encoding: .utf8)
+        let tabled = try await Self.sync([Self.address(a)] + smearing, state: state("tabled"), table: path)
+        report("one stepping + smearing, after, table knows", tabled, truth: truth)
+        agrees(tabled, "table after", correction: after)
+        #expect(abs(tabled.sources[s.port]?["smear_widening"] as? Double ?? .nan) < 1e-6)
+    }
+}
