@@ -15,15 +15,15 @@ let strict: [SwiftSetting] = [
 //   clock + facade:  NetworkClock (sync engine, anchored clock, persistence, facade)
 //   CLI:             NetclockCLI / netclock
 // Servers and everything only tests need live under Tools/ (NetClockTestSupport, LoopbackServers).
-// Only SNTP, Roughtime and NetworkClock are public products; everything shared between our own
-// targets is `package`.
+// Only SNTP and NetworkClock are public products (Roughtime's client is reached through
+// NetworkClock; its module has no API of its own worth a product); everything shared between our
+// own targets is `package`.
 let package = Package(
     name: "NetworkClock",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "SNTP", targets: ["SNTP"]),
         .library(name: "NetworkClock", targets: ["NetworkClock"]),
-        .library(name: "Roughtime", targets: ["Roughtime"]),
         .executable(name: "netclock", targets: ["netclock"]),
         .executable(name: "fake-ntp-server", targets: ["fake-ntp-server"]),
         .executable(name: "netclock-bench", targets: ["netclock-bench"]),
