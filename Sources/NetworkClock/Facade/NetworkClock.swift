@@ -98,7 +98,7 @@ public final class NetworkClock: Sendable {
             let timeout = configuration.query.timeout
             options.timing = RoughtimeExchange.Timing(timeout: timeout, firstRetransmission: timeout / 2)
             options.frequencyTolerancePPM = configuration.clock.frequencyTolerancePPM
-            options.addressFamily = configuration.addressFamily.preference
+            options.addressFamily = configuration.addressFamily
             engine.roughtime = RoughtimeStage(
                 servers: configuration.roughtimeServers, options: options,
                 client: RoughtimeClient(monotonic: monotonic, wall: wall), pool: .shared)

@@ -21,7 +21,7 @@ package struct RoughtimeClient: Sendable {
         /// valid replies always required).
         package var minimumAgreeing = 1
         /// Which address families a server's host names resolve to.
-        package var addressFamily: AddressFamilyPreference = .any
+        package var addressFamily: AddressFamily = .any
 
         /// The defaults.
         package init() {}
