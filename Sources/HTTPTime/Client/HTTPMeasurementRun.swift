@@ -2,10 +2,10 @@ import Foundation
 import NetClockTLS
 import TimeBase
 
-/// The state of one ``HTTPTimeSource`` measurement: the request loop, its timing and its records.
+/// The state of one ``HTTPTimeClient`` measurement: the request loop, its timing and its records.
 struct HTTPMeasurementRun {
     let url: URL
-    let configuration: HTTPTimeSource.Configuration
+    let configuration: HTTPTimeClient.Configuration
     let transport: HTTPTransport
     let clock: any MonotonicClockSource
     let mapping: TimeMapping
@@ -17,7 +17,7 @@ struct HTTPMeasurementRun {
     private var samples = 0
 
     init(
-        url: URL, configuration: HTTPTimeSource.Configuration, transport: HTTPTransport,
+        url: URL, configuration: HTTPTimeClient.Configuration, transport: HTTPTransport,
         clock: any MonotonicClockSource, mapping: TimeMapping, deadline: MonotonicInstant
     ) {
         self.url = url

@@ -19,10 +19,10 @@ extension NetworkClock {
             case nanoseconds
         }
 
-        /// The HTTP time source's own configuration, which holds every setting below: the facade
+        /// The HTTP time client's own configuration, which holds every setting below: the facade
         /// adds only the clock policy's frequency tolerance and the proxy policy read from ``proxy``
-        /// when a sync uses it (``sourceConfiguration(frequencyTolerancePPM:environment:)``).
-        package var configuration: HTTPTimeSource.Configuration
+        /// when a sync uses it (``clientConfiguration(frequencyTolerancePPM:environment:)``).
+        package var configuration: HTTPTimeClient.Configuration
 
         /// A timestamp header to read instead of `Date` (nil: use the `Date` header and refine it by
         /// timing requests around the server's second boundary).
@@ -100,7 +100,7 @@ extension NetworkClock {
             minimumSpacing: Duration = .milliseconds(20),
             maximumResponseHeadBytes: Int = 16_384
         ) {
-            self.configuration = HTTPTimeSource.Configuration(
+            self.configuration = HTTPTimeClient.Configuration(
                 timestampHeader: timestampHeader, timestampUnit: timestampUnit.headerUnit,
                 maximumRequests: maximumRequests, timestampSamples: timestampSamples,
                 targetErrorBound: targetErrorBound, requestTimeout: requestTimeout, deadline: deadline,
@@ -122,12 +122,12 @@ extension NetworkClock.HTTPOptions.TimestampUnit {
 }
 
 extension NetworkClock.HTTPOptions {
-    /// The HTTP time source's configuration for these options, with the clock policy's frequency
+    /// The HTTP time client's configuration for these options, with the clock policy's frequency
     /// tolerance (``NetworkClock/ClockPolicy/frequencyTolerancePPM``, the one place it is set) and
     /// the proxy policy (reading `environment` when ``proxy`` is ``Proxy/environment``).
-    package func sourceConfiguration(
+    package func clientConfiguration(
         frequencyTolerancePPM: Double, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) -> HTTPTimeSource.Configuration {
+    ) -> HTTPTimeClient.Configuration {
         var configuration = self.configuration
         configuration.frequencyTolerancePPM = frequencyTolerancePPM
         configuration.proxy = proxy.policy(environment: environment)

@@ -83,7 +83,7 @@ public final class NetworkClock: Sendable {
         } else {
             self.ntsBinding = nil
         }
-        let http = HTTPTimeSource(
+        let http = HTTPTimeClient(
             configuration: configuration.httpConfiguration,
             trustRoots: configuration.trustRoots.tlsTrustRoots,
             monotonicClock: monotonic, wallClock: wall)

@@ -128,9 +128,9 @@ extension NetworkClock {
             return policy
         }
 
-        /// The HTTP time source's configuration these settings describe.
-        var httpConfiguration: HTTPTimeSource.Configuration {
-            http.sourceConfiguration(frequencyTolerancePPM: clock.frequencyTolerancePPM)
+        /// The HTTP time client's configuration these settings describe.
+        var httpConfiguration: HTTPTimeClient.Configuration {
+            http.clientConfiguration(frequencyTolerancePPM: clock.frequencyTolerancePPM)
         }
     }
 }

@@ -1,7 +1,7 @@
 import TimeBase
 
-extension HTTPTimeSource {
-    /// How an ``HTTPTimeSource`` measures: which header to read, how many requests it may make and
+extension HTTPTimeClient {
+    /// How an ``HTTPTimeClient`` measures: which header to read, how many requests it may make and
     /// how long it may take. The one home of these settings: `NetworkClock.HTTPOptions`, their
     /// public face, holds one of these and adds, when a sync uses it, the clock policy's frequency
     /// tolerance and the proxy policy.

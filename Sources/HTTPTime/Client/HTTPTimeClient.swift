@@ -10,7 +10,7 @@ import TimeBase
 /// The bound is sound if the server's clock is right; every failure is an ``HTTPTimeError``
 /// within the request's timeout. What a response proves: the HowTheErrorBoundWorks article, "HTTP
 /// evidence"; why no URLSession: the DesignDecisions article, "Why its own TLS client".
-package struct HTTPTimeSource: Sendable {
+package struct HTTPTimeClient: Sendable {
     /// How measurements are made.
     package let configuration: Configuration
     private let monotonicClock: any MonotonicClockSource
@@ -22,7 +22,7 @@ package struct HTTPTimeSource: Sendable {
     /// Where the exchanges run (blocking, one pool thread each).
     private let pool: BlockingPool
 
-    /// Creates a source; the clocks and the pool are injectable for tests.
+    /// Creates a client; the clocks and the pool are injectable for tests.
     package init(
         configuration: Configuration = Configuration(),
         trustRoots: TLSClientConfiguration.TrustRoots = .system,
