@@ -81,6 +81,6 @@ struct SourceJSON: Encodable {
         samples = SampleJSON.samples(of: report)
         rejectedReplies = report.query?.exchanges.reduce(0) { $0 + $1.rejectedCount } ?? 0
         authenticated = report.isAuthenticated
-        nts = report.usesNTS ? NTSJSON(report, certificateCheck: certificateCheck) : nil
+        nts = report.server.usesNTS ? NTSJSON(report, certificateCheck: certificateCheck) : nil
     }
 }
