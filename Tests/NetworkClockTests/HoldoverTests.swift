@@ -15,7 +15,7 @@ struct HoldoverTests {
     ) -> AnchoredClock {
         AnchoredClock(
             monotonic: machine.clock, wall: machine.wallClock, policy: policy,
-            kernel: KernelClockSource.fixed(ScriptedKernel.unsynchronized))
+            kernel: KernelClockReader.fixed(ScriptedKernel.unsynchronized))
     }
 
     /// Syncs every `spacing` for `count` syncs with the exact time and bound `bound`.

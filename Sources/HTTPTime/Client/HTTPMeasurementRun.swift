@@ -7,7 +7,7 @@ struct HTTPMeasurementRun {
     let url: URL
     let configuration: HTTPTimeClient.Configuration
     let transport: HTTPTransport
-    let clock: any MonotonicClockSource
+    let clock: any MonotonicClock
     let mapping: TimeMapping
     let deadline: MonotonicInstant
 
@@ -18,7 +18,7 @@ struct HTTPMeasurementRun {
 
     init(
         url: URL, configuration: HTTPTimeClient.Configuration, transport: HTTPTransport,
-        clock: any MonotonicClockSource, mapping: TimeMapping, deadline: MonotonicInstant
+        clock: any MonotonicClock, mapping: TimeMapping, deadline: MonotonicInstant
     ) {
         self.url = url
         self.configuration = configuration

@@ -13,8 +13,8 @@ import TimeBase
 package struct HTTPTimeClient: Sendable {
     /// How measurements are made.
     package let configuration: Configuration
-    private let monotonicClock: any MonotonicClockSource
-    private let wallClock: any WallClockSource
+    private let monotonicClock: any MonotonicClock
+    private let wallClock: any WallClock
     /// Whom `https://` servers' certificates must chain to.
     package let trustRoots: TLSClientConfiguration.TrustRoots
     /// Against which time `https://` servers' certificates are checked (the sync decides).
@@ -26,8 +26,8 @@ package struct HTTPTimeClient: Sendable {
     package init(
         configuration: Configuration = Configuration(),
         trustRoots: TLSClientConfiguration.TrustRoots = .system,
-        monotonicClock: any MonotonicClockSource = BootTimeClock(),
-        wallClock: any WallClockSource = SystemWallClock(), pool: BlockingPool = .shared
+        monotonicClock: any MonotonicClock = BootTimeClock(),
+        wallClock: any WallClock = SystemWallClock(), pool: BlockingPool = .shared
     ) {
         self.configuration = configuration
         self.trustRoots = trustRoots

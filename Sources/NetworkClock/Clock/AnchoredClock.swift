@@ -18,7 +18,7 @@ package final class AnchoredClock: Sendable {
     /// The time base the clock extrapolates on.
     let timeBase: TimeBaseReader
     /// The system wall clock, used only to report offsets, never to tell time.
-    let wall: any WallClockSource
+    let wall: any WallClock
 
     private struct State: Sendable {
         var anchor: HeldAnchor?
@@ -34,7 +34,7 @@ package final class AnchoredClock: Sendable {
     private let state: Mutex<State>
     private let cell = AnchorCell()
     /// Where the kernel's discipline state is read at each update.
-    private let kernel: KernelClockSource
+    private let kernel: KernelClockReader
 
     /// Creates an unsynchronized clock.
     ///
@@ -44,26 +44,26 @@ package final class AnchoredClock: Sendable {
     ///   - wall: The system wall clock, used only by ``wallClockOffset()``.
     ///   - policy: The prior tolerance, wander allowances and history limits.
     ///   - kernel: Where the kernel's time discipline is read at each update (see
-    ///     ``KernelDiscipline``). `nil` chooses ``KernelClockSource/system`` for the boot-time
-    ///     clock and ``KernelClockSource/unavailable`` for any other (simulated) clock.
+    ///     ``KernelDiscipline``). `nil` chooses ``KernelClockReader/system`` for the boot-time
+    ///     clock and ``KernelClockReader/unavailable`` for any other (simulated) clock.
     ///   - timeBase: The time base to extrapolate on. `nil` chooses ``SystemTimeBase`` for the
-    ///     boot-time clock, `monotonic` itself when it is also a ``TimeBaseSource`` (a simulation),
+    ///     boot-time clock, `monotonic` itself when it is also a ``TimeBaseClock`` (a simulation),
     ///     and else ``ExchangeClockTimeBase`` over `monotonic`.
     package init(
-        monotonic: some MonotonicClockSource = BootTimeClock(),
-        wall: some WallClockSource = SystemWallClock(),
+        monotonic: some MonotonicClock = BootTimeClock(),
+        wall: some WallClock = SystemWallClock(),
         policy: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy(),
-        kernel: KernelClockSource? = nil,
-        timeBase: (any TimeBaseSource)? = nil
+        kernel: KernelClockReader? = nil,
+        timeBase: (any TimeBaseClock)? = nil
     ) {
         self.monotonic = MonotonicReader(monotonic)
         self.wall = wall
         self.policy = policy
         self.kernel = kernel ?? (monotonic is BootTimeClock ? .system : .unavailable)
-        let base: any TimeBaseSource =
+        let base: any TimeBaseClock =
             timeBase
             ?? (monotonic is BootTimeClock
-                ? SystemTimeBase() : (monotonic as? any TimeBaseSource) ?? ExchangeClockTimeBase(monotonic))
+                ? SystemTimeBase() : (monotonic as? any TimeBaseClock) ?? ExchangeClockTimeBase(monotonic))
         self.timeBase = TimeBaseReader(base)
         self.state = Mutex(
             State(anchor: nil, frequency: FrequencyTracker(policy: policy), aging: .prior(policy)))

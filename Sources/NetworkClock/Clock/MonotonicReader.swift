@@ -11,10 +11,10 @@ struct MonotonicReader: Sendable {
     /// Whether the source is the kernel's boot-time clock, read directly.
     private let readsBootTime: Bool
     /// The source, read through its protocol unless `readsBootTime`.
-    private let source: any MonotonicClockSource
+    private let source: any MonotonicClock
 
     /// Chooses the direct path when `source` is the kernel's boot-time clock.
-    init(_ source: some MonotonicClockSource) {
+    init(_ source: some MonotonicClock) {
         self.readsBootTime = source is BootTimeClock
         self.source = source
     }

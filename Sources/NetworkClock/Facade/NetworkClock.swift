@@ -27,9 +27,9 @@ public final class NetworkClock: Sendable {
 
     private let engine: TimeSyncEngine
     /// The monotonic time base anchors and syncs are measured on.
-    let monotonic: any MonotonicClockSource
+    let monotonic: any MonotonicClock
     /// The system clock the offsets are measured against.
-    let wallClock: any WallClockSource
+    let wallClock: any WallClock
     /// The clock the background refresh sleeps on (see ``start()``).
     private let refreshClock: any Clock<Duration>
     /// The least the true time was proven to be (``TimeFloor``): loaded from the store at start-up,
@@ -52,7 +52,7 @@ public final class NetworkClock: Sendable {
     }
 
     /// Creates a clock with injected clocks, nonce source, refresh clock and kernel-discipline
-    /// source (tests simulate time with them; a nil `kernel` chooses as ``AnchoredClock`` does).
+    /// reader (tests simulate time with them; a nil `kernel` chooses as ``AnchoredClock`` does).
     ///
     /// `refreshClock` is what the background refresh (``start()``) sleeps on between syncs and
     /// after failures: `ContinuousClock` by default (on Linux it reads `CLOCK_BOOTTIME`, so the
@@ -61,11 +61,11 @@ public final class NetworkClock: Sendable {
     /// to bind the NTS cookie file to it (``NTSCookieFile/Binding``).
     package init(
         configuration: Configuration,
-        monotonic: some MonotonicClockSource,
-        wall: some WallClockSource,
+        monotonic: some MonotonicClock,
+        wall: some WallClock,
         nonces: some NonceSource = SystemNonceSource(),
         refreshClock: some Clock<Duration> = ContinuousClock(),
-        kernel: KernelClockSource? = nil
+        kernel: KernelClockReader? = nil
     ) {
         self.configuration = configuration
         self.monotonic = monotonic
