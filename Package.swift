@@ -39,7 +39,7 @@ let package = Package(
             swiftSettings: strict),
         // The time base every protocol and the clock build on: the time values (UnixTime,
         // MonotonicInstant, TimeMapping), the one interval type and drift rule (TrueTimeInterval,
-        // Duration.drift(atPPM:)), the clock sources and the sans-I/O contract (DatagramCore,
+        // Duration.drift(atPPM:)), the injectable clocks and the sans-I/O contract (DatagramCore,
         // DatagramLoop).
         .target(
             name: "TimeBase", dependencies: ["NetClockPlatform"], path: "Sources/TimeBase",

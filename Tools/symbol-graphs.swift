@@ -1,10 +1,12 @@
 // Reads symbol graphs written by `swift-symbolgraph-extract`; run by Tools/api-count.sh and
 // Tools/docs.sh with the toolchain's `swift` interpreter.
 //
-//   swift Tools/symbol-graphs.swift count [--list] LIMIT MODULE.symbols.json [MODULE@OTHER.symbols.json ...]
+//   swift Tools/symbol-graphs.swift count [--list] LIMIT SYMBOL_LIMIT MODULE.symbols.json [MODULE@OTHER.symbols.json ...]
 //       Prints the module's top-level types (type declarations and typealiases whose path has one
-//       component) and how many symbols it declares in all the given graphs (its own and those of
-//       its extensions to other modules). Exits 1 when there are more than LIMIT top-level types.
+//       component) and how many symbols it declares in all the given graphs (its own, those of its
+//       extensions to other modules, and those of the lower modules whose types it names), nested
+//       types and members included. Exits 1 when there are more than LIMIT top-level types or
+//       more than SYMBOL_LIMIT symbols.
 //   swift Tools/symbol-graphs.swift undocumented GRAPH.json...
 //       Prints every declared symbol without a doc comment as a docc-style warning (members the
 //       compiler synthesizes or declares implicitly, such as `hashValue` or an enum's
@@ -61,13 +63,13 @@ func count(_ arguments: [String]) -> Int32 {
     var arguments = arguments
     let list = arguments.first == "--list"
     if list { arguments.removeFirst() }
-    guard arguments.count >= 2, let limit = Int(arguments[0]) else {
-        fail("usage: count [--list] LIMIT GRAPH.json...", status: 2)
+    guard arguments.count >= 3, let limit = Int(arguments[0]), let symbolLimit = Int(arguments[1]) else {
+        fail("usage: count [--list] LIMIT SYMBOL_LIMIT GRAPH.json...", status: 2)
     }
     let typeKinds: Set<String> = [
         "swift.struct", "swift.enum", "swift.class", "swift.protocol", "swift.actor", "swift.typealias",
     ]
-    let graphs = arguments.dropFirst().map(Graph.init(path:))
+    let graphs = arguments.dropFirst(2).map(Graph.init(path:))
     let module = graphs.first { !$0.isExtensionGraph }?.module ?? graphs[0].module
     let declared = graphs.flatMap { $0.symbols.filter { !$0.isSynthesized } }
     let topLevel = graphs.filter { !$0.isExtensionGraph }.flatMap(\.symbols)
@@ -76,8 +78,11 @@ func count(_ arguments: [String]) -> Int32 {
         .sorted { $0.name < $1.name }
 
     let verdict = topLevel.count > limit ? "OVER the limit of \(limit)" : "limit \(limit)"
+    let symbolVerdict =
+        declared.count > symbolLimit ? "OVER the limit of \(symbolLimit)" : "limit \(symbolLimit)"
     print(
-        "\(module): \(topLevel.count) top-level public types (\(verdict)), \(declared.count) public symbols")
+        "\(module): \(topLevel.count) top-level public types (\(verdict)), \(declared.count) public symbols"
+            + " (\(symbolVerdict))")
     if list {
         for type in topLevel {
             print("  \(type.kind.padding(toLength: 9, withPad: " ", startingAt: 0)) \(type.name)")
@@ -85,7 +90,7 @@ func count(_ arguments: [String]) -> Int32 {
     } else {
         print("  " + (topLevel.isEmpty ? "(none)" : topLevel.map(\.name).joined(separator: ", ")))
     }
-    return topLevel.count > limit ? 1 : 0
+    return topLevel.count > limit || declared.count > symbolLimit ? 1 : 0
 }
 
 func undocumented(_ paths: [String]) -> Int32 {

@@ -32,7 +32,7 @@ package enum NTSKeyExchange {
     @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
     package static func run(
         with server: ServerName, trust: TLSClientConfiguration.TrustRoots,
-        family: AddressFamilyPreference = .any, certificateTime: CertificateTime = .wallClock,
+        family: AddressFamily = .any, certificateTime: CertificateTime = .wallClock,
         timeout: Duration = defaultTimeout, isCancelled: () -> Bool = { false }
     ) throws(NTSFailure) -> NTSKeyExchangeResult {
         // The TLS connection keeps the flag for its lifetime, which ends inside `exchange`.
@@ -48,7 +48,7 @@ package enum NTSKeyExchange {
     /// until this returns.
     @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
     private static func establish(
-        with server: ServerName, trust: TLSClientConfiguration.TrustRoots, family: AddressFamilyPreference,
+        with server: ServerName, trust: TLSClientConfiguration.TrustRoots, family: AddressFamily,
         certificateTime: CertificateTime, timeout: Duration, isCancelled: @escaping () -> Bool
     ) throws(NTSFailure) -> NTSKeyExchangeResult {
         let name = server.description

@@ -16,7 +16,7 @@ package struct NTSQuery: Sendable {
     /// Whom the NTS-KE TLS connections trust.
     package var trust: TLSClientConfiguration.TrustRoots
     /// The address family of the NTS-KE and NTP addresses.
-    package var family: AddressFamilyPreference
+    package var family: AddressFamily
     /// The associations and back-off shared across queries.
     package var sessions: NTSSessions
     /// The longest one key exchange may take.
@@ -27,7 +27,7 @@ package struct NTSQuery: Sendable {
     /// A query engine.
     package init(
         client: SNTPClient = SNTPClient(), trust: TLSClientConfiguration.TrustRoots = .system,
-        family: AddressFamilyPreference = .any, sessions: NTSSessions = NTSSessions(),
+        family: AddressFamily = .any, sessions: NTSSessions = NTSSessions(),
         keyExchangeTimeout: Duration = NTSKeyExchange.defaultTimeout
     ) {
         self.client = client

@@ -4,16 +4,6 @@
     import Darwin
 #endif
 
-/// Which address families to use when resolving a server name.
-package enum AddressFamilyPreference: Hashable, Sendable {
-    /// IPv4 and IPv6.
-    case any
-    /// IPv4 only (`-4`).
-    case ipv4Only
-    /// IPv6 only (`-6`).
-    case ipv6Only
-}
-
 /// Resolves host names to every A and AAAA address with `getaddrinfo`.
 package enum Resolver {
     /// The kind of socket the resolved addresses are for.
@@ -32,7 +22,7 @@ package enum Resolver {
     /// - Throws: ``TransportError/resolutionFailed(host:reason:)`` or
     ///   ``TransportError/noAddresses(host:)``.
     package static func resolve(
-        _ host: String, port: UInt16, family: AddressFamilyPreference = .any, limit: Int = .max,
+        _ host: String, port: UInt16, family: AddressFamily = .any, limit: Int = .max,
         socketKind: SocketKind = .datagram
     ) throws(TransportError) -> [SocketAddress] {
         var name = host
@@ -45,8 +35,8 @@ package enum Resolver {
         let familyConstant: Int32
         switch family {
         case .any: familyConstant = Syscalls.addressFamilyUnspecified
-        case .ipv4Only: familyConstant = Syscalls.addressFamilyIPv4
-        case .ipv6Only: familyConstant = Syscalls.addressFamilyIPv6
+        case .ipv4: familyConstant = Syscalls.addressFamilyIPv4
+        case .ipv6: familyConstant = Syscalls.addressFamilyIPv6
         }
         switch Syscalls.resolve(host: name, port: port, family: familyConstant, stream: socketKind == .stream)
         {

@@ -10,7 +10,7 @@ package struct TLSProtocolVersion: Hashable, Sendable, Comparable, CustomStringC
         self.rawValue = rawValue
     }
 
-    /// TLS 1.2 (RFC 5246), for the HTTPS time source and for hostile tests.
+    /// TLS 1.2 (RFC 5246), for the HTTPS time client and for hostile tests.
     package static let tls12 = TLSProtocolVersion(rawValue: TLS1_2_VERSION)
     /// TLS 1.3 (RFC 8446), the minimum NTS-KE accepts.
     package static let tls13 = TLSProtocolVersion(rawValue: TLS1_3_VERSION)

@@ -18,7 +18,7 @@ package enum DatagramLoop {
     /// Blocks the calling thread; run it on the blocking pool.
     @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
     package static func run<Core: DatagramCore>(
-        _ core: inout Core, over socket: UDPSocket, clock: some MonotonicClockSource,
+        _ core: inout Core, over socket: UDPSocket, clock: some MonotonicClock,
         isCancelled: () -> Bool = { false }
     ) -> Core.Outcome? {
         var buffer = [UInt8](repeating: 0, count: receiveCapacity)
@@ -67,7 +67,7 @@ package enum DatagramLoop {
     /// Sends the step's datagrams; a send that fails is told to the core at once, and the step
     /// it answers with replaces the rest.
     private static func send<Core: DatagramCore>(
-        _ step: CoreStep, of core: inout Core, over socket: UDPSocket, clock: some MonotonicClockSource
+        _ step: CoreStep, of core: inout Core, over socket: UDPSocket, clock: some MonotonicClock
     ) -> CoreStep {
         var step = step
         while !step.send.isEmpty {

@@ -25,7 +25,7 @@ package struct TimeMapping: Hashable, Sendable {
     /// with the midpoint of the two monotonic readings. A thread preempted between the readings
     /// would pair them up to half the gap wrong, so up to ``attempts`` readings are taken and the
     /// one with the smallest gap is kept (the first under ``tightEnough`` ends the search).
-    package init(wall: some WallClockSource, monotonic: some MonotonicClockSource) {
+    package init(wall: some WallClock, monotonic: some MonotonicClock) {
         var best: (gap: Duration, wall: UnixTime, monotonic: MonotonicInstant)?
         for _ in 0..<Self.attempts {
             let before = monotonic.now()

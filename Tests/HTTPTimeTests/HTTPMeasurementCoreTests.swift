@@ -67,7 +67,7 @@ import TimeBase
     }
 
     static func core(
-        _ configuration: HTTPTimeSource.Configuration = HTTPTimeSource.Configuration(),
+        _ configuration: HTTPTimeClient.Configuration = HTTPTimeClient.Configuration(),
         deadline: Duration = .seconds(10), proxy: HTTPProxy? = nil, certificatesUnchecked: Bool = false
     ) -> HTTPMeasurementCore {
         HTTPMeasurementCore(
@@ -225,7 +225,7 @@ import TimeBase
     /// With a timestamp header, requests are spaced by the minimum spacing (no boundary waits) and
     /// the configured number of samples ends the measurement.
     @Test func aTimestampHeaderTakesItsSamplesAtTheSpacing() {
-        let configuration = HTTPTimeSource.Configuration(
+        let configuration = HTTPTimeClient.Configuration(
             timestampHeader: "X-Server-Time", timestampUnit: .milliseconds, timestampSamples: 3)
         var core = Self.core(configuration)
         var server = ScriptedServer(offset: .milliseconds(1_234))

@@ -199,7 +199,7 @@ private func exchange(
 }
 
 /// A wall clock that moves only when a test says so.
-private final class ManualWallClock: WallClockSource, Sendable {
+private final class ManualWallClock: WallClock, Sendable {
     private let reading: Mutex<UnixTime>
     init(_ start: UnixTime) { reading = Mutex(start) }
     func now() -> UnixTime { reading.withLock { $0 } }

@@ -499,7 +499,7 @@ struct FaultInjectionTests {
         let url = try #require(URL(string: server.urlString))
         let requestTimeout = Duration.milliseconds(400)
         let deadline = Duration.milliseconds(600)
-        let source = HTTPTimeSource(
+        let source = HTTPTimeClient(
             configuration: .init(maximumRequests: 1, requestTimeout: requestTimeout, deadline: deadline))
         let start = Self.clock.now()
         do {
@@ -526,7 +526,7 @@ struct FaultInjectionTests {
         let deadline = Duration.milliseconds(1_000)
         let engine = TimeSyncEngine(
             ntp: NTPSyncEngine(policy: Self.policy([Self.name(ntp)], query: query)), httpURLs: [url],
-            http: HTTPTimeSource(configuration: .init(maximumRequests: 1, requestTimeout: .seconds(3))),
+            http: HTTPTimeClient(configuration: .init(maximumRequests: 1, requestTimeout: .seconds(3))),
             deadline: deadline)
         let start = Self.clock.now()
         do {

@@ -36,11 +36,11 @@ struct HTTPProxyHostileTests {
         }
     }
 
-    static func source(proxy: HostileProxy, pool: BlockingPool) throws -> HTTPTimeSource {
-        var configuration = HTTPTimeSource.Configuration(
+    static func source(proxy: HostileProxy, pool: BlockingPool) throws -> HTTPTimeClient {
+        var configuration = HTTPTimeClient.Configuration(
             requestTimeout: Budget.timeout, deadline: .seconds(2))
         configuration.proxy = .fixed(try HTTPProxy.parse(proxy.url).get(), environment: [:])
-        return HTTPTimeSource(
+        return HTTPTimeClient(
             configuration: configuration, trustRoots: .caFile(try TestCertificates.require().caFile),
             pool: pool)
     }
@@ -95,9 +95,9 @@ struct HTTPProxyHostileTests {
         let truth = Duration.milliseconds(2_300)
         let (server, url) = try HTTPSClientTests.startServer(.init(offset: truth))
         defer { server.stop() }
-        var configuration = HTTPTimeSource.Configuration(requestTimeout: .seconds(3), deadline: .seconds(10))
+        var configuration = HTTPTimeClient.Configuration(requestTimeout: .seconds(3), deadline: .seconds(10))
         configuration.proxy = .fixed(try HTTPProxy.parse(proxy.url).get(), environment: [:])
-        let source = HTTPTimeSource(
+        let source = HTTPTimeClient(
             configuration: configuration, trustRoots: .caFile(try TestCertificates.require().caFile))
         let measurement = try await source.measure(url)
         let offsets = measurement.offsets
@@ -119,15 +119,15 @@ struct HTTPProxyHostileTests {
         let closed = try HostileProxy(.stall)
         let port = closed.port
         closed.stop()
-        var configuration = HTTPTimeSource.Configuration(requestTimeout: .seconds(1), deadline: .seconds(2))
+        var configuration = HTTPTimeClient.Configuration(requestTimeout: .seconds(1), deadline: .seconds(2))
         configuration.proxy = .fixed(try HTTPProxy.parse("127.0.0.1:\(port)").get(), environment: [:])
         let url = try #require(URL(string: "https://time.invalid/"))
-        let refused = await HTTPSClientTests.failure(of: HTTPTimeSource(configuration: configuration), url).0
+        let refused = await HTTPSClientTests.failure(of: HTTPTimeClient(configuration: configuration), url).0
         #expect(refused?.code == .proxyUnreachable, "\(String(describing: refused))")
         #expect(refused?.reason.contains("cannot connect to the proxy 127.0.0.1:\(port)") == true)
         configuration.proxy = .environment(["https_proxy": "socks5h://user:pw@127.0.0.1:1080"])
         let unsupported = await HTTPSClientTests.failure(
-            of: HTTPTimeSource(configuration: configuration), url
+            of: HTTPTimeClient(configuration: configuration), url
         ).0
         #expect(unsupported?.code == .unsupportedProxy, "\(String(describing: unsupported))")
         #expect(unsupported?.reason.contains("pw") == false)

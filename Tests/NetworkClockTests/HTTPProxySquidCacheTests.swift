@@ -43,9 +43,9 @@ struct HTTPProxySquidCacheTests {
         #expect(head.statusCode == 200)
         // A second later the stored answer is at least a second old.
         try await Task.sleep(for: .milliseconds(1_100))
-        var configuration = HTTPTimeSource.Configuration(requestTimeout: .seconds(3), deadline: .seconds(5))
+        var configuration = HTTPTimeClient.Configuration(requestTimeout: .seconds(3), deadline: .seconds(5))
         configuration.proxy = .fixed(proxy, environment: [:])
-        let source = HTTPTimeSource(configuration: configuration)
+        let source = HTTPTimeClient(configuration: configuration)
         guard lyingCache else {
             let measurement = try await source.measure(url)
             // 1 ms for reading the wall clock beside the monotonic one, as the CLI tests allow.

@@ -24,8 +24,8 @@ struct HTTPSClientTests {
     static let slack = Duration.seconds(1)
 
     /// A source trusting the test CA only, with `configuration`.
-    static func source(_ configuration: HTTPTimeSource.Configuration = .init()) throws -> HTTPTimeSource {
-        HTTPTimeSource(
+    static func source(_ configuration: HTTPTimeClient.Configuration = .init()) throws -> HTTPTimeClient {
+        HTTPTimeClient(
             configuration: configuration, trustRoots: .caFile(try TestCertificates.require().caFile))
     }
 
@@ -41,7 +41,7 @@ struct HTTPSClientTests {
         return (server, url)
     }
 
-    static func failure(of source: HTTPTimeSource, _ url: URL) async -> (HTTPTimeError?, Duration) {
+    static func failure(of source: HTTPTimeClient, _ url: URL) async -> (HTTPTimeError?, Duration) {
         let start = ContinuousClock.now
         do {
             let measurement = try await source.measure(url)
@@ -172,7 +172,7 @@ struct HTTPSClientTests {
     @Test func systemTrustStoreRefusesTheTestCA() async throws {
         let (server, url) = try Self.startServer(.init())
         defer { server.stop() }
-        let (error, _) = await Self.failure(of: HTTPTimeSource(configuration: .init(maximumRequests: 1)), url)
+        let (error, _) = await Self.failure(of: HTTPTimeClient(configuration: .init(maximumRequests: 1)), url)
         #expect(error?.code == .certificateRejected, "\(String(describing: error))")
         #expect(
             error?.reason.contains("unable to get local issuer certificate") == true,
@@ -183,7 +183,7 @@ struct HTTPSClientTests {
     @Test func missingCAFileIsATLSError() async throws {
         let (server, url) = try Self.startServer(.init())
         defer { server.stop() }
-        let source = HTTPTimeSource(trustRoots: .caFile("/nonexistent/ca.pem"))
+        let source = HTTPTimeClient(trustRoots: .caFile("/nonexistent/ca.pem"))
         let (error, _) = await Self.failure(of: source, url)
         #expect(error?.code == .tls, "\(String(describing: error))")
         #expect(error?.reason.contains("/nonexistent/ca.pem") == true, "\(String(describing: error))")

@@ -52,8 +52,8 @@ struct HTTPSHostileTLSPeerTests {
     }
 
     /// A source trusting the test CA, on `pool`.
-    static func source(pool: BlockingPool, certificates: TestCertificates) -> HTTPTimeSource {
-        HTTPTimeSource(
+    static func source(pool: BlockingPool, certificates: TestCertificates) -> HTTPTimeClient {
+        HTTPTimeClient(
             configuration: .init(requestTimeout: Budget.timeout, deadline: .seconds(2)),
             trustRoots: .caFile(certificates.caFile), pool: pool)
     }
@@ -99,7 +99,7 @@ extension HTTPSHostileTLSPeerTests {
         let peer = try HostileTLSPeer(script, application: .http, certificates: certificates)
         defer { peer.stop() }
         let pool = BlockingPool(maximumThreads: 4)
-        let source = HTTPTimeSource(
+        let source = HTTPTimeClient(
             configuration: .init(requestTimeout: .seconds(10), deadline: .seconds(20)),
             trustRoots: .caFile(certificates.caFile), pool: pool)
         let url = try #require(URL(string: peer.url))

@@ -23,7 +23,7 @@ import WallClockReference
     @Test func refinedDateHeaderIsWithin50msAndAlwaysContainsTheTruth() async throws {
         let (server, url) = try startServer(.init(offset: Self.truth, delayBeforeStamp: Self.jitter))
         defer { server.stop() }
-        let source = HTTPTimeSource()
+        let source = HTTPTimeClient()
         let trials = 10
         let results = await withTaskGroup(of: Result<HTTPTimeMeasurement, HTTPTimeError>.self) { group in
             for _ in 0..<trials {
@@ -59,7 +59,7 @@ import WallClockReference
         let (server, url) = try startServer(
             .init(offset: Self.truth, delayBeforeStamp: Self.jitter, timestampHeaderName: "X-Server-Time-Ms"))
         defer { server.stop() }
-        let source = HTTPTimeSource(
+        let source = HTTPTimeClient(
             configuration: .init(timestampHeader: "x-server-time-ms"))
         for _ in 0..<5 {
             let measurement = try await source.measure(url)
@@ -74,7 +74,7 @@ import WallClockReference
     @Test func requestBudgetIsRespected() async throws {
         let (server, url) = try startServer(.init(offset: Self.truth, delayBeforeStamp: Self.jitter))
         defer { server.stop() }
-        let source = HTTPTimeSource(configuration: .init(maximumRequests: 3, targetErrorBound: .zero))
+        let source = HTTPTimeClient(configuration: .init(maximumRequests: 3, targetErrorBound: .zero))
         let measurement = try await source.measure(url)
         #expect(measurement.requests.count == 3)
         #expect(server.requests.count == 3)
@@ -85,7 +85,7 @@ import WallClockReference
     @Test func deadlineBoundsTheRefiningWaits() async throws {
         let (server, url) = try startServer(.init(offset: Self.truth, delayBeforeStamp: Self.jitter))
         defer { server.stop() }
-        let source = HTTPTimeSource(
+        let source = HTTPTimeClient(
             configuration: .init(targetErrorBound: .zero, deadline: .milliseconds(1_500)))
         let start = ContinuousClock.now
         let measurement = try await source.measure(url)
@@ -98,7 +98,7 @@ import WallClockReference
     @Test func headNotAllowedFallsBackToGet() async throws {
         let (server, url) = try startServer(.init(offset: Self.truth, misbehaviour: .headNotAllowed))
         defer { server.stop() }
-        let measurement = try await HTTPTimeSource(configuration: .init(maximumRequests: 3)).measure(url)
+        let measurement = try await HTTPTimeClient(configuration: .init(maximumRequests: 3)).measure(url)
         #expect(measurement.requests.map(\.method) == [.head, .get, .get])
         #expect(measurement.requests.map(\.statusCode) == [405, 200, 200])
         #expect(measurement.requests[0].interval == nil)
@@ -110,7 +110,7 @@ import WallClockReference
     func obsoleteDateFormsAreAccepted(style: HTTPTimeServerDateStyle) async throws {
         let (server, url) = try startServer(.init(offset: Self.truth, dateStyle: style))
         defer { server.stop() }
-        let measurement = try await HTTPTimeSource(configuration: .init(maximumRequests: 1)).measure(url)
+        let measurement = try await HTTPTimeClient(configuration: .init(maximumRequests: 1)).measure(url)
         #expect(measurement.offsets.contains(Self.truth))
         #expect(measurement.errorBound <= .milliseconds(600))
     }
@@ -137,7 +137,7 @@ import WallClockReference
     ) async throws {
         let (server, url) = try startServer(configuration)
         defer { server.stop() }
-        let source = HTTPTimeSource(configuration: .init(requestTimeout: .milliseconds(800)))
+        let source = HTTPTimeClient(configuration: .init(requestTimeout: .milliseconds(800)))
         let error = await Self.failure(of: source, url)
         #expect(error?.code == code, "\(String(describing: error))")
         #expect(error?.reason.isEmpty == false)
@@ -148,7 +148,7 @@ import WallClockReference
     @Test func missingTimestampHeaderIsAnError() async throws {
         let (server, url) = try startServer(.init(offset: Self.truth))
         defer { server.stop() }
-        let source = HTTPTimeSource(configuration: .init(timestampHeader: "X-Server-Time-Ms"))
+        let source = HTTPTimeClient(configuration: .init(timestampHeader: "X-Server-Time-Ms"))
         #expect(await Self.failure(of: source, url)?.code == .missingTimestampHeader)
     }
 
@@ -159,7 +159,7 @@ import WallClockReference
             while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
             server.update { $0.offset = .seconds(30) }
         }
-        let error = await Self.failure(of: HTTPTimeSource(), url)
+        let error = await Self.failure(of: HTTPTimeClient(), url)
         watcher.cancel()
         #expect(error?.code == .inconsistentIntervals, "\(String(describing: error))")
         #expect(error?.requests.count == 2)
@@ -167,10 +167,10 @@ import WallClockReference
 
     @Test func unsupportedSchemeAndRefusedConnection() async throws {
         let ftp = try #require(URL(string: "ftp://127.0.0.1/"))
-        #expect(await Self.failure(of: HTTPTimeSource(), ftp)?.code == .unsupportedScheme)
+        #expect(await Self.failure(of: HTTPTimeClient(), ftp)?.code == .unsupportedScheme)
         let (server, url) = try startServer(.init())
         server.stop()
-        let error = await Self.failure(of: HTTPTimeSource(), url)
+        let error = await Self.failure(of: HTTPTimeClient(), url)
         #expect(error?.code == .transport)
         #expect(error?.reason.contains("cannot connect to") == true, "\(String(describing: error))")
     }
@@ -182,7 +182,7 @@ import WallClockReference
         defer { server.stop() }
         #expect(server.urlString == "http://[::1]:\(server.port)/")
         let url = try #require(URL(string: server.urlString))
-        let measurement = try await HTTPTimeSource(configuration: .init(maximumRequests: 1)).measure(url)
+        let measurement = try await HTTPTimeClient(configuration: .init(maximumRequests: 1)).measure(url)
         #expect(measurement.offsets.contains(Self.truth))
         #expect(server.requests.count == 1)
     }
@@ -193,7 +193,7 @@ import WallClockReference
         let (server, _) = try startServer(.init(offset: Self.truth))
         defer { server.stop() }
         let url = try #require(URL(string: "http://localhost:\(server.port)/"))
-        let measurement = try await HTTPTimeSource(configuration: .init(maximumRequests: 1)).measure(url)
+        let measurement = try await HTTPTimeClient(configuration: .init(maximumRequests: 1)).measure(url)
         #expect(measurement.offsets.contains(Self.truth))
         #expect(server.requests.count == 1)
     }
@@ -205,7 +205,7 @@ import WallClockReference
         let server = try HTTPTimeServer(configuration: .init(offset: Self.truth), ipv6: true)
         defer { server.stop() }
         let url = try #require(URL(string: "http://localhost:\(server.port)/"))
-        let measurement = try await HTTPTimeSource(configuration: .init(maximumRequests: 1)).measure(url)
+        let measurement = try await HTTPTimeClient(configuration: .init(maximumRequests: 1)).measure(url)
         #expect(measurement.offsets.contains(Self.truth))
         #expect(server.requests.count == 1)
     }
@@ -245,7 +245,7 @@ import WallClockReference
         #expect(median < .milliseconds(40), "median width \(median)")
     }
 
-    private static func failure(of source: HTTPTimeSource, _ url: URL) async -> HTTPTimeError? {
+    private static func failure(of source: HTTPTimeClient, _ url: URL) async -> HTTPTimeError? {
         do {
             let measurement = try await source.measure(url)
             Issue.record("expected an error, got offset \(measurement.offset)")

@@ -42,7 +42,7 @@ struct HoldoverLoopbackTests {
                 servers: [ServerName(host: server.host, port: server.port)],
                 query: QueryOptions(samples: 4, interval: .zero, timeout: .seconds(2))),
             monotonic: machine.clock, wall: machine.wallClock,
-            kernel: KernelClockSource.fixed(ScriptedKernel.unsynchronized), timeBase: machine.clock)
+            kernel: KernelClockReader.fixed(ScriptedKernel.unsynchronized), timeBase: machine.clock)
 
         for index in 0..<4 {
             if index > 0 { machine.advance(by: .seconds(60)) }

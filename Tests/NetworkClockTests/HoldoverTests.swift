@@ -16,7 +16,7 @@ struct HoldoverTests {
     ) -> AnchoredClock {
         AnchoredClock(
             monotonic: machine.clock, wall: machine.wallClock, policy: policy,
-            kernel: KernelClockSource.fixed(ScriptedKernel.unsynchronized), timeBase: machine.clock)
+            kernel: KernelClockReader.fixed(ScriptedKernel.unsynchronized), timeBase: machine.clock)
     }
 
     /// Syncs every `spacing` for `count` syncs with the exact time and bound `bound`.

@@ -63,8 +63,8 @@ struct NTSPolicyTests {
             .sync()
         #expect(report.isAuthenticated)
         #expect(abs(report.offset - Self.truth) <= report.errorBound + Self.wallMapping, "\(report)")
-        let ntsSource = try #require(report.sources.first { $0.usesNTS })
-        let plainSource = try #require(report.sources.first { !$0.usesNTS })
+        let ntsSource = try #require(report.sources.first { $0.server.usesNTS })
+        let plainSource = try #require(report.sources.first { !$0.server.usesNTS })
         #expect(ntsSource.status == .selected && ntsSource.isAuthenticated)
         #expect(ntsSource.nts?.aead == 15 && ntsSource.nts?.keyExchanges == 1)
         #expect(plainSource.status == .unauthenticated && !plainSource.isAuthenticated)
@@ -85,10 +85,10 @@ struct NTSPolicyTests {
         do {
             _ = try await engine.sync()
         } catch {
-            let ntsSource = try #require(error.sources.first { $0.usesNTS })
+            let ntsSource = try #require(error.sources.first { $0.server.usesNTS })
             #expect(ntsSource.status == .rejected)
             #expect(ntsSource.reason?.contains("authenticator") == true)
-            #expect(error.sources.first { !$0.usesNTS }?.status == .unauthenticated)
+            #expect(error.sources.first { !$0.server.usesNTS }?.status == .unauthenticated)
         }
         // HTTP cannot stand in either.
         let fallback = TimeSyncEngine(ntp: engine, httpURLs: [URL(string: "http://127.0.0.1:9/")!])
@@ -115,7 +115,7 @@ struct NTSPolicyTests {
         #expect(
             withNTS.isAuthenticated
                 && abs(withNTS.offset - Self.truth) <= withNTS.errorBound + Self.wallMapping)
-        #expect(withNTS.sources.first { !$0.usesNTS }?.status == .unauthenticated)
+        #expect(withNTS.sources.first { !$0.server.usesNTS }?.status == .unauthenticated)
 
         let without = try await Self.engine(nts: bad, plain: plain, certificates: certificates, mode: .prefer)
             .sync()

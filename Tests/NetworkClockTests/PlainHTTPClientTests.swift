@@ -20,7 +20,7 @@ import WallClockReference
     /// the 10 s request timeout of ``patient`` and the 10 s body of the trickling server.
     static let slack = Duration.seconds(1)
     /// A source with a 10 s request timeout: an error that arrives well before it was not a timeout.
-    static let patient = HTTPTimeSource(
+    static let patient = HTTPTimeClient(
         configuration: .init(requestTimeout: .seconds(10), deadline: .seconds(20)))
 
     private func startServer(_ configuration: HTTPTimeServer.Configuration, ipv6: Bool = false)
@@ -30,7 +30,7 @@ import WallClockReference
         return (server, try #require(URL(string: server.urlString)))
     }
 
-    private static func failure(of source: HTTPTimeSource, _ url: URL) async -> (HTTPTimeError?, Duration) {
+    private static func failure(of source: HTTPTimeClient, _ url: URL) async -> (HTTPTimeError?, Duration) {
         let start = ContinuousClock.now
         do {
             let measurement = try await source.measure(url)
@@ -64,7 +64,7 @@ import WallClockReference
         let (server, url) = try startServer(.init(offset: Self.truth), ipv6: true)
         defer { server.stop() }
         #expect(url.absoluteString.hasPrefix("http://[::1]:"))
-        let measurement = try await HTTPTimeSource(configuration: .init(maximumRequests: 3)).measure(url)
+        let measurement = try await HTTPTimeClient(configuration: .init(maximumRequests: 3)).measure(url)
         #expect(measurement.offsets.contains(Self.truth))
         #expect(server.requests.count == 3)
         #expect(server.requests.allSatisfy { $0.header("Host") == "[::1]:\(server.port)" })
@@ -74,7 +74,7 @@ import WallClockReference
         let (server, base) = try startServer(.init(offset: Self.truth))
         defer { server.stop() }
         let url = try #require(URL(string: base.absoluteString + "time/now?x=1&y=%2F#fragment"))
-        _ = try await HTTPTimeSource(configuration: .init(maximumRequests: 1)).measure(url)
+        _ = try await HTTPTimeClient(configuration: .init(maximumRequests: 1)).measure(url)
         let request = try #require(server.requests.first)
         #expect(request.method == "HEAD")
         #expect(request.path == "/time/now?x=1&y=%2F")
@@ -95,7 +95,7 @@ import WallClockReference
         #expect(error?.reason.contains("16384") == true)
         #expect(elapsed < .seconds(1) + Self.slack)
         // A head just above a smaller configured limit is refused as well; one below it is read.
-        let small = HTTPTimeSource(configuration: .init(maximumRequests: 1, maximumResponseHeadBytes: 1_024))
+        let small = HTTPTimeClient(configuration: .init(maximumRequests: 1, maximumResponseHeadBytes: 1_024))
         server.update { $0.misbehaviour = .oversizedHeaders(bytes: 1_100) }
         #expect(await Self.failure(of: small, url).0?.code == .headersTooLarge)
         server.update { $0.misbehaviour = .oversizedHeaders(bytes: 600) }
@@ -107,13 +107,13 @@ import WallClockReference
     @Test func slowHeadersTimeOutOnTime() async throws {
         let (server, url) = try startServer(.init(misbehaviour: .slowHeaders(pause: .milliseconds(20))))
         defer { server.stop() }
-        let source = HTTPTimeSource(configuration: .init(requestTimeout: .milliseconds(400)))
+        let source = HTTPTimeClient(configuration: .init(requestTimeout: .milliseconds(400)))
         let (error, elapsed) = await Self.failure(of: source, url)
         #expect(error?.code == .timeout, "\(String(describing: error))")
         #expect(error?.reason.contains("bytes received") == true, "\(String(describing: error))")
         #expect(elapsed >= .milliseconds(400) && elapsed < .milliseconds(400) + Self.slack, "took \(elapsed)")
         // The overall deadline wins when it is shorter than the request timeout.
-        let short = HTTPTimeSource(
+        let short = HTTPTimeClient(
             configuration: .init(requestTimeout: .seconds(3), deadline: .milliseconds(300)))
         let (deadlineError, deadlineElapsed) = await Self.failure(of: short, url)
         #expect(deadlineError?.code == .timeout)
@@ -130,7 +130,7 @@ import WallClockReference
                 offset: Self.truth,
                 misbehaviour: .headNotAllowedTricklingBody(bytes: 1 << 20, pause: .milliseconds(10))))
         defer { server.stop() }
-        let source = HTTPTimeSource(configuration: .init(maximumRequests: 3))
+        let source = HTTPTimeClient(configuration: .init(maximumRequests: 3))
         let start = ContinuousClock.now
         let measurement = try await source.measure(url)
         let elapsed = ContinuousClock.now - start
@@ -151,7 +151,7 @@ import WallClockReference
         let (server, url) = try startServer(
             .init(offset: Self.truth, misbehaviour: .redirect(location: "/elsewhere")))
         defer { server.stop() }
-        let source = HTTPTimeSource(configuration: .init(maximumRequests: 2))
+        let source = HTTPTimeClient(configuration: .init(maximumRequests: 2))
         let measurement = try await source.measure(url)
         #expect(measurement.requests.map(\.statusCode) == [301, 301])
         #expect(measurement.offsets.contains(Self.truth))
@@ -161,7 +161,7 @@ import WallClockReference
     @Test func informationalHeadIsSkipped() async throws {
         let (server, url) = try startServer(.init(offset: Self.truth, misbehaviour: .earlyHints))
         defer { server.stop() }
-        let measurement = try await HTTPTimeSource(configuration: .init(maximumRequests: 2)).measure(url)
+        let measurement = try await HTTPTimeClient(configuration: .init(maximumRequests: 2)).measure(url)
         #expect(measurement.requests.map(\.statusCode) == [200, 200])
         #expect(measurement.offsets.contains(Self.truth))
     }
@@ -172,7 +172,7 @@ import WallClockReference
     func malformedStatusLineIsAnError(statusLine: String) async throws {
         let (server, url) = try startServer(.init(misbehaviour: .statusLine(statusLine)))
         defer { server.stop() }
-        let (error, _) = await Self.failure(of: HTTPTimeSource(), url)
+        let (error, _) = await Self.failure(of: HTTPTimeClient(), url)
         #expect(error?.code == .malformedResponse, "\(String(describing: error))")
     }
 
@@ -185,12 +185,12 @@ import WallClockReference
         #expect(refused?.reason.contains("refused") == true, "\(String(describing: refused))")
         #expect(elapsed < .seconds(1) + Self.slack)
         let unknown = try #require(URL(string: "http://no-such-host.invalid/"))
-        let (resolution, _) = await Self.failure(of: HTTPTimeSource(), unknown)
+        let (resolution, _) = await Self.failure(of: HTTPTimeClient(), unknown)
         #expect(resolution?.code == .transport)
         #expect(resolution?.reason.contains("cannot resolve") == true, "\(String(describing: resolution))")
         for text in ["http://127.0.0.1:0/", "http:/nohost"] {
             let bad = try #require(URL(string: text))
-            let (error, _) = await Self.failure(of: HTTPTimeSource(), bad)
+            let (error, _) = await Self.failure(of: HTTPTimeClient(), bad)
             #expect(error?.code == .transport, "\(text)")
             #expect(error?.reason.contains(" has ") == true, "\(String(describing: error))")
         }
@@ -202,7 +202,7 @@ import WallClockReference
         let start = ContinuousClock.now
         let task = Task { () async -> HTTPTimeError? in
             do throws(HTTPTimeError) {
-                _ = try await HTTPTimeSource().measure(url)
+                _ = try await HTTPTimeClient().measure(url)
                 return nil
             } catch {
                 return error
@@ -228,7 +228,7 @@ import WallClockReference
         defer { good.stop() }
         let (gone, goneURL) = try startServer(.init())
         gone.stop()
-        let quick = HTTPTimeSource(
+        let quick = HTTPTimeClient(
             configuration: .init(maximumRequests: 1, requestTimeout: .milliseconds(60)))
         _ = await Self.failure(of: quick, earlyURL)
         // Real time on purpose: the servers' threads close their side of abandoned connections on

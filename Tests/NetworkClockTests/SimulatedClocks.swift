@@ -85,13 +85,13 @@ final class SimulatedTimeline: Sendable {
 }
 
 /// A monotonic clock reading the simulated timeline.
-struct SimulatedMonotonicClock: MonotonicClockSource {
+struct SimulatedMonotonicClock: MonotonicClock {
     let timeline: SimulatedTimeline
     func now() -> MonotonicInstant { timeline.monotonicReading }
 }
 
 /// A wall clock reading the simulated timeline, including the user's steps.
-struct SimulatedWallClock: WallClockSource {
+struct SimulatedWallClock: WallClock {
     let timeline: SimulatedTimeline
     func now() -> UnixTime { timeline.wallReading }
 }
@@ -125,7 +125,7 @@ struct SimulatedSleepClock: Clock {
 /// ``AnchoredClock`` uses it as its own time base (``ExchangeClockTimeBase``): anchors are then
 /// placed exactly, for tests whose expected bounds are exact, instead of at the kernel's possible
 /// slew between `CLOCK_BOOTTIME` and the raw oscillator.
-struct BootTimeAsTimeBase: MonotonicClockSource {
+struct BootTimeAsTimeBase: MonotonicClock {
     func now() -> MonotonicInstant { BootTimeClock().now() }
 }
 

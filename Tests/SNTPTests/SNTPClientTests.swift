@@ -144,7 +144,7 @@ struct SNTPClientTests {
     @Test func aWallClockStepDuringTheBurstDoesNotCorruptSamples() throws {
         /// Reads the real clock while the burst takes its mapping (at most `TimeMapping.attempts`
         /// reads), then jumps an hour ahead for every later read.
-        final class SteppingWall: WallClockSource {
+        final class SteppingWall: WallClock {
             let reads = Mutex(0)
             func now() -> UnixTime {
                 let count = reads.withLock { value in

@@ -44,7 +44,7 @@ struct ServerNameTests {
         let v6 = try Resolver.resolve("::1", port: 123)
         #expect(v6.map(\.description) == ["[::1]:123"])
         #expect(throws: TransportError.noAddresses(host: "127.0.0.1")) {
-            try Resolver.resolve("127.0.0.1", port: 123, family: .ipv6Only)
+            try Resolver.resolve("127.0.0.1", port: 123, family: .ipv6)
         }
         #expect(throws: TransportError.self) { try Resolver.resolve("no-such-host.invalid", port: 123) }
     }

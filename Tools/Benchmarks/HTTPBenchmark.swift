@@ -34,7 +34,7 @@ func runHTTPBenchmark() async {
     var naiveLow = HTTPBenchmarkRow(name: "naive Date: D − t_receive")
     var naiveHalf = HTTPBenchmarkRow(name: "naive Date: D + 0.5 s − t_receive")
     var generator = SplitMix64(seed: 2026)
-    let single = HTTPTimeSource(configuration: .init(maximumRequests: 1))
+    let single = HTTPTimeClient(configuration: .init(maximumRequests: 1))
     for _ in 0..<trials {
         // A random phase relative to the server's second, so the naive reads sample it evenly.
         try? await Task.sleep(for: .milliseconds(Int.random(in: 0..<1_000, using: &generator)))
@@ -47,7 +47,7 @@ func runHTTPBenchmark() async {
     }
 
     var refined = HTTPBenchmarkRow(name: "refined Date (≤ 8 requests)")
-    let source = HTTPTimeSource()
+    let source = HTTPTimeClient()
     for _ in 0..<(trials / 5) {
         let batch = await withTaskGroup(of: HTTPTimeMeasurement?.self) { group in
             for _ in 0..<5 { group.addTask { try? await source.measure(url) } }
@@ -63,7 +63,7 @@ func runHTTPBenchmark() async {
     }
 
     var stamped = HTTPBenchmarkRow(name: "X-Server-Time-Ms header (8 samples)")
-    let header = HTTPTimeSource(configuration: .init(timestampHeader: "X-Server-Time-Ms"))
+    let header = HTTPTimeClient(configuration: .init(timestampHeader: "X-Server-Time-Ms"))
     for _ in 0..<trials {
         guard let measurement = try? await header.measure(url) else { continue }
         stamped.add(

@@ -38,8 +38,8 @@ func runHTTPSBenchmark() async {
     print("0–20 ms uniform delay before stamping, \(batches * 5) trials per method and scheme, one run.")
 
     let trust = NetworkClock.TrustRoots.certificateFile(certificates.caFile).tlsTrustRoots
-    let dateSource = HTTPTimeSource(trustRoots: trust)
-    let headerSource = HTTPTimeSource(
+    let dateSource = HTTPTimeClient(trustRoots: trust)
+    let headerSource = HTTPTimeClient(
         configuration: .init(timestampHeader: "X-Server-Time-Ms"), trustRoots: trust)
     var rows: [String: HTTPSBenchmarkSeries] = [:]
     for _ in 0..<batches {
@@ -78,7 +78,7 @@ struct HTTPSBenchmarkSeries {
     var failures = 0
 
     /// Five concurrent measurements of `url` with `source`.
-    mutating func measure(_ source: HTTPTimeSource, _ url: URL, truth: Duration) async {
+    mutating func measure(_ source: HTTPTimeClient, _ url: URL, truth: Duration) async {
         let batch = await withTaskGroup(of: (HTTPTimeMeasurement?, Duration).self) { group in
             for _ in 0..<5 {
                 group.addTask {

@@ -89,13 +89,13 @@ final class HoldoverMachine: Sendable {
 
 /// `CLOCK_BOOTTIME` of a ``HoldoverMachine``: what today's design extrapolates on, and what
 /// anchors are stamped with.
-struct HoldoverBootClock: MonotonicClockSource {
+struct HoldoverBootClock: MonotonicClock {
     let machine: HoldoverMachine
     func now() -> MonotonicInstant { machine.reading().exchange }
 }
 
 /// The raw oscillator and suspended time of a ``HoldoverMachine``: the holdover time base.
-struct HoldoverTimeBase: TimeBaseSource {
+struct HoldoverTimeBase: TimeBaseClock {
     let machine: HoldoverMachine
     func read() -> TimeBaseReading { machine.reading() }
     func awakeNanosecondsAndEpoch() -> (awake: Int64, epoch: Int64) {
@@ -106,7 +106,7 @@ struct HoldoverTimeBase: TimeBaseSource {
 }
 
 /// The wall clock of a ``HoldoverMachine`` (never read for time; only for offsets).
-struct HoldoverWallClock: WallClockSource {
+struct HoldoverWallClock: WallClock {
     let machine: HoldoverMachine
     func now() -> UnixTime { machine.trueTime }
 }

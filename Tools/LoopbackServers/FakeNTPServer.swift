@@ -38,7 +38,7 @@ package final class FakeNTPServer: Sendable {
     /// - Throws: ``StartError`` when the host is not a numeric loopback address, or the socket cannot
     ///   be bound (e.g. the port is taken, or below 1024 without privileges).
     package init(
-        configuration: Configuration, clock: some WallClockSource = SystemWallClock()
+        configuration: Configuration, clock: some WallClock = SystemWallClock()
     ) throws(StartError) {
         guard let requested = SocketAddress(numericHost: configuration.host, port: configuration.port) else {
             throw StartError(.invalidHost, "not a numeric IPv4 or IPv6 address: \(configuration.host)")

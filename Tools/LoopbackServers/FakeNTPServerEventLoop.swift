@@ -15,14 +15,14 @@ extension FakeNTPServer {
         let isStopRequested = Atomic<Bool>(false)
         /// The machine's clock the server's is derived from (the system wall clock, or a simulated
         /// one in tests).
-        let clock: any WallClockSource
+        let clock: any WallClock
         /// The clock's reading when the server started, from which ``Configuration/frequencyPPM``
         /// counts.
         let startedAt: UnixTime
 
         init(
             socket: UDPServerSocket, otherSocket: UDPServerSocket, wake: WakeChannel,
-            configuration: Configuration, clock: any WallClockSource
+            configuration: Configuration, clock: any WallClock
         ) {
             self.socket = socket
             self.otherSocket = otherSocket

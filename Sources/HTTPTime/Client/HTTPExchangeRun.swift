@@ -33,7 +33,7 @@ struct HTTPExchangeRun {
     /// The start of the exchange until the request is written, then the instant it was.
     var sent: MonotonicInstant
 
-    private var clock: any MonotonicClockSource { client.clock }
+    private var clock: any MonotonicClock { client.clock }
 
     /// Time left before `end` at `now` (nil: read the clock); stops when the exchange was abandoned
     /// or the time is up.

@@ -15,7 +15,7 @@ struct HTTPHeadClient: Sendable {
     /// The most bytes the response head may have, its final empty line included.
     let maximumHeadBytes: Int
     /// The clock of the send and receive instants and of the deadlines.
-    let clock: any MonotonicClockSource
+    let clock: any MonotonicClock
     /// Whom `https://` servers' certificates must chain to.
     let trustRoots: TLSClientConfiguration.TrustRoots
     /// Against which time `https://` servers' certificates are checked.
@@ -30,7 +30,7 @@ struct HTTPHeadClient: Sendable {
     let pool: BlockingPool
 
     init(
-        maximumHeadBytes: Int, clock: any MonotonicClockSource,
+        maximumHeadBytes: Int, clock: any MonotonicClock,
         trustRoots: TLSClientConfiguration.TrustRoots = .system, pool: BlockingPool = .shared
     ) {
         self.maximumHeadBytes = max(64, maximumHeadBytes)

@@ -28,7 +28,7 @@ package struct HTTPMeasurementCore: Sendable {
     }
 
     package let url: URL
-    package let configuration: HTTPTimeSource.Configuration
+    package let configuration: HTTPTimeClient.Configuration
     package let mapping: TimeMapping
     package let deadline: MonotonicInstant
     /// The proxy the requests go through, if any: only it may ask for proxy credentials.
@@ -45,7 +45,7 @@ package struct HTTPMeasurementCore: Sendable {
     private var certificateChain: [CertificateValidity] = []
 
     package init(
-        url: URL, configuration: HTTPTimeSource.Configuration, mapping: TimeMapping,
+        url: URL, configuration: HTTPTimeClient.Configuration, mapping: TimeMapping,
         deadline: MonotonicInstant,
         proxy: HTTPProxy? = nil, certificatesUnchecked: Bool = false
     ) {

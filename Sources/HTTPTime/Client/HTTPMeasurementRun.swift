@@ -1,16 +1,16 @@
 import Foundation
 import TimeBase
 
-/// One ``HTTPTimeSource`` measurement: performs the requests its ``HTTPMeasurementCore`` asks for
+/// One ``HTTPTimeClient`` measurement: performs the requests its ``HTTPMeasurementCore`` asks for
 /// over the transport, and nothing else.
 struct HTTPMeasurementRun {
     let transport: HTTPTransport
-    let clock: any MonotonicClockSource
+    let clock: any MonotonicClock
     private var core: HTTPMeasurementCore
 
     init(
-        url: URL, configuration: HTTPTimeSource.Configuration, transport: HTTPTransport,
-        clock: any MonotonicClockSource, mapping: TimeMapping, deadline: MonotonicInstant
+        url: URL, configuration: HTTPTimeClient.Configuration, transport: HTTPTransport,
+        clock: any MonotonicClock, mapping: TimeMapping, deadline: MonotonicInstant
     ) {
         self.transport = transport
         self.clock = clock

@@ -1,7 +1,7 @@
 import NetClockPlatform
 import TimeBase
 
-/// Why an ``HTTPTimeSource`` measurement produced no time. Compare ``code``; ``reason`` is for people.
+/// Why an ``HTTPTimeClient`` measurement produced no time. Compare ``code``; ``reason`` is for people.
 package struct HTTPTimeError: Error, Sendable, CustomStringConvertible {
     /// A stable identifier for the kind of failure (the raw value appears in JSON output).
     package enum Code: String, ErrorCode, CaseIterable {
@@ -35,7 +35,7 @@ package struct HTTPTimeError: Error, Sendable, CustomStringConvertible {
         /// The responses' intervals do not overlap: the server's clock jumped or is inconsistent.
         case inconsistentIntervals = "inconsistent_intervals"
         /// The response head (status line and header fields) is longer than
-        /// ``HTTPTimeSource/Configuration/maximumResponseHeadBytes``.
+        /// ``HTTPTimeClient/Configuration/maximumResponseHeadBytes``.
         case headersTooLarge = "headers_too_large"
         /// The response is not valid HTTP/1.x: a malformed status line or header field, or an
         /// unrequested protocol switch. ``reason`` says what.

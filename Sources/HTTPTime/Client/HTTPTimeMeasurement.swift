@@ -2,12 +2,12 @@ import Foundation
 import NetClockTLS
 import TimeBase
 
-/// The clock offset one ``HTTPTimeSource`` measurement established against one URL, with a sound
+/// The clock offset one ``HTTPTimeClient`` measurement established against one URL, with a sound
 /// error bound: when the server's clock is right, the true offset lies in
 /// `offset − errorBound … offset + errorBound`.
 ///
 /// ``trueTime`` at ``monotonic`` is an anchor pair ready for a clock: true time was `trueTime`
-/// (± `errorBound`) when the monotonic clock the source was given read `monotonic`.
+/// (± `errorBound`) when the monotonic clock the client was given read `monotonic`.
 package struct HTTPTimeMeasurement: Sendable {
     /// Which header the server's time came from.
     package enum Kind: Hashable, Sendable {

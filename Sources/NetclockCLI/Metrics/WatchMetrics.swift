@@ -90,7 +90,7 @@ package struct WatchMetrics: Sendable {
         var servers = ntp.map { source in
             Server(
                 server: source.server.description, address: source.resolvedAddress ?? "",
-                kind: source.usesNTS ? "nts" : "ntp", status: source.status.rawValue,
+                kind: source.server.usesNTS ? "nts" : "ntp", status: source.status.rawValue,
                 offset: source.best?.offset.secondsDouble, delay: source.best?.delay.secondsDouble)
         }
         servers += http.map { source in

@@ -55,7 +55,7 @@ enum ReportText {
 
     static func source(_ report: SyncReport.NTPSource) -> String {
         var place = report.address?.description ?? report.server.description
-        if report.usesNTS {
+        if report.server.usesNTS {
             place += report.isAuthenticated ? " [NTS, authenticated]" : " [NTS]"
         }
         if report.isSmearing {

@@ -93,7 +93,7 @@ struct SourceJSON: Encodable {
         samples = SampleJSON.samples(of: report)
         rejectedReplies = report.query?.exchanges.reduce(0) { $0 + $1.rejectedCount } ?? 0
         authenticated = report.isAuthenticated
-        nts = report.usesNTS ? NTSJSON(report, certificateCheck: certificateCheck) : nil
+        nts = report.server.usesNTS ? NTSJSON(report, certificateCheck: certificateCheck) : nil
         smearing = report.isSmearing ? true : nil
         smearCorrection = report.smearCorrection?.secondsDouble
         smearWidening = report.smearWidening?.secondsDouble

@@ -18,7 +18,7 @@ package final class AnchoredClock: Sendable {
     /// The time base the clock extrapolates on.
     let timeBase: TimeBaseReader
     /// The system wall clock, used only to report offsets, never to tell time.
-    let wall: any WallClockSource
+    let wall: any WallClock
 
     private struct State: Sendable {
         var anchor: HeldAnchor?
@@ -34,7 +34,7 @@ package final class AnchoredClock: Sendable {
     private let state: Mutex<State>
     private let cell = AnchorCell()
     /// Where the kernel's discipline state is read at each update.
-    private let kernel: KernelClockSource
+    private let kernel: KernelClockReader
 
     /// Creates an unsynchronized clock on `hardware`'s clocks (the kernel's by default) with
     /// `policy`'s prior tolerance, wander allowances and history limits.
@@ -53,9 +53,9 @@ package final class AnchoredClock: Sendable {
     /// Creates an unsynchronized clock on simulated clocks
     /// (``ClockHardware/simulated(monotonic:wall:kernel:timeBase:)``).
     package convenience init(
-        monotonic: some MonotonicClockSource, wall: some WallClockSource,
+        monotonic: some MonotonicClock, wall: some WallClock,
         policy: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy(),
-        kernel: KernelClockSource = .unavailable, timeBase: (any TimeBaseSource)? = nil
+        kernel: KernelClockReader = .unavailable, timeBase: (any TimeBaseClock)? = nil
     ) {
         self.init(
             hardware: .simulated(monotonic: monotonic, wall: wall, kernel: kernel, timeBase: timeBase),

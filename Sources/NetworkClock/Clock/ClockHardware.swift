@@ -7,13 +7,13 @@ import TimeBase
 /// kernel's fast reading paths are taken exactly when this value says the clocks are the kernel's.
 package struct ClockHardware: Sendable {
     /// The exchange clock that anchors, NTP and HTTP exchanges are stamped with.
-    package let exchange: any MonotonicClockSource
+    package let exchange: any MonotonicClock
     /// The system wall clock, used only to report offsets, never to tell time.
-    package let wall: any WallClockSource
+    package let wall: any WallClock
     /// The holdover time base the clock extrapolates on.
-    package let timeBase: any TimeBaseSource
+    package let timeBase: any TimeBaseClock
     /// Where the kernel's time discipline is read at each update (see ``KernelDiscipline``).
-    package let kernel: KernelClockSource
+    package let kernel: KernelClockReader
     /// Whether the exchange clock is `CLOCK_BOOTTIME` and the time base ``SystemTimeBase``, read
     /// through the direct system calls rather than through their protocols.
     let readsKernelClocks: Bool
@@ -28,8 +28,8 @@ package struct ClockHardware: Sendable {
     /// discipline (none by default), and `timeBase` to extrapolate on (`monotonic` itself, through
     /// ``ExchangeClockTimeBase``, by default).
     package static func simulated(
-        monotonic: some MonotonicClockSource, wall: some WallClockSource,
-        kernel: KernelClockSource = .unavailable, timeBase: (any TimeBaseSource)? = nil
+        monotonic: some MonotonicClock, wall: some WallClock,
+        kernel: KernelClockReader = .unavailable, timeBase: (any TimeBaseClock)? = nil
     ) -> ClockHardware {
         ClockHardware(
             exchange: monotonic, wall: wall, timeBase: timeBase ?? ExchangeClockTimeBase(monotonic),

@@ -11,7 +11,7 @@ struct MonotonicReader: Sendable {
     /// Whether the source is the kernel's boot-time clock, read directly.
     private let readsBootTime: Bool
     /// The source, read through its protocol unless `readsBootTime`.
-    private let source: any MonotonicClockSource
+    private let source: any MonotonicClock
 
     /// Reads `hardware`'s exchange clock, directly when it is the kernel's.
     init(_ hardware: ClockHardware) {

@@ -55,7 +55,7 @@ package struct TimeBaseReading: Sendable, Hashable {
 /// Where an ``AnchoredClock`` reads its holdover time base: the kernel's raw oscillator and
 /// suspend time in production (``SystemTimeBase``), the exchange clock itself for simulated clocks
 /// (``ExchangeClockTimeBase``), or a simulation that moves the parts independently in tests.
-package protocol TimeBaseSource: Sendable {
+package protocol TimeBaseClock: Sendable {
     /// The exchange clock and the time base, read together.
     func read() -> TimeBaseReading
 
@@ -73,7 +73,7 @@ package protocol TimeBaseSource: Sendable {
 /// The production time base on Linux: `CLOCK_MONOTONIC_RAW` for awake time, which no time daemon
 /// can slew, plus `CLOCK_BOOTTIME − CLOCK_MONOTONIC` for the time spent suspended; the exchange
 /// clock is `CLOCK_BOOTTIME`. See ``TimeBaseSample``.
-package struct SystemTimeBase: TimeBaseSource {
+package struct SystemTimeBase: TimeBaseClock {
     /// Creates a reader of the kernel's clocks.
     package init() {}
 
@@ -104,12 +104,12 @@ package struct SystemTimeBase: TimeBaseSource {
 
 /// A time base that is the exchange clock itself, with no suspended part: for simulated monotonic
 /// clocks in tests, and wherever no separate raw clock exists. Its epoch never changes.
-package struct ExchangeClockTimeBase: TimeBaseSource {
+package struct ExchangeClockTimeBase: TimeBaseClock {
     /// The exchange clock.
-    let clock: any MonotonicClockSource
+    let clock: any MonotonicClock
 
     /// Wraps `clock`.
-    package init(_ clock: some MonotonicClockSource) {
+    package init(_ clock: some MonotonicClock) {
         self.clock = clock
     }
 
@@ -133,7 +133,7 @@ package struct ExchangeClockTimeBase: TimeBaseSource {
 /// protocol.
 struct TimeBaseReader: Sendable {
     private let readsSystem: Bool
-    private let source: any TimeBaseSource
+    private let source: any TimeBaseClock
 
     /// Reads `hardware`'s time base, directly when it is the kernel's.
     init(_ hardware: ClockHardware) {
@@ -151,6 +151,6 @@ struct TimeBaseReader: Sendable {
     /// A full paired reading.
     func read() -> TimeBaseReading { source.read() }
 
-    /// Whether the exchange clock is the base (see ``TimeBaseSource/exchangeClockIsBase``).
+    /// Whether the exchange clock is the base (see ``TimeBaseClock/exchangeClockIsBase``).
     var exchangeClockIsBase: Bool { source.exchangeClockIsBase }
 }

@@ -38,7 +38,7 @@ extension SyncReport.NTPSource: CustomStringConvertible {
     /// `pool.ntp.org (192.0.2.2:123): timeout, no reply (timed out)`.
     public var description: String {
         var place = serverAndAddress
-        if usesNTS { place += isAuthenticated ? " [NTS, authenticated]" : " [NTS]" }
+        if server.usesNTS { place += isAuthenticated ? " [NTS, authenticated]" : " [NTS]" }
         if let best, reason == nil {
             return
                 "\(place): \(status), offset \(best.offset.signedFormattedSeconds) delay \(best.delay.formattedSeconds) ±\(best.errorBound.formattedSeconds)"

@@ -48,7 +48,7 @@ extension NetworkClock.HTTPOptions {
         /// The description alone, so `dump` and debuggers show no credentials either.
         public var customMirror: Mirror { Mirror(self, children: ["proxy": description]) }
 
-        /// The HTTP time source's policy, reading `environment` where the setting asks for it.
+        /// The HTTP time client's policy, reading `environment` where the setting asks for it.
         package func policy(environment: [String: String]) -> HTTPProxyPolicy {
             switch setting {
             case .environment: return .environment(environment)

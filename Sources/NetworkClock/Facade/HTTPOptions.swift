@@ -19,28 +19,57 @@ extension NetworkClock {
             case nanoseconds
         }
 
+        /// The HTTP time client's own configuration, which holds every setting below: the facade
+        /// adds only the clock policy's frequency tolerance and the proxy policy read from ``proxy``
+        /// when a sync uses it (``clientConfiguration(frequencyTolerancePPM:environment:)``).
+        package var configuration: HTTPTimeClient.Configuration
+
         /// A timestamp header to read instead of `Date` (nil: use the `Date` header and refine it by
         /// timing requests around the server's second boundary).
-        package var timestampHeader: HTTPTimestampHeader?
+        package var timestampHeader: HTTPTimestampHeader? {
+            get { configuration.timestampHeader }
+            set { configuration.timestampHeader = newValue }
+        }
         /// The most requests one measurement may make, a refused `HEAD` included (at least 1).
-        public var maximumRequests: Int
+        public var maximumRequests: Int {
+            get { configuration.maximumRequests }
+            set { configuration.maximumRequests = newValue }
+        }
         /// With a timestamp header: how many samples to take and intersect (within
         /// ``maximumRequests``). They are cheap (no waits), and the sample that met the least delay
         /// before the server read its clock sets the bound, so all of them are taken.
-        public var timestampSamples: Int
+        public var timestampSamples: Int {
+            get { configuration.timestampSamples }
+            set { configuration.timestampSamples = newValue }
+        }
         /// With the `Date` header: refining stops once the error bound is at most this.
-        public var targetErrorBound: Duration
+        public var targetErrorBound: Duration {
+            get { configuration.targetErrorBound }
+            set { configuration.targetErrorBound = newValue }
+        }
         /// How long one request may take before it counts as timed out.
-        public var requestTimeout: Duration
+        public var requestTimeout: Duration {
+            get { configuration.requestTimeout }
+            set { configuration.requestTimeout = newValue }
+        }
         /// How long the whole measurement may take, waits between requests included. When a further
         /// refining request would not fit, the measurement ends with what it has.
-        public var deadline: Duration
+        public var deadline: Duration {
+            get { configuration.deadline }
+            set { configuration.deadline = newValue }
+        }
         /// The least time between the end of one request and the start of the next.
-        public var minimumSpacing: Duration
+        public var minimumSpacing: Duration {
+            get { configuration.minimumSpacing }
+            set { configuration.minimumSpacing = newValue }
+        }
         /// The most bytes the head of an `http://` or `https://` response may have (status line,
         /// header fields and the empty line; at least 64); a longer head fails with
         /// `headers_too_large`.
-        public var maximumResponseHeadBytes: Int
+        public var maximumResponseHeadBytes: Int {
+            get { configuration.maximumResponseHeadBytes }
+            set { configuration.maximumResponseHeadBytes = newValue }
+        }
         /// Which proxy the requests go through (default: the environment's, as curl reads it).
         public var proxy: Proxy = .environment
 
@@ -71,16 +100,11 @@ extension NetworkClock {
             minimumSpacing: Duration = .milliseconds(20),
             maximumResponseHeadBytes: Int = 16_384
         ) {
-            self.timestampHeader = timestampHeader.map {
-                HTTPTimestampHeader(name: $0, unit: timestampUnit.headerUnit)
-            }
-            self.maximumRequests = maximumRequests
-            self.timestampSamples = timestampSamples
-            self.targetErrorBound = targetErrorBound
-            self.requestTimeout = requestTimeout
-            self.deadline = deadline
-            self.minimumSpacing = minimumSpacing
-            self.maximumResponseHeadBytes = maximumResponseHeadBytes
+            self.configuration = HTTPTimeClient.Configuration(
+                timestampHeader: timestampHeader, timestampUnit: timestampUnit.headerUnit,
+                maximumRequests: maximumRequests, timestampSamples: timestampSamples,
+                targetErrorBound: targetErrorBound, requestTimeout: requestTimeout, deadline: deadline,
+                minimumSpacing: minimumSpacing, maximumResponseHeadBytes: maximumResponseHeadBytes)
         }
     }
 }
@@ -98,18 +122,14 @@ extension NetworkClock.HTTPOptions.TimestampUnit {
 }
 
 extension NetworkClock.HTTPOptions {
-    /// The HTTP time source's configuration for these options, with the clock policy's frequency
+    /// The HTTP time client's configuration for these options, with the clock policy's frequency
     /// tolerance (``NetworkClock/ClockPolicy/frequencyTolerancePPM``, the one place it is set) and
     /// the proxy policy (reading `environment` when ``proxy`` is ``Proxy/environment``).
-    package func sourceConfiguration(
+    package func clientConfiguration(
         frequencyTolerancePPM: Double, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) -> HTTPTimeSource.Configuration {
-        var configuration = HTTPTimeSource.Configuration(
-            maximumRequests: maximumRequests, timestampSamples: timestampSamples,
-            targetErrorBound: targetErrorBound, requestTimeout: requestTimeout, deadline: deadline,
-            minimumSpacing: minimumSpacing, frequencyTolerancePPM: frequencyTolerancePPM,
-            maximumResponseHeadBytes: maximumResponseHeadBytes)
-        configuration.timestampHeader = timestampHeader
+    ) -> HTTPTimeClient.Configuration {
+        var configuration = self.configuration
+        configuration.frequencyTolerancePPM = frequencyTolerancePPM
         configuration.proxy = proxy.policy(environment: environment)
         return configuration
     }

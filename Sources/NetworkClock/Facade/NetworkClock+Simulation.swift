@@ -6,12 +6,12 @@ extension NetworkClock {
     /// with an injected nonce source and refresh clock, for tests.
     package convenience init(
         configuration: Configuration,
-        monotonic: some MonotonicClockSource,
-        wall: some WallClockSource,
+        monotonic: some MonotonicClock,
+        wall: some WallClock,
         nonces: some NonceSource = SystemNonceSource(),
         refreshClock: some Clock<Duration> = ContinuousClock(),
-        kernel: KernelClockSource = .unavailable,
-        timeBase: (any TimeBaseSource)? = nil
+        kernel: KernelClockReader = .unavailable,
+        timeBase: (any TimeBaseClock)? = nil
     ) {
         self.init(
             configuration: configuration,

@@ -24,9 +24,9 @@ public final class NetworkClock: Sendable {
 
     private let engine: TimeSyncEngine
     /// The monotonic time base anchors and syncs are measured on.
-    let monotonic: any MonotonicClockSource
+    let monotonic: any MonotonicClock
     /// The system clock the offsets are measured against.
-    let wallClock: any WallClockSource
+    let wallClock: any WallClock
     /// The anchor, floor and NTS cookie files beside the anchor.
     private let files: ClockStateFiles
     private let broadcaster: EventBroadcaster

@@ -54,7 +54,7 @@ extension NetworkClock {
         /// At most this many addresses per host.
         public var addressesPerHost: Int
         /// Which address families names are resolved to (for NTP, NTS-KE and the NTP servers NTS
-        /// names). Default ``NetworkClock/AddressFamily/any``.
+        /// names). Default `.any`.
         public var addressFamily: NetworkClock.AddressFamily
         /// How surviving NTP sources are combined.
         public var combine: NetworkClock.CombineMethod
@@ -128,7 +128,7 @@ extension NetworkClock {
             var query = self.query
             query.frequencyTolerancePPM = clock.frequencyTolerancePPM
             var policy = SyncPolicy(
-                servers: servers, defaultPort: defaultPort, family: addressFamily.preference,
+                servers: servers, defaultPort: defaultPort, family: addressFamily,
                 addressesPerHost: addressesPerHost,
                 query: query, minimumSources: minimumSources, combine: combine)
             policy.ntsMode = ntsMode
@@ -139,33 +139,18 @@ extension NetworkClock {
             return policy
         }
 
-        /// The HTTP time source's configuration these settings describe.
-        var httpConfiguration: HTTPTimeSource.Configuration {
-            http.sourceConfiguration(frequencyTolerancePPM: clock.frequencyTolerancePPM)
+        /// The HTTP time client's configuration these settings describe.
+        var httpConfiguration: HTTPTimeClient.Configuration {
+            http.clientConfiguration(frequencyTolerancePPM: clock.frequencyTolerancePPM)
         }
     }
 }
 
 extension NetworkClock {
-    /// Which address families server names resolve to.
-    public enum AddressFamily: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-        /// IPv4 and IPv6 addresses, in the resolver's order.
-        case any
-        /// IPv4 addresses only.
-        case ipv4
-        /// IPv6 addresses only.
-        case ipv6
-
-        /// The resolver's preference for this family.
-        var preference: AddressFamilyPreference {
-            switch self {
-            case .any: .any
-            case .ipv4: .ipv4Only
-            case .ipv6: .ipv6Only
-            }
-        }
-
-        /// `any`, `ipv4` or `ipv6`.
-        public var description: String { rawValue }
-    }
+    /// Which address families server names resolve to: `.any` (IPv4 and IPv6, in the resolver's
+    /// order), `.ipv4` or `.ipv6`; each case's description (and raw value) is its name.
+    ///
+    /// The resolver's own type (`NetClockPlatform.AddressFamily`), which every client below the
+    /// facade takes as well, so there is one type for the choice from the resolver up.
+    public typealias AddressFamily = NetClockPlatform.AddressFamily
 }

@@ -20,8 +20,8 @@ public struct AnchorStore: Sendable {
     /// The anchor file's path.
     public let path: String
     private let bootID: @Sendable () -> String?
-    private let monotonic: any MonotonicClockSource
-    private let wall: any WallClockSource
+    private let monotonic: any MonotonicClock
+    private let wall: any WallClock
 
     /// Creates a store for the anchor file at `path` (its directory is created on the first save),
     /// tagged with this boot's identity from `/proc/sys/kernel/random/boot_id`.
@@ -41,8 +41,8 @@ public struct AnchorStore: Sendable {
     package init(
         path: String,
         bootID: @escaping @Sendable () -> String?,
-        monotonic: some MonotonicClockSource,
-        wall: some WallClockSource
+        monotonic: some MonotonicClock,
+        wall: some WallClock
     ) {
         self.path = path
         self.bootID = bootID

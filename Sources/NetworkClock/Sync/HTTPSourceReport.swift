@@ -8,19 +8,19 @@ extension SyncReport {
     /// One HTTP(S) URL's part in a sync: what it measured, or why it could not.
     public struct HTTPSource: Hashable, Sendable {
         /// The URL.
-        public var url: String
+        public package(set) var url: String
         /// `selected`, `survivor` (measured but another URL's bound was tighter) or `error`.
-        public var status: SyncReport.SourceStatus
+        public package(set) var status: SyncReport.SourceStatus
         /// Why, when it failed.
-        public var reason: String?
+        public package(set) var reason: String?
         /// The stable error code, when it failed.
-        public var errorCode: String?
+        public package(set) var errorCode: String?
         /// `date` or the timestamp header's name, when measured.
-        public var kind: String?
+        public package(set) var kind: String?
         /// The measured offset (true − local wall clock), when measured.
-        public var offset: Duration?
+        public package(set) var offset: Duration?
         /// The measured bound, when measured.
-        public var errorBound: Duration?
+        public package(set) var errorBound: Duration?
         /// Requests made to this URL.
         public var requestCount: Int { requests.count }
         /// Every request made, with the interval each gave.

@@ -101,9 +101,6 @@ extension SyncReport {
         /// The minimum-delay sample, when there is one.
         public var best: NTPSample? { query?.best }
 
-        /// Whether this is an NTS server (`ServerName.nts(_:port:)`).
-        public var usesNTS: Bool { server.usesNTS }
-
         /// Whether the source's samples are authenticated: it is an NTS server and every sample came
         /// from a reply whose authenticator verified (RFC 8915). False for plain NTP.
         public var isAuthenticated: Bool { nts != nil && best != nil }

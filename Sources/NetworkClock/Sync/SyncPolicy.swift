@@ -25,7 +25,7 @@ package struct SyncPolicy: Hashable, Sendable {
     /// The port used for servers given without one.
     package var defaultPort: UInt16
     /// Which address families to use.
-    package var family: AddressFamilyPreference
+    package var family: AddressFamily
     /// At most this many addresses are used per configured host.
     package var addressesPerHost: Int
     /// The burst sent to each address.
@@ -60,7 +60,7 @@ package struct SyncPolicy: Hashable, Sendable {
     /// Creates a policy. The default deadline covers a full burst plus one timeout.
     package init(
         servers: [ServerName], defaultPort: UInt16 = ServerName.defaultPort,
-        family: AddressFamilyPreference = .any,
+        family: AddressFamily = .any,
         addressesPerHost: Int = 4, query: QueryOptions = QueryOptions(), minimumSources: Int? = nil,
         deadline: Duration? = nil, combine: NetworkClock.CombineMethod = .intersection
     ) {

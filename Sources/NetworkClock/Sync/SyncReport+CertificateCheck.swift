@@ -35,7 +35,8 @@ extension SyncReport {
 }
 
 extension NetworkClock {
-    /// Which time certificates are checked against.
+    /// Which time certificates are checked against: the rule a sync follows, whose outcome it
+    /// reports as ``SyncReport/CertificateCheck``.
     public enum CertificateTimePolicy: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
         /// The trusted clock when there is one, else Roughtime's time when Roughtime servers agree,
         /// else a checked bootstrap (``SyncReport/CertificateCheck/bootstrap``). The default.

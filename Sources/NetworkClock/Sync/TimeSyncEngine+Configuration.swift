@@ -8,12 +8,12 @@ extension TimeSyncEngine {
     /// HTTP(S) fallback and its Roughtime servers, stamping exchanges with `monotonic`, drawing
     /// request nonces from `nonces`, and checking certificates against `trustedTime`.
     init(
-        configuration: NetworkClock.Configuration, monotonic: any MonotonicClockSource,
-        wall: any WallClockSource, nonces: some NonceSource,
+        configuration: NetworkClock.Configuration, monotonic: any MonotonicClock,
+        wall: any WallClock, nonces: some NonceSource,
         trustedTime: @escaping @Sendable () -> TimeEstimate?
     ) {
         let client = SNTPClient(monotonic: monotonic, wall: wall, nonces: nonces)
-        let http = HTTPTimeSource(
+        let http = HTTPTimeClient(
             configuration: configuration.httpConfiguration,
             trustRoots: configuration.trustRoots.tlsTrustRoots,
             monotonicClock: monotonic, wallClock: wall)
@@ -28,7 +28,7 @@ extension TimeSyncEngine {
         let timeout = configuration.query.timeout
         options.timing = RoughtimeExchange.Timing(timeout: timeout, firstRetransmission: timeout / 2)
         options.frequencyTolerancePPM = configuration.clock.frequencyTolerancePPM
-        options.addressFamily = configuration.addressFamily.preference
+        options.addressFamily = configuration.addressFamily
         roughtime = RoughtimeStage(
             servers: configuration.roughtimeServers, options: options,
             client: RoughtimeClient(monotonic: monotonic, wall: wall), pool: .shared)

@@ -16,7 +16,7 @@ package struct TimeSyncEngine: Sendable {
     /// HTTP(S) URLs to fall back on.
     package var httpURLs: [URL]
     /// How HTTP measurements are made.
-    package var http: HTTPTimeSource
+    package var http: HTTPTimeClient
     /// The whole sync, NTP and fallback together, ends by this long after it starts.
     package var deadline: Duration
     /// The Roughtime query run beside the NTP round, when Roughtime servers are configured.
@@ -28,7 +28,7 @@ package struct TimeSyncEngine: Sendable {
     /// Creates an engine. When HTTP URLs are given, NTP gets at most half of `deadline` (or its own
     /// policy deadline, if shorter) so the fallback always has time left.
     package init(
-        ntp: NTPSyncEngine, httpURLs: [URL] = [], http: HTTPTimeSource = HTTPTimeSource(),
+        ntp: NTPSyncEngine, httpURLs: [URL] = [], http: HTTPTimeClient = HTTPTimeClient(),
         deadline: Duration? = nil
     ) {
         self.httpURLs = httpURLs
@@ -183,15 +183,15 @@ package struct TimeSyncEngine: Sendable {
     /// reporting each.
     private func measureHTTP(left: Duration, certificateTime: CertificateTime) async -> HTTPRound {
         guard left > .milliseconds(1) else { return HTTPRound(reports: httpURLs.map { Self.skipped($0) }) }
-        var source = http
-        var configuration = source.configuration
+        var client = http
+        var configuration = client.configuration
         configuration.deadline = min(configuration.deadline, left)
         configuration.requestTimeout = min(configuration.requestTimeout, left)
-        source = HTTPTimeSource(
-            configuration: configuration, trustRoots: source.trustRoots, monotonicClock: ntp.client.monotonic,
+        client = HTTPTimeClient(
+            configuration: configuration, trustRoots: client.trustRoots, monotonicClock: ntp.client.monotonic,
             wallClock: ntp.client.wall)
-        source.certificateTime = certificateTime
-        let outcomes = await Self.measureAll(httpURLs, with: source, progress: progress)
+        client.certificateTime = certificateTime
+        let outcomes = await Self.measureAll(httpURLs, with: client, progress: progress)
         var round = HTTPRound()
         for (index, outcome) in outcomes.enumerated() {
             switch outcome {
@@ -289,7 +289,7 @@ package struct TimeSyncEngine: Sendable {
     }
 
     private static func measureAll(
-        _ urls: [URL], with source: HTTPTimeSource, progress: SyncProgressObserver?
+        _ urls: [URL], with client: HTTPTimeClient, progress: SyncProgressObserver?
     ) async -> [Result<HTTPTimeMeasurement, HTTPTimeError>] {
         await withTaskGroup(of: IndexedOutcome.self) { group in
             for (index, url) in urls.enumerated() {
@@ -299,7 +299,7 @@ package struct TimeSyncEngine: Sendable {
                     // the parts of a task's tuple result written before a suspension, as in
                     // `return (index, .success(try await ...))` (swiftlang/swift#91911, reverted in
                     // #92155): the index came back as garbage and `watch` crashed (issue 28).
-                    let outcome = await measurement(of: url, with: source)
+                    let outcome = await measurement(of: url, with: client)
                     return IndexedOutcome(index: index, outcome: outcome)
                 }
             }
@@ -315,10 +315,10 @@ package struct TimeSyncEngine: Sendable {
     }
 
     private static func measurement(
-        of url: URL, with source: HTTPTimeSource
+        of url: URL, with client: HTTPTimeClient
     ) async -> Result<HTTPTimeMeasurement, HTTPTimeError> {
         do throws(HTTPTimeError) {
-            return .success(try await source.measure(url))
+            return .success(try await client.measure(url))
         } catch {
             return .failure(error)
         }

@@ -21,23 +21,23 @@ package struct RoughtimeClient: Sendable {
         /// valid replies always required).
         package var minimumAgreeing = 1
         /// Which address families a server's host names resolve to.
-        package var addressFamily: AddressFamilyPreference = .any
+        package var addressFamily: AddressFamily = .any
 
         /// The defaults.
         package init() {}
     }
 
     /// The clock that times the exchanges.
-    package let monotonic: any MonotonicClockSource
+    package let monotonic: any MonotonicClock
     /// The wall clock the agreed time is expressed against.
-    package let wall: any WallClockSource
+    package let wall: any WallClock
     /// Where nonces come from.
     package let random: any RoughtimeRandomSource
 
     /// A client on the boot-time clock, the system wall clock and the system CSPRNG; tests inject
     /// their own.
     package init(
-        monotonic: any MonotonicClockSource = BootTimeClock(), wall: any WallClockSource = SystemWallClock(),
+        monotonic: any MonotonicClock = BootTimeClock(), wall: any WallClock = SystemWallClock(),
         random: any RoughtimeRandomSource = SystemRoughtimeRandom()
     ) {
         self.monotonic = monotonic

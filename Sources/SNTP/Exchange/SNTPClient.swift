@@ -8,9 +8,9 @@ import TimeBase
 /// cooperative thread pool; `NetworkClock` runs them on its bounded blocking pool for you.
 public struct SNTPClient: Sendable {
     /// The monotonic clock on which T1 and T4 are taken.
-    package var monotonic: any MonotonicClockSource
+    package var monotonic: any MonotonicClock
     /// The wall clock, read once per burst to map monotonic instants to wall time.
-    package var wall: any WallClockSource
+    package var wall: any WallClock
     /// Where request nonces come from.
     package var nonces: any NonceSource
     /// Told about every request sent and how it ended, for live progress; nil by default.
@@ -24,8 +24,8 @@ public struct SNTPClient: Sendable {
 
     /// Creates a client with injected clocks and nonce source (tests simulate time with them).
     package init(
-        monotonic: any MonotonicClockSource = BootTimeClock(),
-        wall: any WallClockSource = SystemWallClock(),
+        monotonic: any MonotonicClock = BootTimeClock(),
+        wall: any WallClock = SystemWallClock(),
         nonces: any NonceSource = SystemNonceSource()
     ) {
         self.monotonic = monotonic

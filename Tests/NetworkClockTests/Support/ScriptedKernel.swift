@@ -18,8 +18,8 @@ final class ScriptedKernel: Sendable {
     }
 
     /// The source to hand to ``AnchoredClock``.
-    var source: KernelClockSource {
-        KernelClockSource { self.state.withLock { $0 } }
+    var source: KernelClockReader {
+        KernelClockReader { self.state.withLock { $0 } }
     }
 
     /// A kernel disciplined by a daemon and steady: PLL on, synchronised, nothing left to slew.

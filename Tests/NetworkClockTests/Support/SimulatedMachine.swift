@@ -16,8 +16,8 @@ import TimeBase
 /// to the suspended time, and changes the suspend epoch (as a resume changes the kernel's
 /// wall-to-monotonic offset). The wall clock is the truth plus the user's steps.
 ///
-/// ``clock`` is both the exchange clock (``MonotonicClockSource``, `CLOCK_BOOTTIME`) and the time
-/// base (``TimeBaseSource``), so an ``AnchoredClock`` given it as its monotonic clock reads both
+/// ``clock`` is both the exchange clock (``MonotonicClock``, `CLOCK_BOOTTIME`) and the time
+/// base (``TimeBaseClock``), so an ``AnchoredClock`` given it as its monotonic clock reads both
 /// from the one simulation, as the real one reads both kernels' clocks.
 final class SimulatedMachine: Sendable {
     private struct State {
@@ -131,7 +131,7 @@ final class SimulatedMachine: Sendable {
 }
 
 /// The boot-time clock of a ``SimulatedMachine``, which is also its time base.
-struct SimulatedMachineClock: MonotonicClockSource, TimeBaseSource {
+struct SimulatedMachineClock: MonotonicClock, TimeBaseClock {
     let machine: SimulatedMachine
 
     func now() -> MonotonicInstant { machine.bootReading }
@@ -147,7 +147,7 @@ struct SimulatedMachineClock: MonotonicClockSource, TimeBaseSource {
 }
 
 /// The wall clock of a ``SimulatedMachine``.
-struct SimulatedMachineWallClock: WallClockSource {
+struct SimulatedMachineWallClock: WallClock {
     let machine: SimulatedMachine
     func now() -> UnixTime { machine.wallReading }
 }

@@ -81,7 +81,7 @@ extension CompactBytes {
 }
 
 /// A monotonic clock tests move by hand.
-final class ManualMonotonicClock: MonotonicClockSource {
+final class ManualMonotonicClock: MonotonicClock {
     private let instant: Mutex<MonotonicInstant>
     init(_ start: MonotonicInstant = MonotonicInstant(sinceOrigin: .seconds(1000))) { instant = Mutex(start) }
     func now() -> MonotonicInstant { instant.withLock { $0 } }

@@ -10,11 +10,11 @@ import TimeBase
 /// The bound is sound if the server's clock is right; every failure is an ``HTTPTimeError``
 /// within the request's timeout. What a response proves: the HowTheErrorBoundWorks article, "HTTP
 /// evidence"; why no URLSession: the DesignDecisions article, "Why its own TLS client".
-package struct HTTPTimeSource: Sendable {
+package struct HTTPTimeClient: Sendable {
     /// How measurements are made.
     package let configuration: Configuration
-    private let monotonicClock: any MonotonicClockSource
-    private let wallClock: any WallClockSource
+    private let monotonicClock: any MonotonicClock
+    private let wallClock: any WallClock
     /// Whom `https://` servers' certificates must chain to.
     package let trustRoots: TLSClientConfiguration.TrustRoots
     /// Against which time `https://` servers' certificates are checked (the sync decides).
@@ -22,12 +22,12 @@ package struct HTTPTimeSource: Sendable {
     /// Where the exchanges run (blocking, one pool thread each).
     private let pool: BlockingPool
 
-    /// Creates a source; the clocks and the pool are injectable for tests.
+    /// Creates a client; the clocks and the pool are injectable for tests.
     package init(
         configuration: Configuration = Configuration(),
         trustRoots: TLSClientConfiguration.TrustRoots = .system,
-        monotonicClock: any MonotonicClockSource = BootTimeClock(),
-        wallClock: any WallClockSource = SystemWallClock(), pool: BlockingPool = .shared
+        monotonicClock: any MonotonicClock = BootTimeClock(),
+        wallClock: any WallClock = SystemWallClock(), pool: BlockingPool = .shared
     ) {
         self.configuration = configuration
         self.trustRoots = trustRoots

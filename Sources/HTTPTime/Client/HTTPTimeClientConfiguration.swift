@@ -1,9 +1,10 @@
 import TimeBase
 
-extension HTTPTimeSource {
-    /// How an ``HTTPTimeSource`` measures: which header to read, how many requests it may make and
-    /// how long it may take. The public face of these settings is `NetworkClock.HTTPOptions`,
-    /// which the facade maps onto this, adding the clock policy's frequency tolerance.
+extension HTTPTimeClient {
+    /// How an ``HTTPTimeClient`` measures: which header to read, how many requests it may make and
+    /// how long it may take. The one home of these settings: `NetworkClock.HTTPOptions`, their
+    /// public face, holds one of these and adds, when a sync uses it, the clock policy's frequency
+    /// tolerance and the proxy policy.
     package struct Configuration: Hashable, Sendable {
         /// A timestamp header to read instead of `Date` (nil: use the `Date` header and refine it by
         /// timing requests around the server's second boundary).

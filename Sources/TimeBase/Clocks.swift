@@ -4,20 +4,20 @@ import NetClockPlatform
 ///
 /// NetworkClock anchors true time to this clock. Production code uses ``BootTimeClock``; tests inject
 /// simulated clocks, for example one that runs fast by a chosen number of parts per million.
-package protocol MonotonicClockSource: Sendable {
+package protocol MonotonicClock: Sendable {
     /// The current reading.
     func now() -> MonotonicInstant
 }
 
 /// The system's wall clock: what the machine believes the time is, which a user may change at will.
-package protocol WallClockSource: Sendable {
+package protocol WallClock: Sendable {
     /// The current reading.
     func now() -> UnixTime
 }
 
 /// The kernel's boot-time clock (`CLOCK_BOOTTIME` on Linux): monotonic, counts time spent in
 /// suspend, and cannot be set by anyone.
-package struct BootTimeClock: MonotonicClockSource {
+package struct BootTimeClock: MonotonicClock {
     /// Creates a reader of the boot-time clock.
     package init() {}
 
@@ -34,7 +34,7 @@ package struct BootTimeClock: MonotonicClockSource {
 }
 
 /// The kernel's real-time clock (`CLOCK_REALTIME`): the wall clock that `date` shows and users set.
-package struct SystemWallClock: WallClockSource {
+package struct SystemWallClock: WallClock {
     /// Creates a reader of the wall clock.
     package init() {}
 
