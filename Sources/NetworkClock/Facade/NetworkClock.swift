@@ -28,10 +28,10 @@ public final class NetworkClock: Sendable {
     /// The system clock the offsets are measured against.
     let wallClock: any WallClock
     /// The anchor, floor and NTS cookie files beside the anchor.
-    private let files: ClockStateFiles
-    private let broadcaster: EventBroadcaster
+    let files: ClockStateFiles
+    let broadcaster: EventBroadcaster
     /// The loop behind ``start()``.
-    private let refresh: BackgroundRefresh
+    let refresh: BackgroundRefresh
     /// Writes anchors that ``ingest(serverTime:requestSent:responseReceived:resolution:server:)``
     /// accepted, off the caller's thread; nil without a store.
     var persister: AnchorPersister? { files.persister }
@@ -79,50 +79,6 @@ public final class NetworkClock: Sendable {
     deinit {
         refresh.stop()
         broadcaster.finish()
-    }
-
-    // MARK: Reading
-
-    /// The time floor: the least the true time was proven to be by authenticated time (loaded
-    /// from the store, raised by every authenticated sync); nil when none is known.
-    public var timeFloor: UnixTime? { files.floorValue }
-
-    /// The true time now with its error bound; nil until the first sync (or a restored anchor).
-    /// Lock-free and allocation-free.
-    @inline(__always)
-    public func now() -> TimeEstimate? {
-        clock.now()
-    }
-
-    /// What the clock knows about its oscillator's frequency now (for the CLI's JSON).
-    package func frequency() -> FrequencyEstimate {
-        clock.frequency()
-    }
-
-    /// The time left until a true-time deadline (negative once passed), from the anchor; nil until
-    /// synchronised. Unaffected by wall-clock changes.
-    public func timeRemaining(until deadline: UnixTime) -> Duration? {
-        clock.now()?.timeRemaining(until: deadline)
-    }
-
-    /// Ticks on true-time boundaries every `interval` (whole seconds of true time by default):
-    /// each tick comes when the anchored clock passes the next multiple of `interval`, whatever the
-    /// wall clock says, so a countdown shown from it never drifts. Nothing is produced until the
-    /// clock has an anchor. Sleeps on the boot-time clock, which wall-clock changes do not affect.
-    ///
-    /// ```swift
-    /// for await tick in clock.ticks(every: .seconds(1)) {
-    ///     print(tick.boundary, "remaining:", tick.estimate.timeRemaining(until: saleEnds))
-    /// }
-    /// ```
-    public func ticks(every interval: Duration = .seconds(1)) -> some AsyncSequence<ClockTick, Never> {
-        clock.ticks(every: interval)
-    }
-
-    /// A stream of everything that happens from now on: syncs, rejected sources, falsetickers,
-    /// Kiss-o'-Death, backoff, store problems. Each call returns a new independent stream.
-    public func events() -> AsyncStream<ClockEvent> {
-        broadcaster.subscribe()
     }
 
     // MARK: Syncing
@@ -208,26 +164,4 @@ public final class NetworkClock: Sendable {
     private func emitStatus(of source: SyncReport.NTPSource) {
         if let event = ClockEvent.status(of: source) { broadcaster.emit(event) }
     }
-
-    /// Starts syncing in the background: at once when there is no anchor (or only a restored one),
-    /// then every ``RefreshPolicy/interval`` (jittered), backing off exponentially after failures.
-    /// Calling it again while running does nothing.
-    public func start() {
-        if case .success(let restored) = restoreResult { broadcaster.emit(.restored(restored)) }
-        if case .failure(let error) = restoreResult, error.code != .missing {
-            broadcaster.emit(.restoreFailed(error))
-        }
-        refresh.start(
-            self,
-            initialDelay: BackgroundRefresh.initialDelay(for: clock.now(), policy: configuration.refresh))
-    }
-
-    /// Stops background syncing. A background sync in progress is cancelled: it ends within one
-    /// poll slice (50 ms) and its successor never starts.
-    public func stop() {
-        refresh.stop()
-    }
-
-    /// Whether background syncing is running.
-    public var isRunning: Bool { refresh.isRunning }
 }
