@@ -144,17 +144,43 @@ struct FakeNTSServerChronyTests {
         )
     }
 
+    /// The hostile behaviours chronyd must refuse, by the name each case's messages carry.
+    static let hostileKinds = [
+        "bad authenticator", "wrong UID", "missing UID", "downgrade", "NAK", "no new cookies",
+        "oversized field", "truncated field", "wrong name", "expired", "self-signed", "TLS 1.2",
+        "no ALPN",
+        "no cookies", "critical unknown record", "error record", "oversized response",
+        "truncated records",
+    ]
+
+    /// Each case only waits on chronyd (its polls, one a second, until it gives up on the source)
+    /// and no assertion is about time or CPU, so the cases run at once, each against its own
+    /// server and its own chronyd; every message names its case.
     @Test(
-        "chronyd -Q refuses each hostile behaviour (no offset printed), though it did talk to the server",
-        arguments: [
-            "bad authenticator", "wrong UID", "missing UID", "downgrade", "NAK", "no new cookies",
-            "oversized field", "truncated field", "wrong name", "expired", "self-signed", "TLS 1.2",
-            "no ALPN",
-            "no cookies", "critical unknown record", "error record", "oversized response",
-            "truncated records",
-        ])
-    func chronydRefuses(_ kind: String) throws {
+        "chronyd -Q refuses each hostile behaviour (no offset printed), though it did talk to the server"
+    )
+    func chronydRefuses() async throws {
         let certificates = try TestCertificates.require()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for kind in Self.hostileKinds {
+                group.addTask {
+                    try await Self.onThread { try Self.expectRefusal(kind, certificates: certificates) }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// Runs `body` on a Dispatch thread, never on one of Swift concurrency's cooperative threads
+    /// (only two on this machine), so blocking cases can wait side by side.
+    static func onThread(_ body: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// One case of ``chronydRefuses()``: chronyd against a server playing `kind`.
+    static func expectRefusal(_ kind: String, certificates: TestCertificates) throws {
         let behaviour: FakeNTSServer.Behaviour =
             switch kind {
             case "bad authenticator": .badAuthenticator
@@ -189,18 +215,22 @@ struct FakeNTSServerChronyTests {
         let statistics = server.statistics
         switch behaviour {
         case .keCertificate, .keTLS12Only:
-            #expect(statistics.keHandshakes == 0)
-            #expect(statistics.keFailures >= 1)
-            #expect(statistics.authenticatedRequests == 0)
+            #expect(statistics.keHandshakes == 0, "\(kind): \(statistics.keHandshakes) handshakes")
+            #expect(statistics.keFailures >= 1, "\(kind): \(statistics.keFailures) failures")
+            #expect(
+                statistics.authenticatedRequests == 0,
+                "\(kind): \(statistics.authenticatedRequests) authenticated requests")
         case .keNoALPN, .keNoCookies, .keCriticalUnknownRecord, .keErrorRecord, .keOversizedResponse,
             .keTruncatedRecords:
             // The handshake succeeds; the NTS-KE content is refused, so no NTP request follows.
-            #expect(statistics.keHandshakes >= 1)
-            #expect(statistics.authenticatedRequests == 0)
-            #expect(statistics.rejectedTotal == 0)
+            #expect(statistics.keHandshakes >= 1, "\(kind): \(statistics.keHandshakes) handshakes")
+            #expect(
+                statistics.authenticatedRequests == 0,
+                "\(kind): \(statistics.authenticatedRequests) authenticated requests")
+            #expect(statistics.rejectedTotal == 0, "\(kind): \(statistics.rejectedTotal) rejected")
         default:
-            #expect(statistics.keResponses >= 1)
-            #expect(statistics.authenticatedRequests >= 1, "\(output)")
+            #expect(statistics.keResponses >= 1, "\(kind): \(statistics.keResponses) NTS-KE responses")
+            #expect(statistics.authenticatedRequests >= 1, "\(kind): \(output)")
         }
         print(
             "chronyd refused \(kind): \(statistics.keHandshakes) handshakes, \(statistics.keFailures) failed, \(statistics.authenticatedRequests) authenticated requests; it said: \(output.split(separator: "\n").suffix(2).joined(separator: " | "))"
