@@ -161,47 +161,45 @@ struct FakeNTSServerChronyTests {
     )
     func chronydRefuses() async throws {
         let certificates = try TestCertificates.require()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for kind in Self.hostileKinds {
-                group.addTask {
-                    try await Self.onThread { try Self.expectRefusal(kind, certificates: certificates) }
-                }
-            }
-            try await group.waitForAll()
+        _ = try ChronyPeer.chronyd()
+        let runs = try await BlockingCases.run(Self.hostileKinds, lanes: Self.hostileKinds.count) { kind in
+            try Self.refusalRun(kind, certificates: certificates)
+        }
+        for (kind, (behaviour, output, statistics)) in runs {
+            Self.expectRefusal(kind, behaviour: behaviour, output: output, statistics: statistics)
         }
     }
 
-    /// Runs `body` on a Dispatch thread, never on one of Swift concurrency's cooperative threads
-    /// (only two on this machine), so blocking cases can wait side by side.
-    static func onThread(_ body: @escaping @Sendable () throws -> Void) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+    /// The server behaviour a case of ``chronydRefuses()`` names.
+    static func behaviour(_ kind: String, certificates: TestCertificates) -> FakeNTSServer.Behaviour {
+        switch kind {
+        case "bad authenticator": .badAuthenticator
+        case "wrong UID": .wrongUniqueIdentifier
+        case "missing UID": .missingUniqueIdentifier
+        case "downgrade": .noExtensionFields
+        case "NAK": .nak
+        case "no new cookies": .noNewCookies
+        case "oversized field": .oversizedExtensionField
+        case "truncated field": .truncatedExtensionField
+        case "wrong name": .wrongNameCertificate(certificates)
+        case "expired": .expiredCertificate(certificates)
+        case "self-signed": .selfSignedCertificate(certificates)
+        case "TLS 1.2": .keTLS12Only
+        case "no ALPN": .keNoALPN
+        case "no cookies": .keNoCookies
+        case "critical unknown record": .keCriticalUnknownRecord
+        case "error record": .keErrorRecord(code: 2)
+        case "oversized response": .keOversizedResponse
+        default: .keTruncatedRecords
         }
     }
 
-    /// One case of ``chronydRefuses()``: chronyd against a server playing `kind`.
-    static func expectRefusal(_ kind: String, certificates: TestCertificates) throws {
-        let behaviour: FakeNTSServer.Behaviour =
-            switch kind {
-            case "bad authenticator": .badAuthenticator
-            case "wrong UID": .wrongUniqueIdentifier
-            case "missing UID": .missingUniqueIdentifier
-            case "downgrade": .noExtensionFields
-            case "NAK": .nak
-            case "no new cookies": .noNewCookies
-            case "oversized field": .oversizedExtensionField
-            case "truncated field": .truncatedExtensionField
-            case "wrong name": .wrongNameCertificate(certificates)
-            case "expired": .expiredCertificate(certificates)
-            case "self-signed": .selfSignedCertificate(certificates)
-            case "TLS 1.2": .keTLS12Only
-            case "no ALPN": .keNoALPN
-            case "no cookies": .keNoCookies
-            case "critical unknown record": .keCriticalUnknownRecord
-            case "error record": .keErrorRecord(code: 2)
-            case "oversized response": .keOversizedResponse
-            default: .keTruncatedRecords
-            }
+    /// One case of ``chronydRefuses()`` (blocking, on its own thread): chronyd against a server
+    /// playing `kind`; what chronyd printed and what the server counted.
+    static func refusalRun(_ kind: String, certificates: TestCertificates) throws -> (
+        FakeNTSServer.Behaviour, String, FakeNTSServer.Statistics
+    ) {
+        let behaviour = Self.behaviour(kind, certificates: certificates)
         let server = try FakeNTSServer(
             configuration: .init(certificates: certificates, offset: .seconds(3), behaviour: behaviour))
         defer { server.stop() }
@@ -211,8 +209,15 @@ struct FakeNTSServerChronyTests {
         // gives up on the source by itself well before.
         let output = try Self.runChronyd(
             against: server, caFile: ca.file, directory: ca.directory, seconds: 8)
+        return (behaviour, output, server.statistics)
+    }
+
+    /// The checks of one case of ``chronydRefuses()``, each message naming it.
+    static func expectRefusal(
+        _ kind: String, behaviour: FakeNTSServer.Behaviour, output: String,
+        statistics: FakeNTSServer.Statistics
+    ) {
         #expect(Self.measuredOffset(in: output) == nil, "chronyd accepted \(kind):\n\(output)")
-        let statistics = server.statistics
         switch behaviour {
         case .keCertificate, .keTLS12Only:
             #expect(statistics.keHandshakes == 0, "\(kind): \(statistics.keHandshakes) handshakes")
