@@ -80,10 +80,32 @@ struct ProxyCLITests {
         )
     }
 
+    /// Runs `body` for each case at once, in child tasks of the test (its expectations count
+    /// for it): for cases that only wait on their own peers and assert nothing about time or load.
+    /// What a case throws is recorded naming the case, and the other cases still run.
+    static func concurrently<Case: Sendable & CustomStringConvertible>(
+        _ cases: [Case], _ body: @escaping @Sendable (Case) async throws -> Void
+    ) async {
+        await withTaskGroup(of: Void.self) { group in
+            for item in cases {
+                group.addTask {
+                    do { try await body(item) } catch { Issue.record("\(item): \(error)") }
+                }
+            }
+        }
+    }
+
     /// tinyproxy with `BasicAuth`: without credentials `proxy_authentication_required` naming
-    /// `Basic` (exit 1), with them the time; the password is printed nowhere.
-    @Test(arguments: [false, true])
-    func tinyproxyAsksForCredentialsAndTakesThem(secure: Bool) async throws {
+    /// `Basic` (exit 1), with them the time; the password is printed nowhere. The `http://` and
+    /// `https://` cases run at once, each with its own tinyproxy and server (nothing here is timed).
+    @Test func tinyproxyAsksForCredentialsAndTakesThem() async throws {
+        await Self.concurrently(["http", "https"]) {
+            try await Self.tinyproxyAsksForCredentialsAndTakesThem(secure: $0 == "https")
+        }
+    }
+
+    static func tinyproxyAsksForCredentialsAndTakesThem(secure: Bool) async throws {
+        let label = secure ? "https" : "http"
         var options = ProxyPeer.Options()
         options.basicAuth = ("alice", "s3cret-pw")
         let proxy = try ProxyPeer(.tinyproxy, options: options)
@@ -92,30 +114,32 @@ struct ProxyCLITests {
         defer { server.stop() }
         let url = server.url(hostName: "localhost")
         let refused = try await Self.query(url, ["--proxy", proxy.url()])
-        #expect(refused.status == 1, "\(refused.stdout) \(refused.stderr)")
+        #expect(refused.status == 1, "\(label): \(refused.stdout) \(refused.stderr)")
         let json = try refused.json()
-        let http = try #require((json["http"] as? [[String: Any]])?.first)
-        #expect(http["error_code"] as? String == "proxy_authentication_required", "\(refused.stdout)")
-        #expect((http["reason"] as? String)?.contains("Basic") == true, "\(refused.stdout)")
+        let http = try #require((json["http"] as? [[String: Any]])?.first, "\(label): \(refused.stdout)")
+        #expect(
+            http["error_code"] as? String == "proxy_authentication_required", "\(label): \(refused.stdout)")
+        #expect((http["reason"] as? String)?.contains("Basic") == true, "\(label): \(refused.stdout)")
         // tinyproxy answers wrong credentials with a bare 401: to CONNECT only the proxy speaks, so
         // it is the proxy's refusal; in absolute form it cannot be told from the origin's 401.
         let wrong = try await Self.query(url, ["--proxy", proxy.url(user: "alice", password: "not-it")])
-        #expect(wrong.status == 1)
+        #expect(wrong.status == 1, "\(label): \(wrong.stdout)")
         let expected =
             secure
             ? "proxy_authentication_required: the proxy 127.0.0.1:\(proxy.port) refused the credentials given"
             : "http_status: HEAD answered HTTP 401 through the proxy 127.0.0.1:\(proxy.port)"
-        #expect(wrong.stdout.contains(expected), "\(wrong.stdout)")
+        #expect(wrong.stdout.contains(expected), "\(label): \(wrong.stdout)")
         let accepted = try await Self.query(
             url, ["--proxy", proxy.url(user: "alice", password: "s3cret-pw")])
-        let (offset, bound) = try Self.expectTruth(accepted, "through tinyproxy")
+        let (offset, bound) = try Self.expectTruth(accepted, "\(label) through tinyproxy")
         for output in [refused, wrong, accepted] {
-            #expect(!(output.stdout + output.stderr).contains("s3cret-pw"))
-            #expect(!(output.stdout + output.stderr).contains("not-it"))
+            #expect(!(output.stdout + output.stderr).contains("s3cret-pw"), "\(label): the password printed")
+            #expect(
+                !(output.stdout + output.stderr).contains("not-it"), "\(label): the wrong password printed")
         }
-        #expect(server.requests.count >= 1)
+        #expect(server.requests.count >= 1, "\(label): no request reached the server")
         let logged = secure ? "CONNECT localhost:\(server.port)" : "HEAD http://localhost:\(server.port)/"
-        #expect(proxy.log.contains(logged), "\(proxy.log)")
+        #expect(proxy.log.contains(logged), "\(label): \(proxy.log)")
         print(
             "proxy accuracy | tinyproxy | \(secure ? "https" : "http") | offset \(offset) ± \(bound)"
                 + " (\(accepted.elapsed))")
@@ -123,19 +147,24 @@ struct ProxyCLITests {
 
     /// `no_proxy`/`NO_PROXY` in each form that covers 127.0.0.1, and `--no-proxy`, go around a
     /// proxy that would stall every request: the time, and the proxy saw no connection.
-    @Test(arguments: [
-        ["no_proxy": "127.0.0.1"], ["NO_PROXY": "example.com, 127.0.0.0/8"], ["no_proxy": "*"],
-        ["NO_PROXY": "::1,127.0.0.1/32"],
-    ])
-    func noProxyGoesAround(_ bypass: [String: String]) async throws {
-        let proxy = try HostileProxy(.stall)
-        defer { proxy.stop() }
-        let server = try Self.server(secure: true)
-        defer { server.stop() }
-        let output = try await Self.query(
-            server.url(hostName: "127.0.0.1"), environment: bypass.merging(["https_proxy": proxy.url]) { $1 })
-        _ = try Self.expectTruth(output, "\(bypass)")
-        #expect(proxy.requestHeads.isEmpty)
+    /// The four forms run at once, each with its own proxy and server (nothing here is timed).
+    @Test func noProxyGoesAround() async throws {
+        let bypasses: [[String: String]] = [
+            ["no_proxy": "127.0.0.1"], ["NO_PROXY": "example.com, 127.0.0.0/8"], ["no_proxy": "*"],
+            ["NO_PROXY": "::1,127.0.0.1/32"],
+        ]
+        await Self.concurrently(bypasses) { bypass in
+            let label = "\(bypass)"
+            let proxy = try HostileProxy(.stall)
+            defer { proxy.stop() }
+            let server = try Self.server(secure: true)
+            defer { server.stop() }
+            let output = try await Self.query(
+                server.url(hostName: "127.0.0.1"),
+                environment: bypass.merging(["https_proxy": proxy.url]) { $1 })
+            _ = try Self.expectTruth(output, label)
+            #expect(proxy.requestHeads.isEmpty, "\(label): \(proxy.requestHeads)")
+        }
     }
 
     @Test func noProxyOptionIgnoresTheEnvironment() async throws {
