@@ -80,26 +80,11 @@ struct ProxyCLITests {
         )
     }
 
-    /// Runs `body` for each case at once, in child tasks of the test (its expectations count
-    /// for it): for cases that only wait on their own peers and assert nothing about time or load.
-    /// What a case throws is recorded naming the case, and the other cases still run.
-    static func concurrently<Case: Sendable & CustomStringConvertible>(
-        _ cases: [Case], _ body: @escaping @Sendable (Case) async throws -> Void
-    ) async {
-        await withTaskGroup(of: Void.self) { group in
-            for item in cases {
-                group.addTask {
-                    do { try await body(item) } catch { Issue.record("\(item): \(error)") }
-                }
-            }
-        }
-    }
-
     /// tinyproxy with `BasicAuth`: without credentials `proxy_authentication_required` naming
     /// `Basic` (exit 1), with them the time; the password is printed nowhere. The `http://` and
     /// `https://` cases run at once, each with its own tinyproxy and server (nothing here is timed).
     @Test func tinyproxyAsksForCredentialsAndTakesThem() async throws {
-        await Self.concurrently(["http", "https"]) {
+        await concurrently(["http", "https"]) {
             try await Self.tinyproxyAsksForCredentialsAndTakesThem(secure: $0 == "https")
         }
     }
@@ -153,7 +138,7 @@ struct ProxyCLITests {
             ["no_proxy": "127.0.0.1"], ["NO_PROXY": "example.com, 127.0.0.0/8"], ["no_proxy": "*"],
             ["NO_PROXY": "::1,127.0.0.1/32"],
         ]
-        await Self.concurrently(bypasses) { bypass in
+        await concurrently(bypasses) { bypass in
             let label = "\(bypass)"
             let proxy = try HostileProxy(.stall)
             defer { proxy.stop() }
