@@ -11,12 +11,7 @@ import WallClockReference
 /// Finding chronyd, the real NTS client, and deciding whether its test runs.
 enum ChronyPeer {
     /// Where `chronyd` is: the `PATH`, then the sbin directories a non-login `PATH` may lack.
-    static let chronydPath: String? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        let directories =
-            path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin", "/usr/local/sbin"]
-        return directories.map { $0 + "/chronyd" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
+    static let chronydPath = TestExecutables.path(of: "chronyd")
 
     /// Whether to run: chronyd and openssl are installed, or CI requires every peer (then a missing
     /// one fails the test in ``chronyd()``).

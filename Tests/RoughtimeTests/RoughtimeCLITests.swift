@@ -30,12 +30,7 @@ struct RoughtimeCLITests {
     }
 
     /// The built `netclock`: the test bundle sits beside it.
-    static var netclock: String {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-            .deletingLastPathComponent()
-        if directory.lastPathComponent.hasSuffix(".xctest") { directory.deleteLastPathComponent() }
-        return directory.appendingPathComponent("netclock").path
-    }
+    static var netclock: String { TestExecutables.productsDirectory.appendingPathComponent("netclock").path }
 
     /// Runs `netclock ARGUMENTS`, at most 30 s.
     static func run(_ arguments: [String], in directory: String) throws -> Run {

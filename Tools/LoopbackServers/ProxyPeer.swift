@@ -25,13 +25,7 @@ package final class ProxyPeer {
         var executable: String { self == .squid ? "squid" : "tinyproxy" }
 
         /// Where the executable is: the `PATH`, then the sbin directories a non-login `PATH` may lack.
-        package var path: String? {
-            let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-            let directories = path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin"]
-            return directories.map { $0 + "/" + executable }.first {
-                FileManager.default.isExecutableFile(atPath: $0)
-            }
-        }
+        package var path: String? { TestExecutables.path(of: executable) }
 
         /// Whether a test needing it runs: it is installed, or CI requires every peer (then its
         /// absence fails the test in ``ProxyPeer/init(_:options:)``).
