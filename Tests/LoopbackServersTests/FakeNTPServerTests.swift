@@ -1001,14 +1001,7 @@ struct FakeNTPServerCommandLineTests {
 // MARK: - The command, end to end
 
 /// The built `fake-ntp-server` binary beside the test bundle, when the build produced it.
-let commandPath: String? = {
-    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for directory in [bundle, bundle.deletingLastPathComponent()] {
-        let path = directory.appendingPathComponent("fake-ntp-server").path
-        if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    return nil
-}()
+let commandPath = TestExecutables.builtProduct("fake-ntp-server")
 
 /// A running `fake-ntp-server` process and the address it printed.
 final class RunningCommand {

@@ -11,12 +11,7 @@ import WallClockReference
 /// Finding chronyd, the real NTS client, and deciding whether its test runs.
 enum ChronyPeer {
     /// Where `chronyd` is: the `PATH`, then the sbin directories a non-login `PATH` may lack.
-    static let chronydPath: String? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        let directories =
-            path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin", "/usr/local/sbin"]
-        return directories.map { $0 + "/chronyd" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
+    static let chronydPath = TestExecutables.path(of: "chronyd")
 
     /// Whether to run: chronyd and openssl are installed, or CI requires every peer (then a missing
     /// one fails the test in ``chronyd()``).
@@ -144,38 +139,62 @@ struct FakeNTSServerChronyTests {
         )
     }
 
+    /// The hostile behaviours chronyd must refuse, by the name each case's messages carry.
+    static let hostileKinds = [
+        "bad authenticator", "wrong UID", "missing UID", "downgrade", "NAK", "no new cookies",
+        "oversized field", "truncated field", "wrong name", "expired", "self-signed", "TLS 1.2",
+        "no ALPN",
+        "no cookies", "critical unknown record", "error record", "oversized response",
+        "truncated records",
+    ]
+
+    /// Each case only waits on chronyd (its polls, one a second, until it gives up on the source)
+    /// and no assertion is about time or CPU, so the cases run at once, each against its own
+    /// server and its own chronyd; every message names its case.
     @Test(
-        "chronyd -Q refuses each hostile behaviour (no offset printed), though it did talk to the server",
-        arguments: [
-            "bad authenticator", "wrong UID", "missing UID", "downgrade", "NAK", "no new cookies",
-            "oversized field", "truncated field", "wrong name", "expired", "self-signed", "TLS 1.2",
-            "no ALPN",
-            "no cookies", "critical unknown record", "error record", "oversized response",
-            "truncated records",
-        ])
-    func chronydRefuses(_ kind: String) throws {
+        "chronyd -Q refuses each hostile behaviour (no offset printed), though it did talk to the server"
+    )
+    func chronydRefuses() async throws {
         let certificates = try TestCertificates.require()
-        let behaviour: FakeNTSServer.Behaviour =
-            switch kind {
-            case "bad authenticator": .badAuthenticator
-            case "wrong UID": .wrongUniqueIdentifier
-            case "missing UID": .missingUniqueIdentifier
-            case "downgrade": .noExtensionFields
-            case "NAK": .nak
-            case "no new cookies": .noNewCookies
-            case "oversized field": .oversizedExtensionField
-            case "truncated field": .truncatedExtensionField
-            case "wrong name": .wrongNameCertificate(certificates)
-            case "expired": .expiredCertificate(certificates)
-            case "self-signed": .selfSignedCertificate(certificates)
-            case "TLS 1.2": .keTLS12Only
-            case "no ALPN": .keNoALPN
-            case "no cookies": .keNoCookies
-            case "critical unknown record": .keCriticalUnknownRecord
-            case "error record": .keErrorRecord(code: 2)
-            case "oversized response": .keOversizedResponse
-            default: .keTruncatedRecords
-            }
+        _ = try ChronyPeer.chronyd()
+        let runs = try await BlockingCases.run(Self.hostileKinds, lanes: Self.hostileKinds.count) { kind in
+            try Self.refusalRun(kind, certificates: certificates)
+        }
+        for (kind, (behaviour, output, statistics)) in runs {
+            Self.expectRefusal(kind, behaviour: behaviour, output: output, statistics: statistics)
+        }
+    }
+
+    /// The server behaviour a case of ``chronydRefuses()`` names.
+    static func behaviour(_ kind: String, certificates: TestCertificates) -> FakeNTSServer.Behaviour {
+        switch kind {
+        case "bad authenticator": .badAuthenticator
+        case "wrong UID": .wrongUniqueIdentifier
+        case "missing UID": .missingUniqueIdentifier
+        case "downgrade": .noExtensionFields
+        case "NAK": .nak
+        case "no new cookies": .noNewCookies
+        case "oversized field": .oversizedExtensionField
+        case "truncated field": .truncatedExtensionField
+        case "wrong name": .wrongNameCertificate(certificates)
+        case "expired": .expiredCertificate(certificates)
+        case "self-signed": .selfSignedCertificate(certificates)
+        case "TLS 1.2": .keTLS12Only
+        case "no ALPN": .keNoALPN
+        case "no cookies": .keNoCookies
+        case "critical unknown record": .keCriticalUnknownRecord
+        case "error record": .keErrorRecord(code: 2)
+        case "oversized response": .keOversizedResponse
+        default: .keTruncatedRecords
+        }
+    }
+
+    /// One case of ``chronydRefuses()`` (blocking, on its own thread): chronyd against a server
+    /// playing `kind`; what chronyd printed and what the server counted.
+    static func refusalRun(_ kind: String, certificates: TestCertificates) throws -> (
+        FakeNTSServer.Behaviour, String, FakeNTSServer.Statistics
+    ) {
+        let behaviour = Self.behaviour(kind, certificates: certificates)
         let server = try FakeNTSServer(
             configuration: .init(certificates: certificates, offset: .seconds(3), behaviour: behaviour))
         defer { server.stop() }
@@ -185,22 +204,33 @@ struct FakeNTSServerChronyTests {
         // gives up on the source by itself well before.
         let output = try Self.runChronyd(
             against: server, caFile: ca.file, directory: ca.directory, seconds: 8)
+        return (behaviour, output, server.statistics)
+    }
+
+    /// The checks of one case of ``chronydRefuses()``, each message naming it.
+    static func expectRefusal(
+        _ kind: String, behaviour: FakeNTSServer.Behaviour, output: String,
+        statistics: FakeNTSServer.Statistics
+    ) {
         #expect(Self.measuredOffset(in: output) == nil, "chronyd accepted \(kind):\n\(output)")
-        let statistics = server.statistics
         switch behaviour {
         case .keCertificate, .keTLS12Only:
-            #expect(statistics.keHandshakes == 0)
-            #expect(statistics.keFailures >= 1)
-            #expect(statistics.authenticatedRequests == 0)
+            #expect(statistics.keHandshakes == 0, "\(kind): \(statistics.keHandshakes) handshakes")
+            #expect(statistics.keFailures >= 1, "\(kind): \(statistics.keFailures) failures")
+            #expect(
+                statistics.authenticatedRequests == 0,
+                "\(kind): \(statistics.authenticatedRequests) authenticated requests")
         case .keNoALPN, .keNoCookies, .keCriticalUnknownRecord, .keErrorRecord, .keOversizedResponse,
             .keTruncatedRecords:
             // The handshake succeeds; the NTS-KE content is refused, so no NTP request follows.
-            #expect(statistics.keHandshakes >= 1)
-            #expect(statistics.authenticatedRequests == 0)
-            #expect(statistics.rejectedTotal == 0)
+            #expect(statistics.keHandshakes >= 1, "\(kind): \(statistics.keHandshakes) handshakes")
+            #expect(
+                statistics.authenticatedRequests == 0,
+                "\(kind): \(statistics.authenticatedRequests) authenticated requests")
+            #expect(statistics.rejectedTotal == 0, "\(kind): \(statistics.rejectedTotal) rejected")
         default:
-            #expect(statistics.keResponses >= 1)
-            #expect(statistics.authenticatedRequests >= 1, "\(output)")
+            #expect(statistics.keResponses >= 1, "\(kind): \(statistics.keResponses) NTS-KE responses")
+            #expect(statistics.authenticatedRequests >= 1, "\(kind): \(output)")
         }
         print(
             "chronyd refused \(kind): \(statistics.keHandshakes) handshakes, \(statistics.keFailures) failed, \(statistics.authenticatedRequests) authenticated requests; it said: \(output.split(separator: "\n").suffix(2).joined(separator: " | "))"

@@ -102,27 +102,36 @@ struct NTSHostileServerTests {
         #expect(server.statistics.keHandshakes == 1)
     }
 
-    /// Replies the client must discard: each leaves its own code, and no sample.
-    @Test(arguments: [
-        (FakeNTSServer.Behaviour.badAuthenticator, "nts_bad_authenticator"),
+    /// Replies the client must discard, with the code each must leave.
+    static let discarded: [(FakeNTSServer.Behaviour, String)] = [
+        (.badAuthenticator, "nts_bad_authenticator"),
         (.wrongUniqueIdentifier, "nts_unique_identifier_mismatch"),
         (.missingUniqueIdentifier, "nts_missing_unique_identifier"),
         (.noExtensionFields, "nts_unauthenticated_reply"),
         (.oversizedExtensionField, "nts_malformed_reply"),
         (.truncatedExtensionField, "nts_malformed_reply"),
-    ])
-    func aTamperedOrStrippedReplyNeverBecomesASample(behaviour: FakeNTSServer.Behaviour, code: String) throws
-    {
-        let (server, certificates) = try Self.server(behaviour)
-        defer { server.stop() }
-        let outcome = Self.query(server, certificates: certificates)
-        #expect(outcome.failure == nil)
-        #expect(outcome.result?.samples.isEmpty == true)
-        #expect(Set(Self.rejectionCodes(outcome)) == [code])
-        // The server did receive and authenticate our requests: the fault is in its replies.
-        #expect(server.statistics.authenticatedRequests == 2)
-        let failure = try #require(outcome.result?.failure)
-        #expect(SNTPError(failure).rejections == [code])
+    ]
+
+    /// Replies the client must discard: each leaves its own code, and no sample. Each case waits
+    /// out its requests' 300 ms timeouts against its own server, so the cases run at once; every
+    /// message names its behaviour.
+    @Test func aTamperedOrStrippedReplyNeverBecomesASample() async throws {
+        let runs = try await BlockingCases.run(Self.discarded.map(\.0), lanes: Self.discarded.count) {
+            behaviour in
+            let (server, certificates) = try Self.server(behaviour)
+            defer { server.stop() }
+            return (Self.query(server, certificates: certificates), server.statistics.authenticatedRequests)
+        }
+        #expect(runs.count == Self.discarded.count)
+        for ((behaviour, (outcome, authenticated)), (_, code)) in zip(runs, Self.discarded) {
+            #expect(outcome.failure == nil, "\(behaviour): \(String(describing: outcome.failure))")
+            #expect(outcome.result?.samples.isEmpty == true, "\(behaviour)")
+            #expect(Set(Self.rejectionCodes(outcome)) == [code], "\(behaviour)")
+            // The server did receive and authenticate our requests: the fault is in its replies.
+            #expect(authenticated == 2, "\(behaviour): \(authenticated) authenticated requests")
+            let failure = try #require(outcome.result?.failure, "\(behaviour): no failure")
+            #expect(SNTPError(failure).rejections == [code], "\(behaviour)")
+        }
     }
 
     @Test func anNTSNAKLeadsToOneNewKeyExchangeAndNoSample() throws {

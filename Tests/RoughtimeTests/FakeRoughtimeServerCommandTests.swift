@@ -9,14 +9,7 @@ import WallClockReference
     typealias Options = FakeRoughtimeServer.CommandLineOptions
 
     /// The built command, beside the test bundle.
-    static let commandPath: String? = {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for directory in [bundle, bundle.deletingLastPathComponent()] {
-            let path = directory.appendingPathComponent("fake-roughtime-server").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
-    }()
+    static let commandPath = TestExecutables.builtProduct("fake-roughtime-server")
 
     @Test func behaviourNamesRoundTrip() {
         for behaviour in FakeRoughtimeServer.Behaviour.allCases {

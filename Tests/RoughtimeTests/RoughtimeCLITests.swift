@@ -30,12 +30,7 @@ struct RoughtimeCLITests {
     }
 
     /// The built `netclock`: the test bundle sits beside it.
-    static var netclock: String {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-            .deletingLastPathComponent()
-        if directory.lastPathComponent.hasSuffix(".xctest") { directory.deleteLastPathComponent() }
-        return directory.appendingPathComponent("netclock").path
-    }
+    static var netclock: String { TestExecutables.productsDirectory.appendingPathComponent("netclock").path }
 
     /// Runs `netclock ARGUMENTS`, at most 30 s.
     static func run(_ arguments: [String], in directory: String) throws -> Run {
@@ -111,9 +106,35 @@ struct RoughtimeCLITests {
     }
 
     /// Every hostile answer: `sync` exits 1 with the reason and leaves the stored anchor exactly as
-    /// it was (a first sync against an honest fake stored one).
-    @Test(arguments: FakeRoughtimeServer.Behaviour.hostile)
-    func aHostileAnswerNeverMovesTheStoredAnchor(behaviour: FakeRoughtimeServer.Behaviour) throws {
+    /// it was (a first sync against an honest fake stored one). Each case has its own server and
+    /// state and only waits on its children, so the cases run three at a time; every message names
+    /// its behaviour.
+    @Test func aHostileAnswerNeverMovesTheStoredAnchor() async throws {
+        let runs = try await BlockingCases.run(FakeRoughtimeServer.Behaviour.hostile, lanes: 3) { behaviour in
+            try Self.hostileSync(behaviour)
+        }
+        #expect(runs.count == FakeRoughtimeServer.Behaviour.hostile.count)
+        for (behaviour, run) in runs {
+            #expect(run.first.status == 0, "\(behaviour): the honest sync: \(run.first.output)")
+            #expect(run.hostile.status == 1, "\(behaviour): \(run.hostile.output)")
+            let json = try run.hostile.json()
+            let roughtime = try #require(
+                json["roughtime"] as? [String: Any], "\(behaviour): \(run.hostile.output)")
+            let report = try #require(
+                (roughtime["servers"] as? [[String: Any]])?.first, "\(behaviour): \(run.hostile.output)")
+            #expect(
+                ["rejected", "timed_out"].contains(report["status"] as? String),
+                "\(behaviour): \(run.hostile.output)")
+            #expect(run.after == run.stored, "\(behaviour) moved the anchor")
+        }
+    }
+
+    /// One case of ``aHostileAnswerNeverMovesTheStoredAnchor()`` (blocking): an honest `sync`
+    /// storing an anchor, then one against `behaviour`; both runs and the state file before and
+    /// after the second.
+    static func hostileSync(_ behaviour: FakeRoughtimeServer.Behaviour) throws -> (
+        first: Run, hostile: Run, stored: Data, after: Data?
+    ) {
         let configuration = try FakeRoughtimeServer.Configuration()
         let key = configuration.longTermKey
         let server = try FakeRoughtimeServer(configuration: configuration)
@@ -129,18 +150,10 @@ struct RoughtimeCLITests {
         // A 0.3 s timeout per exchange: a refused reply costs the whole wait, loopback needs 1 ms.
         let arguments = ["sync", "--roughtime", list, "--state", state, "--timeout", "0.3", "--json"]
         let first = try Self.run(arguments, in: directory)
-        #expect(first.status == 0, "\(first.output)")
         let stored = try Data(contentsOf: URL(fileURLWithPath: state))
 
         server.update { $0.behaviour = behaviour }
         let hostile = try Self.run(arguments, in: directory)
-        #expect(hostile.status == 1, "\(behaviour): \(hostile.output)")
-        let json = try hostile.json()
-        let roughtime = try #require(json["roughtime"] as? [String: Any])
-        let report = try #require((roughtime["servers"] as? [[String: Any]])?.first)
-        #expect(
-            ["rejected", "timed_out"].contains(report["status"] as? String), "\(behaviour): \(hostile.output)"
-        )
-        #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == stored, "\(behaviour) moved the anchor")
+        return (first, hostile, stored, try? Data(contentsOf: URL(fileURLWithPath: state)))
     }
 }

@@ -109,12 +109,10 @@ import WallClockReference
         #expect(fake.statistics.largestBatch == 3)
     }
 
-    @Test func everyHostileReplyIsRefusedAndGivesNoTime() throws {
-        let fake = try FakeRoughtimeServer(configuration: try .init())
-        defer { fake.stop() }
-        let server = Self.server(fake, name: "hostile")
-        // Prime the replay with a reply to an earlier request.
-        #expect((try? RoughtimeClient().query([server], options: Self.quick).agreedTime()) != nil)
+    /// Each hostile behaviour against its own fake server (primed, for the replay, with a reply to
+    /// an earlier request): the cases only wait on loopback replies and the silent one's timeout,
+    /// so they run at once; every message names its behaviour.
+    @Test func everyHostileReplyIsRefusedAndGivesNoTime() async throws {
         let expected: [FakeRoughtimeServer.Behaviour: RoughtimeError.Code] = [
             .badResponseSignature: .badResponseSignature, .badDelegationSignature: .badDelegationSignature,
             .expiredDelegation: .delegationExpired, .midpointOutsideDelegation: .delegationNotYetValid,
@@ -124,21 +122,31 @@ import WallClockReference
             .wrongType: .wrongType, .truncatedSignature: .truncatedTag, .unsortedTags: .unsortedTags,
             .duplicateTag: .duplicateTag,
         ]
-        for behaviour in FakeRoughtimeServer.Behaviour.hostile {
+        let hostile = FakeRoughtimeServer.Behaviour.hostile
+        let runs = try await BlockingCases.run(hostile, lanes: hostile.count) { behaviour in
+            let fake = try FakeRoughtimeServer(configuration: try .init())
+            defer { fake.stop() }
+            let server = Self.server(fake, name: "hostile")
+            // Prime the replay with a reply to an earlier request.
+            let primed = (try? RoughtimeClient().query([server], options: Self.quick).agreedTime()) != nil
             fake.update { $0.behaviour = behaviour }
-            let result = RoughtimeClient().query([server], options: Self.quick)
+            return (primed, RoughtimeClient().query([server], options: Self.quick))
+        }
+        #expect(runs.count == hostile.count)
+        for (behaviour, (primed, result)) in runs {
+            #expect(primed, "\(behaviour): the priming query gave no time")
             #expect(throws: RoughtimeError.self, "\(behaviour) must not give a time") {
                 try result.agreedTime()
             }
-            let status = try #require(result.servers.first?.status)
+            let status = try #require(result.servers.first?.status, "\(behaviour): no report")
             if behaviour == .silent {
-                #expect(status == .timedOut)
+                #expect(status == .timedOut, "\(behaviour): \(status)")
             } else {
-                let code = try #require(expected[behaviour])
+                let code = try #require(expected[behaviour], "\(behaviour): no expected code")
                 #expect(status == .rejected(RoughtimeError(code, "")), "\(behaviour): \(status)")
-                #expect(result.servers.first?.rejections.count == 1)
+                #expect(result.servers.first?.rejections.count == 1, "\(behaviour): \(result)")
             }
-            #expect(result.chain.links.isEmpty)
+            #expect(result.chain.links.isEmpty, "\(behaviour): \(result)")
         }
     }
 

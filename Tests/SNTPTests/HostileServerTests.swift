@@ -26,8 +26,9 @@ struct HostileServerTests {
         return SNTPClient().query(address, options: options)
     }
 
-    /// Behaviours whose reply is read and rejected while the client keeps waiting for a valid one.
-    @Test(arguments: [
+    /// Behaviours whose reply is read and rejected while the client keeps waiting for a valid one,
+    /// with the code each must give.
+    static let rejected: [(FakeNTPServer.Behaviour, String)] = [
         (FakeNTPServer.Behaviour.truncated(length: 47), "too_short"),
         (.truncated(length: 0), "too_short"),
         (.garbage(length: 20), "too_short"),
@@ -48,17 +49,35 @@ struct HostileServerTests {
         (.rootDistance(delay: .seconds(2), dispersion: .milliseconds(1)), "root_distance_too_large"),
         (.rootDistance(delay: .zero, dispersion: .seconds(20)), "root_distance_too_large"),
         (.negativeDelay, "negative_delay"),
-    ])
-    func rejectedWithItsReason(behaviour: FakeNTPServer.Behaviour, code: String) throws {
-        let result = try Self.query(behaviour)
-        #expect(result.samples.isEmpty)
-        #expect(result.best == nil)
-        let failure = try #require(result.failure)
-        guard case .allRejected(let reasons) = failure else {
-            Issue.record("expected rejection \(code), got \(failure)")
-            return
+    ]
+
+    /// Each case waits out its 300 ms timeout after the rejected reply, its own server beside it,
+    /// so the cases run five at a time; every message names its behaviour.
+    @Test func rejectedWithItsReason() async throws {
+        let results = try await BlockingCases.run(
+            Self.rejected.map { Case(behaviour: $0.0, code: $0.1) }, lanes: 5
+        ) {
+            try Self.query($0.behaviour)
         }
-        #expect(reasons.map(\.code) == [code])
+        #expect(results.count == Self.rejected.count)
+        for (item, result) in results {
+            let (behaviour, code) = (item.behaviour, item.code)
+            #expect(result.samples.isEmpty, "\(behaviour): \(result.samples)")
+            #expect(result.best == nil, "\(behaviour)")
+            let failure = try #require(result.failure, "\(behaviour): no failure")
+            guard case .allRejected(let reasons) = failure else {
+                Issue.record("\(behaviour): expected rejection \(code), got \(failure)")
+                continue
+            }
+            #expect(reasons.map(\.code) == [code], "\(behaviour)")
+        }
+    }
+
+    /// A case of ``rejectedWithItsReason()``.
+    struct Case: Sendable, CustomStringConvertible {
+        var behaviour: FakeNTPServer.Behaviour
+        var code: String
+        var description: String { "\(behaviour)" }
     }
 
     @Test(arguments: ["RATE", "DENY", "RSTR", "XXXX"])

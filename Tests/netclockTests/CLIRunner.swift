@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServers
 import SNTP
 import TimeBase
 
@@ -21,13 +22,7 @@ struct CLIRunner {
     }
 
     /// The directory holding the package's built products: the test bundle sits beside them.
-    static var productsDirectory: URL {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        var directory = bundle.deletingLastPathComponent()
-        // swift-testing may run from inside the .xctest bundle on some layouts.
-        if directory.lastPathComponent.hasSuffix(".xctest") { directory.deleteLastPathComponent() }
-        return directory
-    }
+    static var productsDirectory: URL { TestExecutables.productsDirectory }
 
     static func url(of product: String) -> URL {
         productsDirectory.appendingPathComponent(product)
@@ -112,7 +107,5 @@ struct CLIRunner {
     }
 
     /// Whether CI asked for every real peer to be present (a missing tool then fails the test).
-    static var peersRequired: Bool {
-        ProcessInfo.processInfo.environment["NETCLOCK_REQUIRE_PEERS"] == "1"
-    }
+    static var peersRequired: Bool { TestExecutables.peersRequired }
 }

@@ -14,9 +14,12 @@ import WallClockReference
     .wallClockReference)
 struct CheckNTPTimeSideBySideTests {
     /// Both programs' exit statuses against a server `offset` ahead with `dispersion` of root
-    /// dispersion, `-w 0.5 -c 1`.
+    /// dispersion, `-w 0.5 -c 1`; `atOnce`: both run at the same time (only where nothing but
+    /// timeouts is measured, as against a silent server).
     static func both(
-        offset: Duration, dispersion: Duration = .microseconds(100), behaviour: FakeNTPServer.Behaviour? = nil
+        offset: Duration, dispersion: Duration = .microseconds(100),
+        behaviour: FakeNTPServer.Behaviour? = nil,
+        atOnce: Bool = false
     )
         async throws -> (theirs: InteropTool.Output, ours: CLIRunner.Output)
     {
@@ -29,13 +32,20 @@ struct CheckNTPTimeSideBySideTests {
         if let behaviour { configuration.behaviour = behaviour }
         let server = try FakeNTPServer(configuration: configuration)
         defer { server.stop() }
-        let theirs = try InteropTool.run(
-            tool, ["-H", "127.0.0.1", "-p", "\(server.port)", "-w", "0.5", "-c", "1", "-t", "2"],
-            timeout: .seconds(20))
-        let ours = try await CLIRunner.run([
+        let theirArguments = ["-H", "127.0.0.1", "-p", "\(server.port)", "-w", "0.5", "-c", "1", "-t", "2"]
+        let ourArguments = [
             "check", "127.0.0.1:\(server.port)", "--interval", "0", "--samples", "2", "--timeout", "1",
             "-w", "0.5", "-c", "1",
-        ])
+        ]
+        if atOnce {
+            async let theirs = BlockingCases.onThread {
+                try InteropTool.run(tool, theirArguments, timeout: .seconds(20))
+            }
+            async let ours = CLIRunner.run(ourArguments)
+            return try await (theirs, ours)
+        }
+        let theirs = try InteropTool.run(tool, theirArguments, timeout: .seconds(20))
+        let ours = try await CLIRunner.run(ourArguments)
         return (theirs, ours)
     }
 
@@ -79,9 +89,9 @@ struct CheckNTPTimeSideBySideTests {
     }
 
     /// No reply: check_ntp_time says CRITICAL (UNKNOWN only with -q); we say UNKNOWN: there is no
-    /// time to judge.
+    /// time to judge. Both wait out their timeouts at the same time.
     @Test func noReplyIsUnknownWhereTheySayCritical() async throws {
-        let (theirs, ours) = try await Self.both(offset: .zero, behaviour: .noReply)
+        let (theirs, ours) = try await Self.both(offset: .zero, behaviour: .noReply, atOnce: true)
         #expect(theirs.status == 2, "check_ntp_time: \(theirs.combined)")
         #expect(ours.status == 3, "netclock: \(ours.stdout)")
     }

@@ -78,13 +78,13 @@ struct HTTPSCLITests {
 
     /// A hostile behaviour, the reason it must print, and how long it may take beyond start-up (the
     /// CLI's HTTP request timeout is 3 s).
-    struct Hostile: Sendable, CustomTestStringConvertible {
+    struct Hostile: Sendable, CustomStringConvertible {
         var name: String
         var misbehaviour: HTTPTimeServerMisbehaviour?
         var certificate: HTTPSTimeServerTLS.Certificate = .valid
         var reason: String
         var deadline: Duration = .zero
-        var testDescription: String { name }
+        var description: String { name }
     }
 
     static let hostile: [Hostile] = [
@@ -117,16 +117,20 @@ struct HTTPSCLITests {
         Hostile(name: "HTTP 500", misbehaviour: .internalServerError, reason: "HTTP 500"),
     ]
 
-    @Test(arguments: hostile)
-    func hostileServerExitsOneWithItsReason(_ hostile: Hostile) async throws {
-        let server = try Self.startServer(
-            .init(misbehaviour: hostile.misbehaviour), certificate: hostile.certificate)
-        defer { server.stop() }
-        let output = try await Self.query(server.url(hostName: "localhost"))
-        // A signal would show as a status above 128 (Foundation's Process reports the signal
-        // number for an uncaught signal, which is not 1 either).
-        #expect(output.status == 1, "status \(output.status), stderr: \(output.stderr)")
-        #expect(output.stderr.contains(hostile.reason), "stderr: \(output.stderr)")
-        #expect(output.elapsed < hostile.deadline + Self.slack, "took \(output.elapsed)")
+    /// The behaviours run at once, each against its own server: the two that wait out the CLI's
+    /// 3 s request timeout side by side, the others meanwhile (a child each, mostly waiting; each
+    /// is still held to its own deadline plus the slack). Every message names its behaviour.
+    @Test func hostileServerExitsOneWithItsReason() async throws {
+        await concurrently(Self.hostile) { hostile in
+            let server = try Self.startServer(
+                .init(misbehaviour: hostile.misbehaviour), certificate: hostile.certificate)
+            defer { server.stop() }
+            let output = try await Self.query(server.url(hostName: "localhost"))
+            // A signal would show as a status above 128 (Foundation's Process reports the signal
+            // number for an uncaught signal, which is not 1 either).
+            #expect(output.status == 1, "\(hostile): status \(output.status), stderr: \(output.stderr)")
+            #expect(output.stderr.contains(hostile.reason), "\(hostile): stderr: \(output.stderr)")
+            #expect(output.elapsed < hostile.deadline + Self.slack, "\(hostile): took \(output.elapsed)")
+        }
     }
 }

@@ -30,16 +30,7 @@ enum InteropTool {
 
     /// The absolute path of `name`: the `PATH` first, then the sbin directories, where Debian
     /// installs `chronyd` and which a non-login `PATH` may lack.
-    static func path(of name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        let directories =
-            path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin", "/usr/local/sbin"]
-        for directory in directories where !directory.isEmpty {
-            let candidate = directory + "/" + name
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
+    static func path(of name: String) -> String? { TestExecutables.path(of: name) }
 
     /// Whether a test needing `names` should run: they are all installed, or CI requires every real
     /// peer (`NETCLOCK_REQUIRE_PEERS=1`), in which case ``require(_:sourceLocation:)`` fails the test.

@@ -24,17 +24,31 @@ struct ProgressCLITests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("netclock-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let target = "127.0.0.1:\(server.port)"
-        for arguments in [
+        let commands = [
             ["query", target, "--interval", "0"],
             ["query", target, "--interval", "0", "--json"],
             ["sync", target, "--interval", "0", "--state", directory.appendingPathComponent("a.json").path],
             ["watch", target, "--interval", "0", "--count", "1"],
-        ] {
-            let output = try await CLIRunner.run(arguments)
+        ]
+        // The four commands run at once: each only waits on the server's late replies, and what is
+        // checked is what it wrote (and that its round was slow, which running beside others
+        // cannot make it less).
+        let outputs = try await withThrowingTaskGroup(of: ([String], CLIRunner.Output).self) { group in
+            for arguments in commands {
+                group.addTask { (arguments, try await CLIRunner.run(arguments)) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outputs.count == commands.count)
+        for (arguments, output) in outputs {
             #expect(output.status == 0, "\(arguments): \(output.stderr)")
-            #expect(output.elapsed > .milliseconds(900), "the round is slow enough to show a status")
+            #expect(
+                output.elapsed > .milliseconds(900), "\(arguments): the round is slow enough to show a status"
+            )
             #expect(output.stderr.isEmpty, "\(arguments): stderr \(output.stderr.debugDescription)")
-            #expect(!output.stdout.contains("\u{1B}") && !output.stdout.contains("\r"))
+            #expect(
+                !output.stdout.contains("\u{1B}") && !output.stdout.contains("\r"),
+                "\(arguments): stdout \(output.stdout.debugDescription)")
         }
     }
 

@@ -49,41 +49,59 @@ struct ProxyCLITests {
     /// Squid: `http://` in absolute form (`http_proxy`) and `https://` through `CONNECT`
     /// (`HTTPS_PROXY`, upper case), to `time.internal`, which only Squid resolves; the truth is
     /// inside the bound, and Squid's access log shows the requests. The same server directly, side
-    /// by side, for the accuracy note.
-    @Test(arguments: [false, true])
-    func throughSquidToANameOnlyTheProxyResolves(secure: Bool) async throws {
+    /// by side, for the accuracy note. One Squid serves both cases, one after the other (its start
+    /// and stop cost more than a query); every message names its case.
+    @Test func throughSquidToANameOnlyTheProxyResolves() async throws {
         var options = ProxyPeer.Options()
         options.hosts = ["time.internal": "127.0.0.1"]
         let squid = try ProxyPeer(.squid, options: options)
         defer { squid.stop() }
+        for secure in [false, true] {
+            do {
+                try await Self.throughSquid(squid, secure: secure)
+            } catch {
+                Issue.record("\(secure ? "https" : "http"): \(error)")
+            }
+        }
+    }
+
+    static func throughSquid(_ squid: ProxyPeer, secure: Bool) async throws {
+        let label = secure ? "https" : "http"
         let server = try Self.server(secure: secure)
         defer { server.stop() }
         let variable = secure ? "HTTPS_PROXY" : "http_proxy"
         let proxied = try await Self.query(
             server.url(hostName: "time.internal"), environment: [variable: squid.url()])
-        let (offset, bound) = try Self.expectTruth(proxied, "through Squid")
+        let (offset, bound) = try Self.expectTruth(proxied, "\(label) through Squid")
         let direct = try await Self.query(server.url(hostName: "localhost"))
-        let (directOffset, directBound) = try Self.expectTruth(direct, "direct")
+        let (directOffset, directBound) = try Self.expectTruth(direct, "\(label) direct")
         let logged =
             secure ? "CONNECT time.internal:\(server.port)" : "HEAD http://time.internal:\(server.port)/"
         // Squid logs a transaction when it ends, which can be after the client has its answer.
         let seen = Polling.wait(every: .milliseconds(20), timeout: .seconds(3)) {
             squid.accessLog.contains(logged)
         }
-        #expect(seen, "\(squid.log)")
+        #expect(seen, "\(label): \(squid.log)")
         // Refining stops at a 15 ms bound (HTTPSCLITests): 50 ms allows a loaded machine's late
         // wake-ups and Squid's own connection to the origin (inside the interval for http://).
-        #expect(bound < 0.05, "bound \(bound)")
+        #expect(bound < 0.05, "\(label): bound \(bound)")
         print(
-            "proxy accuracy | squid | \(secure ? "https" : "http") | through the proxy: offset \(offset) ± \(bound)"
+            "proxy accuracy | squid | \(label) | through the proxy: offset \(offset) ± \(bound)"
                 + " (\(proxied.elapsed)) | direct: offset \(directOffset) ± \(directBound) (\(direct.elapsed))"
         )
     }
 
     /// tinyproxy with `BasicAuth`: without credentials `proxy_authentication_required` naming
-    /// `Basic` (exit 1), with them the time; the password is printed nowhere.
-    @Test(arguments: [false, true])
-    func tinyproxyAsksForCredentialsAndTakesThem(secure: Bool) async throws {
+    /// `Basic` (exit 1), with them the time; the password is printed nowhere. The `http://` and
+    /// `https://` cases run at once, each with its own tinyproxy and server (nothing here is timed).
+    @Test func tinyproxyAsksForCredentialsAndTakesThem() async throws {
+        await concurrently(["http", "https"]) {
+            try await Self.tinyproxyAsksForCredentialsAndTakesThem(secure: $0 == "https")
+        }
+    }
+
+    static func tinyproxyAsksForCredentialsAndTakesThem(secure: Bool) async throws {
+        let label = secure ? "https" : "http"
         var options = ProxyPeer.Options()
         options.basicAuth = ("alice", "s3cret-pw")
         let proxy = try ProxyPeer(.tinyproxy, options: options)
@@ -92,30 +110,32 @@ struct ProxyCLITests {
         defer { server.stop() }
         let url = server.url(hostName: "localhost")
         let refused = try await Self.query(url, ["--proxy", proxy.url()])
-        #expect(refused.status == 1, "\(refused.stdout) \(refused.stderr)")
+        #expect(refused.status == 1, "\(label): \(refused.stdout) \(refused.stderr)")
         let json = try refused.json()
-        let http = try #require((json["http"] as? [[String: Any]])?.first)
-        #expect(http["error_code"] as? String == "proxy_authentication_required", "\(refused.stdout)")
-        #expect((http["reason"] as? String)?.contains("Basic") == true, "\(refused.stdout)")
+        let http = try #require((json["http"] as? [[String: Any]])?.first, "\(label): \(refused.stdout)")
+        #expect(
+            http["error_code"] as? String == "proxy_authentication_required", "\(label): \(refused.stdout)")
+        #expect((http["reason"] as? String)?.contains("Basic") == true, "\(label): \(refused.stdout)")
         // tinyproxy answers wrong credentials with a bare 401: to CONNECT only the proxy speaks, so
         // it is the proxy's refusal; in absolute form it cannot be told from the origin's 401.
         let wrong = try await Self.query(url, ["--proxy", proxy.url(user: "alice", password: "not-it")])
-        #expect(wrong.status == 1)
+        #expect(wrong.status == 1, "\(label): \(wrong.stdout)")
         let expected =
             secure
             ? "proxy_authentication_required: the proxy 127.0.0.1:\(proxy.port) refused the credentials given"
             : "http_status: HEAD answered HTTP 401 through the proxy 127.0.0.1:\(proxy.port)"
-        #expect(wrong.stdout.contains(expected), "\(wrong.stdout)")
+        #expect(wrong.stdout.contains(expected), "\(label): \(wrong.stdout)")
         let accepted = try await Self.query(
             url, ["--proxy", proxy.url(user: "alice", password: "s3cret-pw")])
-        let (offset, bound) = try Self.expectTruth(accepted, "through tinyproxy")
+        let (offset, bound) = try Self.expectTruth(accepted, "\(label) through tinyproxy")
         for output in [refused, wrong, accepted] {
-            #expect(!(output.stdout + output.stderr).contains("s3cret-pw"))
-            #expect(!(output.stdout + output.stderr).contains("not-it"))
+            #expect(!(output.stdout + output.stderr).contains("s3cret-pw"), "\(label): the password printed")
+            #expect(
+                !(output.stdout + output.stderr).contains("not-it"), "\(label): the wrong password printed")
         }
-        #expect(server.requests.count >= 1)
+        #expect(server.requests.count >= 1, "\(label): no request reached the server")
         let logged = secure ? "CONNECT localhost:\(server.port)" : "HEAD http://localhost:\(server.port)/"
-        #expect(proxy.log.contains(logged), "\(proxy.log)")
+        #expect(proxy.log.contains(logged), "\(label): \(proxy.log)")
         print(
             "proxy accuracy | tinyproxy | \(secure ? "https" : "http") | offset \(offset) ± \(bound)"
                 + " (\(accepted.elapsed))")
@@ -123,37 +143,50 @@ struct ProxyCLITests {
 
     /// `no_proxy`/`NO_PROXY` in each form that covers 127.0.0.1, and `--no-proxy`, go around a
     /// proxy that would stall every request: the time, and the proxy saw no connection.
-    @Test(arguments: [
-        ["no_proxy": "127.0.0.1"], ["NO_PROXY": "example.com, 127.0.0.0/8"], ["no_proxy": "*"],
-        ["NO_PROXY": "::1,127.0.0.1/32"],
-    ])
-    func noProxyGoesAround(_ bypass: [String: String]) async throws {
-        let proxy = try HostileProxy(.stall)
-        defer { proxy.stop() }
-        let server = try Self.server(secure: true)
-        defer { server.stop() }
-        let output = try await Self.query(
-            server.url(hostName: "127.0.0.1"), environment: bypass.merging(["https_proxy": proxy.url]) { $1 })
-        _ = try Self.expectTruth(output, "\(bypass)")
-        #expect(proxy.requestHeads.isEmpty)
+    /// The four forms run at once, each with its own proxy and server (nothing here is timed).
+    @Test func noProxyGoesAround() async throws {
+        let bypasses: [[String: String]] = [
+            ["no_proxy": "127.0.0.1"], ["NO_PROXY": "example.com, 127.0.0.0/8"], ["no_proxy": "*"],
+            ["NO_PROXY": "::1,127.0.0.1/32"],
+        ]
+        await concurrently(bypasses) { bypass in
+            let label = "\(bypass)"
+            let proxy = try HostileProxy(.stall)
+            defer { proxy.stop() }
+            let server = try Self.server(secure: true)
+            defer { server.stop() }
+            let output = try await Self.query(
+                server.url(hostName: "127.0.0.1"),
+                environment: bypass.merging(["https_proxy": proxy.url]) { $1 })
+            _ = try Self.expectTruth(output, label)
+            #expect(proxy.requestHeads.isEmpty, "\(label): \(proxy.requestHeads)")
+        }
     }
 
+    /// The run with `--no-proxy` and the one without it run at once, each with its own stalling
+    /// proxy (nothing here is timed), so the first proxy seeing no connection is still its own.
     @Test func noProxyOptionIgnoresTheEnvironment() async throws {
         let proxy = try HostileProxy(.stall)
         defer { proxy.stop() }
+        let used = try HostileProxy(.stall)
+        defer { used.stop() }
         let server = try Self.server(secure: true)
         defer { server.stop() }
         let url = server.url(hostName: "localhost")
-        let output = try await Self.query(url, ["--no-proxy"], environment: ["https_proxy": proxy.url])
-        _ = try Self.expectTruth(output, "--no-proxy")
-        #expect(proxy.requestHeads.isEmpty)
+        async let bypassed = Self.query(url, ["--no-proxy"], environment: ["https_proxy": proxy.url])
         // Without it, the stalling proxy is used: a timeout naming the proxy, exit 1.
-        let stalled = try await Self.query(url, ["--timeout", "1"], environment: ["https_proxy": proxy.url])
-        #expect(stalled.status == 1)
+        async let stalledRun = Self.query(url, ["--timeout", "1"], environment: ["https_proxy": used.url])
+        let (output, stalled) = try await (bypassed, stalledRun)
+        _ = try Self.expectTruth(output, "--no-proxy")
+        #expect(proxy.requestHeads.isEmpty, "--no-proxy: \(proxy.requestHeads)")
+        #expect(stalled.status == 1, "without --no-proxy: \(stalled.stdout)")
         #expect(
-            stalled.stdout.contains("did not open the tunnel") || stalled.stdout.contains("answer to CONNECT")
-        )
-        #expect(proxy.requestHeads.first?.hasPrefix("CONNECT localhost:\(server.port) HTTP/1.1") == true)
+            stalled.stdout.contains("did not open the tunnel")
+                || stalled.stdout.contains("answer to CONNECT"),
+            "without --no-proxy: \(stalled.stdout)")
+        #expect(
+            used.requestHeads.first?.hasPrefix("CONNECT localhost:\(server.port) HTTP/1.1") == true,
+            "without --no-proxy: \(used.requestHeads)")
     }
 
     /// Usage errors: `--proxy` with another scheme or with `--no-proxy`, never echoing the value.

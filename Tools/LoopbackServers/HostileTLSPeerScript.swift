@@ -103,7 +103,9 @@ package struct HostileTLSPeerScript: Hashable, Sendable, CustomStringConvertible
 /// (`https://` time and NTS-KE) assert it.
 package enum HostileTLSPeerBudget {
     /// The request or key-exchange timeout the client is given: the stalls and trickles end then.
-    package static let timeout = Duration.seconds(1)
+    /// A timeout only has to happen, not to be long: at 20 ms a byte a trickle completes no
+    /// record in it, and a thread left spinning still shows several times ``cpuLimit``.
+    package static let timeout = Duration.milliseconds(500)
     /// Wake-ups on a loaded 2-core machine, beyond the timeout.
     package static let slack = Duration.milliseconds(500)
     /// How long after the call the CPU is still measured: five poll slices, in which a thread left
@@ -111,10 +113,11 @@ package enum HostileTLSPeerBudget {
     package static let settle = Duration.milliseconds(250)
     /// The CPU a case may use, both sides of the loopback together, the settle period included.
     /// Measured here: 3–10 ms for the cases that fail at once (one handshake costs each side about
-    /// 1–3 ms of ECDHE and ECDSA), about 22 ms for a trickle (each byte wakes both sides, 50 times
-    /// a second, for the 1 s timeout). A spinning thread burns about 1 s per second, so in the 1.25 s
-    /// a timed-out case is measured it would show ~1.25 s, and ~0.25 s in the settle period alone
-    /// after a case that fails at once: 200 ms is 8× the honest cost and below either.
+    /// 1–3 ms of ECDHE and ECDSA), about 22 ms a second for a trickle (each byte wakes both sides,
+    /// 50 times a second; ~11 ms in the 0.5 s timeout). A spinning thread burns about 1 s per
+    /// second, so in the 0.75 s a timed-out case is measured it would show ~0.75 s, and ~0.25 s in
+    /// the settle period alone after a case that fails at once: 200 ms is 8× the honest cost and
+    /// below either.
     package static let cpuLimit = Duration.milliseconds(200)
     /// Scheduling on a loaded 2-core machine, beyond the one poll slice a pool thread may take to
     /// notice it was abandoned.

@@ -36,7 +36,7 @@ package struct TestCertificates: Sendable {
 
     /// Whether CI requires every external tool (`NETCLOCK_REQUIRE_PEERS=1`): then a missing
     /// `openssl` fails the tests instead of skipping them.
-    package static let toolsRequired = ProcessInfo.processInfo.environment["NETCLOCK_REQUIRE_PEERS"] == "1"
+    package static let toolsRequired = TestExecutables.peersRequired
 
     /// Whether tests needing certificates should run: `openssl` is installed, or CI requires it.
     package static let runnable = opensslPath != nil || toolsRequired

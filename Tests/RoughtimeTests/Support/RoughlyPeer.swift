@@ -14,7 +14,7 @@ import Testing
 /// skip with that reason; with `NETCLOCK_REQUIRE_PEERS=1` (CI) they fail instead.
 enum RoughlyPeer {
     /// Whether CI requires every peer.
-    static var peersRequired: Bool { ProcessInfo.processInfo.environment["NETCLOCK_REQUIRE_PEERS"] == "1" }
+    static var peersRequired: Bool { TestExecutables.peersRequired }
 
     /// The package's root directory (this file is Tests/RoughtimeTests/Support/RoughlyPeer.swift).
     static let packageRoot: String = {
