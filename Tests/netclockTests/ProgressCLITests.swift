@@ -35,7 +35,11 @@ struct ProgressCLITests {
         // cannot make it less).
         let outputs = try await withThrowingTaskGroup(of: ([String], CLIRunner.Output).self) { group in
             for arguments in commands {
-                group.addTask { (arguments, try await CLIRunner.run(arguments)) }
+                group.addTask {
+                    // Awaited into a local first (Tools/check-split-tuples.sh).
+                    let output = try await CLIRunner.run(arguments)
+                    return (arguments, output)
+                }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }

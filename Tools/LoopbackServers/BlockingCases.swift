@@ -26,7 +26,10 @@ package enum BlockingCases {
                 next += 1
                 group.addTask {
                     do {
-                        return (index, try await onThread { try body(item) })
+                        // Awaited into a local first: a tuple that awaits its second element can
+                        // lose its first under Swift 6.3's optimiser (Tools/check-split-tuples.sh).
+                        let result = try await onThread { try body(item) }
+                        return (index, result)
                     } catch {
                         throw Failure(description: "\(item): \(error)")
                     }
