@@ -103,11 +103,15 @@ public final class NetworkClock: Sendable {
         if let failure = await files.takeNTSAssociations(into: sessions) {
             broadcaster.emit(.restoreFailed(failure))
         }
+        // The leap-second table, read at most once a sync: before it when smearing servers need it.
+        var leapTable: Result<LeapSecondTable, SyncReport.LeapTableNote>?
         do throws(SyncError) {
             // What is known of leap seconds, for mapping smearing servers onto stepping time.
             var smear = SmearKnowledge(anchor: clock.anchor?.leap)
             if let path = configuration.leapSecondTable, !configuration.smearingServers.isEmpty {
-                smear.table = try? SyncReport.readLeapTable(at: path).get()
+                let read = SyncReport.readLeapTable(at: path)
+                leapTable = read
+                smear.table = try? read.get()
             }
             report = try await engine.sync(floor: files.floorValue, smear: smear)
             if let failure = await files.keepNTSAssociations(from: sessions) {
@@ -124,7 +128,9 @@ public final class NetworkClock: Sendable {
             broadcaster.emit(.syncFailed(error))
             throw error
         }
-        if let table = configuration.leapSecondTable { report.applyLeapTable(at: table) }
+        if let path = configuration.leapSecondTable {
+            report.applyLeapTable(leapTable ?? SyncReport.readLeapTable(at: path), from: path)
+        }
         let frequencyBefore = clock.frequency()
         let update = clock.offer(report.anchor)
         report.anchorUpdate = update

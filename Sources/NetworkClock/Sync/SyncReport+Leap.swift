@@ -8,12 +8,12 @@ extension SyncReport {
         TimeEstimate.Leap(PublishedLeap(leapSchedule, anchorTime: trueTime, smear: false))
     }
 
-    /// Applies the leap-second table at `path` (IERS/NIST `leap-seconds.list`): a valid one decides
-    /// (the sources that contradict it are named); a missing, expired or damaged one is ignored
-    /// with a note in ``leapTableNote``.
-    package mutating func applyLeapTable(at path: String) {
+    /// Applies the leap-second table read from `path` (IERS/NIST `leap-seconds.list`,
+    /// ``readLeapTable(at:)``): a valid one decides (the sources that contradict it are named); a
+    /// missing, expired or damaged one is ignored with a note in ``leapTableNote``.
+    package mutating func applyLeapTable(_ read: Result<LeapSecondTable, LeapTableNote>, from path: String) {
         let table: LeapSecondTable
-        switch Self.readLeapTable(at: path) {
+        switch read {
         case .success(let read): table = read
         case .failure(let note):
             leapTableNote = note.description
