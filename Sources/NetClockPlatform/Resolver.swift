@@ -32,6 +32,9 @@ package enum Resolver {
         guard !name.isEmpty, !name.utf8.contains(0) else {
             throw .resolutionFailed(host: host, reason: "empty or invalid host name")
         }
+        if let problem = Self.notAHost(name) {
+            throw .resolutionFailed(host: host, reason: problem)
+        }
         let familyConstant: Int32
         switch family {
         case .any: familyConstant = Syscalls.addressFamilyUnspecified
@@ -49,6 +52,21 @@ package enum Resolver {
             }
             throw .resolutionFailed(host: host, reason: failure.message)
         }
+    }
+
+    /// Why `name` cannot be a host name or address, before any lookup: a `host:port` text given
+    /// as a host (an IPv6 literal has at least two colons), brackets left unmatched, or spaces.
+    static func notAHost(_ name: String) -> String? {
+        if name.contains(where: { $0.isWhitespace }) {
+            return "a host name holds no spaces"
+        }
+        if name.contains("[") || name.contains("]") {
+            return "unmatched brackets: an IPv6 address is written [v6addr] or without brackets"
+        }
+        if name.utf8.filter({ $0 == UInt8(ascii: ":") }).count == 1 {
+            return "a host holds no ':port': give the port on its own"
+        }
+        return nil
     }
 }
 

@@ -48,4 +48,17 @@ struct ServerNameTests {
         }
         #expect(throws: TransportError.self) { try Resolver.resolve("no-such-host.invalid", port: 123) }
     }
+
+    /// A `host:port` text given as the host is refused with its reason, not sent to the resolver.
+    @Test func aHostWithAPortIsRefusedWithItsReason() {
+        let result = Result { () throws(SNTPError) in
+            try SNTPClient().query(ServerName(host: "127.0.0.1:123"))
+        }
+        #expect(throws: SNTPError(code: .resolutionFailed, reason: "")) { try result.get() }
+        if case .failure(let error) = result {
+            #expect(
+                error.reason
+                    == "cannot resolve 127.0.0.1:123: a host holds no ':port': give the port on its own")
+        }
+    }
 }

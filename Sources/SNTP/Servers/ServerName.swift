@@ -16,6 +16,10 @@ public struct ServerName: Hashable, Sendable, CustomStringConvertible {
     public static let defaultNTSKEPort: UInt16 = 4460
 
     /// Creates a plain NTP server name from its parts.
+    ///
+    /// `host` is a name or an address alone: `ServerName(host: "127.0.0.1", port: 123)`. Text such
+    /// as `127.0.0.1:123` is read by ``init(parsing:)``; given here as a host, a query refuses it
+    /// (`a host holds no ':port'`) before any lookup.
     public init(host: String, port: UInt16? = nil) {
         self.host = host
         self.port = port
