@@ -1,18 +1,8 @@
 import Synchronization
 
 /// The one way the package waits for blocking work: jobs submitted to a ``BlockingPool`` and one
-/// waiter for their values.
-///
-/// ``wait(timeout:onTaskCancellation:)`` returns as soon as every submitted job finished, or
-/// `enough` of them produced a value that ``isEnough`` accepts, or the timeout passed, or the
-/// waiting task was cancelled, whichever comes first. Then ``stop`` is set: jobs still queued never
-/// start, running ones see it at their next poll slice (``CancellableWait/slice``), and values they
-/// deliver afterwards are dropped. The waiter is claimed before the flag is set, so a job cut short
-/// by the flag can never win the race with the reason it was cut short.
-///
-/// One job awaited (``BlockingPool/run(_:)``), a sync's parallel bursts with a quorum, and an HTTP
-/// exchange with a hard timeout are all this type. The timeout runs on ``RelativeTimer``, which
-/// keeps working when the wall clock is faked.
+/// waiter for their values. One job awaited (``BlockingPool/run(_:)``), a sync's parallel bursts
+/// with a quorum, and an HTTP exchange with a hard timeout are all this type.
 package final class BlockingBatch<Value: Sendable>: Sendable {
     /// What a cancelled waiting task does.
     package enum TaskCancellation: Sendable {
@@ -73,7 +63,15 @@ package final class BlockingBatch<Value: Sendable>: Sendable {
         return index
     }
 
-    /// Waits as the type describes and returns the values that arrived, by index.
+    /// Waits until every submitted job finished, or `enough` of them produced a value that
+    /// ``isEnough`` accepts, or `timeout` passed (on ``RelativeTimer``, which a faked wall clock
+    /// does not move), or the waiting task was cancelled, whichever comes first; returns the values
+    /// that arrived, by index.
+    ///
+    /// Then ``stop`` is set: jobs still queued never start, running ones see it at their next poll
+    /// slice (``CancellableWait/slice``), and values delivered afterwards are dropped. The waiter is
+    /// claimed before the flag is set, so a job cut short by the flag can never win the race with
+    /// the reason it was cut short.
     package func wait(
         timeout: Duration? = nil, onTaskCancellation: TaskCancellation = .returnAtOnce
     ) async -> [Int: Value] {

@@ -1,14 +1,7 @@
 /// A TCP connection on a non-blocking socket, for small request/response protocols such as
-/// NetworkClock's plain HTTP client.
-///
-/// Nothing ever blocks without a bound: every wait is one `poll(2)` with a *relative* timeout that
-/// the caller passes to each call, so the type needs no clock (and keeps working when the wall clock
-/// is faked or stepped). Callers that must stop early (a task was cancelled) make their calls with
-/// short timeouts and check between them.
-///
-/// The connection owns its descriptor (a ``FileDescriptor``), closed when the connection is
-/// released, so no path can leak it; `close()` may be called earlier and is idempotent. It is meant
-/// for one thread at a time.
+/// NetworkClock's plain HTTP client: every wait is one `poll(2)` with the relative timeout the
+/// caller passes, so it needs no clock. It owns its descriptor (closed when released, or earlier by
+/// an idempotent `close()`) and is meant for one thread at a time.
 package final class TCPConnection: ByteStream {
     private var descriptor: FileDescriptor?
     private var isConnected = false

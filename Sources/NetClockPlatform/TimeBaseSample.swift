@@ -4,15 +4,9 @@
 
 /// One reading of the clocks a holdover time base is made of, taken together: the exchange clock
 /// (`CLOCK_BOOTTIME`), the raw oscillator (`CLOCK_MONOTONIC_RAW`) and the time spent suspended
-/// (`CLOCK_BOOTTIME − CLOCK_MONOTONIC`), all in nanoseconds since boot.
-///
-/// The kernel's time discipline (`adjtimex`: frequency, PLL phase, `tick`, `adjtime`) changes the
-/// rate of `CLOCK_MONOTONIC` and `CLOCK_BOOTTIME` but never of `CLOCK_MONOTONIC_RAW`, and
-/// `CLOCK_BOOTTIME − CLOCK_MONOTONIC` is a constant that grows only on resume from suspend, by the
-/// suspended time the kernel measured (with the RTC, or a clock source that runs through suspend).
-/// So `awake + suspended` is a time line no daemon can slew, and the two parts carry separate
-/// tolerances: the oscillator's frequency for `awake`, the suspend clock's for `suspended`.
-/// Read with ``Syscalls/timeBaseSample()``.
+/// (`CLOCK_BOOTTIME − CLOCK_MONOTONIC`), all in nanoseconds since boot; `awake + suspended` is a
+/// time line no daemon can slew (DesignDecisions.md, "Why the raw oscillator"). Read with
+/// ``Syscalls/timeBaseSample()``.
 package struct TimeBaseSample: Sendable, Hashable {
     /// `CLOCK_BOOTTIME`: the clock NTP exchanges are stamped with.
     package var boot: Int64

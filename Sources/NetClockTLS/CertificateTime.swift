@@ -1,16 +1,9 @@
 import COpenSSL
 
-/// Against which time a client checks the validity periods (`notBefore`…`notAfter`) of the
-/// server's certificate chain.
-///
-/// A certificate check is only as good as the clock it is made against, and this package exists
-/// for machines whose clock is wrong: so the time is the caller's choice. Whatever the choice, the
-/// chain, the name or address, the purpose and every signature are always verified.
-///
-/// This is the instant one handshake checks at, not the rule that picks it: the user's rule is
-/// `NetworkClock.CertificateTimePolicy` (automatic or the wall clock), which each sync resolves to
-/// one of these, and what the sync then reports is `SyncReport.CertificateCheck` (which time it
-/// was: the wall clock, the trusted clock, Roughtime's, or a bootstrap).
+/// Against which time one handshake checks the validity periods (`notBefore`…`notAfter`) of the
+/// server's certificate chain; the chain, the name, the purpose and every signature are verified
+/// whatever it is. Each sync picks it by the user's `NetworkClock.CertificateTimePolicy` and
+/// reports it as `SyncReport.CertificateCheck`.
 package enum CertificateTime: Hashable, Sendable, CustomStringConvertible {
     /// The machine's wall clock (OpenSSL's default; chrony's default behaviour).
     case wallClock

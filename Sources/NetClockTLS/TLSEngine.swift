@@ -3,15 +3,7 @@ import NetClockPlatform
 
 /// One OpenSSL `SSL` on two memory BIOs, and the loop that moves its bytes to and from its
 /// transport ``ByteStream`` until an operation finishes, its deadline passes, or its caller
-/// abandons it.
-///
-/// What a hostile peer cannot do to it: make a loop go round without progress. Every round of
-/// every loop (handshake, read, write, flush, fill) checks the abandon flag and the deadline, waits
-/// at most one ``slice``, and either finishes, or moves at least one byte, or throws. A handshake
-/// is finished only when OpenSSL says so (`SSL_is_init_finished`), and the peer's close_notify
-/// (`SSL_ERROR_ZERO_RETURN`) is the end of the session wherever it arrives: `closed` in a handshake
-/// or a write, the end of the stream in a read.
-///
+/// abandons it. No round of a loop goes without progress (ThreatModel.md, "A hostile TLS peer").
 /// Frees the `SSL` (and with it both BIOs) and closes the transport when released.
 final class TLSEngine {
     /// The most bytes read from the transport at once: one TLS record with its header.

@@ -1,13 +1,8 @@
 import NetClockPlatform
 
 /// What a protocol core asks of the I/O loop after each event: datagrams to send now, and when to
-/// wake it if nothing arrives first.
-///
-/// A core never owns a socket or reads a clock: the loop tells it the time with every event.
-/// This is the shape of ntpd-rs's `handle_incoming` / `handle_timer` actions and of swift-nio's
-/// embedded channel, so that every protocol decision (spacing, deadlines, matching replies to
-/// requests, Kiss-o'-Death, verification) is tested by feeding datagrams and advancing a manual
-/// clock.
+/// wake it if nothing arrives first. A core never owns a socket or reads a clock: the loop tells
+/// it the time with every event (Architecture.md, "Overview").
 package struct CoreStep: Hashable, Sendable {
     /// Datagrams to send to the peer now, in order.
     package var send: [[UInt8]]

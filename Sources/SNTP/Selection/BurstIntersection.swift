@@ -1,18 +1,9 @@
 import NetClockPlatform
 import TimeBase
 
-/// The intersection of every interval of one burst, aged to a common reference instant.
-///
-/// Each honest sample proves the truth lies inside its interval (a path can delay a packet, never
-/// speed it up), so all of them hold at once and so does their intersection: its lower edge comes
-/// from the fastest return leg, its upper edge from the fastest outbound leg, which need not be the
-/// same packet. Its midpoint is the estimate and its half-width the bound.
-///
-/// The reference instant is the latest interval's instant. Aging to it costs each interval its
-/// tolerance times its distance from it; any earlier reference would also have to be aged forward
-/// to the latest instant before the clock could use it, which charges the later intervals twice
-/// (back to the reference, then forward again), so the latest reference is never looser at any
-/// instant from then on.
+/// The intersection of every interval of one burst, each aged to the latest one's instant: its
+/// midpoint is the burst's estimate and its half-width the bound (HowTheErrorBoundWorks.md, "Many
+/// samples, many servers").
 package enum BurstIntersection {
     /// What the intervals of a burst prove together.
     package enum Outcome: Hashable, Sendable {
