@@ -5,6 +5,7 @@ import SNTP
 import Testing
 import TimeBase
 
+@testable import ClockCore
 @testable import NetworkClock
 
 /// The frequency interval from the sync history: sound (it holds the oscillator's frequency

@@ -6,6 +6,7 @@ import NetClockTestSupport
 import Testing
 import TimeBase
 
+@testable import ClockCore
 @testable import NetworkClock
 
 /// Readers on the production time base (``SystemTimeBase``: the raw oscillator and the suspend
