@@ -168,6 +168,14 @@ let package = Package(
             name: "HTTPTimeTests",
             dependencies: ["HTTPTime", "TimeBase", "NetClockTLS", "LoopbackServers"],
             path: "Tests/HTTPTimeTests", swiftSettings: strict),
+        // The clock's own tests, which build without the facade (the ones that run on the simulated
+        // timeline stay in NetworkClockTests, beside the shared time doubles).
+        .testTarget(
+            name: "ClockCoreTests",
+            dependencies: [
+                "ClockCore", "TimeBase", "NetClockPlatform", "LoopbackServers", "NetClockTestSupport",
+            ],
+            path: "Tests/ClockCoreTests", swiftSettings: strict),
         .testTarget(
             name: "NetworkClockTests",
             dependencies: [
