@@ -12,7 +12,9 @@ let strict: [SwiftSetting] = [
 //   protocol cores:  SNTP (wire, the burst core, sample math); NTS / NTSClient
 //                    (a transform of SNTP's packets); Roughtime (its own core); HTTPTime (the HTTP(S)
 //                    time client and its parsers)
-//   clock + facade:  NetworkClock (sync engine, anchored clock, persistence, facade)
+//   clock:           ClockCore (the anchored clock: anchor, frequency tracking, holdover, leap
+//                    schedule, the time base it reads, the kernel discipline's state)
+//   facade:          NetworkClock (sync engine, persistence, the system clock, facade)
 //   CLI:             NetclockCLI / netclock
 // Servers and everything only tests need live under Tools/ (NetClockTestSupport, LoopbackServers).
 // Only SNTP and NetworkClock are public products (Roughtime's client is reached through
@@ -77,16 +79,24 @@ let package = Package(
         .target(
             name: "HTTPTime", dependencies: ["TimeBase", "NetClockPlatform", "NetClockTLS"],
             path: "Sources/HTTPTime", swiftSettings: strict),
+        // The clock layer: the anchored clock and everything it keeps (anchor, frequency tracker,
+        // holdover aging, leap schedule, time base readers), without I/O above the platform and
+        // without the facade's types (NetworkClock names its public types through typealiases).
+        .target(
+            name: "ClockCore", dependencies: ["TimeBase", "NetClockPlatform"], path: "Sources/ClockCore",
+            swiftSettings: strict),
         .target(
             name: "NetworkClock",
             dependencies: [
-                "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "NetClockTLS", "NTSClient", "Roughtime",
+                "ClockCore", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "NetClockTLS", "NTSClient",
+                "Roughtime",
             ],
             path: "Sources/NetworkClock", swiftSettings: strict),
         .target(
             name: "NetclockCLI",
             dependencies: [
-                "NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "NTSClient", "Roughtime",
+                "NetworkClock", "ClockCore", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "NTSClient",
+                "Roughtime",
             ],
             path: "Sources/NetclockCLI",
             swiftSettings: strict),
@@ -122,8 +132,8 @@ let package = Package(
         .executableTarget(
             name: "netclock-bench",
             dependencies: [
-                "NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "LoopbackServers",
-                "NTSClient",
+                "NetworkClock", "ClockCore", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform",
+                "LoopbackServers", "NTSClient",
                 "NetClockTLS", "Roughtime", "NetClockTestSupport",
             ],
             path: "Tools/Benchmarks", swiftSettings: strict),
@@ -158,11 +168,19 @@ let package = Package(
             name: "HTTPTimeTests",
             dependencies: ["HTTPTime", "TimeBase", "NetClockTLS", "LoopbackServers"],
             path: "Tests/HTTPTimeTests", swiftSettings: strict),
+        // The clock's own tests, which build without the facade (the ones that run on the simulated
+        // timeline stay in NetworkClockTests, beside the shared time doubles).
+        .testTarget(
+            name: "ClockCoreTests",
+            dependencies: [
+                "ClockCore", "TimeBase", "NetClockPlatform", "LoopbackServers", "NetClockTestSupport",
+            ],
+            path: "Tests/ClockCoreTests", swiftSettings: strict),
         .testTarget(
             name: "NetworkClockTests",
             dependencies: [
-                "NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "NetClockTLS",
-                "LoopbackServers", "WallClockReference",
+                "NetworkClock", "ClockCore", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform",
+                "NetClockTLS", "LoopbackServers", "WallClockReference",
                 "NTSClient", "Roughtime", "NetClockTestSupport",
             ],
             path: "Tests/NetworkClockTests", swiftSettings: strict),
@@ -189,7 +207,8 @@ let package = Package(
         .testTarget(
             name: "netclockTests",
             dependencies: [
-                "NetclockCLI", "NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform",
+                "NetclockCLI", "NetworkClock", "ClockCore", "SNTP", "TimeBase", "HTTPTime",
+                "NetClockPlatform",
                 "LoopbackServers", "WallClockReference",
                 "NetClockTestSupport",
             ],

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Counts the public API of the library products NetworkClock and SNTP (each with the public types
 # it names from the package's lower targets: SNTP's time values from TimeBase, NetworkClock's
-# address family from NetClockPlatform).
+# address family from NetClockPlatform and its clock types from ClockCore).
 #
 #   Tools/api-count.sh [--list] [NETWORKCLOCK_LIMIT [SNTP_LIMIT [NETWORKCLOCK_SYMBOLS [SNTP_SYMBOLS]]]]
 #
@@ -11,11 +11,12 @@
 # classes, protocols, actors and typealiases whose path has one component) and the number of
 # public symbols it declares: nested types and members included (synthesized members such as `!=`
 # are not counted; members of extensions to the other module's types are, and so are the members
-# of the lower targets' types it names). --list prints one type per line with its kind.
+# of the lower targets' types it names; a lower type named by a typealias counts once, as the
+# typealias). --list prints one type per line with its kind.
 #
 # Exit status: 0 when NetworkClock has at most NETWORKCLOCK_LIMIT (default 15) top-level public
-# types and NETWORKCLOCK_SYMBOLS (default 414) public symbols, and SNTP at most SNTP_LIMIT (default
-# 12) and SNTP_SYMBOLS (default 197); 1 when a module is over a limit, 2 on a usage or build error.
+# types and NETWORKCLOCK_SYMBOLS (default 413) public symbols, and SNTP at most SNTP_LIMIT (default
+# 12) and SNTP_SYMBOLS (default 195); 1 when a module is over a limit, 2 on a usage or build error.
 # The symbol limits are the counts as they are: a change that adds public API must raise them, in
 # review; one that removes some should lower them.
 #
@@ -42,8 +43,8 @@ done
 [[ ${#limits[@]} -le 4 ]] || { echo "api-count.sh: at most four limits" >&2; exit 2; }
 networkclock_limit=${limits[0]:-15}
 sntp_limit=${limits[1]:-12}
-networkclock_symbols=${limits[2]:-414}
-sntp_symbols=${limits[3]:-197}
+networkclock_symbols=${limits[2]:-413}
+sntp_symbols=${limits[3]:-195}
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -65,7 +66,7 @@ for module in NetworkClock SNTP; do
     symbol_limit=$networkclock_symbols
     # The lower targets whose public types the module names (typealiases): their members are the
     # module's API too.
-    named=(NetClockPlatform)
+    named=(NetClockPlatform ClockCore)
     if [[ $module == SNTP ]]; then
         limit=$sntp_limit
         symbol_limit=$sntp_symbols

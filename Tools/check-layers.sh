@@ -16,7 +16,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 # The modules the NetworkClock library product links (see Package.swift), and the CLI on top.
-linked=(NetClockPlatform CKernelClock NetClockTLS SNTP NTS NTSClient Roughtime HTTPTime NetworkClock)
+linked=(NetClockPlatform CKernelClock TimeBase NetClockTLS SNTP NTS NTSClient Roughtime HTTPTime ClockCore NetworkClock)
 shipping=("${linked[@]}" NetclockCLI netclock)
 dirs=()
 for module in "${shipping[@]}"; do

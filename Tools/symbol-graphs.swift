@@ -15,6 +15,9 @@ import Foundation
 
 struct Symbol {
     var kind: String
+    var preciseIdentifier: String
+    /// For a typealias: the precise identifiers of the types its declaration names.
+    var aliasTargets: [String]
     var path: [String]
     var isSynthesized: Bool
     var isDocumented: Bool
@@ -24,6 +27,9 @@ struct Symbol {
 struct Graph {
     var module: String
     var isExtensionGraph: Bool
+    /// A lower module's own graph, read for the types the module names (api-count.sh writes it as
+    /// MODULE@LOWER-declared.symbols.json).
+    var isNamedLowerGraph: Bool
     var symbols: [Symbol]
 
     init(path: String) {
@@ -36,6 +42,7 @@ struct Graph {
         module = (json["module"] as? [String: Any])?["name"] as? String ?? "?"
         // MODULE@OTHER.symbols.json holds MODULE's extensions to OTHER's types.
         isExtensionGraph = URL(fileURLWithPath: path).lastPathComponent.contains("@")
+        isNamedLowerGraph = path.hasSuffix("-declared.symbols.json")
         self.symbols = symbols.compactMap { symbol in
             let kind = (symbol["kind"] as? [String: Any])?["identifier"] as? String ?? ""
             // Extension blocks (-emit-extension-block-symbols) are containers, not declarations.
@@ -43,10 +50,18 @@ struct Graph {
             let precise = (symbol["identifier"] as? [String: Any])?["precise"] as? String ?? ""
             let comment = (symbol["docComment"] as? [String: Any])?["lines"] as? [[String: Any]] ?? []
             let location = symbol["location"] as? [String: Any]
+            let fragments = symbol["declarationFragments"] as? [[String: Any]] ?? []
+            let aliasTargets =
+                kind == "swift.typealias"
+                ? fragments.compactMap {
+                    $0["kind"] as? String == "typeIdentifier" ? $0["preciseIdentifier"] as? String : nil
+                }
+                : []
             let file = (location?["uri"] as? String).flatMap { URL(string: $0)?.path }
             let line = ((location?["position"] as? [String: Any])?["line"] as? Int).map { $0 + 1 }
             return Symbol(
-                kind: kind, path: symbol["pathComponents"] as? [String] ?? [],
+                kind: kind, preciseIdentifier: precise, aliasTargets: aliasTargets,
+                path: symbol["pathComponents"] as? [String] ?? [],
                 isSynthesized: precise.contains("::SYNTHESIZED::"),
                 isDocumented: comment.contains { !(($0["text"] as? String) ?? "").isEmpty },
                 location: file.map { "\($0):\(line ?? 1)" })
@@ -71,7 +86,14 @@ func count(_ arguments: [String]) -> Int32 {
     ]
     let graphs = arguments.dropFirst(2).map(Graph.init(path:))
     let module = graphs.first { !$0.isExtensionGraph }?.module ?? graphs[0].module
-    let declared = graphs.flatMap { $0.symbols.filter { !$0.isSynthesized } }
+    // A lower module's type that the module names by a typealias counts once, as the typealias;
+    // its members count as the module's.
+    let aliased = Set(graphs.filter { !$0.isNamedLowerGraph }.flatMap(\.symbols).flatMap(\.aliasTargets))
+    let declared = graphs.flatMap { graph in
+        graph.symbols.filter {
+            !$0.isSynthesized && !(graph.isNamedLowerGraph && aliased.contains($0.preciseIdentifier))
+        }
+    }
     let topLevel = graphs.filter { !$0.isExtensionGraph }.flatMap(\.symbols)
         .filter { $0.path.count == 1 && typeKinds.contains($0.kind) }
         .map { (kind: String($0.kind.dropFirst("swift.".count)), name: $0.path[0]) }

@@ -13,10 +13,10 @@ extension Duration {
 }
 
 /// The local clock's frequency tolerance: how fast it may drift from true time, in parts per million.
-package enum FrequencyTolerance {
+@usableFromInline package enum FrequencyTolerance {
     /// 15 ppm: a typical uncompensated crystal, NTP's own assumption (RFC 5905's PHI); the package's
     /// one definition of it.
-    package static let defaultPPM: Double = 15
+    @usableFromInline package static let defaultPPM: Double = 15
 
     /// `ppm` if it is a usable tolerance (finite, 0…1000), else the default.
     package static func valid(_ ppm: Double) -> Double {

@@ -5,6 +5,7 @@ import SNTP
 import Testing
 import TimeBase
 
+@testable import ClockCore
 @testable import NetworkClock
 
 /// The anchored clock across syncs: the new interval is intersected with the previous anchor's,

@@ -6,6 +6,7 @@ import NetClockTestSupport
 import Testing
 import TimeBase
 
+@testable import ClockCore
 @testable import NetworkClock
 
 @Suite("AnchoredClock")

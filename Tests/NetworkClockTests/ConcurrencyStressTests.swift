@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 import TimeBase
 
+@testable import ClockCore
 @testable import NetworkClock
 
 #if canImport(Glibc)

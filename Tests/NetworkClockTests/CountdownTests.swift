@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import TimeBase
 
+@testable import ClockCore
 @testable import NetworkClock
 
 @Suite("Countdowns", .timeLimit(.minutes(1)))
@@ -14,7 +15,7 @@ struct CountdownTests {
 
     /// Collects `count` ticks.
     private func collect<C: Clock>(_ ticks: TrueTimeTicks<C>, count: Int) async -> [ClockTick] {
-        var collected = [ClockTick]()
+        var collected: [ClockTick] = []
         for await tick in ticks {
             collected.append(tick)
             if collected.count == count { break }

@@ -3,6 +3,7 @@ import SNTP
 import Testing
 import TimeBase
 
+@testable import ClockCore
 @testable import NetworkClock
 
 /// Every public `description` that prints a time prints it as strict ISO 8601 (RFC 3339, UTC)

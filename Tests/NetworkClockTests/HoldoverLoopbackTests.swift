@@ -5,6 +5,7 @@ import SNTP
 import Testing
 import TimeBase
 
+@testable import ClockCore
 @testable import NetworkClock
 import WallClockReference
 

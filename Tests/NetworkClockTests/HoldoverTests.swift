@@ -5,6 +5,7 @@ import NetClockTestSupport
 import Testing
 import TimeBase
 
+@testable import ClockCore
 @testable import NetworkClock
 
 /// The anchored clock between syncs on a simulated machine (``SimulatedMachine``): suspend,

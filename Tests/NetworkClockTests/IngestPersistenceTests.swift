@@ -4,6 +4,7 @@ import SNTP
 import Testing
 import TimeBase
 
+@testable import ClockCore
 @testable import NetworkClock
 
 /// `ingest` persists accepted anchors off the caller's thread, one write at a time, and the file

@@ -4,6 +4,7 @@ import SNTP
 import Testing
 import TimeBase
 
+@testable import ClockCore
 @testable import NetworkClock
 
 /// The anchored clock while the kernel's time discipline slews the boot-time clock: the clock

@@ -2,6 +2,7 @@ import NetClockPlatform
 import Testing
 import TimeBase
 
+@testable import ClockCore
 @testable import NetworkClock
 
 /// Countdowns and ticks across a leap second on the simulated machine (no drift; the simulation's

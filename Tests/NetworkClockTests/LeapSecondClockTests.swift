@@ -3,6 +3,7 @@ import SNTP
 import Testing
 import TimeBase
 
+@testable import ClockCore
 @testable import NetworkClock
 
 /// The anchored clock across a leap second on a simulated machine with no drift: the simulation's

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TimeBase
 
+@testable import ClockCore
 @testable import NetworkClock
 
 @Suite("Leap-second table")

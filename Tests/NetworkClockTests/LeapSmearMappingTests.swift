@@ -2,6 +2,7 @@ import NetClockPlatform
 import Testing
 import TimeBase
 
+@testable import ClockCore
 @testable import NetworkClock
 
 /// A smearing server's interval mapped onto stepping (POSIX) time, against the exact truth: linear

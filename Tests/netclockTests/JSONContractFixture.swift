@@ -4,6 +4,7 @@ import NetClockPlatform
 import SNTP
 import TimeBase
 
+@testable import ClockCore
 @testable import NetworkClock
 @testable import SNTP
 

@@ -1,3 +1,4 @@
+import ClockCore
 import Foundation
 import LoopbackServers
 import NetClockPlatform

@@ -1,3 +1,4 @@
+import ClockCore
 import Foundation
 
 // netclock-bench: benchmarks that print figures as ratios against a baseline measured in the same

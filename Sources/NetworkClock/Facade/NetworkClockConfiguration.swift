@@ -1,7 +1,8 @@
+import ClockCore
+import Foundation
 import HTTPTime
 import NetClockPlatform
 import Roughtime
-import Foundation
 import SNTP
 import TimeBase
 
@@ -45,7 +46,7 @@ extension NetworkClock {
         /// sources for ``ntsMode``. Default none.
         public var roughtimeServers: [RoughtimeServer]
         /// The burst sent to each NTP address. Its frequency tolerance is the clock's
-        /// (``NetworkClock/ClockPolicy/frequencyTolerancePPM``), the one place it is configured.
+        /// (`ClockPolicy.frequencyTolerancePPM`), the one place it is configured.
         public var query: QueryOptions
         /// Return as soon as this many NTP sources answered (nil: wait for all, up to the deadline).
         public var minimumSources: Int?

@@ -1,3 +1,4 @@
+import ClockCore
 import Foundation
 import NetClockPlatform
 import SNTP
@@ -148,7 +149,7 @@ public struct AnchorStore: Sendable {
 
     // MARK: Loading
 
-    /// Reads the file back: the anchor (with source ``TimeSource/restored``), its time-base instant
+    /// Reads the file back: the anchor (with source `TimeSource.restored`), its time-base instant
     /// and the frequency history, or the reason it cannot be used. Never traps, whatever the file
     /// holds.
     @available(*, noasync, message: "reads a file; from async code call it from a thread of your own")

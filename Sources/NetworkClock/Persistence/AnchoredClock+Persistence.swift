@@ -1,3 +1,4 @@
+import ClockCore
 import NetClockPlatform
 import SNTP
 import TimeBase

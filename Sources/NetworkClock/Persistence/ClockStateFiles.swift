@@ -1,3 +1,4 @@
+import ClockCore
 import NTSClient
 import NetClockPlatform
 import SNTP

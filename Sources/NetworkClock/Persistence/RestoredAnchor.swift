@@ -1,3 +1,4 @@
+import ClockCore
 import SNTP
 import TimeBase
 

@@ -1,9 +1,10 @@
+import ClockCore
 import Foundation
 import TimeBase
 
 extension SyncReport {
     /// What the sync learnt about the next leap second, as an estimate at ``trueTime`` reports it
-    /// (``TimeEstimate/Leap``): announced by the deciding sources or by a valid table, else unknown.
+    /// (`TimeEstimate.Leap`): announced by the deciding sources or by a valid table, else unknown.
     public var leap: TimeEstimate.Leap {
         TimeEstimate.Leap(PublishedLeap(leapSchedule, anchorTime: trueTime, smear: false))
     }

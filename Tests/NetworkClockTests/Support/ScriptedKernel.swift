@@ -1,6 +1,7 @@
 import NetClockPlatform
 import Synchronization
 
+@testable import ClockCore
 @testable import NetworkClock
 
 /// A kernel time discipline that a test sets by hand: what ``AnchoredClock`` reads at each update.

@@ -4,6 +4,7 @@ import SNTP
 import Synchronization
 import TimeBase
 
+@testable import ClockCore
 @testable import NetworkClock
 
 /// A simulated machine with the clocks ``SystemTimeBase`` reads, each moving as on Linux.

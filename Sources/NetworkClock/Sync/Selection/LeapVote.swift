@@ -1,3 +1,4 @@
+import ClockCore
 import TimeBase
 
 /// The leap second the sources that decided the time announce, decided like the time: the voters

@@ -1,3 +1,4 @@
+import ClockCore
 import TimeBase
 
 /// What is known, before the selection, about the leap at a month-end midnight, for mapping

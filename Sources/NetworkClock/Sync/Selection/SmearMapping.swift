@@ -1,3 +1,4 @@
+import ClockCore
 import TimeBase
 
 /// Maps a smearing server's interval onto POSIX stepping time, which anchors hold, before it is

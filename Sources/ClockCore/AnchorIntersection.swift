@@ -1,12 +1,11 @@
 import NetClockPlatform
-import SNTP
 import TimeBase
 
 /// The intersection of a clock's current anchor with an offered one, both carried to the later
 /// of their two instants on the time base (so neither is aged further than needed).
 struct AnchorIntersection: Sendable {
     /// The classification: adopted, intersected, kept or discontinuous.
-    let outcome: SyncReport.AnchorUpdate
+    let outcome: AnchorUpdate
     /// The resulting anchor in its simplest form: the offered anchor or the current one unchanged
     /// when either one's interval is the intersection, else the intersection at the common
     /// instant; the offered anchor when the intervals are disjoint.
@@ -81,13 +80,13 @@ extension TrueTimeInterval {
 
 extension Duration {
     /// Rounded toward negative infinity to a whole nanosecond.
-    var flooredToNanosecond: Duration {
+    package var flooredToNanosecond: Duration {
         let (quotient, remainder) = attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
         return Duration(attoseconds: (remainder < 0 ? quotient - 1 : quotient) * 1_000_000_000)
     }
 
     /// Rounded toward positive infinity to a whole nanosecond.
-    var ceiledToNanosecond: Duration {
+    package var ceiledToNanosecond: Duration {
         let (quotient, remainder) = attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
         return Duration(attoseconds: (remainder > 0 ? quotient + 1 : quotient) * 1_000_000_000)
     }

@@ -1,16 +1,15 @@
 import Foundation
 import NetClockPlatform
-import SNTP
 import Synchronization
 import NetClockTestSupport
 import Testing
 import TimeBase
 
-@testable import NetworkClock
+@testable import ClockCore
 
 /// Readers on the production time base (``SystemTimeBase``: the raw oscillator and the suspend
 /// epoch through the vDSO) while a writer keeps offering anchors stamped on `CLOCK_BOOTTIME`.
-/// ``ConcurrencyStressTests`` checks publication to the nanosecond on a time base that is the
+/// `ConcurrencyStressTests` (NetworkClockTests) checks publication to the nanosecond on a time base that is the
 /// boot-time clock itself; this checks the real read path against the real clocks, which run at
 /// slightly different rates (the kernel's frequency), so to the bound rather than the nanosecond.
 ///

@@ -1,9 +1,8 @@
 import Foundation
 import NetClockPlatform
-import SNTP
 import TimeBase
 
-/// The true time as a ``NetworkClock/NetworkClock`` knows it at one moment: a best estimate and a
+/// The true time as the clock knows it at one moment: a best estimate and a
 /// bound on its error, so that the truth lies in ``earliest``...``latest``.
 ///
 /// An estimate is a small value with no references (the server name is interned), so reading the

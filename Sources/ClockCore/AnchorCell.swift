@@ -1,4 +1,3 @@
-import SNTP
 import Synchronization
 import TimeBase
 

@@ -1,5 +1,4 @@
 import NetClockPlatform
-import SNTP
 import TimeBase
 
 /// Learns the oscillator's frequency error from the sync history, as an interval: each pair of
@@ -37,7 +36,7 @@ package struct FrequencyTracker: Sendable, Hashable {
     }
 
     /// The thresholds the tracker works with.
-    package let policy: NetworkClock.ClockPolicy
+    package let policy: ClockPolicy
     /// The kept points, oldest first (by total time-base time).
     package private(set) var points: [Point] = []
     /// How many times the history was reset.
@@ -53,7 +52,7 @@ package struct FrequencyTracker: Sendable, Hashable {
 
     /// Creates a tracker, optionally seeded with points saved earlier in this boot; points that do
     /// not agree with the newest are dropped (not counted as a reset).
-    package init(policy: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy(), points: [Point] = []) {
+    package init(policy: ClockPolicy = ClockPolicy(), points: [Point] = []) {
         self.policy = policy
         for point in points { _ = insert(point) }
         pairs = Self.pairs(of: self.points, policy: policy)
@@ -204,7 +203,7 @@ package struct FrequencyTracker: Sendable, Hashable {
     }
 
     /// Every usable pair of `points` (in time-base order).
-    static func pairs(of points: [Point], policy: NetworkClock.ClockPolicy) -> [Pair] {
+    static func pairs(of points: [Point], policy: ClockPolicy) -> [Pair] {
         var pairs: [Pair] = []
         pairs.reserveCapacity(points.count * (points.count - 1) / 2)
         for i in points.indices {
@@ -217,7 +216,7 @@ package struct FrequencyTracker: Sendable, Hashable {
 
     /// The intersection of `pairs` widened to `instant` (before, between or after them); nil when
     /// they do not intersect. With no pair it is the whole line (every frequency is allowed).
-    static func intersection(of pairs: [Pair], at instant: TimeBaseInstant, policy: NetworkClock.ClockPolicy)
+    static func intersection(of pairs: [Pair], at instant: TimeBaseInstant, policy: ClockPolicy)
         -> (
             lower: Double, upper: Double
         )?
@@ -239,7 +238,7 @@ package struct FrequencyTracker: Sendable, Hashable {
 
     /// The mean-frequency interval of the pair (`first`, `second`), or nil when it is unusable: an
     /// awake span under ``minimumPairSpan`` or suspended time going backwards.
-    static func pair(_ first: Point, _ second: Point, policy: NetworkClock.ClockPolicy) -> Pair? {
+    static func pair(_ first: Point, _ second: Point, policy: ClockPolicy) -> Pair? {
         let (early, late) = first.base.total <= second.base.total ? (first, second) : (second, first)
         let awake = late.base.awake - early.base.awake
         let suspended = late.base.suspended - early.base.suspended
@@ -262,7 +261,7 @@ package struct FrequencyTracker: Sendable, Hashable {
 
 extension FrequencyTracker.Point {
     /// A bound that is not negative and under a year, and instants within ±146 years.
-    var isValid: Bool {
+    package var isValid: Bool {
         let year = Duration.seconds(366 * 86_400)
         let limit = Duration.seconds(146 * 366 * 86_400)
         return errorBound >= .zero && errorBound < year && abs(base.awake) < limit

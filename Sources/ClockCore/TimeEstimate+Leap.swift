@@ -25,7 +25,7 @@ extension TimeEstimate {
         /// first month end about which nothing is known.
         public var instant: UnixTime
         /// Whether the clock smears the leap (24 h linear, noon to noon UTC) instead of stepping
-        /// as POSIX time does (``NetworkClock/ClockPolicy/smearsLeapSeconds``).
+        /// as POSIX time does (``ClockPolicy/smearsLeapSeconds``).
         public var isSmeared: Bool
     }
 
@@ -48,7 +48,7 @@ extension TimeEstimate.Leap {
     }
 
     /// The report of a published schedule.
-    init(_ published: PublishedLeap) {
+    package init(_ published: PublishedLeap) {
         self.init(bits: published.reportBits, instant: published.reportedInstant)
     }
 }

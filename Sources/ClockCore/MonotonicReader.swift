@@ -1,4 +1,3 @@
-import SNTP
 import TimeBase
 
 /// Reads an ``AnchoredClock``'s monotonic source as whole nanoseconds, as cheaply as possible.
@@ -7,7 +6,7 @@ import TimeBase
 /// nanosecond count (one multiply-add), without constructing a `Duration` and dividing it back
 /// down (which costs about half as much again as the system call). A simulated clock is read
 /// through its protocol.
-struct MonotonicReader: Sendable {
+package struct MonotonicReader: Sendable {
     /// Whether the source is the kernel's boot-time clock, read directly.
     private let readsBootTime: Bool
     /// The source, read through its protocol unless `readsBootTime`.
@@ -27,7 +26,7 @@ struct MonotonicReader: Sendable {
     }
 
     /// The current reading as an instant.
-    func now() -> MonotonicInstant {
+    package func now() -> MonotonicInstant {
         readsBootTime ? MonotonicInstant(sinceOrigin: .nanoseconds(nanoseconds())) : source.now()
     }
 }

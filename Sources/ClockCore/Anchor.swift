@@ -1,5 +1,4 @@
 import NetClockPlatform
-import SNTP
 import TimeBase
 
 /// A point where true time is known against the monotonic clock: "at `monotonic`, the true time was
@@ -43,7 +42,7 @@ package struct Anchor: Sendable, Hashable {
     /// Whether the anchor's values are within the ranges ``AnchoredClock`` computes with exactly:
     /// a bound that is not negative and under a year, a monotonic reading within ±146 years, and a
     /// true time within ±34,000 years of the epoch.
-    var isWithinSupportedRange: Bool {
+    package var isWithinSupportedRange: Bool {
         let year = Duration.seconds(366 * 86_400)
         return errorBound >= .zero && errorBound < year
             && monotonic.sinceOrigin.attoseconds.magnitude < UInt128(1) << 62 * 1_000_000_000

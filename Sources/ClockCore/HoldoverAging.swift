@@ -1,5 +1,4 @@
 import NetClockPlatform
-import SNTP
 import TimeBase
 
 /// How an anchor is carried along the time base: the frequency correction applied to awake time,
@@ -37,7 +36,7 @@ struct HoldoverAging: Sendable, Hashable {
     /// ``suspendNoise`` in whole nanoseconds.
     static let suspendNoiseNanoseconds: Int64 = 100_000
 
-    static func prior(_ policy: NetworkClock.ClockPolicy) -> HoldoverAging {
+    static func prior(_ policy: ClockPolicy) -> HoldoverAging {
         let tolerance = policy.priorFraction
         return HoldoverAging(
             frequencyError: 0, halfWidth: tolerance, wanderRate: 0, rateLimit: tolerance,
@@ -115,7 +114,7 @@ struct HoldoverAging: Sendable, Hashable {
 
 extension HoldoverAging {
     /// The aging a frequency interval that holds at `reference` gives under `policy`.
-    init(_ interval: FrequencyInterval, policy: NetworkClock.ClockPolicy, reference: TimeBaseInstant) {
+    init(_ interval: FrequencyInterval, policy: ClockPolicy, reference: TimeBaseInstant) {
         guard interval.isMeasured else {
             self = .prior(policy)
             self.reference = reference.total

@@ -91,19 +91,21 @@ package struct LeapSchedule: Sendable, Hashable {
     }
 
     /// The UTC midnight after `time` (Unix seconds).
-    static func nextMidnight(after time: UnixTime) -> Int64 {
+    package static func nextMidnight(after time: UnixTime) -> Int64 {
         let seconds = time.seconds
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         return (days + 1) * 86_400
     }
 
     /// The end of the UTC month containing `time`: the first instant of the next month (Unix s).
-    static func monthEnd(after time: UnixTime) -> Int64 {
+    package static func monthEnd(after time: UnixTime) -> Int64 {
         monthStart(index: monthIndex(of: time.seconds) + 1)
     }
 
     /// The start of the month containing Unix second `seconds`.
-    static func monthStart(atOrBefore seconds: Int64) -> Int64 { monthStart(index: monthIndex(of: seconds)) }
+    package static func monthStart(atOrBefore seconds: Int64) -> Int64 {
+        monthStart(index: monthIndex(of: seconds))
+    }
 
     /// Months since year 0 of the month containing Unix second `seconds`.
     static func monthIndex(of seconds: Int64) -> Int64 {

@@ -1,5 +1,4 @@
 import NetClockPlatform
-import SNTP
 import TimeBase
 
 /// An instant on the holdover time base: awake time counted by the raw oscillator plus time spent
@@ -131,7 +130,7 @@ package struct ExchangeClockTimeBase: TimeBaseClock {
 /// Reads an ``AnchoredClock``'s time base as cheaply as possible: the kernel's clocks directly for
 /// ``ClockHardware/system`` (no existential call on the hot path), any other source through its
 /// protocol.
-struct TimeBaseReader: Sendable {
+package struct TimeBaseReader: Sendable {
     private let readsSystem: Bool
     private let source: any TimeBaseClock
 
@@ -149,7 +148,7 @@ struct TimeBaseReader: Sendable {
     }
 
     /// A full paired reading.
-    func read() -> TimeBaseReading { source.read() }
+    package func read() -> TimeBaseReading { source.read() }
 
     /// Whether the exchange clock is the base (see ``TimeBaseClock/exchangeClockIsBase``).
     var exchangeClockIsBase: Bool { source.exchangeClockIsBase }

@@ -1,4 +1,3 @@
-import SNTP
 import TimeBase
 
 extension Duration {
@@ -11,7 +10,7 @@ extension Duration {
     }
 
     /// Whole nanoseconds, rounded toward positive infinity; wraps outside the `Int64` range.
-    var nanosecondsRoundedUp: Int64 {
+    package var nanosecondsRoundedUp: Int64 {
         let atto = attoseconds
         let (quotient, remainder) = atto.quotientAndRemainder(dividingBy: 1_000_000_000)
         return Int64(truncatingIfNeeded: remainder > 0 ? quotient + 1 : quotient)

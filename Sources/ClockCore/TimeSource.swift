@@ -1,4 +1,3 @@
-import SNTP
 import TimeBase
 
 /// Where the time behind an anchor came from.
@@ -13,7 +12,7 @@ public enum TimeSource: String, Sendable, Hashable, Codable, CaseIterable, Custo
     /// The signed answers of Roughtime servers (RFC 10049): authenticated without certificates,
     /// coarse (a radius of a second or more).
     case roughtime
-    /// An anchor read back from an ``AnchorStore`` after a process restart in the same boot.
+    /// An anchor read back from the anchor file after a process restart in the same boot.
     case restored
 
     /// The raw value, e.g. `ntp`.

@@ -1,15 +1,14 @@
 import NetClockPlatform
-import SNTP
 import TimeBase
 
 /// An anchor as an ``AnchoredClock`` holds it: the anchor (true time at an exchange-clock instant,
 /// within its bound) and where that instant lies on the time base, the line the clock extrapolates
 /// along.
-struct HeldAnchor: Sendable, Hashable {
+package struct HeldAnchor: Sendable, Hashable {
     /// The anchor, with its exchange-clock instant.
-    var anchor: Anchor
+    package var anchor: Anchor
     /// The anchor's instant on the time base.
-    var base: TimeBaseInstant
+    package var base: TimeBaseInstant
 
     /// This anchor carried to time-base instant `instant` (exchange-clock instant `exchange`) along
     /// the clock's line: the time moves by the elapsed awake time less the frequency correction
@@ -45,7 +44,7 @@ struct HeldAnchor: Sendable, Hashable {
     /// of it.
     init(
         placing anchor: Anchor, by reading: TimeBaseReading, discipline: KernelDiscipline,
-        lastSuspended: Duration?, exact: Bool, policy: NetworkClock.ClockPolicy
+        lastSuspended: Duration?, exact: Bool, policy: ClockPolicy
     ) {
         let distance = reading.exchange - anchor.monotonic
         base = TimeBaseInstant(awake: reading.base.awake - distance, suspended: reading.base.suspended)

@@ -1,5 +1,4 @@
 import NetClockPlatform
-import SNTP
 import Synchronization
 import TimeBase
 
@@ -12,11 +11,11 @@ import TimeBase
 /// article, "Holdover" and "Frequency".
 package final class AnchoredClock: Sendable {
     /// The policy the clock was created with.
-    package let policy: NetworkClock.ClockPolicy
+    package let policy: ClockPolicy
     /// The exchange clock that offered anchors are stamped with.
-    let monotonic: MonotonicReader
+    package let monotonic: MonotonicReader
     /// The time base the clock extrapolates on.
-    let timeBase: TimeBaseReader
+    package let timeBase: TimeBaseReader
     /// The system wall clock, used only to report offsets, never to tell time.
     let wall: any WallClock
 
@@ -39,7 +38,7 @@ package final class AnchoredClock: Sendable {
     /// Creates an unsynchronized clock on `hardware`'s clocks (the kernel's by default) with
     /// `policy`'s prior tolerance, wander allowances and history limits.
     package init(
-        hardware: ClockHardware = .system, policy: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy()
+        hardware: ClockHardware = .system, policy: ClockPolicy = ClockPolicy()
     ) {
         self.monotonic = MonotonicReader(hardware)
         self.wall = hardware.wall
@@ -54,7 +53,7 @@ package final class AnchoredClock: Sendable {
     /// (``ClockHardware/simulated(monotonic:wall:kernel:timeBase:)``).
     package convenience init(
         monotonic: some MonotonicClock, wall: some WallClock,
-        policy: NetworkClock.ClockPolicy = NetworkClock.ClockPolicy(),
+        policy: ClockPolicy = ClockPolicy(),
         kernel: KernelClockReader = .unavailable, timeBase: (any TimeBaseClock)? = nil
     ) {
         self.init(
@@ -124,7 +123,7 @@ package final class AnchoredClock: Sendable {
     /// The current anchor's instant on the time base, if any.
     package var anchorTimeBase: TimeBaseInstant? { state.withLock { $0.anchor?.base } }
 
-    /// A copy of the frequency tracker with its sync-point history (what an ``AnchorStore`` saves).
+    /// A copy of the frequency tracker with its sync-point history (what the anchor file saves).
     package var frequencyTracker: FrequencyTracker { state.withLock { $0.frequency } }
 
     /// What the clock knows about its oscillator's frequency now (see ``FrequencyEstimate``).
@@ -138,10 +137,10 @@ package final class AnchoredClock: Sendable {
 
     /// The reset of the frequency history since `before` was taken, if there was one (the latest,
     /// when several).
-    package func frequencyReset(since before: FrequencyEstimate) -> ClockEvent.FrequencyReset? {
+    package func frequencyReset(since before: FrequencyEstimate) -> FrequencyReset? {
         let (count, reason) = state.withLock { ($0.frequency.resetCount, $0.frequency.lastReset) }
         guard count > before.resetCount, let reason else { return nil }
-        return ClockEvent.FrequencyReset(
+        return FrequencyReset(
             code: reason.rawValue, previousPPM: before.isMeasured ? before.ppm : nil,
             previousIntervalPPM: before.isMeasured ? before.lowerPPM...before.upperPPM : nil)
     }
@@ -167,20 +166,20 @@ package final class AnchoredClock: Sendable {
     ///
     /// The anchor is placed on the time base from a paired reading taken now and intersected with
     /// the current anchor aged to the same instant, so an agreeing anchor never loosens the bound.
-    /// When they do not overlap the fresh one wins (``SyncReport.AnchorUpdate/discontinuous(step:)``);
+    /// When they do not overlap the fresh one wins (``AnchorUpdate/discontinuous(step:)``);
     /// after a frequency contradiction it replaces the current one as it is
-    /// (``SyncReport.AnchorUpdate/adopted``). Every anchor that is not ``TimeSource/restored`` is a
+    /// (``AnchorUpdate/adopted``). Every anchor that is not ``TimeSource/restored`` is a
     /// point of the frequency history (the HowTheErrorBoundWorks article, "Frequency").
     /// - Returns: what became of the anchor. Anchors with a negative bound or values outside the
     ///   supported range (see ``Anchor``) are refused.
     @discardableResult
-    package func offer(_ anchor: Anchor) -> SyncReport.AnchorUpdate {
+    package func offer(_ anchor: Anchor) -> AnchorUpdate {
         offer(anchor, base: nil)
     }
 
     /// Offers `anchor`, whose time-base instant is `base` when known (a restored anchor of this
     /// boot, or a benchmark's), else placed from a reading taken now.
-    package func offer(_ anchor: Anchor, base: TimeBaseInstant?) -> SyncReport.AnchorUpdate {
+    package func offer(_ anchor: Anchor, base: TimeBaseInstant?) -> AnchorUpdate {
         guard anchor.isWithinSupportedRange else { return .refused }
         let discipline = KernelDiscipline(kernel.read())
         let reading = timeBase.read()
@@ -199,7 +198,7 @@ package final class AnchoredClock: Sendable {
             state.kernel = discipline
             state.lastSuspended = reading.base.suspended
             let before = state.aging
-            var outcome: SyncReport.AnchorUpdate
+            var outcome: AnchorUpdate
             var next: HeldAnchor
             if let current = state.anchor {
                 let merged = AnchorIntersection(current: current, offered: offered, aging: before)
@@ -253,7 +252,7 @@ package final class AnchoredClock: Sendable {
     }
 
     /// Merges sync points from an earlier process (same boot) into the frequency history.
-    func restoreFrequencyHistory(_ points: [FrequencyTracker.Point]) {
+    package func restoreFrequencyHistory(_ points: [FrequencyTracker.Point]) {
         let reading = timeBase.read()
         state.withLock { state in
             var tracker = FrequencyTracker(policy: policy, points: state.frequency.points + points)
@@ -269,7 +268,7 @@ package final class AnchoredClock: Sendable {
 
     /// The anchor, its time-base instant and the frequency history, read under one lock
     /// acquisition.
-    func snapshot() -> (anchor: HeldAnchor?, frequency: FrequencyTracker) {
+    package func snapshot() -> (anchor: HeldAnchor?, frequency: FrequencyTracker) {
         state.withLock { ($0.anchor, $0.frequency) }
     }
 

@@ -1,11 +1,10 @@
 import Foundation
 import LoopbackServers
 import NetClockPlatform
-import SNTP
 import Testing
 import TimeBase
 
-@testable import NetworkClock
+@testable import ClockCore
 
 /// The frequency interval from the sync history: sound (it holds the oscillator's frequency
 /// whenever every sync's interval holds the truth and the frequency moves within the wander
@@ -198,13 +197,13 @@ struct FrequencyTrackerTests {
         let second = FrequencyTracker.Point(
             base: TimeBaseInstant(awake: .seconds(700), suspended: .seconds(3600)),
             trueTime: UnixTime(seconds: 1_780_000_000 + 4200), errorBound: .microseconds(100))
-        let pair = try #require(FrequencyTracker.pair(first, second, policy: NetworkClock.ClockPolicy()))
+        let pair = try #require(FrequencyTracker.pair(first, second, policy: ClockPolicy()))
         #expect(abs(pair.center) < 1e-12)
         #expect(abs(pair.halfWidth - (200e-6 + 3600 * 100e-6 + 1) / 600) < 1e-12)
         var awake = second
         awake.base.suspended = .zero
         awake.trueTime = first.trueTime + .seconds(600)
-        let plain = try #require(FrequencyTracker.pair(first, awake, policy: NetworkClock.ClockPolicy()))
+        let plain = try #require(FrequencyTracker.pair(first, awake, policy: ClockPolicy()))
         #expect(abs(plain.halfWidth - 200e-6 / 600) < 1e-15)
     }
 
@@ -218,7 +217,7 @@ struct FrequencyTrackerTests {
         #expect(tracker.points.last == samples.last)
 
         var windowed = FrequencyTracker(
-            policy: NetworkClock.ClockPolicy(frequencyHistoryWindow: .seconds(3600)))
+            policy: ClockPolicy(frequencyHistoryWindow: .seconds(3600)))
         for point in Self.points(count: 8, spacing: 1200, ppm: 5) { windowed.add(point) }
         // Points 4...7 are within 3600 s of point 7 (the oscillator runs 5 ppm fast, so point 4 is
         // 3600.018 s before point 7 and drops out); 3 points remain.

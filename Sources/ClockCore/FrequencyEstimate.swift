@@ -1,5 +1,4 @@
 import NetClockPlatform
-import SNTP
 import TimeBase
 
 /// What an ``AnchoredClock`` knows about its oscillator's frequency at one moment: the correction

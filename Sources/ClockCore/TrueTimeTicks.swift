@@ -1,8 +1,7 @@
-import SNTP
 import TimeBase
 
-/// One tick of ``NetworkClock/NetworkClock/ticks(every:)``: a true-time interval boundary and the
-/// clock's estimate when the tick was delivered.
+/// One tick of the clock's tick sequence (`ticks(every:)`): a true-time interval boundary and
+/// the clock's estimate when the tick was delivered.
 public struct ClockTick: Sendable, Hashable {
     /// The true-time boundary this tick marks, a whole multiple of the interval since the epoch.
     public let boundary: UnixTime

@@ -1,5 +1,4 @@
 import NetClockPlatform
-import SNTP
 import TimeBase
 
 /// The anchor and its aging in the form ``AnchoredClock/now()`` computes with: plain integers and

@@ -4,7 +4,7 @@ import TimeBase
 /// pays one comparison until the leap (or an unknown month end) is near: ``from`` is the earliest
 /// POSIX second at which anything applies, and only estimates whose latest time reaches it take
 /// ``apply(time:bound:)``.
-struct PublishedLeap: Sendable, Hashable {
+package struct PublishedLeap: Sendable, Hashable {
     /// The earliest Unix second at which the schedule changes an estimate (`Int64.max`: never).
     var from: Int64
     /// The scheduled leap's midnight (Unix seconds), or `Int64.max` for none.
@@ -37,7 +37,7 @@ struct PublishedLeap: Sendable, Hashable {
     }
 
     /// The published form of `schedule` for an anchor at `anchorTime`, smeared when `smear`.
-    init(_ schedule: LeapSchedule, anchorTime: UnixTime, smear: Bool) {
+    package init(_ schedule: LeapSchedule, anchorTime: UnixTime, smear: Bool) {
         let relative = schedule.relative(to: anchorTime)
         let known = relative.knownThrough ?? .min
         var firstUnknown = LeapSchedule.monthStart(index: LeapSchedule.monthIndex(of: known) + 1)
