@@ -107,6 +107,10 @@ let package = Package(
                 "NetClockTestSupport",
             ],
             path: "Tools/LoopbackServers", swiftSettings: strict),
+        // What only tests import beside Testing itself: the reasons loopback tests are skipped.
+        .target(
+            name: "LoopbackTestSupport", dependencies: ["LoopbackServers"], path: "Tools/LoopbackTestSupport",
+            swiftSettings: strict),
         // A Swift Testing trait for suites whose truth is the system wall clock (Testing.md).
         .target(
             name: "WallClockReference", dependencies: ["NetClockPlatform"], path: "Tools/WallClockReference",
@@ -137,7 +141,10 @@ let package = Package(
             path: "Tools/Soak", swiftSettings: strict),
         .testTarget(
             name: "SNTPTests",
-            dependencies: ["SNTP", "TimeBase", "NetClockPlatform", "LoopbackServers", "WallClockReference"],
+            dependencies: [
+                "SNTP", "TimeBase", "NetClockPlatform", "LoopbackServers", "LoopbackTestSupport",
+                "WallClockReference",
+            ],
             path: "Tests/SNTPTests",
             swiftSettings: strict),
         .testTarget(
@@ -162,7 +169,7 @@ let package = Package(
             name: "NetworkClockTests",
             dependencies: [
                 "NetworkClock", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "NetClockTLS",
-                "LoopbackServers", "WallClockReference",
+                "LoopbackServers", "LoopbackTestSupport", "WallClockReference",
                 "NTSClient", "Roughtime", "NetClockTestSupport",
             ],
             path: "Tests/NetworkClockTests", swiftSettings: strict),
@@ -181,7 +188,8 @@ let package = Package(
         .testTarget(
             name: "LoopbackServersTests",
             dependencies: [
-                "LoopbackServers", "WallClockReference", "SNTP", "TimeBase", "NetClockPlatform", "NTS",
+                "LoopbackServers", "LoopbackTestSupport", "WallClockReference", "SNTP", "TimeBase",
+                "NetClockPlatform", "NTS",
                 "NetClockTLS",
                 "NetClockTestSupport",
             ],

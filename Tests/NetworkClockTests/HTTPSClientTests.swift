@@ -1,6 +1,7 @@
 import Foundation
 @testable import HTTPTime
 import LoopbackServers
+import LoopbackTestSupport
 import NetClockTLS
 import SNTP
 import Testing

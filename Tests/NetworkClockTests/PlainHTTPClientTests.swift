@@ -1,6 +1,7 @@
 import Foundation
 @testable import HTTPTime
 import LoopbackServers
+import LoopbackTestSupport
 import NetClockPlatform
 import SNTP
 import Testing
