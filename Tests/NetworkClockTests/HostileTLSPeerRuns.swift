@@ -54,6 +54,8 @@ enum HostileTLSPeerRuns {
         /// connection close within 1 s.
         var freed = Duration.zero
         var allClosed = false
+        /// Before a cancel: whether the peer had the connection and the pool thread was busy.
+        var wasRunning = false
 
         var description: String { "\(code): \(reason) (wall \(wall), cpu \(cpu))" }
     }
@@ -164,15 +166,13 @@ enum HostileTLSPeerRuns {
                 try? await Task.sleep(for: .milliseconds(5))
             }
             try? await Task.sleep(for: .milliseconds(100))
-            if peer.connections < 1 || pool.statistics.idle != 0 {
-                ending.reason = "the exchange was not running when cancelled: \(pool.statistics) "
-            }
+            ending.wasRunning = peer.connections >= 1 && pool.statistics.idle == 0
             let start = clockNow.now
             task.cancel()
             let failure = await task.value
             ending.wall = clockNow.now - start
             ending.code = failure?.code ?? "-"
-            ending.reason += failure?.reason ?? ""
+            ending.reason = failure?.reason ?? ""
             ending.freed = await pool.timeUntilIdle()
             ending.allClosed = await peer.waitUntilAllClosed(within: .seconds(1))
         } else {

@@ -147,6 +147,7 @@ struct HostileTLSPeerTests {
     func cancellingFreesThePoolThreadWithinOneSlice(_ item: Case) async throws {
         let run = try (await Self.cancelRun.value)[item].map { try $0.get() }
         let ending = try #require(run, "the case did not run")
+        #expect(ending.wasRunning, "the exchange was not running when cancelled")
         #expect(ending.code == "cancelled", "\(ending.description)")
         #expect(ending.wall < Budget.wakeSlack, "the caller waited \(ending.wall) after cancelling")
         #expect(
