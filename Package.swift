@@ -117,6 +117,10 @@ let package = Package(
                 "NetClockTestSupport",
             ],
             path: "Tools/LoopbackServers", swiftSettings: strict),
+        // What only tests import beside Testing itself: the reasons loopback tests are skipped.
+        .target(
+            name: "LoopbackTestSupport", dependencies: ["LoopbackServers"], path: "Tools/LoopbackTestSupport",
+            swiftSettings: strict),
         // A Swift Testing trait for suites whose truth is the system wall clock (Testing.md).
         .target(
             name: "WallClockReference", dependencies: ["NetClockPlatform"], path: "Tools/WallClockReference",
@@ -147,7 +151,10 @@ let package = Package(
             path: "Tools/Soak", swiftSettings: strict),
         .testTarget(
             name: "SNTPTests",
-            dependencies: ["SNTP", "TimeBase", "NetClockPlatform", "LoopbackServers", "WallClockReference"],
+            dependencies: [
+                "SNTP", "TimeBase", "NetClockPlatform", "LoopbackServers", "LoopbackTestSupport",
+                "WallClockReference",
+            ],
             path: "Tests/SNTPTests",
             swiftSettings: strict),
         .testTarget(
@@ -180,7 +187,7 @@ let package = Package(
             name: "NetworkClockTests",
             dependencies: [
                 "NetworkClock", "ClockCore", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform",
-                "NetClockTLS", "LoopbackServers", "WallClockReference",
+                "NetClockTLS", "LoopbackServers", "LoopbackTestSupport", "WallClockReference",
                 "NTSClient", "Roughtime", "NetClockTestSupport",
             ],
             path: "Tests/NetworkClockTests", swiftSettings: strict),
@@ -199,7 +206,8 @@ let package = Package(
         .testTarget(
             name: "LoopbackServersTests",
             dependencies: [
-                "LoopbackServers", "WallClockReference", "SNTP", "TimeBase", "NetClockPlatform", "NTS",
+                "LoopbackServers", "LoopbackTestSupport", "WallClockReference", "SNTP", "TimeBase",
+                "NetClockPlatform", "NTS",
                 "NetClockTLS",
                 "NetClockTestSupport",
             ],

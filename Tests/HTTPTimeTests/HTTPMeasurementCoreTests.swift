@@ -20,6 +20,10 @@ import TimeBase
         var outbound: Duration = .milliseconds(4)
         var inbound: Duration = .milliseconds(4)
         var status = 200
+        /// Whether `HEAD` is refused with this status (405 or 501), `GET` answered with ``status``.
+        var refusesHead: Int?
+        /// How the `Date` header is written; nil sends none.
+        var dateStyle: HTTPTimeServerDateStyle? = .imfFixdate
         /// Extra header fields, e.g. a timestamp header.
         var fields: (UnixTime) -> [HTTPResponseHead.Field] = { _ in [] }
 
@@ -32,10 +36,10 @@ import TimeBase
         func answer(_ request: HTTPMeasurementCore.Request, now: MonotonicInstant) -> HTTPExchangeOutcome {
             let sent = request.sendAt ?? now
             let read = truth(at: sent + outbound)
+            let date = dateStyle.map { [HTTPResponseHead.Field(name: "Date", value: $0.format(read))] } ?? []
             let head = HTTPResponseHead(
-                statusCode: status,
-                fields: [.init(name: "Date", value: HTTPTimeServerDateStyle.imfFixdate.format(read))]
-                    + fields(read))
+                statusCode: request.method == .head ? (refusesHead ?? status) : status,
+                fields: date + fields(read))
             return HTTPExchangeOutcome(
                 sent: sent, received: sent + outbound + inbound, result: .response(head))
         }

@@ -8,6 +8,7 @@
 #endif
 import Foundation
 import LoopbackServers
+import LoopbackTestSupport
 import NetClockPlatform
 import SNTP
 import Synchronization

@@ -5,6 +5,7 @@
 #endif
 import Foundation
 import LoopbackServers
+import LoopbackTestSupport
 import Testing
 import WallClockReference
 

@@ -1,4 +1,5 @@
 import LoopbackServers
+import LoopbackTestSupport
 import NTS
 import NetClockPlatform
 import NetClockTLS

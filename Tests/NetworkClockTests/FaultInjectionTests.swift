@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 @testable import HTTPTime
 import LoopbackServers
+import LoopbackTestSupport
 import NetClockPlatform
 import SNTP
 import Testing

@@ -1,4 +1,5 @@
 import LoopbackServers
+import LoopbackTestSupport
 import NetClockPlatform
 import SNTP
 import Synchronization

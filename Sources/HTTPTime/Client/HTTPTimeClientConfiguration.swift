@@ -33,10 +33,13 @@ extension HTTPTimeClient {
         /// environment).
         package var proxy: HTTPProxyPolicy = .direct
 
-        /// A configuration; the defaults read `Date` with at most 8 requests in 10 seconds, as
-        /// `NetworkClock.HTTPOptions` does.
+        /// The unit a timestamp header's number is read in unless another is given.
+        package static let defaultTimestampUnit = HTTPTimestampHeader.Unit.milliseconds
+
+        /// A configuration; the defaults read `Date` with at most 8 requests in 10 seconds. They are
+        /// the only spelling of the defaults: `NetworkClock.HTTPOptions`'s initializer reads them.
         package init(
-            timestampHeader: String? = nil, timestampUnit: HTTPTimestampHeader.Unit = .milliseconds,
+            timestampHeader: String? = nil, timestampUnit: HTTPTimestampHeader.Unit = defaultTimestampUnit,
             maximumRequests: Int = 8,
             timestampSamples: Int = 8,
             targetErrorBound: Duration = .milliseconds(15),

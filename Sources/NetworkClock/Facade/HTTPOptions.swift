@@ -77,7 +77,9 @@ extension NetworkClock {
         /// to read `Date`.
         public var timestampHeaderName: String? { timestampHeader?.name }
 
-        /// Creates options; the defaults read `Date` with at most 8 requests in 10 seconds.
+        /// Creates options; the defaults read `Date` with at most 8 requests in 10 seconds (the
+        /// HTTP time client's own defaults: 8 requests, 8 samples, a 15 ms target, a 3 s request
+        /// timeout, a 10 s deadline, 20 ms spacing, a 16 KiB head, milliseconds).
         ///
         /// - Parameters:
         ///   - timestampHeader: A header your own backend sends with its clock as a number since
@@ -91,14 +93,14 @@ extension NetworkClock {
         ///   - minimumSpacing: The least time between two requests.
         ///   - maximumResponseHeadBytes: The largest response head read from an `http://` server.
         public init(
-            timestampHeader: String? = nil, timestampUnit: TimestampUnit = .milliseconds,
-            maximumRequests: Int = 8,
-            timestampSamples: Int = 8,
-            targetErrorBound: Duration = .milliseconds(15),
-            requestTimeout: Duration = .seconds(3),
-            deadline: Duration = .seconds(10),
-            minimumSpacing: Duration = .milliseconds(20),
-            maximumResponseHeadBytes: Int = 16_384
+            timestampHeader: String? = nil, timestampUnit: TimestampUnit = defaultTimestampUnit,
+            maximumRequests: Int = defaults.maximumRequests,
+            timestampSamples: Int = defaults.timestampSamples,
+            targetErrorBound: Duration = defaults.targetErrorBound,
+            requestTimeout: Duration = defaults.requestTimeout,
+            deadline: Duration = defaults.deadline,
+            minimumSpacing: Duration = defaults.minimumSpacing,
+            maximumResponseHeadBytes: Int = defaults.maximumResponseHeadBytes
         ) {
             self.configuration = HTTPTimeClient.Configuration(
                 timestampHeader: timestampHeader, timestampUnit: timestampUnit.headerUnit,
@@ -106,10 +108,34 @@ extension NetworkClock {
                 targetErrorBound: targetErrorBound, requestTimeout: requestTimeout, deadline: deadline,
                 minimumSpacing: minimumSpacing, maximumResponseHeadBytes: maximumResponseHeadBytes)
         }
+
+        /// Options holding `configuration` as it is.
+        init(configuration: HTTPTimeClient.Configuration) {
+            self.configuration = configuration
+        }
+
+        /// The HTTP time client's defaults, which the initializer's default arguments read: the
+        /// defaults are spelled once, in `HTTPTimeClient.Configuration`.
+        @usableFromInline static let defaults = HTTPOptions(configuration: HTTPTimeClient.Configuration())
+
+        /// The HTTP time client's default timestamp unit.
+        @usableFromInline static var defaultTimestampUnit: TimestampUnit {
+            TimestampUnit(HTTPTimeClient.Configuration.defaultTimestampUnit)
+        }
     }
 }
 
 extension NetworkClock.HTTPOptions.TimestampUnit {
+    /// The unit the parser calls `unit`.
+    init(_ unit: HTTPTimestampHeader.Unit) {
+        switch unit {
+        case .seconds: self = .seconds
+        case .milliseconds: self = .milliseconds
+        case .microseconds: self = .microseconds
+        case .nanoseconds: self = .nanoseconds
+        }
+    }
+
     /// The parser's unit.
     var headerUnit: HTTPTimestampHeader.Unit {
         switch self {
