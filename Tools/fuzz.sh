@@ -6,7 +6,7 @@
 #   SECONDS  how long to fuzz each target (default 30)
 #   --runs   a fixed number of executions of each target instead of a time (about 15 s of each on
 #            a 2-core CI machine): with -seed=1 and SWIFT_DETERMINISTIC_HASHING=1 every run replays
-#            exactly the same inputs, however loaded the machine (CI's gate)
+#            the same seeded mutations, as many of them, however loaded the machine (CI's gate)
 #   TARGET   ntp       NTP packet decoding, re-encoding, reply and sample validation, selection
 #            httpdate  HTTP-date (RFC 9110) and epoch timestamp header parsing
 #            httphead  HTTP/1.x response-head parsing, end-of-head search, Date/timestamp evidence
