@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Builds and runs the libFuzzer targets of NetworkClock.
 #
-#   Tools/fuzz.sh [SECONDS] [TARGET...]
+#   Tools/fuzz.sh [SECONDS | --runs] [TARGET...]
 #
 #   SECONDS  how long to fuzz each target (default 30)
+#   --runs   a fixed number of executions of each target instead of a time (about 15 s of each on
+#            a 2-core CI machine): with -seed=1 and SWIFT_DETERMINISTIC_HASHING=1 every run replays
+#            the same seeded mutations, as many of them, however loaded the machine (CI's gate)
 #   TARGET   ntp       NTP packet decoding, re-encoding, reply and sample validation, selection
 #            httpdate  HTTP-date (RFC 9110) and epoch timestamp header parsing
 #            httphead  HTTP/1.x response-head parsing, end-of-head search, Date/timestamp evidence
@@ -27,7 +30,8 @@
 # the work directory; its path and hex are printed), 2 on a usage or build error.
 #
 # Environment: FUZZ_BUILD_DIR (scratch directory), SWIFTC (compiler; default: swiftc on PATH, else
-# /opt/swift/usr/bin/swiftc), FUZZ_ARGS (extra libFuzzer flags, e.g. "-jobs=2" or "-seed=1").
+# /opt/swift/usr/bin/swiftc), FUZZ_ARGS (extra libFuzzer flags, e.g. "-jobs=2" or "-seed=1"),
+# FUZZ_JOBS (how many targets fuzz at once, default 1; each prints its summary when it ends).
 set -euo pipefail
 
 usage() {
@@ -36,8 +40,12 @@ usage() {
 }
 
 duration=30
+fixed_runs=0
 if [[ $# -gt 0 && $1 =~ ^[0-9]+$ ]]; then
     duration=$1
+    shift
+elif [[ $# -gt 0 && $1 == --runs ]]; then
+    fixed_runs=1
     shift
 elif [[ $# -gt 0 && ( $1 == -h || $1 == --help ) ]]; then
     usage
@@ -80,6 +88,14 @@ harness_of() {
     esac
 }
 
+# The executions of `--runs`: about 15 s of each target on a 2-core CI machine (its exec/s there,
+# from CI's logs, times 15), so the slow targets (TLS handshakes, response heads) get fewer.
+runs_of() {
+    case $1 in
+        ntp) echo 200000 ;; httpdate) echo 110000 ;; httphead) echo 9000 ;; ntske) echo 240000 ;;
+        ntsef) echo 120000 ;; tls) echo 5000 ;; roughtime) echo 200000 ;; leapsec) echo 30000 ;;
+    esac
+}
 max_len_of() {
     case $1 in
         ntp) echo 256 ;; httpdate) echo 96 ;; httphead | ntske) echo 4096 ;; ntsef | roughtime) echo 2048 ;;
@@ -221,7 +237,12 @@ run() {
     cp "$root/Tools/Fuzz/corpus/$target/"* "$work/corpus/"
     local seeds
     seeds=$(find "$work/corpus" -type f | wc -l)
-    local args=(-max_total_time="$duration" -print_final_stats=1 -max_len="$(max_len_of "$target")"
+    local budget=(-max_total_time="$duration") what="for $duration s"
+    if ((fixed_runs)); then
+        budget=(-runs="$(runs_of "$target")")
+        what="for $(runs_of "$target") runs"
+    fi
+    local args=("${budget[@]}" -print_final_stats=1 -max_len="$(max_len_of "$target")"
         -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$work/artifacts/")
     if [[ $target == httpdate ]]; then
         write_httpdate_dict "$work/httpdate.dict"
@@ -235,7 +256,7 @@ run() {
     fi
     # shellcheck disable=SC2206
     [[ -n ${FUZZ_ARGS:-} ]] && args+=($FUZZ_ARGS)
-    echo "== $target: fuzzing for $duration s from $seeds seeds (log: $work/fuzz.log)"
+    echo "== $target: fuzzing $what from $seeds seeds (log: $work/fuzz.log)"
     local status=0
     # The Swift runtime's backtracer would fight ASan over the crash signal (and can hang); ASan
     # and libFuzzer report the crash and the stack themselves.
@@ -311,7 +332,32 @@ for target in "${targets[@]}"; do
     mkdir -p "$dir"
     build "$target" "$dir" || exit 2
 done
+jobs=${FUZZ_JOBS:-1}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: FUZZ_JOBS must be a positive number" >&2; exit 2; }
+if ((jobs == 1)); then
+    for target in "${targets[@]}"; do
+        run "$target" "$build_dir/$target" || failed=1
+    done
+    exit $failed
+fi
+# $jobs targets at once, each into its own report, printed whole as it ends.
+declare -A pids=()
+report_of() { echo "$build_dir/$1/report"; }
+finish_one() {
+    local pid status=0 target
+    wait -n -p pid "${pids[@]}" || status=$?
+    for target in "${!pids[@]}"; do
+        if [[ ${pids[$target]} == "$pid" ]]; then
+            cat "$(report_of "$target")"
+            unset "pids[$target]"
+        fi
+    done
+    [[ $status -eq 0 ]] || failed=1
+}
 for target in "${targets[@]}"; do
-    run "$target" "$build_dir/$target" || failed=1
+    while ((${#pids[@]} >= jobs)); do finish_one; done
+    run "$target" "$build_dir/$target" >"$(report_of "$target")" 2>&1 &
+    pids[$target]=$!
 done
+while ((${#pids[@]} > 0)); do finish_one; done
 exit $failed

@@ -56,13 +56,16 @@ if ((uninstall)); then
 fi
 
 cd "$(dirname "$0")/.."
-if ! log=$(swift build -c release --product netclock 2>&1); then
+# NETCLOCK_SCRATCH_PATH: SwiftPM's build directory (default .build), e.g. CI's own release build.
+scratch=()
+[[ -n ${NETCLOCK_SCRATCH_PATH:-} ]] && scratch=(--scratch-path "$NETCLOCK_SCRATCH_PATH")
+if ! log=$(swift build -c release "${scratch[@]}" --product netclock 2>&1); then
     echo "$log" >&2
     echo "install.sh: the release build failed; nothing was installed" >&2
     exit 1
 fi
 echo "${log##*$'\n'}"
-binary=$(swift build -c release --show-bin-path)/netclock
+binary=$(swift build -c release "${scratch[@]}" --show-bin-path)/netclock
 
 # Everything is generated before anything is installed, so a failure leaves the prefix as it was.
 staging=$(mktemp -d)

@@ -75,27 +75,33 @@ struct CertificateTimeColdStartTests {
         #expect(try CertificateTimeScene.Run.nts(strictEntry)["certificate_time"] as? String == "wall_clock")
     }
 
-    @Test(arguments: WallClockShift.all)
-    func httpsColdStartBootstrapsAndWallClockModeRefuses(_ shift: WallClockShift) async throws {
+    /// The four shifts at once, each with its own scene and server: most of a case is the `Date`
+    /// refinement's waits, and nothing here is timed (the offsets are judged against each run's own
+    /// spawn and exit instants). Every message names its shift.
+    @Test func httpsColdStartBootstrapsAndWallClockModeRefuses() async {
+        await concurrently(WallClockShift.all) { try await Self.httpsColdStart($0) }
+    }
+
+    static func httpsColdStart(_ shift: WallClockShift) async throws {
         let scene = try CertificateTimeScene()
         defer { scene.remove() }
         let server = try scene.honestHTTPS()
         defer { server.stop() }
         let url = server.urlString
-        #expect(url.hasPrefix("https://127.0.0.1:"))
+        #expect(url.hasPrefix("https://127.0.0.1:"), "\(shift)")
 
         let run = try await scene.netclock(scene.httpsArguments(url), at: shift)
-        #expect(run.status == 0, "\(run.printed)")
-        #expect(try run.certificateTime() as? String == "bootstrap", "\(run.stdout)")
-        #expect(try run.json()["source"] as? String == "http")
+        #expect(run.status == 0, "\(shift): \(run.printed)")
+        #expect(try run.certificateTime() as? String == "bootstrap", "\(shift): \(run.stdout)")
+        #expect(try run.json()["source"] as? String == "http", "\(shift)")
         // HTTPS time is not NTS: the contract's `authenticated` stays false whatever checked the
         // certificate.
-        #expect(try run.json()["authenticated"] as? Bool == false)
+        #expect(try run.json()["authenticated"] as? Bool == false, "\(shift)")
         try run.expectTrueTime(shift: shift)
         let entry = try run.httpEntry()
-        #expect(entry["status"] as? String == "selected", "\(entry)")
-        #expect(entry["certificate_time"] as? String == "bootstrap", "\(entry)")
-        #expect(entry["kind"] as? String == "date", "\(entry)")
+        #expect(entry["status"] as? String == "selected", "\(shift): \(entry)")
+        #expect(entry["certificate_time"] as? String == "bootstrap", "\(shift): \(entry)")
+        #expect(entry["kind"] as? String == "date", "\(shift): \(entry)")
 
         // The millisecond header here: one request instead of the seconds `Date` refinement takes.
         let text = try await scene.netclock(
@@ -103,14 +109,14 @@ struct CertificateTimeColdStartTests {
                 url, json: false,
                 extra: ["--http-header", CertificateTimeScene.timestampHeader, "--certificate-time", "auto"]),
             at: shift)
-        #expect(text.status == 0, "\(text.printed)")
-        #expect(text.stdout.lowercased().contains("bootstrap"), "\(text.stdout)")
+        #expect(text.status == 0, "\(shift): \(text.printed)")
+        #expect(text.stdout.lowercased().contains("bootstrap"), "\(shift): \(text.stdout)")
 
         let strict = try await scene.netclock(
             scene.httpsArguments(url, extra: ["--certificate-time", "wall-clock"]), at: shift)
         let strictEntry = try strict.httpEntry()
         try Self.expectStrictFailure(strict, shift: shift, entry: strictEntry)
-        #expect(strictEntry["certificate_time"] as? String == "wall_clock", "\(strictEntry)")
+        #expect(strictEntry["certificate_time"] as? String == "wall_clock", "\(shift): \(strictEntry)")
     }
 
     /// No certificate, no certificate time: plain NTP at −400 d has `certificate_time: null` and no

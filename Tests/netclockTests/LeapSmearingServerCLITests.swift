@@ -22,15 +22,26 @@ import WallClockReference
 /// the smearing server is widened by the half second instead. Loopback bounds are well under a
 /// millisecond; 20 ms allows for a loaded machine, while a smear taken for stepping time is 0.5 s
 /// off.
+///
+/// Real time is waited for once: the anchor kept before the midnight must meet the servers after
+/// it, as the same monotonic clock has run from one to the other. The syncs that need no anchor
+/// from before (a fresh one, after the leap) ask a second set of servers already past their
+/// midnight, at the same time as the syncs before it; every sync of a phase runs at once.
 @Suite("Leap seconds: smearing and stepping servers on loopback", .serialized, .wallClockReference)
 struct LeapSmearingServerCLITests {
-    /// Seconds from the scene's start to the servers' midnight: room for six syncs on a loaded
-    /// machine, each well clear of the midnight (a burst across it is refused as inconsistent).
-    static let lead: Int64 = 30
+    /// Seconds from the scene's start to the first servers' midnight: room for the syncs before it,
+    /// all at once, on a loaded machine, each well clear of the midnight (a burst across it is
+    /// refused as inconsistent).
+    static let lead: Int64 = 10
+    /// Seconds past their midnight of the second servers at the scene's start, and of the first
+    /// ones when the syncs after it begin: the stepping servers have stepped and say LI 0.
+    static let past: Int64 = 2
 
-    /// A server `lead` seconds before its month end announcing (stepping) or smearing `sign`.
+    /// A server `lead` seconds before its month end (negative: after it) announcing (stepping) or
+    /// smearing `sign`.
     static func server(
-        sign: Int64, smear: Bool, midnight: UnixTime, now: UnixTime, wrongBy: Duration = .zero
+        sign: Int64, smear: Bool, midnight: UnixTime, now: UnixTime, lead: Int64 = lead,
+        wrongBy: Duration = .zero
     ) throws -> FakeNTPServer {
         var configuration = FakeNTPServer.Configuration(offset: (midnight - .seconds(lead)) - now + wrongBy)
         configuration.leap = sign > 0 ? .insertSecond : .deleteSecond
@@ -109,14 +120,19 @@ struct LeapSmearingServerCLITests {
         // A stepping server 250 ms wrong: named whoever it disagrees with.
         let w = try Self.server(
             sign: sign, smear: false, midnight: midnight, now: wall, wrongBy: .milliseconds(250))
-        defer { [a, b, s, w].forEach { $0.stop() } }
+        // The second set, already `past` seconds after the midnight: the same servers' clocks
+        // `lead + past` seconds later.
+        let pa = try Self.server(sign: sign, smear: false, midnight: midnight, now: wall, lead: -Self.past)
+        let pb = try Self.server(sign: sign, smear: false, midnight: midnight, now: wall, lead: -Self.past)
+        let ps = try Self.server(sign: sign, smear: true, midnight: midnight, now: wall, lead: -Self.past)
+        defer { [a, b, s, w, pa, pb, ps].forEach { $0.stop() } }
         let offset = ((midnight - .seconds(Self.lead)) - wall).secondsDouble
         let smearing = ["--smearing-server", Self.address(s)]
         let leap = sign > 0 ? "insert" : "delete"
-        func report(_ name: String, _ result: Result, truth: Double) {
+        func report(_ name: String, _ result: Result, truth: Double, smearing: FakeNTPServer) {
             let name = "\(leap), \(name)"
             let error = result.offset - truth
-            let mapped = result.sources[s.port]
+            let mapped = result.sources[smearing.port]
             print(
                 "smear figures sign \(sign) \(name): error \(String(format: "%+.6f", error)) s,"
                     + " bound \(String(format: "%.6f", result.bound)) s, smearing server"
@@ -126,9 +142,9 @@ struct LeapSmearingServerCLITests {
             #expect(abs(error) <= result.bound, "\(name): \(error) outside ±\(result.bound)")
             #expect(result.bound < 0.02, "\(name)")
         }
-        func agrees(_ result: Result, _ name: String, correction: Double) {
+        func agrees(_ result: Result, _ name: String, correction: Double, smearing: FakeNTPServer) {
             let name = "\(leap), \(name)"
-            let source = result.sources[s.port]
+            let source = result.sources[smearing.port]
             let status = source?["status"] as? String
             #expect(status == "survivor" || status == "selected", "\(name): \(status ?? "none")")
             #expect(source?["smearing"] as? Bool == true, "\(name)")
@@ -137,48 +153,61 @@ struct LeapSmearingServerCLITests {
         }
         // Before the midnight the smear is about half done: stepping − smeared = sign × ~0.5 s.
         let before = Double(sign) * 0.5
-        let one = try await Self.sync([Self.address(a)] + smearing, state: state("one"))
-        report("one stepping + smearing, before", one, truth: offset)
-        agrees(one, "one stepping before", correction: before)
-        let two = try await Self.sync([Self.address(a), Self.address(b)] + smearing, state: state("two"))
-        report("two stepping + smearing, before", two, truth: offset)
-        agrees(two, "two stepping before", correction: before)
-        let plain = try await Self.sync(
+        // After it, on stepping time: the servers stepped back by the sign, the smear has half left.
+        let truth = offset - Double(sign)
+        let after = -Double(sign) * 0.5
+        let table = directory.appendingPathComponent("leap-seconds.list").path
+        try Self.table(sign: sign, midnight: midnight).write(toFile: table, atomically: true, encoding: .utf8)
+        let declared = ["--smearing-server", Self.address(ps)]
+        // Every sync before the midnight, and those after it that need no anchor from before, at once.
+        async let oneRun = Self.sync([Self.address(a)] + smearing, state: state("one"))
+        async let twoRun = Self.sync([Self.address(a), Self.address(b)] + smearing, state: state("two"))
+        async let plainRun = Self.sync(
             [Self.address(a), Self.address(b), Self.address(s)], state: state("plain"))
-        report("two stepping + undeclared smearing, before", plain, truth: offset)
-        #expect(plain.sources[s.port]?["status"] as? String == "falseticker", "\(leap)")
-        #expect(plain.sources[s.port]?["smearing"] == nil, "\(leap)")
-        let wrong = try await Self.sync([Self.address(a), Self.address(w)] + smearing, state: state("wrong"))
-        report("stepping + wrong stepping + smearing, before", wrong, truth: offset)
-        agrees(wrong, "wrong stepping before", correction: before)
-        #expect(wrong.sources[w.port]?["status"] as? String == "falseticker", "\(leap)")
+        async let wrongRun = Self.sync([Self.address(a), Self.address(w)] + smearing, state: state("wrong"))
+        // A fresh anchor, no table, LI 0 after the leap: unknown, widened by what the smear moved.
+        async let unknownRun = Self.sync(
+            [Self.address(pa), Self.address(pb)] + declared, state: state("fresh"))
+        // A fresh anchor again, but a valid table with the leap: it decides, the mapping is exact.
+        async let tabledRun = Self.sync([Self.address(pa)] + declared, state: state("tabled"), table: table)
+        let one = try await oneRun
+        let two = try await twoRun
+        let plain = try await plainRun
+        let wrong = try await wrongRun
+        let unknown = try await unknownRun
+        let tabled = try await tabledRun
         #expect(
             SystemWallClock().now() < wall + .seconds(Self.lead - 2),
             "\(leap): the syncs before took too long")
 
-        // Past the servers' midnight by 2 s: the stepping servers stepped (and say LI 0).
-        let wait = ((wall + .seconds(Self.lead + 2)) - SystemWallClock().now()).secondsDouble
-        try await Task.sleep(for: .seconds(max(0, wait)))
-        let truth = offset - Double(sign)
-        let after = -Double(sign) * 0.5
-        // The anchor kept from the sync before knows the leap: the smearing server maps exactly.
-        let known = try await Self.sync([Self.address(a)] + smearing, state: state("one"))
-        report("one stepping + smearing, after, anchor knows", known, truth: truth)
-        agrees(known, "one stepping after", correction: after)
-        // A fresh anchor, no table, LI 0 after the leap: unknown, widened by what the smear moved.
-        let unknown = try await Self.sync(
-            [Self.address(a), Self.address(b)] + smearing, state: state("fresh"))
-        report("two stepping + smearing, after, leap unknown", unknown, truth: truth)
-        let widening = unknown.sources[s.port]?["smear_widening"] as? Double ?? .nan
+        report("one stepping + smearing, before", one, truth: offset, smearing: s)
+        agrees(one, "one stepping before", correction: before, smearing: s)
+        report("two stepping + smearing, before", two, truth: offset, smearing: s)
+        agrees(two, "two stepping before", correction: before, smearing: s)
+        report("two stepping + undeclared smearing, before", plain, truth: offset, smearing: s)
+        #expect(plain.sources[s.port]?["status"] as? String == "falseticker", "\(leap)")
+        #expect(plain.sources[s.port]?["smearing"] == nil, "\(leap)")
+        report("stepping + wrong stepping + smearing, before", wrong, truth: offset, smearing: s)
+        agrees(wrong, "wrong stepping before", correction: before, smearing: s)
+        #expect(wrong.sources[w.port]?["status"] as? String == "falseticker", "\(leap)")
+
+        // The second servers run `lead + past` seconds ahead of the first.
+        let pastOffset = truth + Double(Self.lead + Self.past)
+        report("two stepping + smearing, after, leap unknown", unknown, truth: pastOffset, smearing: ps)
+        let widening = unknown.sources[ps.port]?["smear_widening"] as? Double ?? .nan
         #expect(widening > 0.499 && widening < 0.501, "\(leap): \(widening)")
-        let status = unknown.sources[s.port]?["status"] as? String
+        let status = unknown.sources[ps.port]?["status"] as? String
         #expect(status == "survivor" || status == "selected", "\(leap): \(status ?? "none")")
-        // A fresh anchor again, but a valid table with the leap: it decides, the mapping is exact.
-        let path = directory.appendingPathComponent("leap-seconds.list").path
-        try Self.table(sign: sign, midnight: midnight).write(toFile: path, atomically: true, encoding: .utf8)
-        let tabled = try await Self.sync([Self.address(a)] + smearing, state: state("tabled"), table: path)
-        report("one stepping + smearing, after, table knows", tabled, truth: truth)
-        agrees(tabled, "table after", correction: after)
-        #expect(abs(tabled.sources[s.port]?["smear_widening"] as? Double ?? .nan) < 1e-6, "\(leap)")
+        report("one stepping + smearing, after, table knows", tabled, truth: pastOffset, smearing: ps)
+        agrees(tabled, "table after", correction: after, smearing: ps)
+        #expect(abs(tabled.sources[ps.port]?["smear_widening"] as? Double ?? .nan) < 1e-6, "\(leap)")
+
+        // Past the first servers' midnight by `past` s: they stepped (and say LI 0). The anchor kept
+        // from the sync before knows the leap: the smearing server maps exactly.
+        let wait = ((wall + .seconds(Self.lead + Self.past)) - SystemWallClock().now()).secondsDouble
+        try await Task.sleep(for: .seconds(max(0, wait)))
+        let known = try await Self.sync([Self.address(a)] + smearing, state: state("one"))
+        report("one stepping + smearing, after, anchor knows", known, truth: truth, smearing: s)
+        agrees(known, "one stepping after", correction: after, smearing: s)
     }
 }

@@ -49,31 +49,47 @@ struct ProxyCLITests {
     /// Squid: `http://` in absolute form (`http_proxy`) and `https://` through `CONNECT`
     /// (`HTTPS_PROXY`, upper case), to `time.internal`, which only Squid resolves; the truth is
     /// inside the bound, and Squid's access log shows the requests. The same server directly, side
-    /// by side, for the accuracy note. One Squid serves both cases, one after the other (its start
-    /// and stop cost more than a query); every message names its case.
+    /// by side, for the accuracy note. One Squid serves both cases, at once (its start and stop cost
+    /// more than a query; each case has its own origin server, so the logs tell them apart); every
+    /// message names its case.
     @Test func throughSquidToANameOnlyTheProxyResolves() async throws {
         var options = ProxyPeer.Options()
         options.hosts = ["time.internal": "127.0.0.1"]
         let squid = try ProxyPeer(.squid, options: options)
         defer { squid.stop() }
-        for secure in [false, true] {
-            do {
-                try await Self.throughSquid(squid, secure: secure)
-            } catch {
-                Issue.record("\(secure ? "https" : "http"): \(error)")
-            }
+        let view = SquidView(url: squid.url(), directory: squid.directory)
+        await concurrently(["http", "https"]) { try await Self.throughSquid(view, secure: $0 == "https") }
+    }
+
+    /// What the cases read of the running Squid, shared by both (``ProxyPeer`` itself is not
+    /// `Sendable`): its URL and its logs.
+    struct SquidView: Sendable {
+        var url: String
+        var directory: String
+        /// Squid's access log (``ProxyPeer/accessLog``).
+        var accessLog: String {
+            (try? String(contentsOfFile: directory + "/access.log", encoding: .utf8)) ?? ""
+        }
+        /// Squid's access and cache logs, for messages.
+        var log: String {
+            ["access.log", "cache.log", "stdout.log"].compactMap {
+                try? String(contentsOfFile: directory + "/" + $0, encoding: .utf8)
+            }.joined(separator: "\n")
         }
     }
 
-    static func throughSquid(_ squid: ProxyPeer, secure: Bool) async throws {
+    static func throughSquid(_ squid: SquidView, secure: Bool) async throws {
         let label = secure ? "https" : "http"
         let server = try Self.server(secure: secure)
         defer { server.stop() }
         let variable = secure ? "HTTPS_PROXY" : "http_proxy"
-        let proxied = try await Self.query(
-            server.url(hostName: "time.internal"), environment: [variable: squid.url()])
+        // Through Squid and directly at once: each waits on its own connections.
+        async let proxiedRun = Self.query(
+            server.url(hostName: "time.internal"), environment: [variable: squid.url])
+        async let directRun = Self.query(server.url(hostName: "localhost"))
+        let proxied = try await proxiedRun
+        let direct = try await directRun
         let (offset, bound) = try Self.expectTruth(proxied, "\(label) through Squid")
-        let direct = try await Self.query(server.url(hostName: "localhost"))
         let (directOffset, directBound) = try Self.expectTruth(direct, "\(label) direct")
         let logged =
             secure ? "CONNECT time.internal:\(server.port)" : "HEAD http://time.internal:\(server.port)/"

@@ -80,3 +80,8 @@ struct WallClockShift: Sendable, Hashable, CustomTestStringConvertible {
         }
     }
 }
+
+/// Named as in the tests' output, for the cases that run at once (`concurrently`).
+extension WallClockShift: CustomStringConvertible {
+    var description: String { testDescription }
+}
