@@ -43,7 +43,7 @@ extension SyncReport.Server: CustomStringConvertible {
     public var description: String {
         let because = reason.map { ", \($0)" } ?? ""
         switch details {
-        case .ntp(let ntp):
+        case .ntp(let ntp), .nts(let ntp):
             var place = nameAndAddress
             if kind == .nts { place += isAuthenticated ? " [NTS, authenticated]" : " [NTS]" }
             if let best = ntp.best, reason == nil {
@@ -51,7 +51,7 @@ extension SyncReport.Server: CustomStringConvertible {
                     "\(place): \(status), offset \(best.offset.signedFormattedSeconds) delay \(best.delay.formattedSeconds) ±\(best.errorBound.formattedSeconds)"
             }
             return "\(place): \(status)" + because
-        case .http(let http):
+        case .http(let http), .https(let http):
             guard let offset, let errorBound else { return "\(name): \(status)" + because }
             return
                 "\(name): \(status), offset \(offset.signedFormattedSeconds) ±\(errorBound.formattedSeconds) (\(http.header ?? "date"), \(http.requestCount) requests)"

@@ -44,7 +44,7 @@ extension SyncReport.Server {
         }
         self.init(
             name: measurement.url.absoluteString, status: status,
-            details: .http(
+            details: Self.details(
                 HTTP(
                     header: header, requests: measurement.requests, offset: measurement.offset,
                     errorBound: measurement.errorBound, isHTTPS: Self.isHTTPS(measurement.url))))
@@ -55,16 +55,18 @@ extension SyncReport.Server {
     package init(url: URL, notMeasured status: SyncReport.SourceStatus, reason: String) {
         self.init(
             name: url.absoluteString, status: status, reason: reason,
-            details: .http(HTTP(isHTTPS: Self.isHTTPS(url))))
+            details: Self.details(HTTP(isHTTPS: Self.isHTTPS(url))))
     }
 
     /// A report for a failed measurement.
     package init(url: URL, error: HTTPTimeError) {
         self.init(
             name: url.absoluteString, status: .error, reason: error.description,
-            details: .http(HTTP(requests: error.requests, isHTTPS: Self.isHTTPS(url))))
+            details: Self.details(HTTP(requests: error.requests, isHTTPS: Self.isHTTPS(url))))
         errorCode = error.code.rawValue
     }
 
     private static func isHTTPS(_ url: URL) -> Bool { url.scheme?.lowercased() == "https" }
+
+    private static func details(_ http: HTTP) -> Details { http.isHTTPS ? .https(http) : .http(http) }
 }

@@ -54,9 +54,10 @@ extension SyncReport.Server {
         server: ServerName, address: SocketAddress?, status: SyncReport.SourceStatus, reason: String? = nil,
         query: ServerQueryResult? = nil
     ) {
+        let ntp = NTP(server: server, address: address, query: query)
         self.init(
             name: server.description, status: status, reason: reason,
-            details: .ntp(NTP(server: server, address: address, query: query)))
+            details: server.usesNTS ? .nts(ntp) : .ntp(ntp))
     }
 
     /// The server as configured and, when it reads differently, the address asked:

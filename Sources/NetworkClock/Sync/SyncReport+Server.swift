@@ -4,15 +4,15 @@ import TimeBase
 
 extension SyncReport {
     /// One server's part in a sync, whatever its protocol: an address of an NTP or NTS server, a
-    /// Roughtime server, an HTTP(S) URL. What every protocol reports is here (what the server is,
-    /// its status and why, the interval it gave, whether that was authenticated); what only one
-    /// protocol reports is in ``details``.
+    /// Roughtime server, an HTTP(S) URL. What every protocol reports is here (its name and address,
+    /// its status and why, the interval it gave, whether that was authenticated); which protocol it
+    /// was asked by, with what only that protocol reports, is ``details``.
     ///
     /// Named for what it describes, a server that was asked, so that "source" keeps its one
     /// meaning in the API: where an estimate's time came from (``TimeSource``).
     public struct Server: Hashable, Sendable {
-        /// The protocol the server was asked by.
-        public enum Kind: String, Hashable, Sendable {
+        /// The protocol the server was asked by (what ``details`` says, without the details).
+        package enum Kind: String, Hashable, Sendable {
             /// Plain NTP (RFC 5905).
             case ntp
             /// NTP authenticated by NTS (RFC 8915).
@@ -25,14 +25,18 @@ extension SyncReport {
             case https
         }
 
-        /// What only one protocol reports.
+        /// The protocol the server was asked by, with what only that protocol reports.
         public enum Details: Hashable, Sendable {
-            /// An NTP or NTS server's burst.
+            /// A plain NTP server (RFC 5905): its burst.
             case ntp(NTP)
-            /// A Roughtime server's last valid reply.
+            /// An NTS server (NTP authenticated by RFC 8915): its burst and association.
+            case nts(NTP)
+            /// A Roughtime server (RFC 10049 and its drafts): its last valid reply.
             case roughtime(Roughtime)
-            /// An HTTP(S) URL's requests.
+            /// An `http://` URL: its requests.
             case http(HTTP)
+            /// An `https://` URL: its requests.
+            case https(HTTP)
         }
 
         /// The server as configured: `host` or `host:port` for NTP and NTS, the Roughtime server's
@@ -62,7 +66,7 @@ extension SyncReport {
         /// The validity periods of the certificate chain the server's answer rests on (an NTS key
         /// exchange's, an `https://` connection's), leaf first; empty for none.
         package var certificateChain: [CertificateValidity] = []
-        /// What only its protocol reports.
+        /// The protocol the server was asked by, with what only that protocol reports.
         public package(set) var details: Details
 
         /// Creates a report.
@@ -74,11 +78,13 @@ extension SyncReport {
         }
 
         /// The protocol the server was asked by.
-        public var kind: Kind {
+        package var kind: Kind {
             switch details {
-            case .ntp(let ntp): return ntp.server.usesNTS ? .nts : .ntp
+            case .ntp: return .ntp
+            case .nts: return .nts
             case .roughtime: return .roughtime
-            case .http(let http): return http.isHTTPS ? .https : .http
+            case .http: return .http
+            case .https: return .https
             }
         }
 
@@ -87,9 +93,9 @@ extension SyncReport {
         /// address that answered (or the last one tried); nil for HTTP(S).
         public var address: String? {
             switch details {
-            case .ntp(let ntp): return ntp.address?.description
+            case .ntp(let ntp), .nts(let ntp): return ntp.address?.description
             case .roughtime(let roughtime): return roughtime.address
-            case .http: return nil
+            case .http, .https: return nil
             }
         }
 
@@ -99,18 +105,19 @@ extension SyncReport {
         /// ``details``; what the servers agree on is ``SyncReport/roughtime``).
         public var offset: Duration? {
             switch details {
-            case .ntp(let ntp): return ntp.estimate.map { $0.offset.lowerBound + Self.halfWidth($0.offset) }
+            case .ntp(let ntp), .nts(let ntp):
+                return ntp.estimate.map { $0.offset.lowerBound + Self.halfWidth($0.offset) }
             case .roughtime: return nil
-            case .http(let http): return http.offset
+            case .http(let http), .https(let http): return http.offset
             }
         }
 
         /// The half-width of the server's interval around ``offset``.
         public var errorBound: Duration? {
             switch details {
-            case .ntp(let ntp): return ntp.estimate.map { Self.halfWidth($0.offset) }
+            case .ntp(let ntp), .nts(let ntp): return ntp.estimate.map { Self.halfWidth($0.offset) }
             case .roughtime: return nil
-            case .http(let http): return http.errorBound
+            case .http(let http), .https(let http): return http.errorBound
             }
         }
 
@@ -119,9 +126,10 @@ extension SyncReport {
         /// signed reply. Plain NTP and HTTP(S) never are.
         public var isAuthenticated: Bool {
             switch details {
-            case .ntp(let ntp): return ntp.nts != nil && ntp.best != nil
+            case .ntp: return false
+            case .nts(let ntp): return ntp.best != nil
             case .roughtime(let roughtime): return roughtime.midpoint != nil
-            case .http: return false
+            case .http, .https: return false
             }
         }
 
@@ -135,22 +143,33 @@ extension SyncReport {
 }
 
 extension SyncReport.Server {
-    /// The NTP details, for an NTP or NTS server; setting them replaces the details.
+    /// The NTP details, for an NTP or NTS server; setting them replaces the details (of the same
+    /// protocol).
     package var ntp: NTP? {
         get {
-            guard case .ntp(let ntp) = details else { return nil }
-            return ntp
+            switch details {
+            case .ntp(let ntp), .nts(let ntp): return ntp
+            default: return nil
+            }
         }
-        set { if let newValue { details = .ntp(newValue) } }
+        set {
+            guard let newValue else { return }
+            details = newValue.server.usesNTS ? .nts(newValue) : .ntp(newValue)
+        }
     }
 
     /// The HTTP details, for an HTTP(S) URL; setting them replaces the details.
     package var http: HTTP? {
         get {
-            guard case .http(let http) = details else { return nil }
-            return http
+            switch details {
+            case .http(let http), .https(let http): return http
+            default: return nil
+            }
         }
-        set { if let newValue { details = .http(newValue) } }
+        set {
+            guard let newValue else { return }
+            details = newValue.isHTTPS ? .https(newValue) : .http(newValue)
+        }
     }
 
     /// The Roughtime details, for a Roughtime server.
