@@ -164,14 +164,15 @@ extension SyncError {
             code: .noMajority, reason: failure.description, servers: servers, majorityFailure: failure)
     }
 
-    /// Only unauthenticated sources answered although authenticated ones were configured.
+    /// Only unauthenticated sources answered although authenticated ones were configured. Like
+    /// the report's own Roughtime summary, its Roughtime servers are left out (as they always were).
     package static func unauthenticatedOnly(_ report: SyncReport) -> SyncError {
         SyncError(
             code: .unauthenticatedOnly,
             reason: "only unauthenticated sources answered (a downgrade from NTS): \(report.server) "
                 + "gave \(report.offset.signedFormattedSeconds) ± \(report.errorBound.formattedSeconds), "
                 + "not used without an explicit permission to downgrade",
-            servers: report.servers)
+            servers: report.servers.filter { $0.roughtime == nil })
     }
 
     /// The awaiting task was cancelled.
