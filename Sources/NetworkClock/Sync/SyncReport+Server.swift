@@ -49,7 +49,7 @@ extension SyncReport {
         public package(set) var status: SyncReport.SourceStatus
         /// Why, when the server was not used.
         public package(set) var reason: String?
-        /// The stable error code of an HTTP(S) failure (`timeout`, `no_date`, …); nil otherwise.
+        /// The stable error code of an HTTP(S) failure (`timeout`, `missing_date_header`, …); nil otherwise.
         public package(set) var errorCode: String?
         /// Whether the server was configured as smearing leap seconds
         /// (``NetworkClock/Configuration/smearingServers``): its interval was mapped onto
