@@ -43,11 +43,11 @@ struct BurstEstimateEngineTests {
         }
         defer { server.stop() }
         let report = try await NTPSyncEngine(policy: Self.policy([server], samples: 8)).sync()
-        let source = try #require(report.sources.first)
+        let source = try #require(report.servers.first)
         #expect(source.status == .selected)
-        let estimate = try #require(source.estimate)
-        let best = try #require(source.best)
-        let samples = try #require(source.query?.samples)
+        let estimate = try #require(source.ntp?.estimate)
+        let best = try #require(source.ntp?.best)
+        let samples = try #require(source.ntp?.query?.samples)
         #expect(estimate.method == .intersection)
         #expect(estimate.sampleCount == samples.count)
         #expect(estimate.interval.instant == samples.map(\.receivedAt).max())
@@ -79,11 +79,11 @@ struct BurstEstimateEngineTests {
         ]
         defer { servers.forEach { $0.stop() } }
         let report = try await NTPSyncEngine(policy: Self.policy(servers, samples: 4)).sync()
-        let stepped = report.sources[2]
+        let stepped = report.servers[2]
         #expect(stepped.status == .inconsistent)
-        #expect(stepped.estimate == nil)
-        guard case .failure(let inconsistency) = stepped.query?.estimate else {
-            Issue.record("expected an inconsistency, got \(String(describing: stepped.query?.estimate))")
+        #expect(stepped.ntp?.estimate == nil)
+        guard case .failure(let inconsistency) = stepped.ntp?.query?.estimate else {
+            Issue.record("expected an inconsistency, got \(String(describing: stepped.ntp?.query?.estimate))")
             return
         }
         #expect([1, 2].contains(inconsistency.firstRequest))
@@ -92,7 +92,7 @@ struct BurstEstimateEngineTests {
         #expect(inconsistency.gap > .milliseconds(900) && inconsistency.gap < .seconds(1))
         #expect(stepped.reason == inconsistency.description)
         #expect(report.agreeingSources == 2)
-        #expect(!report.sources.contains { $0.status == .falseticker })
+        #expect(!report.servers.contains { $0.status == .falseticker })
         #expect(abs(report.offset - truth) <= report.errorBound + Self.mapping)
     }
 
@@ -107,7 +107,7 @@ struct BurstEstimateEngineTests {
             Issue.record("expected no usable source, got \(report)")
         } catch {
             #expect(error.code == .noUsableSource)
-            #expect(error.sources.first?.status == .inconsistent)
+            #expect(error.servers.first?.status == .inconsistent)
             #expect(error.reason.contains("requests 1 and 2 of the burst contradict each other"))
         }
     }

@@ -13,7 +13,7 @@ import TimeBase
 ///
 /// The public descriptions with a time (from `grep 'var description' Sources`): `UnixTime`,
 /// `NTPPacket` (its transmit time), `TimeEstimate`, `SyncReport`, `ClockTick`, `RestoredAnchor`,
-/// `ClockEvent` (`synced`, `restored`) and `SyncReport.RoughtimeSource.Server`. The others print
+/// `ClockEvent` (`synced`, `restored`) and `SyncReport.Server` (a Roughtime server). The others print
 /// names, codes, durations or reasons only.
 struct DescriptionTimeTests {
     /// An instant with every one of its nine fraction digits set.
@@ -72,7 +72,7 @@ struct DescriptionTimeTests {
         SyncReport(
             trueTime: instant, monotonic: MonotonicInstant(sinceOrigin: .seconds(100)),
             errorBound: .nanoseconds(1_196_931), offset: .milliseconds(-3_250), delay: .milliseconds(2),
-            source: .ntp, server: "time.example.com", sources: [], elapsed: .milliseconds(40))
+            source: .ntp, server: "time.example.com", servers: [], elapsed: .milliseconds(40))
     }
 
     static var restored: RestoredAnchor {
@@ -121,9 +121,13 @@ struct DescriptionTimeTests {
     }
 
     @Test func roughtimeServer() {
-        let server = SyncReport.RoughtimeSource.Server(
-            name: "example", address: "192.0.2.1:2002", status: "agreed", reason: nil, version: "RFC 10049",
-            midpoint: Self.instant, radius: .seconds(1), roundTrip: .milliseconds(30))
+        let server = SyncReport.Server(
+            name: "example", status: .agreed,
+            details: .roughtime(
+                SyncReport.Server.Roughtime(
+                    address: "192.0.2.1:2002", version: "RFC 10049", midpoint: Self.instant,
+                    radius: .seconds(1),
+                    roundTrip: .milliseconds(30))))
         #expect(
             Self.timestamps(in: server.description) == [UnixTime(seconds: Self.instant.seconds)], "\(server)")
     }

@@ -80,14 +80,14 @@ struct DescriptorLeakTests {
         func runEngines(_ rounds: Int) async -> Tally {
             var tally = Tally()
             for round in 0..<rounds {
-                let sources: [SyncReport.NTPSource]
+                let sources: [SyncReport.Server]
                 do {
-                    sources = try await (round.isMultiple(of: 2) ? ntp.sync() : combined.sync()).sources
+                    sources = try await (round.isMultiple(of: 2) ? ntp.sync() : combined.sync()).servers
                 } catch {
-                    sources = error.sources
+                    sources = error.servers
                     tally.engineFailures += 1
                 }
-                for source in sources { tally.add(source.query?.exchanges ?? []) }
+                for source in sources { tally.add(source.ntp?.query?.exchanges ?? []) }
             }
             return tally
         }

@@ -172,9 +172,9 @@ struct FaultInjectionTests {
             let report = try await NTPSyncEngine(policy: policy).sync()
             #expect(Self.elapsed(since: start) < policy.deadline + Self.asyncSlack)
             Self.expectCorrect(report)
-            for (index, source) in report.sources.enumerated() {
+            for (index, source) in report.servers.enumerated() {
                 let lost = patterns[index][(sync * 4)..<(sync * 4 + 4)].filter { $0 }.count
-                #expect(source.query?.samples.count == 4 - lost, "sync \(sync) source \(index)")
+                #expect(source.ntp?.query?.samples.count == 4 - lost, "sync \(sync) source \(index)")
                 #expect(
                     lost == 4 ? source.status == .timeout : [.selected, .survivor].contains(source.status))
             }
@@ -298,10 +298,10 @@ struct FaultInjectionTests {
         let report = try await NTPSyncEngine(policy: policy).sync()
         let elapsed = Self.elapsed(since: start)
         Self.expectCorrect(report)
-        let dead = report.sources[2]
+        let dead = report.servers[2]
         #expect([.selected, .survivor].contains(dead.status), "\(dead.status): \(dead.reason ?? "")")
-        #expect((dead.query?.samples.count ?? 0) >= 2)
-        #expect(dead.query?.exchanges.last?.outcome == .refused)
+        #expect((dead.ntp?.query?.samples.count ?? 0) >= 2)
+        #expect(dead.ntp?.query?.exchanges.last?.outcome == .refused)
         #expect(report.agreeingSources == 3)
         // The healthy servers take 5 × 20 ms and the victim's refusal takes no time, so this usually
         // ends in about 0.1 s; what is asserted is the deadline (2.2 s), because a burst may wait for
@@ -358,10 +358,10 @@ struct FaultInjectionTests {
                 Issue.record("expected no usable source, got \(error)")
                 return
             }
-            let sources = error.sources
+            let sources = error.servers
             #expect(sources.map(\.status) == [.timeout, .timeout])
             for source in sources {
-                let outcomes = source.query?.exchanges.map(\.outcome) ?? []
+                let outcomes = source.ntp?.query?.exchanges.map(\.outcome) ?? []
                 #expect(!outcomes.isEmpty && outcomes.allSatisfy { $0 == .timedOut }, "\(outcomes)")
             }
         }
@@ -399,7 +399,7 @@ struct FaultInjectionTests {
         // The silent servers are waited for until the deadline.
         #expect(elapsed < deadline + Self.asyncSlack, "took \(elapsed)")
         let report = try outcome.get()
-        #expect(report.sources.last?.status == .selected)
+        #expect(report.servers.last?.status == .selected)
         Self.expectCorrect(report)
     }
 
@@ -439,13 +439,13 @@ struct FaultInjectionTests {
         let report = try await NTPSyncEngine(policy: Self.policy(servers, query: query)).sync()
         #expect(Self.elapsed(since: start) < Self.asyncSlack)
         Self.expectCorrect(report)
-        #expect(report.sources.map(\.status) == [.selected, .refused])
+        #expect(report.servers.map(\.status) == [.selected, .refused])
 
         let alone = Self.clock.now()
         let error = await #expect(throws: SyncError.self) {
             try await NTPSyncEngine(policy: Self.policy([servers[1]], query: query)).sync()
         }
-        #expect(error?.sources.map(\.status) == [.refused])
+        #expect(error?.servers.map(\.status) == [.refused])
         #expect(Self.elapsed(since: alone) < Self.asyncSlack)
     }
 
@@ -475,16 +475,16 @@ struct FaultInjectionTests {
         ).sync()
         #expect(Self.elapsed(since: start) < .seconds(2))
         Self.expectCorrect(report)
-        #expect(report.sources.map(\.status) == [.error, .selected])
-        #expect(report.sources[0].address == nil)
-        #expect(report.sources[0].reason?.contains(bad) == true)
+        #expect(report.servers.map(\.status) == [.error, .selected])
+        #expect(report.servers[0].address == nil)
+        #expect(report.servers[0].reason?.contains(bad) == true)
 
         start = Self.clock.now()
         let error = await #expect(throws: SyncError.self) {
             try await NTPSyncEngine(policy: Self.policy([ServerName(host: bad, port: 123)], query: query))
                 .sync()
         }
-        #expect(error?.sources.map(\.status) == [.error])
+        #expect(error?.servers.map(\.status) == [.error])
         #expect(Self.elapsed(since: start) < .seconds(2))
     }
 
@@ -534,8 +534,9 @@ struct FaultInjectionTests {
             let report = try await engine.sync()
             Issue.record("a sync with no usable source succeeded: \(report.offset)")
         } catch {
-            #expect(error.sources.map(\.status) == [.timeout])
-            #expect(error.httpSources.map(\.errorCode) == [HTTPTimeError.Code.timeout.rawValue])
+            #expect(error.servers.map(\.kind) == [.ntp, .http])
+            #expect(error.servers.map(\.status) == [.timeout, .error])
+            #expect(error.servers.last?.errorCode == HTTPTimeError.Code.timeout.rawValue)
         }
         let elapsed = Self.elapsed(since: start)
         #expect(elapsed < deadline + Self.asyncSlack, "took \(elapsed)")

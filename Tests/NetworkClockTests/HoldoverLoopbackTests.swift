@@ -48,7 +48,7 @@ struct HoldoverLoopbackTests {
         for index in 0..<4 {
             if index > 0 { machine.advance(by: .seconds(60)) }
             let report = try await clock.sync()
-            #expect(report.sources.first?.status == .selected)
+            #expect(report.servers.first?.status == .selected)
             let estimate = try #require(clock.now())
             #expect(estimate.contains(serverTime()), "sync \(index): outside")
         }

@@ -63,10 +63,10 @@ struct NTSPolicyTests {
             .sync()
         #expect(report.isAuthenticated)
         #expect(abs(report.offset - Self.truth) <= report.errorBound + Self.wallMapping, "\(report)")
-        let ntsSource = try #require(report.sources.first { $0.server.usesNTS })
-        let plainSource = try #require(report.sources.first { !$0.server.usesNTS })
+        let ntsSource = try #require(report.servers.first { $0.kind == .nts })
+        let plainSource = try #require(report.servers.first { $0.kind == .ntp })
         #expect(ntsSource.status == .selected && ntsSource.isAuthenticated)
-        #expect(ntsSource.nts?.aead == 15 && ntsSource.nts?.keyExchanges == 1)
+        #expect(ntsSource.ntp?.nts?.aead == 15 && ntsSource.ntp?.nts?.keyExchanges == 1)
         #expect(plainSource.status == .unauthenticated && !plainSource.isAuthenticated)
         #expect(plainSource.reason?.contains("require") == true)
         // The anchor it gives is authenticated, and so is the clock's estimate.
@@ -85,10 +85,10 @@ struct NTSPolicyTests {
         do {
             _ = try await engine.sync()
         } catch {
-            let ntsSource = try #require(error.sources.first { $0.server.usesNTS })
+            let ntsSource = try #require(error.servers.first { $0.kind == .nts })
             #expect(ntsSource.status == .rejected)
             #expect(ntsSource.reason?.contains("authenticator") == true)
-            #expect(error.sources.first { !$0.server.usesNTS }?.status == .unauthenticated)
+            #expect(error.servers.first { $0.kind == .ntp }?.status == .unauthenticated)
         }
         // HTTP cannot stand in either.
         let fallback = TimeSyncEngine(ntp: engine, httpURLs: [URL(string: "http://127.0.0.1:9/")!])
@@ -96,7 +96,7 @@ struct NTSPolicyTests {
             _ = try await fallback.sync()
             Issue.record("an unauthenticated fallback decided the time")
         } catch {
-            #expect(error.httpSources.first?.status == .unauthenticated)
+            #expect(error.servers.first { $0.http != nil }?.status == .unauthenticated)
         }
     }
 
@@ -115,7 +115,7 @@ struct NTSPolicyTests {
         #expect(
             withNTS.isAuthenticated
                 && abs(withNTS.offset - Self.truth) <= withNTS.errorBound + Self.wallMapping)
-        #expect(withNTS.sources.first { !$0.server.usesNTS }?.status == .unauthenticated)
+        #expect(withNTS.servers.first { $0.kind == .ntp }?.status == .unauthenticated)
 
         let without = try await Self.engine(nts: bad, plain: plain, certificates: certificates, mode: .prefer)
             .sync()
@@ -161,7 +161,7 @@ struct NTSPolicyTests {
         #expect(second.now()?.isAuthenticated == true)
         let again = try await second.sync()
         #expect(again.isAuthenticated)
-        #expect(again.sources.first?.nts?.keyExchanges == 0)
+        #expect(again.servers.first?.ntp?.nts?.keyExchanges == 0)
         #expect(nts.statistics.keHandshakes == 1)
     }
 

@@ -43,8 +43,8 @@ struct NetworkClockFacadeTests {
         // 2-core machine.
         #expect(BootTimeClock().now() - started < .seconds(4) + .seconds(1))
         #expect(report.source == .http)
-        #expect(report.sources.first?.status == .timeout)
-        #expect(report.httpSources.first?.status == .selected)
+        #expect(report.servers.first?.status == .timeout)
+        #expect(report.servers.first { $0.http != nil }?.status == .selected)
         // Millisecond header on loopback: bound = RTT/2 + 1 ms resolution. The truth within that bound,
         // rather than within a fixed 5 ms (which a stretched round trip can exceed); a bound under
         // 200 ms still shows the millisecond header, not the 1 s Date, was used.
@@ -129,7 +129,7 @@ struct NetworkClockFacadeTests {
         var sawSync = false
         for await event in events {
             switch event {
-            case .falseticker(let source): sawFalseticker = source.address?.port == servers[3].port
+            case .falseticker(let source): sawFalseticker = source.ntp?.address?.port == servers[3].port
             case .synced(_, let replaced):
                 sawSync = replaced
             default: break

@@ -69,7 +69,7 @@ import TimeBase
         #expect(decision.outcome.selected == 0)
         #expect(decision.outcome.interval == nts.interval)
         #expect(decision.authenticatedConflict(among: candidates) == nil)
-        #expect(signed.report.agreedOffsets == .seconds(-1)...(.seconds(3)))
+        #expect(signed.summary.agreedOffsets == .seconds(-1)...(.seconds(3)))
     }
 
     @Test func anNTSResultThatContradictsRoughtimeGivesNoTime() throws {
@@ -80,7 +80,7 @@ import TimeBase
             try Self.decide([nts], mode: .require, query: query)
         } throws: { error in
             guard let failure = error as? SourceSelection.Failure else { return false }
-            return SyncError(failure, candidates: candidates, sources: []).code
+            return SyncError(failure, candidates: candidates, servers: []).code
                 == .authenticatedSourcesDisagree
         }
     }
@@ -138,15 +138,15 @@ import TimeBase
             [ntp], mode: .prefer, query: try Self.query(), floor: Self.wall + .seconds(60))
         #expect(decision.outcome.selected == 0)
         #expect(decision.rejected[SignedTime.candidateIndex] != nil)
-        #expect(signed.report.agreedOffsets == nil)
-        #expect(signed.report.error?.contains("time floor") == true)
+        #expect(signed.summary.agreedOffsets == nil)
+        #expect(signed.summary.error?.contains("time floor") == true)
     }
 
     @Test func withoutAgreementRoughtimeOnlyReports() throws {
         let split = SignedTime(try Self.query(agreeing: false))
         #expect(split.candidate == nil)
-        #expect(split.report.agreedOffsets == nil && split.report.error != nil)
-        let failure = SyncError.noUsableSource([]).adding(split.report)
+        #expect(split.summary.agreedOffsets == nil && split.summary.error != nil)
+        let failure = SyncError.noUsableSource([]).adding(split)
         #expect(failure.reason.contains("Roughtime: "))
     }
 }

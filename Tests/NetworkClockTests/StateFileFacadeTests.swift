@@ -85,7 +85,7 @@ struct StateFileFacadeTests {
         for clock in [first, second, first, second, first] {
             let report = try await clock.sync()
             #expect(report.isAuthenticated)
-            keyExchanges.append(report.sources.first?.nts?.keyExchanges ?? -1)
+            keyExchanges.append(report.servers.first?.ntp?.nts?.keyExchanges ?? -1)
             // After each sync the cookies are in the file, and only there.
             #expect(FileManager.default.fileExists(atPath: store.ntsCookiePath))
         }
@@ -111,7 +111,7 @@ struct StateFileFacadeTests {
         var clock: NetworkClock? = Self.clock(nts, certificates, store: store)
         let events = try #require(clock?.events())
         let report = try await #require(clock).sync()
-        #expect(report.isAuthenticated && report.sources.first?.nts?.keyExchanges == 1)
+        #expect(report.isAuthenticated && report.servers.first?.ntp?.nts?.keyExchanges == 1)
         clock = nil
         var failures: [AnchorStoreError] = []
         for await event in events {

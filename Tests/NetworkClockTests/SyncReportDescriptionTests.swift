@@ -21,10 +21,10 @@ struct SyncReportDescriptionTests {
     @Test func aSourceNamedByItsAddressPrintsItOnce() throws {
         let loopback = try #require(SocketAddress(numericHost: "127.0.0.1", port: 123))
         let documentation = try #require(SocketAddress(numericHost: "192.0.2.1", port: 123))
-        let numeric = SyncReport.NTPSource(
+        let numeric = SyncReport.Server(
             server: ServerName(host: "127.0.0.1", port: 123), address: loopback, status: .timeout,
             reason: "no reply (timed out)")
-        let named = SyncReport.NTPSource(
+        let named = SyncReport.Server(
             server: ServerName(host: "ntp.example"), address: documentation, status: .timeout,
             reason: "no reply (timed out)")
         #expect(numeric.description == "127.0.0.1:123: timeout, no reply (timed out)")

@@ -69,8 +69,9 @@ struct ErrorCodeSpellingTests {
         var printed: [String] = []
         for code in HTTPTimeError.Code.allCases {
             let url = try #require(URL(string: "http://127.0.0.1:1/"))
-            let report = SyncReport.HTTPSource(url: url, error: HTTPTimeError(code, "reason"))
-            printed += Self.codes(in: try Self.decode(JSONOutput.line(HTTPSourceJSON(report))))
+            let report = SyncReport.Server(url: url, error: HTTPTimeError(code, "reason"))
+            printed += Self.codes(
+                in: try Self.decode(JSONOutput.line(HTTPSourceJSON(report, try #require(report.http)))))
         }
         for code in Self.anchorStoreCodes {
             let error = AnchorStoreError(code: code, reason: "reason", path: "/state")

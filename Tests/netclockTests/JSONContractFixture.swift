@@ -62,7 +62,7 @@ enum JSONContractFixture {
     }
 
     /// Selected: a spoofed reply, then a sample; the second request timed out.
-    static let selected = SyncReport.NTPSource(
+    static let selected = SyncReport.Server(
         server: ServerName(host: "127.0.0.1", port: 11123), address: address, status: .selected,
         query: ServerQueryResult(
             address: address,
@@ -76,7 +76,7 @@ enum JSONContractFixture {
             ], mapping: mapping))
 
     /// No sample: one request timed out, one was refused, one failed, one reply had a negative delay.
-    static let silent = SyncReport.NTPSource(
+    static let silent = SyncReport.Server(
         server: ServerName(host: "127.0.0.1", port: 11124), address: silentAddress, status: .timeout,
         reason: "no reply (timed out)",
         query: ServerQueryResult(
@@ -97,7 +97,7 @@ enum JSONContractFixture {
             ], mapping: mapping))
 
     /// A Kiss-o'-Death DENY.
-    static let kissed = SyncReport.NTPSource(
+    static let kissed = SyncReport.Server(
         server: ServerName(host: "127.0.0.1", port: 11125), address: kissAddress, status: .kissOfDeath,
         reason: "Kiss-o'-Death DENY",
         query: ServerQueryResult(
@@ -110,25 +110,22 @@ enum JSONContractFixture {
             ], mapping: mapping))
 
     /// A name that did not resolve: no address, no query.
-    static let unresolved = SyncReport.NTPSource(
+    static let unresolved = SyncReport.Server(
         server: ServerName(host: "nowhere.invalid"), address: nil, status: .error, reason: "cannot resolve")
 
     /// An HTTP source that measured: one request with a Date header, one without a response.
-    static var httpMeasured: SyncReport.HTTPSource {
+    static var httpMeasured: SyncReport.Server {
         let url = URL(string: "http://127.0.0.1:18080/a/b?x=1")
-        var report = SyncReport.HTTPSource(
+        var report = SyncReport.Server(
             url: url ?? URL(fileURLWithPath: "/"), error: HTTPTimeError(.timeout, "unused"))
         report.status = .selected
         report.reason = nil
         report.errorCode = nil
-        report.kind = "date"
-        report.offset = .milliseconds(5)
-        report.errorBound = .milliseconds(8)
         let start = MonotonicInstant(sinceOrigin: .seconds(50))
         let received = start + .microseconds(41)
         // Intervals shown as offsets from the local clock's reading at the response.
         let local = UnixTime(seconds: 1_796_040_000)
-        report.requests = [
+        let requests = [
             HTTPRequestRecord(
                 method: .head, statusCode: 200, sent: start, received: received,
                 headerName: "Date",
@@ -144,13 +141,16 @@ enum JSONContractFixture {
                 received: start + .milliseconds(750),
                 headerName: nil, headerValue: nil, interval: nil, combined: nil, localReceiveTime: local),
         ]
+        report.http = SyncReport.Server.HTTP(
+            header: "date", requests: requests, offset: .milliseconds(5), errorBound: .milliseconds(8),
+            isHTTPS: false)
         return report
     }
 
     /// An HTTP source that failed.
-    static var httpFailed: SyncReport.HTTPSource {
+    static var httpFailed: SyncReport.Server {
         let url = URL(string: "http://127.0.0.1:18081/")
-        return SyncReport.HTTPSource(
+        return SyncReport.Server(
             url: url ?? URL(fileURLWithPath: "/"), error: HTTPTimeError(.transport, "connection refused"))
     }
 
@@ -160,12 +160,12 @@ enum JSONContractFixture {
             trueTime: UnixTime(seconds: unixSeconds, nanoseconds: 250_000_000),
             monotonic: MonotonicInstant(sinceOrigin: .seconds(100)), errorBound: .microseconds(125),
             offset: sample.offset, delay: sample.delay, source: .ntp, server: "127.0.0.1:11123",
-            sources: [selected, silent, kissed, unresolved], httpSources: [httpMeasured],
+            servers: [selected, silent, kissed, unresolved, httpMeasured],
             elapsed: .milliseconds(12))
     }
 
     /// The failed sync.
-    static let failure = SyncError.noUsableSource([silent, kissed, unresolved], http: [httpFailed])
+    static let failure = SyncError.noUsableSource([silent, kissed, unresolved, httpFailed])
 
     /// `now`: restored from an anchor 2 s old, the wall clock 1.5 s behind.
     static var estimate: TimeEstimate {

@@ -26,7 +26,7 @@ import TimeBase
             localReceiveTime: Fixture.ntp(1, 0x8040_0000).unixTime)
     }()
 
-    static var report: SyncReport.NTPSource {
+    static var report: SyncReport.Server {
         let query = ServerQueryResult(
             address: Fixture.address,
             exchanges: [
@@ -40,10 +40,10 @@ import TimeBase
             ], mapping: Fixture.mapping)
         guard case .failure(let inconsistency) = query.estimate else {
             Issue.record("the fixture burst should be inconsistent")
-            return SyncReport.NTPSource(
+            return SyncReport.Server(
                 server: ServerName(host: "127.0.0.1", port: 11123), address: nil, status: .error)
         }
-        return SyncReport.NTPSource(
+        return SyncReport.Server(
             server: ServerName(host: "127.0.0.1", port: 11123), address: Fixture.address,
             status: .inconsistent,
             reason: inconsistency.description, query: query)
@@ -51,7 +51,7 @@ import TimeBase
 
     @Test func anInconsistentSourceHasNullEstimateAndInterval() throws {
         let report = Self.report
-        let line = JSONOutput.line(SourceJSON(report))
+        let line = JSONOutput.line(SourceJSON(report, try #require(report.ntp)))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(json["status"] as? String == "inconsistent")
         let reason = try #require(json["reason"] as? String)

@@ -74,7 +74,7 @@ import TimeBase
 
     @Test func exchangeRecordsBecomeEvents() {
         let address = JSONContractFixture.address
-        let events = JSONContractFixture.selected.query?.exchanges.flatMap {
+        let events = JSONContractFixture.selected.ntp?.query?.exchanges.flatMap {
             SyncProgress.events(for: $0, address: address)
         }
         #expect(events == [.rejected(address), .answered(address), .timedOut(address)])

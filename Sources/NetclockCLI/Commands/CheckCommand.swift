@@ -112,22 +112,20 @@ struct CheckCommand {
                 isAuthenticated: report.isAuthenticated, isDowngraded: report.isDowngraded)
             let origin =
                 report.source == .ntp && report.isAuthenticated ? "nts" : report.source.rawValue
-            let http = report.httpSources.filter { $0.status == .selected || $0.status == .survivor }.count
-            let roughtime = report.roughtime?.servers.filter { $0.status == "agreed" }.count ?? 0
-            var detail = report.sources.map(ReportText.source) + report.httpSources.map(ReportText.http)
-            if let roughtime = report.roughtime { detail += ReportText.roughtime(roughtime) }
+            let http = report.servers.filter { $0.http != nil && $0.tookPart }.count
+            let roughtime = report.servers.filter { $0.roughtime != nil && $0.status == .agreed }.count
+            let detail = ReportText.servers(report.servers, roughtime: report.roughtime)
             return Outcome(
                 evidence: evidence, origin: origin, sources: report.agreeingSources + http + roughtime,
                 detail: detail)
         case .failure(let error):
             var missing = "no trusted time: \(error.description)"
             if error.code != .unauthenticatedOnly
-                && error.sources.contains(where: { $0.status == .unauthenticated })
+                && error.servers.contains(where: { $0.ntp != nil && $0.status == .unauthenticated })
             {
                 missing += " (only unauthenticated sources answered, a downgrade --nts-mode require refuses)"
             }
-            var detail = error.sources.map(ReportText.source) + error.httpSources.map(ReportText.http)
-            if let roughtime = error.roughtime { detail += ReportText.roughtime(roughtime) }
+            let detail = ReportText.servers(error.servers, roughtime: error.roughtime)
             return Outcome(missing: missing, detail: detail)
         }
     }

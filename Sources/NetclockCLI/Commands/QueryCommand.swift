@@ -22,9 +22,7 @@ struct QueryCommand {
             if options.json {
                 console.out(JSONOutput.line(SyncFailureJSON(error, malfeasanceReport: proof)))
             } else {
-                for source in error.sources { console.out(ReportText.source(source)) }
-                for source in error.httpSources { console.out(ReportText.http(source)) }
-                if let roughtime = error.roughtime { ReportText.roughtime(roughtime).forEach(console.out) }
+                ReportText.servers(error.servers, roughtime: error.roughtime).forEach(console.out)
                 if let check = error.certificateCheck {
                     console.out("certificates checked against \(check.phrase)")
                 }

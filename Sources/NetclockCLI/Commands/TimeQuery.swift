@@ -35,7 +35,7 @@ struct TimeQuery {
 
     /// Writes the proof of a Roughtime server's lie to `--malfeasance-report FILE`, when the round
     /// produced one; returns the path written.
-    func keepProof(_ roughtime: SyncReport.RoughtimeSource?, console: Console) -> String? {
+    func keepProof(_ roughtime: SyncReport.RoughtimeSummary?, console: Console) -> String? {
         guard let path = options.malfeasanceReportPath, let report = roughtime?.malfeasanceReport else {
             return nil
         }

@@ -97,7 +97,7 @@ struct WatchCommand {
     }
 
     private func line(_ report: SyncReport) -> String {
-        let total = report.sources.filter { $0.query != nil }.count
+        let total = report.servers.filter { $0.ntp?.query != nil }.count
         return
             "\(ISO8601.format(report.trueTime, fractionDigits: 3))  offset \(report.offset.signedFormattedSeconds)"
             + "  delay \(report.delay.formattedSeconds)  ±\(report.errorBound.formattedSeconds)"

@@ -75,34 +75,37 @@ package struct WatchMetrics: Sendable {
     package mutating func record(_ report: SyncReport) {
         successes += 1
         lastSuccess = report.trueTime.secondsDouble
-        servers = Self.servers(report.sources, report.httpSources, report.roughtime)
+        servers = Self.servers(report.servers)
     }
 
     /// Counts a failed round and keeps its sources.
     package mutating func record(_ error: SyncError) {
         failures += 1
-        servers = Self.servers(error.sources, error.httpSources, error.roughtime)
+        servers = Self.servers(error.servers)
     }
 
-    private static func servers(
-        _ ntp: [SyncReport.NTPSource], _ http: [SyncReport.HTTPSource],
-        _ roughtime: SyncReport.RoughtimeSource?
-    ) -> [Server] {
-        var servers = ntp.map { source in
-            Server(
-                server: source.server.description, address: source.resolvedAddress ?? "",
-                kind: source.server.usesNTS ? "nts" : "ntp", status: source.status.rawValue,
-                offset: source.best?.offset.secondsDouble, delay: source.best?.delay.secondsDouble)
+    /// The NTP and NTS servers, the HTTP(S) URLs (both kinds labelled `http`), then the Roughtime
+    /// servers.
+    private static func servers(_ reports: [SyncReport.Server]) -> [Server] {
+        var servers = reports.compactMap { source in
+            source.ntp.map { ntp in
+                Server(
+                    server: source.name, address: source.address ?? "", kind: source.kind.rawValue,
+                    status: source.status.rawValue, offset: ntp.best?.offset.secondsDouble,
+                    delay: ntp.best?.delay.secondsDouble)
+            }
         }
-        servers += http.map { source in
+        servers += reports.filter { $0.http != nil }.map { source in
             Server(
-                server: source.url, address: "", kind: "http", status: source.status.rawValue,
+                server: source.name, address: "", kind: "http", status: source.status.rawValue,
                 offset: source.offset?.secondsDouble, delay: nil)
         }
-        servers += (roughtime?.servers ?? []).map { source in
-            Server(
-                server: source.name, address: source.address ?? "", kind: "roughtime", status: source.status,
-                offset: nil, delay: source.roundTrip?.secondsDouble)
+        servers += reports.compactMap { source in
+            source.roughtime.map { roughtime in
+                Server(
+                    server: source.name, address: source.address ?? "", kind: "roughtime",
+                    status: source.status.rawValue, offset: nil, delay: roughtime.roundTrip?.secondsDouble)
+            }
         }
         return servers
     }

@@ -29,11 +29,13 @@ struct SyncFailureJSON: Encodable {
 
     /// The object for `failure`.
     init(_ failure: SyncError, malfeasanceReport: String? = nil) {
-        roughtime = failure.roughtime.map { RoughtimeJSON($0, reportPath: malfeasanceReport) }
+        roughtime = failure.roughtime.map {
+            RoughtimeJSON($0, servers: failure.servers, reportPath: malfeasanceReport)
+        }
         error = failure.description
         certificateTime = Nullable(failure.certificateCheck?.rawValue)
-        servers = failure.sources.map { SourceJSON($0, certificateCheck: failure.certificateCheck) }
-        http = failure.httpSources.map { HTTPSourceJSON($0, certificateCheck: failure.certificateCheck) }
+        servers = SourceJSON.entries(failure.servers, certificateCheck: failure.certificateCheck)
+        http = HTTPSourceJSON.entries(failure.servers, certificateCheck: failure.certificateCheck)
         downgrade = Nullable(failure.code == .unauthenticatedOnly ? failure.code.rawValue : nil)
     }
 }

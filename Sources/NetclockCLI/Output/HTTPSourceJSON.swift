@@ -24,19 +24,31 @@ struct HTTPSourceJSON: Encodable {
         case certificateTime = "certificate_time"
     }
 
-    /// The entry for `report`; each request's `sent` is relative to the first request.
-    init(_ report: SyncReport.HTTPSource, certificateCheck: SyncReport.CertificateCheck? = nil) {
-        certificateTime = Nullable(
-            report.url.lowercased().hasPrefix("https:") ? certificateCheck?.rawValue : nil)
-        url = report.url
+    /// The entries of the HTTP(S) URLs among `servers`, in order.
+    static func entries(_ servers: [SyncReport.Server], certificateCheck: SyncReport.CertificateCheck?)
+        -> [HTTPSourceJSON]
+    {
+        servers.compactMap { server in
+            server.http.map { HTTPSourceJSON(server, $0, certificateCheck: certificateCheck) }
+        }
+    }
+
+    /// The entry for `report`, a URL whose details are `http`; each request's `sent` is relative to
+    /// the first request.
+    init(
+        _ report: SyncReport.Server, _ http: SyncReport.Server.HTTP,
+        certificateCheck: SyncReport.CertificateCheck? = nil
+    ) {
+        certificateTime = Nullable(report.kind == .https ? certificateCheck?.rawValue : nil)
+        url = report.name
         status = report.status.rawValue
         reason = Nullable(report.reason)
         errorCode = Nullable(report.errorCode)
-        kind = Nullable(report.kind)
+        kind = Nullable(http.header)
         offset = Nullable(report.offset?.secondsDouble)
         errorBound = Nullable(report.errorBound?.secondsDouble)
-        let first = report.requests.first?.sent
-        requests = report.requests.map { HTTPRequestJSON($0, first: first) }
+        let first = http.requests.first?.sent
+        requests = http.requests.map { HTTPRequestJSON($0, first: first) }
     }
 }
 

@@ -26,10 +26,10 @@ struct NTSJSON: Encodable {
     }
 
     /// The object for an NTS source.
-    init(_ report: SyncReport.NTPSource, certificateCheck: SyncReport.CertificateCheck?) {
+    init(_ report: SyncReport.Server.NTP, certificateCheck: SyncReport.CertificateCheck?) {
         certificateTime = Nullable((report.nts?.keyExchanges ?? 0) > 0 ? certificateCheck?.rawValue : nil)
         keServer = Nullable(report.keyExchangeAddress)
-        ntpServer = Nullable(report.resolvedAddress)
+        ntpServer = Nullable(report.address?.description)
         aead = Nullable(report.nts?.aead.map(Int.init))
         cookies = report.nts?.cookies ?? 0
         keyExchanges = report.nts?.keyExchanges ?? 0

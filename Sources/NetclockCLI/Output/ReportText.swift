@@ -8,8 +8,7 @@ import TimeBase
 enum ReportText {
     /// One line per source, then the result.
     static func report(_ report: SyncReport) -> String {
-        var lines = report.sources.map(source) + report.httpSources.map(http)
-        if let roughtime = report.roughtime { lines += Self.roughtime(roughtime) }
+        var lines = servers(report.servers, roughtime: report.roughtime)
         if let check = report.certificateCheck {
             lines.append("certificates checked against \(check.phrase)")
         }
@@ -54,9 +53,23 @@ enum ReportText {
         return line
     }
 
-    static func source(_ report: SyncReport.NTPSource) -> String {
-        var place = report.address?.description ?? report.server.description
-        if report.server.usesNTS {
+    /// One line per server: the NTP and NTS servers, the HTTP(S) URLs, then the Roughtime servers
+    /// and what they agree on.
+    static func servers(_ servers: [SyncReport.Server], roughtime: SyncReport.RoughtimeSummary?) -> [String] {
+        var lines =
+            servers.compactMap { server in server.ntp.map { source(server, $0) } }
+            + servers.compactMap { server in server.http.map { http(server, $0) } }
+        if let roughtime {
+            lines +=
+                servers.filter { $0.roughtime != nil }.map { "roughtime \($0)" } + [roughtime.description]
+        }
+        return lines
+    }
+
+    /// An NTP or NTS server whose details are `ntp`.
+    static func source(_ report: SyncReport.Server, _ ntp: SyncReport.Server.NTP) -> String {
+        var place = report.address ?? report.name
+        if report.kind == .nts {
             place += report.isAuthenticated ? " [NTS, authenticated]" : " [NTS]"
         }
         if report.isSmearing {
@@ -70,7 +83,7 @@ enum ReportText {
             }
             place += " [\(note)]"
         }
-        guard let best = report.best, let query = report.query else {
+        guard let best = ntp.best, let query = ntp.query else {
             return "\(place)  \(report.status)  \(report.reason ?? "")"
         }
         let jitter = query.jitter.map { ", jitter \($0.formattedSeconds)" } ?? ""
@@ -87,17 +100,13 @@ enum ReportText {
         return line
     }
 
-    /// One line per Roughtime server, then what they agree on.
-    static func roughtime(_ roughtime: SyncReport.RoughtimeSource) -> [String] {
-        roughtime.servers.map { "roughtime \($0)" } + [roughtime.description]
-    }
-
-    static func http(_ report: SyncReport.HTTPSource) -> String {
+    /// An HTTP(S) URL whose details are `http`.
+    static func http(_ report: SyncReport.Server, _ http: SyncReport.Server.HTTP) -> String {
         guard let offset = report.offset, let bound = report.errorBound else {
-            return "\(report.url)  \(report.status)  \(report.reason ?? "")"
+            return "\(report.name)  \(report.status)  \(report.reason ?? "")"
         }
         return
-            "\(report.url)  offset \(offset.signedFormattedSeconds)  ±\(bound.formattedSeconds)  (\(report.kind ?? "http"),"
-            + " \(report.requests.count) requests)  \(report.status)"
+            "\(report.name)  offset \(offset.signedFormattedSeconds)  ±\(bound.formattedSeconds)  (\(http.header ?? "http"),"
+            + " \(http.requestCount) requests)  \(report.status)"
     }
 }

@@ -42,20 +42,23 @@ struct RoughtimeJSON: Encodable {
         case malfeasanceReport = "malfeasance_report"
     }
 
-    /// The object for `source`, with the report written to `reportPath`.
-    init(_ source: SyncReport.RoughtimeSource, reportPath: String?) {
+    /// The object for `source`, with the Roughtime servers among `servers` and the report written to
+    /// `reportPath`.
+    init(_ source: SyncReport.RoughtimeSummary, servers: [SyncReport.Server], reportPath: String?) {
         agreed = Nullable(
             source.agreedOffsets.map { [$0.lowerBound.secondsDouble, $0.upperBound.secondsDouble] })
         error = Nullable(source.error)
         liars = source.liars
         malfeasanceReport = Nullable(reportPath)
-        servers = source.servers.map { server in
-            Server(
-                name: server.name, address: Nullable(server.address), status: server.status,
-                reason: Nullable(server.reason), version: Nullable(server.version),
-                midpoint: Nullable(server.midpoint?.secondsDouble),
-                radius: Nullable(server.radius?.secondsDouble),
-                roundTrip: Nullable(server.roundTrip?.secondsDouble))
+        self.servers = servers.compactMap { server in
+            server.roughtime.map { details in
+                Server(
+                    name: server.name, address: Nullable(server.address), status: server.status.rawValue,
+                    reason: Nullable(server.reason), version: Nullable(details.version),
+                    midpoint: Nullable(details.midpoint?.secondsDouble),
+                    radius: Nullable(details.radius?.secondsDouble),
+                    roundTrip: Nullable(details.roundTrip?.secondsDouble))
+            }
         }
     }
 }

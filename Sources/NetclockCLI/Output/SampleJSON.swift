@@ -35,7 +35,7 @@ struct SampleJSON: Encodable {
     }
 
     /// Every request of the burst and every reply rejected while waiting for it, in order.
-    static func samples(of report: SyncReport.NTPSource) -> [SampleJSON] {
+    static func samples(of report: SyncReport.Server.NTP) -> [SampleJSON] {
         guard let query = report.query else { return [] }
         var entries: [SampleJSON] = []
         for exchange in query.exchanges where exchange.nonce != .zero {

@@ -66,13 +66,25 @@ struct SourceJSON: Encodable {
         case rejectedReplies = "rejected_replies"
     }
 
-    /// The entry for `report`.
-    init(_ report: SyncReport.NTPSource, certificateCheck: SyncReport.CertificateCheck? = nil) {
-        host = report.server.description
-        address = Nullable(report.address?.description)
+    /// The entries of the NTP and NTS servers among `servers`, in order.
+    static func entries(_ servers: [SyncReport.Server], certificateCheck: SyncReport.CertificateCheck?)
+        -> [SourceJSON]
+    {
+        servers.compactMap { server in
+            server.ntp.map { SourceJSON(server, $0, certificateCheck: certificateCheck) }
+        }
+    }
+
+    /// The entry for `report`, an NTP or NTS server whose details are `ntp`.
+    init(
+        _ report: SyncReport.Server, _ ntp: SyncReport.Server.NTP,
+        certificateCheck: SyncReport.CertificateCheck? = nil
+    ) {
+        host = report.name
+        address = Nullable(report.address)
         status = report.status.rawValue
         reason = Nullable(report.reason)
-        let best = report.best
+        let best = ntp.best
         stratum = Nullable(best.map { Int($0.reply.stratum.rawValue) })
         leap = Nullable(best?.reply.leap.name)
         refid = Nullable(best.map { $0.reply.referenceID.display(stratum: $0.reply.stratum) })
@@ -83,17 +95,17 @@ struct SourceJSON: Encodable {
             rootDelay = best.reply.rootDelay.duration.secondsDouble
             rootDispersion = best.reply.rootDispersion.duration.secondsDouble
             precision = Int(best.reply.precision.rawValue)
-            jitter = Nullable(report.query?.jitter?.secondsDouble)
-            let estimate = report.estimate
+            jitter = Nullable(ntp.query?.jitter?.secondsDouble)
+            let estimate = ntp.estimate
             self.estimate = Nullable(estimate?.method.rawValue)
             interval = Nullable(
                 estimate.map { [$0.offset.lowerBound.secondsDouble, $0.offset.upperBound.secondsDouble] })
         }
-        kissCode = report.query?.kissCode?.rawValue
-        samples = SampleJSON.samples(of: report)
-        rejectedReplies = report.query?.exchanges.reduce(0) { $0 + $1.rejectedCount } ?? 0
+        kissCode = ntp.query?.kissCode?.rawValue
+        samples = SampleJSON.samples(of: ntp)
+        rejectedReplies = ntp.query?.exchanges.reduce(0) { $0 + $1.rejectedCount } ?? 0
         authenticated = report.isAuthenticated
-        nts = report.server.usesNTS ? NTSJSON(report, certificateCheck: certificateCheck) : nil
+        nts = report.kind == .nts ? NTSJSON(ntp, certificateCheck: certificateCheck) : nil
         smearing = report.isSmearing ? true : nil
         smearCorrection = report.smearCorrection?.secondsDouble
         smearWidening = report.smearWidening?.secondsDouble

@@ -70,7 +70,9 @@ struct SyncReportJSON: Encodable {
         malfeasanceReport: String? = nil,
         frequency: FrequencyEstimate? = nil, frequencyReset: ClockEvent.FrequencyReset? = nil
     ) {
-        roughtime = report.roughtime.map { RoughtimeJSON($0, reportPath: malfeasanceReport) }
+        roughtime = report.roughtime.map {
+            RoughtimeJSON($0, servers: report.servers, reportPath: malfeasanceReport)
+        }
         offset = report.offset.secondsDouble
         delay = report.delay.secondsDouble
         errorBound = report.errorBound.secondsDouble
@@ -85,8 +87,8 @@ struct SyncReportJSON: Encodable {
         downgrade = Nullable(report.isDowngraded ? SyncError.Code.unauthenticatedOnly.rawValue : nil)
         certificateTime = Nullable(report.certificateCheck?.rawValue)
         certificateWarnings = report.certificateWarnings
-        servers = report.sources.map { SourceJSON($0, certificateCheck: report.certificateCheck) }
-        http = report.httpSources.map { HTTPSourceJSON($0, certificateCheck: report.certificateCheck) }
+        servers = SourceJSON.entries(report.servers, certificateCheck: report.certificateCheck)
+        http = HTTPSourceJSON.entries(report.servers, certificateCheck: report.certificateCheck)
         self.state = state
         self.anchorReplaced = anchorReplaced
         self.frequency = frequency.map(FrequencyJSON.init)

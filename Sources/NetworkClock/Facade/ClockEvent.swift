@@ -8,13 +8,13 @@ public enum ClockEvent: Sendable {
     case synced(SyncReport, anchorReplaced: Bool)
     /// A sync produced no time.
     case syncFailed(SyncError)
-    /// A source's replies were all rejected, it timed out or refused, or its samples contradicted
-    /// each other (`inconsistent`).
-    case sourceRejected(SyncReport.NTPSource)
-    /// A source disagreed with the majority and was excluded.
-    case falseticker(SyncReport.NTPSource)
-    /// A source sent a Kiss-o'-Death.
-    case kissOfDeath(SyncReport.NTPSource, NTPPacket.KissCode)
+    /// An NTP or NTS server's replies were all rejected, it timed out or refused, or its samples
+    /// contradicted each other (`inconsistent`).
+    case sourceRejected(SyncReport.Server)
+    /// An NTP or NTS server disagreed with the majority and was excluded.
+    case falseticker(SyncReport.Server)
+    /// An NTP or NTS server sent a Kiss-o'-Death.
+    case kissOfDeath(SyncReport.Server, NTPPacket.KissCode)
     /// The next sync is delayed after failures.
     case backoff(delay: Duration, consecutiveFailures: Int)
     /// The anchor was restored from the store at start-up.
@@ -47,11 +47,11 @@ public enum ClockEvent: Sendable {
 extension ClockEvent {
     /// The event that tells of `source`'s fate in a sync, if it was not used: a falseticker,
     /// Kiss-o'-Death, or a rejection.
-    static func status(of source: SyncReport.NTPSource) -> ClockEvent? {
+    static func status(of source: SyncReport.Server) -> ClockEvent? {
         switch source.status {
         case .falseticker: .falseticker(source)
         case .kissOfDeath:
-            .kissOfDeath(source, source.query?.kissCode ?? NTPPacket.KissCode(rawValue: "????"))
+            .kissOfDeath(source, source.ntp?.query?.kissCode ?? NTPPacket.KissCode(rawValue: "????"))
         case .rejected, .timeout, .refused, .error, .inconsistent: .sourceRejected(source)
         default: nil
         }

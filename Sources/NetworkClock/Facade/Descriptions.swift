@@ -25,7 +25,8 @@ extension SyncReport: CustomStringConvertible {
     /// positive when it is ahead, as `netclock now` prints it.
     public var description: String {
         var context = [source.rawValue, server]
-        if !sources.isEmpty { context.append("\(agreeingSources) of \(sources.count) sources agree") }
+        let ntpServers = servers.filter { $0.ntp != nil }.count
+        if ntpServers > 0 { context.append("\(agreeingSources) of \(ntpServers) sources agree") }
         if isAuthenticated { context.append("authenticated") }
         let localError = .zero - offset
         return
@@ -33,28 +34,35 @@ extension SyncReport: CustomStringConvertible {
     }
 }
 
-extension SyncReport.NTPSource: CustomStringConvertible {
-    /// E.g. `pool.ntp.org (192.0.2.1:123): selected, offset +1.2ms delay 20.1ms ±10.3ms` or
-    /// `pool.ntp.org (192.0.2.2:123): timeout, no reply (timed out)`.
+extension SyncReport.Server: CustomStringConvertible {
+    /// One line in its protocol's terms, e.g.
+    /// `pool.ntp.org (192.0.2.1:123): selected, offset +1.2ms delay 20.1ms ±10.3ms`,
+    /// `pool.ntp.org (192.0.2.2:123): timeout, no reply (timed out)`,
+    /// `https://example.com/: selected, offset +2.3s ±5.1ms (date, 7 requests)` or
+    /// `roughtime.example.com (192.0.2.3:2002): agreed 2026-12-01T03:47:03Z ± 1.000s`.
     public var description: String {
-        var place = serverAndAddress
-        if server.usesNTS { place += isAuthenticated ? " [NTS, authenticated]" : " [NTS]" }
-        if let best, reason == nil {
+        let because = reason.map { ", \($0)" } ?? ""
+        switch details {
+        case .ntp(let ntp), .nts(let ntp):
+            var place = nameAndAddress
+            if kind == .nts { place += isAuthenticated ? " [NTS, authenticated]" : " [NTS]" }
+            if let best = ntp.best, reason == nil {
+                return
+                    "\(place): \(status), offset \(best.offset.signedFormattedSeconds) delay \(best.delay.formattedSeconds) ±\(best.errorBound.formattedSeconds)"
+            }
+            return "\(place): \(status)" + because
+        case .http(let http), .https(let http):
+            guard let offset, let errorBound else { return "\(name): \(status)" + because }
             return
-                "\(place): \(status), offset \(best.offset.signedFormattedSeconds) delay \(best.delay.formattedSeconds) ±\(best.errorBound.formattedSeconds)"
+                "\(name): \(status), offset \(offset.signedFormattedSeconds) ±\(errorBound.formattedSeconds) (\(http.header ?? "date"), \(http.requestCount) requests)"
+        case .roughtime(let roughtime):
+            var text = name + (address.map { " (\($0))" } ?? "") + ": \(status)"
+            if let midpoint = roughtime.midpoint, let radius = roughtime.radius {
+                text += " \(ISO8601.format(midpoint, fractionDigits: 0)) ± \(radius.formattedSeconds)"
+            }
+            if let reason { text += " (\(reason))" }
+            return text
         }
-        return "\(place): \(status)" + (reason.map { ", \($0)" } ?? "")
-    }
-}
-
-extension SyncReport.HTTPSource: CustomStringConvertible {
-    /// E.g. `https://example.com/: selected, offset +2.3s ±5.1ms (date, 7 requests)`.
-    public var description: String {
-        guard let offset, let errorBound else {
-            return "\(url): \(status)" + (reason.map { ", \($0)" } ?? "")
-        }
-        return
-            "\(url): \(status), offset \(offset.signedFormattedSeconds) ±\(errorBound.formattedSeconds) (\(kind ?? "date"), \(requestCount) requests)"
     }
 }
 

@@ -125,7 +125,7 @@ public final class NetworkClock: Sendable {
             if let failure = await files.keepNTSAssociations(from: sessions) {
                 broadcaster.emit(.storeFailed(failure))
             }
-            for source in error.sources { emitStatus(of: source) }
+            for server in error.servers { emitStatus(of: server) }
             broadcaster.emit(.syncFailed(error))
             throw error
         }
@@ -136,7 +136,7 @@ public final class NetworkClock: Sendable {
         let update = clock.offer(report.anchor)
         report.anchorUpdate = update
         let replaced = update.replacedAnchor
-        for source in report.sources { emitStatus(of: source) }
+        for server in report.servers { emitStatus(of: server) }
         if case .discontinuous(let step) = update { broadcaster.emit(.anchorDiscontinuity(by: step)) }
         if let reset = clock.frequencyReset(since: frequencyBefore) {
             broadcaster.emit(.frequencyReset(reset))
@@ -154,10 +154,9 @@ public final class NetworkClock: Sendable {
     /// Raises the time floor to what the authenticated `report` proves (its earliest time, and the
     /// newest `notBefore` of the certificates it rests on), and keeps it beside the anchor.
     private func raiseFloor(by report: SyncReport) async {
-        let chains =
-            report.sources.filter { $0.status == .selected || $0.status == .survivor }
-            .compactMap { $0.nts?.certificateChain.first }
-            + report.httpSources.filter { $0.status == .selected }.compactMap(\.certificateChain.first)
+        // NTS servers that took part, and the HTTPS URL selected (its survivors were not combined).
+        let chains = report.servers.filter { $0.kind == .nts ? $0.tookPart : $0.status == .selected }
+            .compactMap(\.certificateChain.first)
         let failure = await files.raiseFloor(
             byAuthenticated: report.trueTime - report.errorBound,
             certificateNotBefore: chains.map(\.notBefore).max())
@@ -168,7 +167,9 @@ public final class NetworkClock: Sendable {
         broadcaster.emit(event)
     }
 
-    private func emitStatus(of source: SyncReport.NTPSource) {
-        if let event = ClockEvent.status(of: source) { broadcaster.emit(event) }
+    /// Emits an NTP or NTS server's fate (the events speak of NTP's statuses only).
+    private func emitStatus(of server: SyncReport.Server) {
+        guard server.ntp != nil, let event = ClockEvent.status(of: server) else { return }
+        broadcaster.emit(event)
     }
 }

@@ -42,7 +42,7 @@ extension NetworkClock {
         /// Roughtime servers (RFC 10049), queried in a chain beside the NTP servers: signed time
         /// that needs no certificate and so no correct local clock, coarse (a second or more),
         /// checked across servers; a liar's validly signed time is named in the report with
-        /// proof (``SyncReport/RoughtimeSource/malfeasanceReport``). They count as authenticated
+        /// proof (``SyncReport/RoughtimeSummary/malfeasanceReport``). They count as authenticated
         /// sources for ``ntsMode``. Default none.
         public var roughtimeServers: [RoughtimeServer]
         /// The burst sent to each NTP address. Its frequency tolerance is the clock's

@@ -63,7 +63,7 @@ package struct NTPSyncEngine: Sendable {
     /// What one round of queries found, before any source is selected.
     package struct Round: Sendable {
         /// Every source's report; those that answered consistently are `survivor`s.
-        var reports: [SyncReport.NTPSource]
+        var reports: [SyncReport.Server]
         /// When the round began.
         var start: MonotonicInstant
     }
@@ -87,7 +87,7 @@ package struct NTPSyncEngine: Sendable {
         let monotonic = client.monotonic
         let start = monotonic.now()
         let deadline = start + policy.deadline
-        var reports: [SyncReport.NTPSource] = []
+        var reports: [SyncReport.Server] = []
         var targets: [(report: Int, target: Target)] = []
         let resolved = await resolveAll(policy.servers.filter { !$0.usesNTS }, deadline: policy.deadline / 2)
         try SyncError.checkCancellation()
@@ -95,7 +95,7 @@ package struct NTPSyncEngine: Sendable {
             switch outcome {
             case .failure(let error):
                 reports.append(
-                    SyncReport.NTPSource(
+                    SyncReport.Server(
                         server: server, address: nil, status: .error, reason: error.description))
             case .success(let addresses):
                 for address in addresses {
@@ -104,19 +104,19 @@ package struct NTPSyncEngine: Sendable {
                     if case .allowed = admission {
                     } else {
                         reports.append(
-                            SyncReport.NTPSource(
+                            SyncReport.Server(
                                 server: server, address: address, status: .skipped,
                                 reason: admission.description))
                         continue
                     }
-                    reports.append(SyncReport.NTPSource(server: server, address: address, status: .timeout))
+                    reports.append(SyncReport.Server(server: server, address: address, status: .timeout))
                     targets.append((reports.count - 1, .plain(server: server, address: address)))
                 }
             }
         }
         for server in policy.servers where server.usesNTS {
-            var report = SyncReport.NTPSource(server: server, address: nil, status: .timeout)
-            report.nts = NTSSourceDetails()
+            var report = SyncReport.Server(server: server, address: nil, status: .timeout)
+            report.ntp?.nts = NTSSourceDetails()
             reports.append(report)
             targets.append((reports.count - 1, .nts(server: server)))
         }
@@ -130,15 +130,15 @@ package struct NTPSyncEngine: Sendable {
                 continue
             }
             if case .nts(let nts) = outcome {
-                reports[item.report].address = nts.ntpAddress
+                reports[item.report].ntp?.address = nts.ntpAddress
                 var details = NTSSourceDetails(
                     keyExchangeAddress: nts.keyExchangeAddress, aead: nts.aead, cookies: nts.cookiesHeld,
                     keyExchanges: nts.keyExchanges)
                 if nts.keyExchanges > 0, let association = nts.association {
                     details.certificateTime = association.certificateTime
                 }
-                details.certificateChain = nts.association?.certificateChain ?? []
-                reports[item.report].nts = details
+                reports[item.report].ntp?.nts = details
+                reports[item.report].certificateChain = nts.association?.certificateChain ?? []
                 if nts.result == nil, let failure = nts.failure {
                     reports[item.report].status = failure.code == .skipped ? .skipped : .error
                     reports[item.report].reason = failure.reason
@@ -146,7 +146,7 @@ package struct NTPSyncEngine: Sendable {
                 }
             }
             guard let result = outcome.query else { continue }
-            reports[item.report].query = result
+            reports[item.report].ntp?.query = result
             if let failure = result.failure {
                 reports[item.report].status = Self.status(of: failure)
                 reports[item.report].reason = failure.description
@@ -245,13 +245,14 @@ package struct NTPSyncEngine: Sendable {
         var reports = round.reports
         // Each agreeing source votes with its burst's intersection; an inconsistent one not at all.
         var candidates = reports.enumerated().compactMap { index, report -> Candidate? in
-            guard report.status == .survivor, let estimate = report.estimate, let best = report.best else {
+            guard report.status == .survivor, let estimate = report.ntp?.estimate, let best = report.ntp?.best
+            else {
                 return nil
             }
             return Candidate(
-                index: index, name: report.server.description, kind: report.server.usesNTS ? .nts : .ntp,
+                index: index, name: report.name, kind: report.kind,
                 interval: estimate.interval, delay: best.delay, isAuthenticated: report.isAuthenticated,
-                certificates: report.nts?.certificateChain ?? [])
+                certificates: report.certificateChain)
         }
         mapSmearing(&candidates, reports: &reports, facts: facts)
         if let roughtime = signed?.candidate { candidates.append(roughtime) }
@@ -265,12 +266,12 @@ package struct NTPSyncEngine: Sendable {
         } catch {
             reports.mark(error.rejected)
             signed?.apply(error.rejected)
-            throw SyncError(error, candidates: candidates, sources: reports)
+            throw SyncError(error, candidates: candidates, servers: reports)
         }
         reports.mark(decision.rejected)
         signed?.apply(decision.rejected)
         if let conflict = decision.authenticatedConflict(among: candidates) {
-            throw SyncError(code: .authenticatedSourcesDisagree, reason: conflict, sources: reports)
+            throw SyncError(code: .authenticatedSourcesDisagree, reason: conflict, servers: reports)
         }
         let outcome = decision.outcome
         let elapsed = client.monotonic.now() - round.start
@@ -280,22 +281,19 @@ package struct NTPSyncEngine: Sendable {
                 throw .noUsableSource(reports)
             }
             report = decided
-            report.sources = reports
+            report.servers = reports
         } else {
             reports[outcome.selected].status = .selected
-            guard let selected = reports[outcome.selected].query, let sample = selected.best else {
+            guard let selected = reports[outcome.selected].ntp?.query, let sample = selected.best else {
                 throw .noUsableSource(reports)
             }
             let trueTime = outcome.interval.midpoint
             let localWall = selected.mapping.wallTime(at: outcome.interval.instant)
-            let name = reports[outcome.selected].server.description
-            let server = reports[outcome.selected].address.map {
-                $0.description == name ? name : "\(name) (\($0))"
-            }
+            let server = reports[outcome.selected].nameAndAddress
             report = SyncReport(
                 trueTime: trueTime, monotonic: outcome.interval.instant, errorBound: outcome.interval.radius,
                 offset: trueTime - localWall, delay: sample.delay, source: .ntp,
-                server: server ?? name, sources: reports, elapsed: elapsed)
+                server: server, servers: reports, elapsed: elapsed)
         }
         // Authenticated only when every source the result rests on is.
         let agreeing = Set([outcome.selected] + outcome.survivors)
@@ -315,8 +313,8 @@ package struct NTPSyncEngine: Sendable {
 
 extension NTPSyncEngine {
     /// `report`'s leap indicator as a vote, when it has a sample.
-    static func voter(_ report: SyncReport.NTPSource) -> LeapVote.Voter? {
-        guard let best = report.best else { return nil }
+    static func voter(_ report: SyncReport.Server) -> LeapVote.Voter? {
+        guard let best = report.ntp?.best else { return nil }
         let sign: Int64 =
             switch best.reply.leap {
             case .insertSecond: 1
@@ -324,7 +322,7 @@ extension NTPSyncEngine {
             default: 0
             }
         return LeapVote.Voter(
-            name: report.server.description, sign: sign, isAuthenticated: report.isAuthenticated)
+            name: report.name, sign: sign, isAuthenticated: report.isAuthenticated)
     }
 
     /// Marks the configured smearing servers' reports and maps their candidates' intervals onto
@@ -332,11 +330,10 @@ extension NTPSyncEngine {
     /// anchor, and the announcement every stepping candidate agrees on (a single dissenter makes it
     /// unknown, so no one server can pick the mapping).
     func mapSmearing(
-        _ candidates: inout [Candidate], reports: inout [SyncReport.NTPSource], facts: SyncFacts
+        _ candidates: inout [Candidate], reports: inout [SyncReport.Server], facts: SyncFacts
     ) {
         guard !policy.smearingServers.isEmpty else { return }
-        for index in reports.indices where policy.smearingServers.contains(reports[index].server.description)
-        {
+        for index in reports.indices where policy.smearingServers.contains(reports[index].name) {
             reports[index].isSmearing = true
         }
         let stepping = candidates.filter { !reports[$0.index].isSmearing }

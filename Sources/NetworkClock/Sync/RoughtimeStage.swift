@@ -26,19 +26,17 @@ package struct RoughtimeStage: Sendable {
         return batch
     }
 
-    /// The report's view of a finished query.
-    static func source(_ result: RoughtimeQueryResult) -> SyncReport.RoughtimeSource {
-        SyncReport.RoughtimeSource(result)
-    }
 }
 
 extension SyncError {
-    /// The error with the Roughtime part of the sync added to its report.
-    func adding(_ roughtime: SyncReport.RoughtimeSource) -> SyncError {
-        let reason =
-            roughtime.error.map { "\(self.reason); Roughtime: \($0)" } ?? self.reason
+    /// The error with the Roughtime part of the sync added to its report: the chain's summary and
+    /// each server's part.
+    func adding(_ roughtime: SignedTime) -> SyncError {
+        let summary = roughtime.summary
+        let reason = summary.error.map { "\(self.reason); Roughtime: \($0)" } ?? self.reason
         return SyncError(
-            code: code, reason: reason, sources: sources, httpSources: httpSources,
-            majorityFailure: majorityFailure, roughtime: roughtime)
+            code: code, reason: reason, servers: servers + roughtime.servers,
+            majorityFailure: majorityFailure,
+            roughtime: summary)
     }
 }

@@ -10,13 +10,16 @@ struct SignedTime: Sendable {
 
     /// The finished query.
     var result: RoughtimeQueryResult
-    /// The report's view of it; its agreement is withdrawn when the selection rules it out.
-    var report: SyncReport.RoughtimeSource
+    /// The report's summary of it; its agreement is withdrawn when the selection rules it out.
+    var summary: SyncReport.RoughtimeSummary
 
     init(_ result: RoughtimeQueryResult) {
         self.result = result
-        report = SyncReport.RoughtimeSource(result)
+        summary = SyncReport.RoughtimeSummary(result)
     }
+
+    /// Each server's part, for the report's list.
+    var servers: [SyncReport.Server] { result.servers.map(SyncReport.Server.init) }
 
     /// The agreed signed time, when a majority of the servers agreed.
     var agreement: RoughtimeAgreement? { try? result.agreement.get() }
@@ -33,8 +36,8 @@ struct SignedTime: Sendable {
     /// Withdraws the agreement from the report when the selection ruled the signed time out.
     mutating func apply(_ rejected: [Int: Rejection]) {
         guard let rejection = rejected[Self.candidateIndex] else { return }
-        report.agreedOffsets = nil
-        report.error = "the agreed signed time was not used: " + rejection.reason
+        summary.agreedOffsets = nil
+        summary.error = "the agreed signed time was not used: " + rejection.reason
     }
 
     /// The report of a sync whose selected candidate is the signed time, combined into `interval`.
@@ -43,14 +46,20 @@ struct SignedTime: Sendable {
         let names = agreement.agreeing.map { result.servers[$0].name }.joined(separator: ", ")
         let wall = agreement.wall + (interval.instant - agreement.interval.instant)
         let trueTime = UnixTime(sinceEpoch: interval.midpoint.sinceEpoch.flooredToNanosecond)
-        var report = SyncReport(
+        return SyncReport(
             trueTime: trueTime, monotonic: interval.instant,
             errorBound: interval.radius.ceiledToNanosecond + .nanoseconds(1),
             offset: interval.midpoint - wall,
             delay: candidate.delay, source: .roughtime,
-            server: "roughtime (\(agreement.agreeing.count) of \(agreement.valid): \(names))", sources: [],
+            server: "roughtime (\(agreement.agreeing.count) of \(agreement.valid): \(names))", servers: [],
             elapsed: elapsed)
-        report.roughtime = self.report
+    }
+
+    /// `report` with Roughtime's part of the sync: the chain's summary, each server's part last.
+    func attached(to report: SyncReport) -> SyncReport {
+        var report = report
+        report.roughtime = summary
+        report.servers += servers
         return report
     }
 }

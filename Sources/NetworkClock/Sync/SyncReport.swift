@@ -20,10 +20,10 @@ public struct SyncReport: Hashable, Sendable {
     public package(set) var source: TimeSource
     /// The selected source's server (as configured) and address.
     public package(set) var server: String
-    /// Every NTP source, with its status.
-    public package(set) var sources: [SyncReport.NTPSource]
-    /// Every HTTP source tried (only when NTP gave no time, or NTP was skipped).
-    public package(set) var httpSources: [SyncReport.HTTPSource] = []
+    /// Every server asked, with its status: each address of the NTP and NTS servers, then the
+    /// HTTP(S) URLs (measured only when NTP gave no time, or NTP was skipped), then the Roughtime
+    /// servers in the order they were asked.
+    public package(set) var servers: [SyncReport.Server]
     /// How long the sync took.
     public package(set) var elapsed: Duration
     /// Whether the time is authenticated: every source it rests on is an NTS server whose replies
@@ -38,8 +38,9 @@ public struct SyncReport: Hashable, Sendable {
     /// What this result did to the ``NetworkClock``'s anchor (set by ``NetworkClock/sync()``; nil
     /// for a result that was not offered to a clock).
     public package(set) var anchorUpdate: AnchorUpdate?
-    /// The Roughtime servers' part, when Roughtime servers are configured.
-    public package(set) var roughtime: RoughtimeSource?
+    /// What the Roughtime servers found together, when Roughtime servers are configured (each
+    /// one's part is among ``servers``).
+    public package(set) var roughtime: RoughtimeSummary?
     /// Which time the servers' certificates were checked against; nil when no certificate was
     /// checked (no NTS key exchange, no `https://` URL measured).
     public package(set) var certificateCheck: CertificateCheck?
@@ -65,12 +66,12 @@ public struct SyncReport: Hashable, Sendable {
             isAuthenticated: isAuthenticated, leap: leapSchedule)
     }
 
-    /// Requests sent in all.
-    public var packetsSent: Int { sources.reduce(0) { $0 + $1.packetsSent } }
+    /// NTP requests sent in all.
+    public var packetsSent: Int { servers.reduce(0) { $0 + ($1.ntp?.packetsSent ?? 0) } }
 
-    /// The sources that agreed (selected and survivors).
+    /// The NTP and NTS servers that agreed (selected and survivors).
     public var agreeingSources: Int {
-        sources.filter { $0.status == .selected || $0.status == .survivor }.count
+        servers.filter { $0.ntp != nil && $0.tookPart }.count
     }
 }
 
@@ -111,28 +112,24 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     public let code: Code
     /// What went wrong, for people, naming each source's reason.
     public let reason: String
-    /// Every NTP source's report.
-    public let sources: [SyncReport.NTPSource]
-    /// Every HTTP source's report.
-    public let httpSources: [SyncReport.HTTPSource]
+    /// Every server asked, with its status and why it gave no time (as in ``SyncReport/servers``).
+    public let servers: [SyncReport.Server]
     /// For ``Code/noMajority``: how the vote failed.
     package let majorityFailure: Intersection.Failure?
-    /// The Roughtime servers' part, when Roughtime servers are configured.
-    public let roughtime: SyncReport.RoughtimeSource?
+    /// What the Roughtime servers found together, when Roughtime servers are configured.
+    public let roughtime: SyncReport.RoughtimeSummary?
     /// Which time the servers' certificates were checked against; nil when none was checked.
     public package(set) var certificateCheck: SyncReport.CertificateCheck?
 
     /// Creates an error.
     package init(
-        code: Code, reason: String, sources: [SyncReport.NTPSource] = [],
-        httpSources: [SyncReport.HTTPSource] = [], majorityFailure: Intersection.Failure? = nil,
-        roughtime: SyncReport.RoughtimeSource? = nil
+        code: Code, reason: String, servers: [SyncReport.Server] = [],
+        majorityFailure: Intersection.Failure? = nil, roughtime: SyncReport.RoughtimeSummary? = nil
     ) {
         self.roughtime = roughtime
         self.code = code
         self.reason = reason
-        self.sources = sources
-        self.httpSources = httpSources
+        self.servers = servers
         self.majorityFailure = majorityFailure
     }
 
@@ -153,33 +150,30 @@ extension SyncError {
     }
 
     /// No source gave a usable sample.
-    package static func noUsableSource(
-        _ sources: [SyncReport.NTPSource], http: [SyncReport.HTTPSource] = []
-    ) -> SyncError {
-        let reasons =
-            sources.map { "\($0.serverAndAddress): \($0.reason ?? $0.status.rawValue)" }
-            + http.map { "\($0.url): \($0.reason ?? $0.status.rawValue)" }
+    package static func noUsableSource(_ servers: [SyncReport.Server]) -> SyncError {
+        let reasons = servers.map { "\($0.nameAndAddress): \($0.reason ?? $0.status.rawValue)" }
         return SyncError(
             code: .noUsableSource, reason: "no usable time source: " + reasons.joined(separator: "; "),
-            sources: sources, httpSources: http)
+            servers: servers)
     }
 
     /// Sources answered but no majority agreed.
-    package static func noMajority(_ failure: Intersection.Failure, _ sources: [SyncReport.NTPSource])
+    package static func noMajority(_ failure: Intersection.Failure, _ servers: [SyncReport.Server])
         -> SyncError
     {
         SyncError(
-            code: .noMajority, reason: failure.description, sources: sources, majorityFailure: failure)
+            code: .noMajority, reason: failure.description, servers: servers, majorityFailure: failure)
     }
 
-    /// Only unauthenticated sources answered although authenticated ones were configured.
+    /// Only unauthenticated sources answered although authenticated ones were configured. Like
+    /// the report's own Roughtime summary, its Roughtime servers are left out (as they always were).
     package static func unauthenticatedOnly(_ report: SyncReport) -> SyncError {
         SyncError(
             code: .unauthenticatedOnly,
             reason: "only unauthenticated sources answered (a downgrade from NTS): \(report.server) "
                 + "gave \(report.offset.signedFormattedSeconds) ± \(report.errorBound.formattedSeconds), "
                 + "not used without an explicit permission to downgrade",
-            sources: report.sources, httpSources: report.httpSources)
+            servers: report.servers.filter { $0.roughtime == nil })
     }
 
     /// The awaiting task was cancelled.

@@ -48,11 +48,7 @@ extension TimeSyncEngine {
         let (earliest, latest) = (
             middle - report.errorBound.secondsDouble, middle + report.errorBound.secondsDouble
         )
-        let chains =
-            report.sources.filter { $0.status == .selected || $0.status == .survivor }
-            .map { ($0.server.description, $0.nts?.certificateChain ?? []) }
-            + report.httpSources.filter { $0.status == .selected || $0.status == .survivor }
-            .map { ($0.url, $0.certificateChain) }
+        let chains = report.servers.filter(\.tookPart).map { ($0.name, $0.certificateChain) }
         var warnings: [String] = []
         for (name, chain) in chains {
             for certificate in chain {

@@ -93,9 +93,7 @@ package struct TimeSyncEngine: Sendable {
         // Authenticated sources were configured, yet none of them took part in the time.
         let authenticatedTookPart =
             report.isAuthenticated || report.roughtime?.agreedOffsets != nil
-            || report.sources.contains {
-                $0.isAuthenticated && ($0.status == .selected || $0.status == .survivor)
-            }
+            || report.servers.contains { $0.ntp != nil && $0.isAuthenticated && $0.tookPart }
         report.isDowngraded = ntp.policy.usesAuthenticatedSources && !authenticatedTookPart
         report.elapsed = ntp.client.monotonic.now() - start
         return report
@@ -125,20 +123,20 @@ package struct TimeSyncEngine: Sendable {
         var signed: SignedTime?
         if let roughtime, let answer = await roughtime() { signed = SignedTime(answer) }
         try SyncError.checkCancellation()
-        var ntpReports: [SyncReport.NTPSource] = []
+        var ntpReports: [SyncReport.Server] = []
         var ntpFailure: SyncError?
         if let round {
             do {
                 let report = try ntp.decide(round, facts: facts, signed: &signed)
                 if report.source == .ntp || httpURLs.isEmpty { return Self.attach(signed, to: report) }
-                ntpReports = report.sources
+                ntpReports = report.servers
             } catch {
                 switch error.code {
                 // Answers that disagree are evidence of a fault or an attack: no weaker source may
                 // paper over them.
                 case .noMajority, .authenticatedSourcesDisagree, .cancelled:
                     throw Self.attach(signed, to: error)
-                default: ntpReports = error.sources
+                default: ntpReports = error.servers
                 }
                 ntpFailure = error
             }
@@ -157,7 +155,7 @@ package struct TimeSyncEngine: Sendable {
             try SyncError.checkCancellation()
         } else {
             http.reports = httpURLs.map {
-                SyncReport.HTTPSource(
+                SyncReport.Server(
                     url: $0, notMeasured: .unauthenticated,
                     reason:
                         "not used: NTS mode require lets only authenticated (NTS, Roughtime) sources decide the time"
@@ -175,7 +173,7 @@ package struct TimeSyncEngine: Sendable {
 
     /// What measuring the HTTP(S) URLs gave: every URL's report, and the measurements by index.
     private struct HTTPRound: Sendable {
-        var reports: [SyncReport.HTTPSource] = []
+        var reports: [SyncReport.Server] = []
         var measurements: [Int: HTTPTimeMeasurement] = [:]
     }
 
@@ -196,10 +194,10 @@ package struct TimeSyncEngine: Sendable {
         for (index, outcome) in outcomes.enumerated() {
             switch outcome {
             case .success(let measurement):
-                round.reports.append(SyncReport.HTTPSource(measurement, status: .survivor))
+                round.reports.append(SyncReport.Server(measurement, status: .survivor))
                 round.measurements[index] = measurement
             case .failure(let error):
-                round.reports.append(SyncReport.HTTPSource(url: httpURLs[index], error: error))
+                round.reports.append(SyncReport.Server(url: httpURLs[index], error: error))
             }
         }
         return round
@@ -208,7 +206,7 @@ package struct TimeSyncEngine: Sendable {
     /// Selects the time from the HTTP(S) `measurements` and Roughtime's `signed` time (either may
     /// be missing).
     private func decideHTTP(
-        _ round: HTTPRound, facts: SyncFacts, ntpReports: [SyncReport.NTPSource], signed: inout SignedTime?,
+        _ round: HTTPRound, facts: SyncFacts, ntpReports: [SyncReport.Server], signed: inout SignedTime?,
         start: MonotonicInstant
     ) throws(SyncError) -> SyncReport {
         let measurements = round.measurements
@@ -227,7 +225,7 @@ package struct TimeSyncEngine: Sendable {
         } catch {
             reports.mark(error.rejected)
             signed?.apply(error.rejected)
-            throw SyncError(error, candidates: candidates, sources: ntpReports, httpSources: reports)
+            throw SyncError(error, candidates: candidates, servers: ntpReports + reports)
         }
         reports.mark(decision.rejected)
         signed?.apply(decision.rejected)
@@ -240,31 +238,28 @@ package struct TimeSyncEngine: Sendable {
             report = SyncReport(
                 trueTime: interval.midpoint, monotonic: interval.instant, errorBound: interval.radius,
                 offset: interval.midpoint - localWall, delay: measurement.roundTripDelay, source: .http,
-                server: measurement.url.absoluteString, sources: ntpReports, elapsed: elapsed)
+                server: measurement.url.absoluteString, servers: ntpReports + reports, elapsed: elapsed)
         } else if let decided = signed?.decidedReport(interval, elapsed: elapsed) {
             report = decided
-            report.sources = ntpReports
+            report.servers = ntpReports + reports
             let agreeing = Set([decision.outcome.selected] + decision.outcome.survivors)
             report.isAuthenticated = candidates.filter { agreeing.contains($0.index) }.allSatisfy(
                 \.isAuthenticated)
         } else {
-            throw .noUsableSource(ntpReports, http: reports)
+            throw .noUsableSource(ntpReports + reports)
         }
-        report.httpSources = reports
         return report
     }
 
     /// `report` with Roughtime's part of the sync.
     private static func attach(_ signed: SignedTime?, to report: SyncReport) -> SyncReport {
-        var report = report
-        if let signed { report.roughtime = signed.report }
-        return report
+        signed?.attached(to: report) ?? report
     }
 
     /// `error` with Roughtime's part of the sync.
     private static func attach(_ signed: SignedTime?, to error: SyncError) -> SyncError {
         guard let signed else { return error }
-        return error.adding(signed.report)
+        return error.adding(signed)
     }
 
     /// An HTTP(S) measurement as the selection's candidate: never authenticated, resting on the
@@ -277,8 +272,8 @@ package struct TimeSyncEngine: Sendable {
             certificates: measurement.certificateChain)
     }
 
-    private static func skipped(_ url: URL) -> SyncReport.HTTPSource {
-        SyncReport.HTTPSource(
+    private static func skipped(_ url: URL) -> SyncReport.Server {
+        SyncReport.Server(
             url: url, error: HTTPTimeError(.timeout, "no time left before the sync deadline"))
     }
 

@@ -5,10 +5,8 @@ import TimeBase
 /// monotonic instant, and what that proof rests on. Every source kind is screened and combined as
 /// this one value (see ``SourceSelection``).
 struct Candidate: Hashable, Sendable {
-    /// What kind of source gave the evidence.
-    enum Kind: String, Hashable, Sendable {
-        case ntp, nts, http, https, roughtime
-    }
+    /// What kind of source gave the evidence: the protocol its server was asked by.
+    typealias Kind = SyncReport.Server.Kind
 
     /// Index of the source in its report list.
     var index: Int

@@ -1,13 +1,4 @@
-/// A source's report as the selection marks it: its status and the reason for it.
-protocol SelectionMarked {
-    var status: SyncReport.SourceStatus { get set }
-    var reason: String? { get set }
-}
-
-extension SyncReport.NTPSource: SelectionMarked {}
-extension SyncReport.HTTPSource: SelectionMarked {}
-
-extension Array where Element: SelectionMarked {
+extension Array where Element == SyncReport.Server {
     /// Marks the reports (by index) of the candidates the selection ruled out; indices outside the
     /// list (Roughtime's candidate) are left to ``SignedTime/apply(_:)``.
     mutating func mark(_ rejected: [Int: Rejection]) {

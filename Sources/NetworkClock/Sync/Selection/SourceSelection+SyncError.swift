@@ -19,26 +19,25 @@ extension SourceSelection.Decision {
 extension SyncError {
     /// The sync's error for a selection that decided nothing, with the reports marked so far.
     init(
-        _ failure: SourceSelection.Failure, candidates: [Candidate], sources: [SyncReport.NTPSource],
-        httpSources: [SyncReport.HTTPSource] = []
+        _ failure: SourceSelection.Failure, candidates: [Candidate], servers: [SyncReport.Server]
     ) {
         switch failure {
         case .noCandidates:
-            self = .noUsableSource(sources, http: httpSources)
+            self = .noUsableSource(servers)
         case .noMajority(let intersection, let rejected):
             // Authenticated candidates of two kinds left to disagree: a conflict, not a mere split.
             let left = candidates.filter { rejected[$0.index] == nil && $0.isAuthenticated }
             if let first = left.first, let other = left.first(where: { $0.kind != first.kind }) {
                 self.init(
                     code: .authenticatedSourcesDisagree, reason: Self.conflict(first, other, agreed: nil),
-                    sources: sources, httpSources: httpSources)
+                    servers: servers)
             } else {
                 self.init(
-                    code: .noMajority, reason: intersection.description, sources: sources,
-                    httpSources: httpSources, majorityFailure: intersection)
+                    code: .noMajority, reason: intersection.description, servers: servers,
+                    majorityFailure: intersection)
             }
         case .bootstrapRefused(let reason, _):
-            self.init(code: .noMajority, reason: reason, sources: sources, httpSources: httpSources)
+            self.init(code: .noMajority, reason: reason, servers: servers)
         }
     }
 
