@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackServers
 import NetClockPlatform
+import NetClockTestSupport
 import SNTP
 import Testing
 import TimeBase
@@ -147,16 +148,22 @@ struct DescriptorLeakTests {
     }
 
     /// The snapshot and its comparison must be able to fail: a socket opened between two snapshots
-    /// is found, and found to be connected to its port.
-    @Test func aDescriptorLeftOpenIsFound() throws {
+    /// is found, and found to be connected to its port. A read of `/proc/net/udp` can skip an entry
+    /// that moves in the kernel's table while other processes open and close sockets (CI runs the
+    /// soak beside), so the later snapshot is retaken until the socket shows, for at most 2 s.
+    @Test func aDescriptorLeftOpenIsFound() async throws {
         let server = try FakeNTPServer(configuration: .init())
         defer { server.stop() }
         let before = try DescriptorSnapshot.take()
         let socket = try UDPSocket(
             connectingTo: try #require(SocketAddress(numericHost: "127.0.0.1", port: server.port)))
-        let after = try DescriptorSnapshot.take()
-        let added = after.added(since: before)
-        #expect(added.contains { $0.isUDPSocket(connectedToOneOf: [server.port]) && $0.isConnectedUDPSocket })
+        let found = await eventually(within: .seconds(2)) {
+            let added = (try? DescriptorSnapshot.take())?.added(since: before) ?? []
+            return added.contains {
+                $0.isUDPSocket(connectedToOneOf: [server.port]) && $0.isConnectedUDPSocket
+            }
+        }
+        #expect(found, "the socket connected to port \(server.port) was not found among the new descriptors")
         socket.close()
         let closed = try DescriptorSnapshot.settled(against: before, within: .seconds(2))
         #expect(!closed.added(since: before).contains { $0.isUDPSocket(connectedToOneOf: [server.port]) })
