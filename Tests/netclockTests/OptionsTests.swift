@@ -1,3 +1,4 @@
+import NetworkClock
 import SNTP
 import Testing
 import TimeBase
@@ -45,6 +46,19 @@ struct OptionsTests {
         #expect(options.httpURLs == ["http://127.0.0.1:8080/"])
         #expect(options.syncPolicy.query.samples == 8)
         #expect(options.syncPolicy.defaultPort == 1123)
+    }
+
+    /// `--timeout` bounds each reply of every kind: an HTTP(S) request's too; without it, HTTP keeps
+    /// its own default.
+    @Test func timeoutAlsoBoundsEachHTTPRequest() throws {
+        let given = try QueryCommandOptions.parse(
+            ["--http", "http://127.0.0.1:8080/", "--timeout", "0.5"], accepting: [.query])
+        #expect(given.configuration(store: nil).http.requestTimeout == .milliseconds(500))
+        #expect(given.configuration(store: nil).query.timeout == .milliseconds(500))
+        let absent = try QueryCommandOptions.parse(["--http", "http://127.0.0.1:8080/"], accepting: [.query])
+        #expect(absent.configuration(store: nil).http.requestTimeout == .seconds(3))
+        #expect(
+            absent.configuration(store: nil).http.requestTimeout == NetworkClock.HTTPOptions().requestTimeout)
     }
 
     @Test func smearingServers() throws {

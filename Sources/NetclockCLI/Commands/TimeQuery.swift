@@ -73,6 +73,7 @@ extension QueryCommandOptions {
     {
         var http = NetworkClock.HTTPOptions(timestampHeader: httpTimestampHeader)
         http.proxy = proxy
+        if let httpRequestTimeout { http.requestTimeout = httpRequestTimeout }
         var configuration = NetworkClock.Configuration(
             servers: httpOnly ? [] : effectiveServers,
             httpURLs: httpURLs.compactMap { URL(string: $0) },
