@@ -58,13 +58,17 @@ struct CheckNTPTimeSideBySideTests {
         let (theirs, ours) = try await Self.both(offset: .milliseconds(milliseconds))
         #expect(theirs.status == status, "check_ntp_time: \(theirs.combined)")
         #expect(ours.status == status, "netclock: \(ours.stdout)\(ours.stderr)")
-        // Their perfdata offset and ours carry the same sign and agree to within a millisecond
-        // (two measurements of the same fixed offset over loopback).
+        // Ours holds the server's fixed offset within our error bound (it contains the truth);
+        // theirs is off by at most half its round trip on the same loopback path, of the same order
+        // as our bound, so the two agree within twice our bound plus a millisecond (ours is
+        // printed to 10 µs). On an idle machine that is about 1 ms; under load a delayed
+        // packet can widen both.
         let theirOffset = try #require(
             CheckCLITests.perfSeconds("offset", in: theirs.stdout), "\(theirs.stdout)")
         let ourOffset = try #require(CheckCLITests.perfSeconds("offset", in: ours.stdout), "\(ours.stdout)")
-        #expect(abs(theirOffset - ourOffset) < 0.001, "\(theirs.stdout) vs \(ours.stdout)")
-        #expect(abs(ourOffset - Double(milliseconds) / 1000) < 0.001)
+        let bound = try #require(CheckCLITests.perfSeconds("error_bound", in: ours.stdout), "\(ours.stdout)")
+        #expect(abs(ourOffset - Double(milliseconds) / 1000) <= bound + 1e-5, "\(ours.stdout)")
+        #expect(abs(theirOffset - ourOffset) < 2 * bound + 0.001, "\(theirs.stdout) vs \(ours.stdout)")
     }
 
     /// 0.3 s off with 0.35 s of root dispersion: check_ntp_time says OK (it ignores the
