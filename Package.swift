@@ -217,7 +217,7 @@ let package = Package(
             dependencies: [
                 "NetclockCLI", "NetworkClock", "ClockCore", "SNTP", "TimeBase", "HTTPTime",
                 "NetClockPlatform",
-                "LoopbackServers", "WallClockReference",
+                "LoopbackServers", "LoopbackTestSupport", "WallClockReference",
                 "NetClockTestSupport",
             ],
             path: "Tests/netclockTests", swiftSettings: strict),

@@ -38,15 +38,9 @@ struct CLIRunner {
         _ arguments: [String], product: String = "netclock", prefix: [String] = [],
         environment: [String: String] = [:], timeout: TimeInterval = 60
     ) async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Result {
-                        try runBlocking(
-                            arguments, product: product, prefix: prefix, environment: environment,
-                            timeout: timeout)
-                    })
-            }
+        try await BlockingCases.onThread {
+            try runBlocking(
+                arguments, product: product, prefix: prefix, environment: environment, timeout: timeout)
         }
     }
 
@@ -78,16 +72,8 @@ struct CLIRunner {
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data()
         nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            outData = out.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
+        BlockingCases.onThread(in: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        BlockingCases.onThread(in: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
         if group.wait(timeout: .now() + timeout) == .timedOut {
             // SIGKILL: children inherit the test runner's blocked-signal mask, so SIGTERM may be
             // ignored, and a hung child must not hang the suite.

@@ -23,8 +23,6 @@ import WallClockReference
 @Suite(.serialized, .wallClockReference)
 struct ChronyNTSServerTests {
     static let toolsMissing = ChronyNTSServer.toolsMissing
-    static let noIPv6Loopback: Comment =
-        "no IPv6 loopback (::1) on this machine: skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"
 
     static var runnable: Bool { ChronyNTSServer.runnable }
 
@@ -103,7 +101,7 @@ struct ChronyNTSServerTests {
 
     @Test(
         .enabled(if: runnable, toolsMissing),
-        .enabled(if: InteropTool.canBindOrRequired(host: "::1", port: 0), noIPv6Loopback))
+        .enabled(if: InteropTool.canBindOrRequired(host: "::1", port: 0), InteropTool.noIPv6Loopback))
     func chronydClientSyncsOverNTSOnIPv6() throws {
         let probe = InteropTool.bindProbe(host: "::1", port: 0)
         try #require(probe == 0, "cannot bind UDP on ::1 (errno \(probe)): no IPv6 loopback")

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServers
+import LoopbackTestSupport
 import NetClockTLS
 import Testing
 import WallClockReference

@@ -41,11 +41,8 @@ struct HostileTLSPeerCLITests {
         let peer = try HostileTLSPeer(script, application: application, certificates: certificates)
         defer { peer.stop() }
         let arguments = command(peer, certificates)
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Result { try runBlocking(arguments, limit: limit + slack + .seconds(10)) })
-            }
+        return try await BlockingCases.onThread {
+            try runBlocking(arguments, limit: limit + slack + .seconds(10))
         }
     }
 

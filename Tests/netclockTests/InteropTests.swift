@@ -39,8 +39,6 @@ struct InteropTests {
         "ntpdig not installed (apt-get install -y ntpsec-ntpdig): skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"
     static let port123Unavailable: Comment =
         "cannot bind UDP 127.0.0.123:123 (ntpdig only queries port 123; needs root or CAP_NET_BIND_SERVICE): skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"
-    static let noIPv6Loopback: Comment =
-        "no IPv6 loopback (::1) on this machine: skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"
 
     /// Same clock on both ends, for a combined result: see the suite's comment.
     static let sharedClockTolerance = 0.001
@@ -132,7 +130,7 @@ struct InteropTests {
 
     @Test(
         .enabled(if: InteropTool.runnable("chronyd"), chronyMissing),
-        .enabled(if: InteropTool.canBindOrRequired(host: "::1", port: 0), noIPv6Loopback))
+        .enabled(if: InteropTool.canBindOrRequired(host: "::1", port: 0), InteropTool.noIPv6Loopback))
     func sntpClientReadsChronydOverIPv6() async throws {
         let chronyd = try InteropTool.require("chronyd", package: "chrony")
         let probe = InteropTool.bindProbe(host: "::1", port: 0)

@@ -12,6 +12,10 @@ import TimeBase
 /// Finding and running the real NTP programs (chrony, ntpsec's ntpdig) the interoperability tests
 /// talk to, and probing loopback UDP ports for them.
 enum InteropTool {
+    /// Why a test of a peer over IPv6 loopback is skipped (``canBindOrRequired(host:port:)``).
+    static let noIPv6Loopback: Comment =
+        "no IPv6 loopback (::1) on this machine: skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"
+
     /// A failure while driving an external program; the message carries the program's own output.
     struct Failure: Error, CustomStringConvertible {
         var description: String

@@ -18,8 +18,6 @@ import WallClockReference
 /// A missing chronyd or openssl skips with the reason; with `NETCLOCK_REQUIRE_PEERS=1` it fails.
 @Suite(.serialized, .wallClockReference)
 struct NTSInteropTests {
-    static let noIPv6Loopback: Comment =
-        "no IPv6 loopback (::1) on this machine: skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"
     static let toolsMissing = ChronyNTSServer.toolsMissing
     static var runnable: Bool { ChronyNTSServer.runnable }
 
@@ -108,7 +106,7 @@ struct NTSInteropTests {
     // (b) IPv6.
     @Test(
         .enabled(if: runnable, toolsMissing),
-        .enabled(if: InteropTool.canBindOrRequired(host: "::1", port: 0), noIPv6Loopback))
+        .enabled(if: InteropTool.canBindOrRequired(host: "::1", port: 0), InteropTool.noIPv6Loopback))
     func queryOverIPv6() async throws {
         let chronyc = try InteropTool.require("chronyc", package: "chrony")
         let probe = InteropTool.bindProbe(host: "::1", port: 0)
@@ -140,7 +138,7 @@ struct NTSInteropTests {
     /// 127.0.0.1, so only the record can have named it.
     @Test(
         .enabled(if: runnable, toolsMissing),
-        .enabled(if: InteropTool.canBindOrRequired(host: "::1", port: 0), noIPv6Loopback))
+        .enabled(if: InteropTool.canBindOrRequired(host: "::1", port: 0), InteropTool.noIPv6Loopback))
     func queryUsesTheAdvertisedNTPServerOfAnotherFamily() async throws {
         let chronyc = try InteropTool.require("chronyc", package: "chrony")
         try await ChronyNTSServer.with(ntpServer: "127.0.0.1", ipv6: true) { server in

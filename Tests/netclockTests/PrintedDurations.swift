@@ -1,4 +1,3 @@
-import LoopbackServers
 import Testing
 
 /// Reads the durations `netclock` prints in its text output (`formattedSeconds`: `+1.500076s`,
@@ -31,6 +30,3 @@ enum PrintedDuration {
     /// FaultInjectionTests), and 1 µs for the rounding of the two printed numbers.
     static let sampleTolerance = 11e-6
 }
-
-/// Why a test needing IPv6 loopback is skipped (see ``LoopbackEnvironment``).
-let noIPv6 = Comment(rawValue: LoopbackEnvironment.ipv6LoopbackUnavailableReason)

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServers
+import LoopbackTestSupport
 import NetClockPlatform
 import NetworkClock
 import SNTP

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Cases of one test that only wait on I/O (a peer's replies, a child process, a timeout) run side
-/// by side: each case's blocking work on a Dispatch thread, never on one of Swift concurrency's
+/// by side: each case's blocking work on a thread of its own, never on one of Swift concurrency's
 /// cooperative threads (only two on this machine), at most `lanes` at a time.
 ///
 /// Only the blocking work runs there: a case returns what it saw, and the test checks it on its
@@ -44,12 +44,23 @@ package enum BlockingCases {
         }
     }
 
-    /// Runs `body` on a Dispatch thread and returns (or throws) what it did.
+    /// Runs `body` on a thread of its own and returns (or throws) what it did. Not on Dispatch's
+    /// global queue: on Linux its pool grows by about one thread a second when every thread blocks,
+    /// so ten blocking cases started together would finish a second apart.
     package static func onThread<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result)
         async throws -> Result
     {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Swift.Result { try body() }) }
+            Thread { continuation.resume(with: Swift.Result { try body() }) }.start()
         }
+    }
+
+    /// Runs `body` on a thread of its own, inside `group` (entered now, left when it returns).
+    package static func onThread(in group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+        group.enter()
+        Thread {
+            body()
+            group.leave()
+        }.start()
     }
 }
