@@ -16,7 +16,8 @@ let strict: [SwiftSetting] = [
 //                    schedule, the time base it reads, the kernel discipline's state)
 //   facade:          NetworkClock (sync engine, persistence, the system clock, facade)
 //   CLI:             NetclockCLI / netclock
-// Servers and everything only tests need live under Tools/ (NetClockTestSupport, LoopbackServers).
+// Servers and everything only tests need live under Tools/ (NetClockTestSupport, LoopbackServers,
+// TimeDoubles).
 // Only SNTP and NetworkClock are public products (Roughtime's client is reached through
 // NetworkClock; its module has no API of its own worth a product); everything shared between our
 // own targets is `package`.
@@ -121,6 +122,11 @@ let package = Package(
         .target(
             name: "LoopbackTestSupport", dependencies: ["LoopbackServers"], path: "Tools/LoopbackTestSupport",
             swiftSettings: strict),
+        // The time doubles (simulated timelines and machines, manual and scripted clocks) for tests
+        // and benchmarks, one per file; it does not import Testing (Architecture.md).
+        .target(
+            name: "TimeDoubles", dependencies: ["TimeBase", "ClockCore", "NetClockPlatform"],
+            path: "Tools/TimeDoubles", swiftSettings: strict),
         // A Swift Testing trait for suites whose truth is the system wall clock (Testing.md).
         .target(
             name: "WallClockReference", dependencies: ["NetClockPlatform"], path: "Tools/WallClockReference",
@@ -138,7 +144,7 @@ let package = Package(
             dependencies: [
                 "NetworkClock", "ClockCore", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform",
                 "LoopbackServers", "NTSClient",
-                "NetClockTLS", "Roughtime", "NetClockTestSupport",
+                "NetClockTLS", "Roughtime", "NetClockTestSupport", "TimeDoubles",
             ],
             path: "Tools/Benchmarks", swiftSettings: strict),
         // The release-mode soak: the CLI and the library's refresh for many rounds over every
@@ -153,7 +159,7 @@ let package = Package(
             name: "SNTPTests",
             dependencies: [
                 "SNTP", "TimeBase", "NetClockPlatform", "LoopbackServers", "LoopbackTestSupport",
-                "WallClockReference",
+                "WallClockReference", "TimeDoubles",
             ],
             path: "Tests/SNTPTests",
             swiftSettings: strict),
@@ -176,7 +182,7 @@ let package = Package(
             dependencies: ["HTTPTime", "TimeBase", "NetClockTLS", "LoopbackServers"],
             path: "Tests/HTTPTimeTests", swiftSettings: strict),
         // The clock's own tests, which build without the facade (the ones that run on the simulated
-        // timeline stay in NetworkClockTests, beside the shared time doubles).
+        // timeline, from TimeDoubles, stay in NetworkClockTests).
         .testTarget(
             name: "ClockCoreTests",
             dependencies: [
@@ -188,7 +194,7 @@ let package = Package(
             dependencies: [
                 "NetworkClock", "ClockCore", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform",
                 "NetClockTLS", "LoopbackServers", "LoopbackTestSupport", "WallClockReference",
-                "NTSClient", "Roughtime", "NetClockTestSupport",
+                "NTSClient", "Roughtime", "NetClockTestSupport", "TimeDoubles",
             ],
             path: "Tests/NetworkClockTests", swiftSettings: strict),
         .testTarget(
@@ -209,7 +215,7 @@ let package = Package(
                 "LoopbackServers", "LoopbackTestSupport", "WallClockReference", "SNTP", "TimeBase",
                 "NetClockPlatform", "NTS",
                 "NetClockTLS",
-                "NetClockTestSupport",
+                "NetClockTestSupport", "TimeDoubles",
             ],
             path: "Tests/LoopbackServersTests", swiftSettings: strict),
         .testTarget(

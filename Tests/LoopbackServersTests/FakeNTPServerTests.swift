@@ -11,9 +11,9 @@ import LoopbackServers
 import LoopbackTestSupport
 import NetClockPlatform
 import SNTP
-import Synchronization
 import Testing
 import TimeBase
+import TimeDoubles
 import WallClockReference
 
 /// A bare, unconnected UDP socket bound to a loopback address: it sees every datagram sent to it,
@@ -197,14 +197,6 @@ private func exchange(
     let t1 = try client.sendRequest(nonce: nonce, to: server)
     let reply = try #require(client.receive(timeout: timeout), "no reply within \(timeout)")
     return (nonce, t1, reply)
-}
-
-/// A wall clock that moves only when a test says so.
-private final class ManualWallClock: WallClock, Sendable {
-    private let reading: Mutex<UnixTime>
-    init(_ start: UnixTime) { reading = Mutex(start) }
-    func now() -> UnixTime { reading.withLock { $0 } }
-    func advance(by duration: Duration) { reading.withLock { $0 = $0 + duration } }
 }
 
 /// The NTP encoding rounds to 2⁻³² s (0.23 ns); comparisons with the local clock allow this much.

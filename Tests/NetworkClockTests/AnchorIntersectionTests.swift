@@ -4,6 +4,7 @@ import NetClockPlatform
 import SNTP
 import Testing
 import TimeBase
+import TimeDoubles
 
 @testable import ClockCore
 @testable import NetworkClock

@@ -5,6 +5,7 @@ import Synchronization
 import NetClockTestSupport
 import Testing
 import TimeBase
+import TimeDoubles
 
 @testable import ClockCore
 @testable import NetworkClock

@@ -3,6 +3,7 @@ import SNTP
 import Synchronization
 import Testing
 import TimeBase
+import TimeDoubles
 
 @testable import ClockCore
 @testable import NetworkClock

@@ -4,6 +4,7 @@ import SNTP
 import NetClockTestSupport
 import Testing
 import TimeBase
+import TimeDoubles
 
 @testable import ClockCore
 @testable import NetworkClock

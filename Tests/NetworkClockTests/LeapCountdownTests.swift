@@ -1,6 +1,7 @@
 import NetClockPlatform
 import Testing
 import TimeBase
+import TimeDoubles
 
 @testable import ClockCore
 @testable import NetworkClock

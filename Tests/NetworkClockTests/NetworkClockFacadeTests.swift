@@ -1,4 +1,5 @@
 import Foundation
+import TimeDoubles
 @testable import HTTPTime
 import LoopbackServers
 import NetClockPlatform

@@ -5,6 +5,7 @@ import SNTP
 import NetClockTestSupport
 import Testing
 import TimeBase
+import TimeDoubles
 
 @testable import NetworkClock
 import WallClockReference

@@ -5,6 +5,7 @@ import SNTP
 import Synchronization
 import Testing
 import TimeBase
+import TimeDoubles
 
 @testable import SNTP
 import WallClockReference
@@ -143,23 +144,13 @@ struct SNTPClientTests {
     }
 
     @Test func aWallClockStepDuringTheBurstDoesNotCorruptSamples() throws {
-        /// Reads the real clock while the burst takes its mapping (at most `TimeMapping.attempts`
-        /// reads), then jumps an hour ahead for every later read.
-        final class SteppingWall: WallClock {
-            let reads = Mutex(0)
-            func now() -> UnixTime {
-                let count = reads.withLock { value in
-                    value += 1
-                    return value
-                }
-                return SystemWallClock().now() + (count > TimeMapping.attempts ? .seconds(3600) : .zero)
-            }
-        }
         let server = try Self.server { $0.offset = .milliseconds(250) }
         defer { server.stop() }
         let address = try #require(Self.address(of: server))
-        let result = SNTPClient(wall: SteppingWall()).query(
-            address, options: QueryOptions(samples: 4, interval: .zero))
+        // The real clock while the burst takes its mapping (at most `TimeMapping.attempts` reads),
+        // then an hour ahead for every later read.
+        let wall = SteppingWallClock(after: TimeMapping.attempts, step: .seconds(3600))
+        let result = SNTPClient(wall: wall).query(address, options: QueryOptions(samples: 4, interval: .zero))
         #expect(result.samples.count == 4)
         for sample in result.samples {
             // Half the round trip, not a fixed 2 ms: see the suite's comment.

@@ -5,6 +5,7 @@ import NetClockPlatform
 import NetworkClock
 import SNTP
 import TimeBase
+import TimeDoubles
 
 // `netclock-bench holdover`: how the anchored clock's bound holds up over hours and days without
 // the network, on simulated time (a few seconds to run). Each trial is one machine

@@ -80,14 +80,6 @@ extension CompactBytes {
     }
 }
 
-/// A monotonic clock tests move by hand.
-final class ManualMonotonicClock: MonotonicClock {
-    private let instant: Mutex<MonotonicInstant>
-    init(_ start: MonotonicInstant = MonotonicInstant(sinceOrigin: .seconds(1000))) { instant = Mutex(start) }
-    func now() -> MonotonicInstant { instant.withLock { $0 } }
-    func advance(_ duration: Duration) { instant.withLock { $0 = $0 + duration } }
-}
-
 /// Base64 for tests (Foundation's, through `Data`).
 enum Base64 {
     static func decode(_ text: String) -> [UInt8]? {

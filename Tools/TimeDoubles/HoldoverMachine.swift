@@ -1,9 +1,5 @@
 import ClockCore
 import Foundation
-import LoopbackServers
-import NetClockPlatform
-import NetworkClock
-import SNTP
 import Synchronization
 import TimeBase
 
@@ -11,17 +7,29 @@ import TimeBase
 /// error is a constant plus a daily thermal cycle plus a step, counting awake time; suspends that
 /// stop it and that the kernel measures with an RTC (20 ppm fast, whole seconds); no time daemon
 /// (the kernel is unsynchronised), so `CLOCK_BOOTTIME` is the raw oscillator plus the measured
-/// suspended time.
-final class HoldoverMachine: Sendable {
+/// suspended time. Unlike ``SimulatedMachine`` (stepped by tests, exact to the nanosecond), it
+/// integrates a frequency that varies over days, in 10 s steps.
+package final class HoldoverMachine: Sendable {
     /// The oscillator: `basePPM + cyclePPM·sin(2π·t/1 day + phase)`, plus `stepPPM` from `stepAt`.
-    struct Oscillator: Sendable {
-        var basePPM = 80.0
-        var cyclePPM = 2.0
-        var phase = 0.0
-        var stepPPM = 6.0
-        var stepAt = 1.5 * 86_400
+    package struct Oscillator: Sendable {
+        package var basePPM: Double
+        package var cyclePPM: Double
+        package var phase: Double
+        package var stepPPM: Double
+        package var stepAt: Double
 
-        func ppm(at t: Double) -> Double {
+        package init(
+            basePPM: Double = 80.0, cyclePPM: Double = 2.0, phase: Double = 0.0, stepPPM: Double = 6.0,
+            stepAt: Double = 1.5 * 86_400
+        ) {
+            self.basePPM = basePPM
+            self.cyclePPM = cyclePPM
+            self.phase = phase
+            self.stepPPM = stepPPM
+            self.stepAt = stepAt
+        }
+
+        package func ppm(at t: Double) -> Double {
             basePPM + cyclePPM * sin(2 * .pi * t / 86_400 + phase) + (t >= stepAt ? stepPPM : 0)
         }
     }
@@ -34,22 +42,22 @@ final class HoldoverMachine: Sendable {
     }
 
     /// The true time when the simulation starts.
-    let start = UnixTime(seconds: 1_790_000_000)
-    let oscillator: Oscillator
+    package let start = UnixTime(seconds: 1_790_000_000)
+    package let oscillator: Oscillator
     private let state = Mutex(State())
 
-    init(oscillator: Oscillator) {
+    package init(oscillator: Oscillator) {
         self.oscillator = oscillator
     }
 
     /// True seconds since the start.
-    var trueSeconds: Double { state.withLock { $0.trueSeconds } }
+    package var trueSeconds: Double { state.withLock { $0.trueSeconds } }
 
     /// The true time now.
-    var trueTime: UnixTime { start + .seconds(trueSeconds) }
+    package var trueTime: UnixTime { start + .seconds(trueSeconds) }
 
     /// Lets `seconds` of true time pass awake, integrating the oscillator in 10 s steps.
-    func advance(by seconds: Double) {
+    package func advance(by seconds: Double) {
         state.withLock { state in
             var left = seconds
             while left > 0 {
@@ -63,7 +71,7 @@ final class HoldoverMachine: Sendable {
     }
 
     /// Suspends for `seconds` of true time; the kernel adds `measured` seconds.
-    func suspend(for seconds: Double, measured: Double) {
+    package func suspend(for seconds: Double, measured: Double) {
         state.withLock { state in
             state.trueSeconds += seconds
             state.suspended += .seconds(measured)
@@ -77,7 +85,7 @@ final class HoldoverMachine: Sendable {
     }
 
     /// The time base now.
-    func reading() -> TimeBaseReading {
+    package func reading() -> TimeBaseReading {
         state.withLock { state in
             let awake = Self.whole(state.awake)
             let suspended = Self.whole(state.suspended)
@@ -86,28 +94,4 @@ final class HoldoverMachine: Sendable {
                 base: TimeBaseInstant(awake: awake, suspended: suspended), epoch: state.epoch)
         }
     }
-}
-
-/// `CLOCK_BOOTTIME` of a ``HoldoverMachine``: what today's design extrapolates on, and what
-/// anchors are stamped with.
-struct HoldoverBootClock: MonotonicClock {
-    let machine: HoldoverMachine
-    func now() -> MonotonicInstant { machine.reading().exchange }
-}
-
-/// The raw oscillator and suspended time of a ``HoldoverMachine``: the holdover time base.
-struct HoldoverTimeBase: TimeBaseClock {
-    let machine: HoldoverMachine
-    func read() -> TimeBaseReading { machine.reading() }
-    func awakeNanosecondsAndEpoch() -> (awake: Int64, epoch: Int64) {
-        let reading = machine.reading()
-        return (Int64(reading.base.awake.attoseconds / 1_000_000_000), reading.epoch)
-    }
-    var exchangeClockIsBase: Bool { false }
-}
-
-/// The wall clock of a ``HoldoverMachine`` (never read for time; only for offsets).
-struct HoldoverWallClock: WallClock {
-    let machine: HoldoverMachine
-    func now() -> UnixTime { machine.trueTime }
 }

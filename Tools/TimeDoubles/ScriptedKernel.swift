@@ -1,42 +1,40 @@
+import ClockCore
 import NetClockPlatform
 import Synchronization
 
-@testable import ClockCore
-@testable import NetworkClock
-
 /// A kernel time discipline that a test sets by hand: what ``AnchoredClock`` reads at each update.
-final class ScriptedKernel: Sendable {
+package final class ScriptedKernel: Sendable {
     private let state: Mutex<KernelClockState?>
 
     /// Starts reporting `initial`.
-    init(_ initial: KernelClockState?) {
+    package init(_ initial: KernelClockState?) {
         state = Mutex(initial)
     }
 
     /// Reports `new` from the next read on.
-    func set(_ new: KernelClockState?) {
+    package func set(_ new: KernelClockState?) {
         state.withLock { $0 = new }
     }
 
     /// The source to hand to ``AnchoredClock``.
-    var source: KernelClockReader {
+    package var source: KernelClockReader {
         KernelClockReader { self.state.withLock { $0 } }
     }
 
     /// A kernel disciplined by a daemon and steady: PLL on, synchronised, nothing left to slew.
-    static let synchronized = KernelClockState(
+    package static let synchronized = KernelClockState(
         clockState: 0, status: [.pll, .nanosecondResolution], offset: .zero, frequencyPPM: -12.5,
         maximumError: .milliseconds(20), estimatedError: .microseconds(300))
 
     /// A kernel a daemon is slewing: synchronised, but with `remaining` still to slew out.
-    static func slewing(remaining: Duration) -> KernelClockState {
+    package static func slewing(remaining: Duration) -> KernelClockState {
         KernelClockState(
             clockState: 0, status: [.pll, .nanosecondResolution], offset: remaining, frequencyPPM: 480,
             maximumError: .milliseconds(60), estimatedError: .milliseconds(2))
     }
 
     /// A kernel no daemon disciplines (the state at boot): `STA_UNSYNC`, `TIME_ERROR`.
-    static let unsynchronized = KernelClockState(
+    package static let unsynchronized = KernelClockState(
         clockState: KernelClockState.timeError, status: [.unsynchronized], offset: .zero, frequencyPPM: 0,
         maximumError: .seconds(16), estimatedError: .seconds(16))
 }

@@ -2,17 +2,20 @@ import Synchronization
 
 /// A clock that moves only when a test calls ``advance(by:)``, so code that sleeps on an injected
 /// clock (the refresh loop's period, backoff and jitter) is tested without waiting and without
-/// asserting elapsed wall time. Modelled on swift-async-algorithms' `ManualClock`.
-final class ManualClock: Clock, Sendable {
+/// asserting elapsed wall time. Modelled on swift-async-algorithms' `ManualClock`. A `Clock` for
+/// code that sleeps; for a ``WallClock`` moved by hand, see ``ManualWallClock``.
+package final class ManualClock: Clock, Sendable {
     /// A point on the manual clock: the time advanced since the clock was created.
-    struct Instant: InstantProtocol, CustomStringConvertible {
+    package struct Instant: InstantProtocol, CustomStringConvertible {
         /// Time since the clock's start.
-        var offset: Duration
+        package var offset: Duration
 
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-        var description: String { "+\(offset)" }
+        package init(offset: Duration) { self.offset = offset }
+
+        package func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        package func duration(to other: Instant) -> Duration { other.offset - offset }
+        package static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        package var description: String { "+\(offset)" }
     }
 
     private struct Sleeper {
@@ -29,15 +32,17 @@ final class ManualClock: Clock, Sendable {
 
     private let state = Mutex(State())
 
-    var now: Instant { state.withLock { $0.now } }
-    var minimumResolution: Duration { .zero }
+    package init() {}
+
+    package var now: Instant { state.withLock { $0.now } }
+    package var minimumResolution: Duration { .zero }
 
     /// The sleepers waiting now.
-    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    package var sleeperCount: Int { state.withLock { $0.sleepers.count } }
     /// The deadlines of the sleepers waiting now, earliest first.
-    var pendingDeadlines: [Instant] { state.withLock { $0.sleepers.values.map(\.deadline).sorted() } }
+    package var pendingDeadlines: [Instant] { state.withLock { $0.sleepers.values.map(\.deadline).sorted() } }
 
-    func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -71,7 +76,7 @@ final class ManualClock: Clock, Sendable {
     }
 
     /// Moves the clock forward and wakes every sleeper whose deadline has come.
-    func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         let due = state.withLock { state -> [Sleeper] in
             state.now = state.now.advanced(by: duration)
             let now = state.now

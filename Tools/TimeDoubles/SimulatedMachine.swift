@@ -1,11 +1,6 @@
-import Foundation
-import NetClockPlatform
-import SNTP
+import ClockCore
 import Synchronization
 import TimeBase
-
-@testable import ClockCore
-@testable import NetworkClock
 
 /// A simulated machine with the clocks ``SystemTimeBase`` reads, each moving as on Linux.
 ///
@@ -19,8 +14,9 @@ import TimeBase
 ///
 /// ``clock`` is both the exchange clock (``MonotonicClock``, `CLOCK_BOOTTIME`) and the time
 /// base (``TimeBaseClock``), so an ``AnchoredClock`` given it as its monotonic clock reads both
-/// from the one simulation, as the real one reads both kernels' clocks.
-final class SimulatedMachine: Sendable {
+/// from the one simulation, as the real one reads both kernels' clocks. For tests whose expected
+/// bounds are exact on a clock that is its own time base, use ``SimulatedTimeline``.
+package final class SimulatedMachine: Sendable {
     private struct State {
         var trueElapsed: Duration = .zero
         var awake: Duration
@@ -34,12 +30,12 @@ final class SimulatedMachine: Sendable {
     }
 
     /// The true time when the simulation starts.
-    let start: UnixTime
+    package let start: UnixTime
     private let state: Mutex<State>
 
     /// A machine whose oscillator runs `oscillatorPPM` fast (negative: slow), booted
     /// `awakeOrigin` ago.
-    init(
+    package init(
         start: UnixTime = UnixTime(seconds: 1_780_000_000, nanoseconds: 250_000_000),
         awakeOrigin: Duration = .seconds(5_000), oscillatorPPM: Double = 0
     ) {
@@ -48,26 +44,26 @@ final class SimulatedMachine: Sendable {
     }
 
     /// The simulated truth.
-    var trueTime: UnixTime { start + state.withLock { $0.trueElapsed } }
+    package var trueTime: UnixTime { start + state.withLock { $0.trueElapsed } }
 
     /// The wall-clock reading: the truth plus the user's steps.
-    var wallReading: UnixTime { state.withLock { start + $0.trueElapsed + $0.wallStep } }
+    package var wallReading: UnixTime { state.withLock { start + $0.trueElapsed + $0.wallStep } }
 
     /// `CLOCK_BOOTTIME`.
-    var bootReading: MonotonicInstant {
+    package var bootReading: MonotonicInstant {
         state.withLock { MonotonicInstant(sinceOrigin: Self.whole($0.awake + $0.suspended + $0.slew)) }
     }
 
     /// The time base (`CLOCK_MONOTONIC_RAW`, suspended time).
-    var baseReading: TimeBaseInstant {
+    package var baseReading: TimeBaseInstant {
         state.withLock { TimeBaseInstant(awake: Self.whole($0.awake), suspended: Self.whole($0.suspended)) }
     }
 
     /// The suspend epoch.
-    var epoch: Int64 { state.withLock { $0.epoch } }
+    package var epoch: Int64 { state.withLock { $0.epoch } }
 
     /// Lets true time pass while awake.
-    func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         state.withLock { state in
             state.trueElapsed += duration
             let counted = duration + duration * (state.oscillatorPPM * 1e-6)
@@ -78,7 +74,7 @@ final class SimulatedMachine: Sendable {
 
     /// Suspends for `duration` of true time; the kernel adds `measured` (default: exactly
     /// `duration`) to the boot-time clock on resume.
-    func suspend(for duration: Duration, measuredAs measured: Duration? = nil) {
+    package func suspend(for duration: Duration, measuredAs measured: Duration? = nil) {
         state.withLock { state in
             state.trueElapsed += duration
             state.suspended += measured ?? duration
@@ -87,17 +83,17 @@ final class SimulatedMachine: Sendable {
     }
 
     /// Changes the oscillator's frequency error from now on.
-    func setOscillator(ppm: Double) {
+    package func setOscillator(ppm: Double) {
         state.withLock { $0.oscillatorPPM = ppm }
     }
 
     /// Makes the kernel slew the boot-time clock against the oscillator by `ppm` from now on.
-    func setKernelSlew(ppm: Double) {
+    package func setKernelSlew(ppm: Double) {
         state.withLock { $0.kernelSlewPPM = ppm }
     }
 
     /// The user changes the system time by `step` (which, as on Linux, changes the epoch too).
-    func stepWallClock(by step: Duration) {
+    package func stepWallClock(by step: Duration) {
         state.withLock { state in
             state.wallStep += step
             state.epoch &+= 1
@@ -105,22 +101,25 @@ final class SimulatedMachine: Sendable {
     }
 
     /// An anchor taken now with the exact true time and the given bound, on the boot-time clock.
-    func anchor(bound: Duration, source: TimeSource = .ntp, server: String? = "sim.example:123") -> Anchor {
+    package func anchor(bound: Duration, source: TimeSource = .ntp, server: String? = "sim.example:123")
+        -> Anchor
+    {
         Anchor(trueTime: trueTime, monotonic: bootReading, errorBound: bound, source: source, server: server)
     }
 
     /// The exchange clock and time base of this machine.
-    var clock: SimulatedMachineClock { SimulatedMachineClock(machine: self) }
+    package var clock: SimulatedMachineClock { SimulatedMachineClock(machine: self) }
 
     /// The wall clock of this machine.
-    var wallClock: SimulatedMachineWallClock { SimulatedMachineWallClock(machine: self) }
+    package var wallClock: SimulatedMachineWallClock { SimulatedMachineWallClock(machine: self) }
 
     /// Truncated to whole nanoseconds, like the kernel's clocks.
     private static func whole(_ duration: Duration) -> Duration {
-        .nanoseconds(duration.truncatedNanoseconds)
+        .nanoseconds(Int64(truncatingIfNeeded: duration.attoseconds / 1_000_000_000))
     }
 
-    fileprivate func reading() -> TimeBaseReading {
+    /// The exchange clock and time base, read at once.
+    func reading() -> TimeBaseReading {
         state.withLock { state in
             TimeBaseReading(
                 exchange: MonotonicInstant(
@@ -129,26 +128,4 @@ final class SimulatedMachine: Sendable {
                 uncertainty: .zero, epoch: state.epoch)
         }
     }
-}
-
-/// The boot-time clock of a ``SimulatedMachine``, which is also its time base.
-struct SimulatedMachineClock: MonotonicClock, TimeBaseClock {
-    let machine: SimulatedMachine
-
-    func now() -> MonotonicInstant { machine.bootReading }
-
-    func read() -> TimeBaseReading { machine.reading() }
-
-    func awakeNanosecondsAndEpoch() -> (awake: Int64, epoch: Int64) {
-        let reading = machine.reading()
-        return (reading.base.awake.truncatedNanoseconds, reading.epoch)
-    }
-
-    var exchangeClockIsBase: Bool { false }
-}
-
-/// The wall clock of a ``SimulatedMachine``.
-struct SimulatedMachineWallClock: WallClock {
-    let machine: SimulatedMachine
-    func now() -> UnixTime { machine.wallReading }
 }
