@@ -93,8 +93,11 @@ struct HTTPSClientTests {
         return (measurement, server.requests, server.port)
     }
 
-    /// With a millisecond header the HTTPS bound is the plain-HTTP one: round trip / 2 + 1 ms.
-    @Test func millisecondHeaderIsWithin5ms() async throws {
+    /// With a millisecond header the HTTPS bound is the plain-HTTP one: half the shortest round
+    /// trip plus 1 ms, as a millisecond stamp may be truncated or rounded (the drift over a few
+    /// round trips adds far less than the 100 µs allowed), however slow the machine: this suite
+    /// also runs under ThreadSanitizer, where a TLS round trip takes several milliseconds.
+    @Test func millisecondHeaderBoundIsHalfTheShortestRoundTrip() async throws {
         let (server, url) = try Self.startServer(
             .init(offset: Self.truth, delayBeforeStamp: Self.jitter, timestampHeaderName: "X-Server-Time-Ms"))
         defer { server.stop() }
@@ -102,10 +105,11 @@ struct HTTPSClientTests {
             .init(timestampHeader: "X-Server-Time-Ms", timestampSamples: 3)
         )
         .measure(url)
-        #expect(measurement.offsets.contains(Self.truth))
-        let error: Duration = measurement.offset - Self.truth
-        #expect(error < .milliseconds(5) && error > .milliseconds(-5), "offset \(measurement.offset)")
-        #expect(measurement.errorBound < .milliseconds(5), "bound \(measurement.errorBound)")
+        #expect(measurement.offsets.contains(Self.truth), "offset \(measurement.offset)")
+        let shortest = try #require(measurement.requests.map { $0.received - $0.sent }.min())
+        #expect(
+            measurement.errorBound <= shortest / 2 + .microseconds(1_100),
+            "bound \(measurement.errorBound), shortest round trip \(shortest)")
     }
 
     /// An IPv6 literal: the certificate's IP address ::1 is checked (no SNI is sent for an address).
