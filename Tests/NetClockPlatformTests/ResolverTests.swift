@@ -24,4 +24,11 @@ struct ResolverTests {
         let addresses = try Resolver.resolve(host, port: 123)
         #expect(addresses.map(\.description) == [address])
     }
+
+    @Test func aFamilyWithoutAddressesAndAnUnknownNameAreErrors() {
+        #expect(throws: TransportError.noAddresses(host: "127.0.0.1")) {
+            try Resolver.resolve("127.0.0.1", port: 123, family: .ipv6)
+        }
+        #expect(throws: TransportError.self) { try Resolver.resolve("no-such-host.invalid", port: 123) }
+    }
 }

@@ -38,17 +38,6 @@ struct ServerNameTests {
         }
     }
 
-    @Test func resolvesNumericAddressesAndLocalhost() throws {
-        let v4 = try Resolver.resolve("127.0.0.1", port: 123)
-        #expect(v4 == [SocketAddress(ipv4: (127, 0, 0, 1), port: 123)])
-        let v6 = try Resolver.resolve("::1", port: 123)
-        #expect(v6.map(\.description) == ["[::1]:123"])
-        #expect(throws: TransportError.noAddresses(host: "127.0.0.1")) {
-            try Resolver.resolve("127.0.0.1", port: 123, family: .ipv6)
-        }
-        #expect(throws: TransportError.self) { try Resolver.resolve("no-such-host.invalid", port: 123) }
-    }
-
     /// A `host:port` text given as the host is refused with its reason, not sent to the resolver.
     @Test func aHostWithAPortIsRefusedWithItsReason() {
         let result = Result { () throws(SNTPError) in
