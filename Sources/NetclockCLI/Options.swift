@@ -16,8 +16,9 @@ package struct QueryCommandOptions: Hashable, Sendable {
     package var interval: Duration = QueryOptions.publicServerInterval
     /// Seconds to wait for each reply.
     package var timeout: Duration = .seconds(2)
-    /// Each HTTP(S) request's timeout when `--timeout` names one (nil: HTTP's own default, 3 s).
-    package var httpRequestTimeout: Duration?
+    /// Whether `--timeout` was given: then it bounds each HTTP(S) request too (else HTTP keeps
+    /// its own default, 3 s).
+    package var timeoutWasGiven = false
     /// HTTP(S) URLs to use as fallback time sources.
     package var httpURLs: [String] = []
     /// Skip NTP and use only the HTTP URLs.
@@ -132,7 +133,7 @@ package struct QueryCommandOptions: Hashable, Sendable {
                 options.interval = try seconds(try value(argument), flag: argument, allowZero: true)
             case "--timeout":
                 options.timeout = try seconds(try value(argument), flag: argument, allowZero: false)
-                options.httpRequestTimeout = options.timeout
+                options.timeoutWasGiven = true
             case "--http":
                 let url = try value(argument)
                 guard url.hasPrefix("http://") || url.hasPrefix("https://") else {

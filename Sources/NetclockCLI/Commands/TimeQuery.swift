@@ -73,7 +73,7 @@ extension QueryCommandOptions {
     {
         var http = NetworkClock.HTTPOptions(timestampHeader: httpTimestampHeader)
         http.proxy = proxy
-        if let httpRequestTimeout { http.requestTimeout = httpRequestTimeout }
+        if timeoutWasGiven { http.requestTimeout = timeout }
         var configuration = NetworkClock.Configuration(
             servers: httpOnly ? [] : effectiveServers,
             httpURLs: httpURLs.compactMap { URL(string: $0) },
