@@ -2,6 +2,7 @@ import Foundation
 @testable import HTTPTime
 import LoopbackServers
 import NetClockPlatform
+import NetClockTestSupport
 @testable import NTSClient
 import SNTP
 import Testing
