@@ -229,3 +229,30 @@ let package = Package(
             path: "Tests/netclockTests", swiftSettings: strict),
     ]
 )
+
+// CI's ThreadSanitizer step runs a subset of the suite (.ci/run): NETCLOCK_TEST_TARGETS, a comma-
+// separated list of test targets, keeps only those and the targets they depend on, so that the
+// sanitized build compiles what the subset runs, not the whole suite. Unset, the package is as
+// declared above.
+if let names = Context.environment["NETCLOCK_TEST_TARGETS"] {
+    var kept = Set(names.split(separator: ",").map(String.init))
+    var added = kept
+    while !added.isEmpty {
+        let dependencies = package.targets.filter { added.contains($0.name) }.flatMap(\.dependencies)
+        added = Set(
+            dependencies.compactMap { dependency -> String? in
+                switch dependency {
+                case .targetItem(let name, _), .byNameItem(let name, _): name
+                default: nil
+                }
+            }
+        ).subtracting(kept)
+        kept.formUnion(added)
+    }
+    package.targets.removeAll { !kept.contains($0.name) }
+    package.products.removeAll { product in
+        let library = (product as? Product.Library)?.targets
+        let targets = library ?? (product as? Product.Executable)?.targets ?? []
+        return !targets.allSatisfy(kept.contains)
+    }
+}
