@@ -11,7 +11,7 @@ import WallClockReference
 /// inserted second (LI 1) steps its clock back 1 s at midnight, one announcing a deleted second
 /// (LI 2) forward 1 s at 23:59:59, as a kernel applying STA_INS/STA_DEL does. The truth after is
 /// the server's clock; `now`'s offset must match it within its bound. The bounds are the sync's
-/// (well under 1 ms on loopback) grown by the 500 ppm prior over about 10 s (5 ms); 20 ms allows
+/// (well under 1 ms on loopback) grown by the 500 ppm prior over about 4 s (2 ms); 20 ms allows
 /// for a loaded machine, while a clock that ignored the leap would be 1 s off. The three scenes'
 /// syncs run at once, each with its own state file; ``LeapSmearingServerCLITests`` runs them beside
 /// its own scenes, so that every leap scene waits for its midnight at the same time.
