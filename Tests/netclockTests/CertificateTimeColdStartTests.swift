@@ -41,45 +41,57 @@ struct CertificateTimeColdStartTests {
             sourceLocation: sourceLocation)
     }
 
-    @Test(arguments: WallClockShift.all)
-    func ntsColdStartBootstrapsAndWallClockModeRefuses(_ shift: WallClockShift) async throws {
+    /// Every shift at once, NTS and HTTPS side by side, each case with its own scene and server,
+    /// and a case's three runs at once: nothing here is timed (the offsets are judged against each
+    /// run's own spawn and exit instants), `query` keeps no state, and most of the test is the HTTPS
+    /// `Date` refinement's waits for the server's second boundaries. Every message names its shift.
+    @Test func coldStartBootstrapsAndWallClockModeRefuses() async {
+        await concurrently(WallClockShift.all) { shift in
+            async let nts: Void = Self.ntsColdStart(shift)
+            async let https: Void = Self.httpsColdStart(shift)
+            try await nts
+            try await https
+        }
+    }
+
+    static func ntsColdStart(_ shift: WallClockShift) async throws {
         let scene = try CertificateTimeScene()
         defer { scene.remove() }
         let server = try scene.honestChrony()
         defer { server.stop() }
         let host = ntsKE(server)
 
-        let run = try await scene.netclock(scene.ntsArguments("query", [host]), at: shift)
-        #expect(run.status == 0, "\(run.printed)")
-        #expect(try run.certificateTime() as? String == "bootstrap", "\(run.stdout)")
-        #expect(try run.json()["authenticated"] as? Bool == true)
-        try run.expectTrueTime(shift: shift)
-        let entry = try run.server(host)
-        #expect(entry["status"] as? String == "selected", "\(entry)")
-        #expect(entry["authenticated"] as? Bool == true)
-        #expect(try CertificateTimeScene.Run.nts(entry)["certificate_time"] as? String == "bootstrap")
-
+        async let runTask = scene.netclock(scene.ntsArguments("query", [host]), at: shift)
         // The human output names it; `auto` is the default, spelt out here.
-        let text = try await scene.netclock(
+        async let textTask = scene.netclock(
             scene.ntsArguments("query", [host], json: false, extra: ["--certificate-time", "auto"]), at: shift
         )
-        #expect(text.status == 0, "\(text.printed)")
-        #expect(text.stdout.lowercased().contains("bootstrap"), "\(text.stdout)")
-        #expect(text.stdout.contains("authenticated"), "\(text.stdout)")
-
-        let strict = try await scene.netclock(
+        async let strictTask = scene.netclock(
             scene.ntsArguments("query", [host], extra: ["--certificate-time", "wall-clock"]), at: shift)
+        let run = try await runTask
+        let text = try await textTask
+        let strict = try await strictTask
+
+        #expect(run.status == 0, "\(shift): \(run.printed)")
+        #expect(try run.certificateTime() as? String == "bootstrap", "\(shift): \(run.stdout)")
+        #expect(try run.json()["authenticated"] as? Bool == true, "\(shift)")
+        try run.expectTrueTime(shift: shift)
+        let entry = try run.server(host)
+        #expect(entry["status"] as? String == "selected", "\(shift): \(entry)")
+        #expect(entry["authenticated"] as? Bool == true, "\(shift)")
+        #expect(
+            try CertificateTimeScene.Run.nts(entry)["certificate_time"] as? String == "bootstrap", "\(shift)")
+
+        #expect(text.status == 0, "\(shift): \(text.printed)")
+        #expect(text.stdout.lowercased().contains("bootstrap"), "\(shift): \(text.stdout)")
+        #expect(text.stdout.contains("authenticated"), "\(shift): \(text.stdout)")
+
         let strictEntry = try strict.server(host)
         try Self.expectStrictFailure(strict, shift: shift, entry: strictEntry)
-        #expect(strictEntry["status"] as? String == "error", "\(strictEntry)")
-        #expect(try CertificateTimeScene.Run.nts(strictEntry)["certificate_time"] as? String == "wall_clock")
-    }
-
-    /// The four shifts at once, each with its own scene and server: most of a case is the `Date`
-    /// refinement's waits, and nothing here is timed (the offsets are judged against each run's own
-    /// spawn and exit instants). Every message names its shift.
-    @Test func httpsColdStartBootstrapsAndWallClockModeRefuses() async {
-        await concurrently(WallClockShift.all) { try await Self.httpsColdStart($0) }
+        #expect(strictEntry["status"] as? String == "error", "\(shift): \(strictEntry)")
+        #expect(
+            try CertificateTimeScene.Run.nts(strictEntry)["certificate_time"] as? String == "wall_clock",
+            "\(shift)")
     }
 
     static func httpsColdStart(_ shift: WallClockShift) async throws {
@@ -90,7 +102,19 @@ struct CertificateTimeColdStartTests {
         let url = server.urlString
         #expect(url.hasPrefix("https://127.0.0.1:"), "\(shift)")
 
-        let run = try await scene.netclock(scene.httpsArguments(url), at: shift)
+        async let runTask = scene.netclock(scene.httpsArguments(url), at: shift)
+        // The millisecond header here: one request instead of the seconds `Date` refinement takes.
+        async let textTask = scene.netclock(
+            scene.httpsArguments(
+                url, json: false,
+                extra: ["--http-header", CertificateTimeScene.timestampHeader, "--certificate-time", "auto"]),
+            at: shift)
+        async let strictTask = scene.netclock(
+            scene.httpsArguments(url, extra: ["--certificate-time", "wall-clock"]), at: shift)
+        let run = try await runTask
+        let text = try await textTask
+        let strict = try await strictTask
+
         #expect(run.status == 0, "\(shift): \(run.printed)")
         #expect(try run.certificateTime() as? String == "bootstrap", "\(shift): \(run.stdout)")
         #expect(try run.json()["source"] as? String == "http", "\(shift)")
@@ -103,17 +127,9 @@ struct CertificateTimeColdStartTests {
         #expect(entry["certificate_time"] as? String == "bootstrap", "\(shift): \(entry)")
         #expect(entry["kind"] as? String == "date", "\(shift): \(entry)")
 
-        // The millisecond header here: one request instead of the seconds `Date` refinement takes.
-        let text = try await scene.netclock(
-            scene.httpsArguments(
-                url, json: false,
-                extra: ["--http-header", CertificateTimeScene.timestampHeader, "--certificate-time", "auto"]),
-            at: shift)
         #expect(text.status == 0, "\(shift): \(text.printed)")
         #expect(text.stdout.lowercased().contains("bootstrap"), "\(shift): \(text.stdout)")
 
-        let strict = try await scene.netclock(
-            scene.httpsArguments(url, extra: ["--certificate-time", "wall-clock"]), at: shift)
         let strictEntry = try strict.httpEntry()
         try Self.expectStrictFailure(strict, shift: shift, entry: strictEntry)
         #expect(strictEntry["certificate_time"] as? String == "wall_clock", "\(shift): \(strictEntry)")

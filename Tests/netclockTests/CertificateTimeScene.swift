@@ -21,7 +21,7 @@ import Testing
 /// the CLI checks certificates against the trusted clock when the default state file holds a valid
 /// anchor, so a default anchor left in `$HOME/.cache` by another run would turn a cold start into
 /// an anchored one.
-final class CertificateTimeScene {
+final class CertificateTimeScene: Sendable {
     /// The certificates every server here presents and every client trusts (``caFile``).
     let certificates: TimeShiftedCertificates
     /// A fresh mode-0700 directory, removed by ``remove()``.

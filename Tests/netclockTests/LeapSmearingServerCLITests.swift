@@ -26,25 +26,28 @@ import WallClockReference
 /// Real time is waited for once: the anchor kept before the midnight must meet the servers after
 /// it, as the same monotonic clock has run from one to the other. The syncs that need no anchor
 /// from before (a fresh one, after the leap) ask a second set of servers already past their
-/// midnight, at the same time as the syncs before it; every sync of a phase runs at once.
-@Suite("Leap seconds: smearing and stepping servers on loopback", .serialized, .wallClockReference)
+/// midnight, at the same time as the syncs before it; every sync of a phase runs at once, and the
+/// LI scenes (``LeapAnnouncedScene``) wait for their own midnight at the same time.
+@Suite("Leap seconds: LI, smearing and stepping servers on loopback", .serialized, .wallClockReference)
 struct LeapSmearingServerCLITests {
-    /// Seconds from the scene's start to the first servers' midnight: room for the syncs before it,
-    /// all at once, on a loaded machine, each well clear of the midnight (a burst across it is
-    /// refused as inconsistent). They must end 2 s before it (checked); on a 2-core machine beside
-    /// other builds, or with a core kept busy, they took 0.6–2.9 s.
-    static let lead: Int64 = 8
-    /// Seconds past their midnight of the second servers at the scene's start, and of the first
-    /// ones when the syncs after it begin: the stepping servers have stepped and say LI 0.
-    static let past: Int64 = 2
+    /// From the scene's start to the first servers' midnight: room for the syncs before it, all at
+    /// once, on a loaded machine, each clear of the deleted second's step 1 s before the midnight (a
+    /// burst across it is refused as inconsistent). They must end half a second before that step
+    /// (checked); beside the LI scenes on this 2-core machine, shared with other builds (load about 7),
+    /// with or without a core kept busy, they took 0.6–0.9 s.
+    static let lead: Duration = .seconds(3)
+    /// Past their midnight of the second servers at the scene's start, and of the first ones when
+    /// the syncs after it begin: the stepping servers have stepped (an inserted second repeats
+    /// 23:59:59 for a second after the midnight, with LI 0 already) and read the next day.
+    static let past: Duration = .milliseconds(1500)
 
-    /// A server `lead` seconds before its month end (negative: after it) announcing (stepping) or
-    /// smearing `sign`.
+    /// A server `lead` before its month end (negative: after it) announcing (stepping) or smearing
+    /// `sign`.
     static func server(
-        sign: Int64, smear: Bool, midnight: UnixTime, now: UnixTime, lead: Int64 = lead,
+        sign: Int64, smear: Bool, midnight: UnixTime, now: UnixTime, lead: Duration = lead,
         wrongBy: Duration = .zero
     ) throws -> FakeNTPServer {
-        var configuration = FakeNTPServer.Configuration(offset: (midnight - .seconds(lead)) - now + wrongBy)
+        var configuration = FakeNTPServer.Configuration(offset: (midnight - lead) - now + wrongBy)
         configuration.leap = sign > 0 ? .insertSecond : .deleteSecond
         configuration.leapMidnight = midnight
         configuration.smear = smear
@@ -97,13 +100,16 @@ struct LeapSmearingServerCLITests {
             + ["#h\t" + words.joined(separator: " ")]).joined(separator: "\n") + "\n"
     }
 
-    /// Both signs at once: each scene has its own servers and state files, and most of its time is
-    /// the wait for the servers' midnight.
-    @Test("declared smearing servers agree after mapping; an undeclared one is named a falseticker")
+    /// Both signs and the LI scenes at once: each scene has its own servers and state files, and
+    /// most of its time is the wait for its servers' midnight.
+    @Test("declared smearing servers agree, an undeclared one is a falseticker; LI leaps and split votes")
     func smearingAndStepping() async throws {
         async let insert: Void = Self.scene(sign: 1)
         async let delete: Void = Self.scene(sign: -1)
-        _ = try await (insert, delete)
+        async let announced: Void = LeapAnnouncedScene.run()
+        try await insert
+        try await delete
+        try await announced
     }
 
     /// The scene for an inserted (`sign` 1) or a deleted (−1) second.
@@ -121,13 +127,16 @@ struct LeapSmearingServerCLITests {
         // A stepping server 250 ms wrong: named whoever it disagrees with.
         let w = try Self.server(
             sign: sign, smear: false, midnight: midnight, now: wall, wrongBy: .milliseconds(250))
-        // The second set, already `past` seconds after the midnight: the same servers' clocks
-        // `lead + past` seconds later.
-        let pa = try Self.server(sign: sign, smear: false, midnight: midnight, now: wall, lead: -Self.past)
-        let pb = try Self.server(sign: sign, smear: false, midnight: midnight, now: wall, lead: -Self.past)
-        let ps = try Self.server(sign: sign, smear: true, midnight: midnight, now: wall, lead: -Self.past)
+        // The second set, already `past` after the midnight: the same servers' clocks `lead + past`
+        // later.
+        let pa = try Self.server(
+            sign: sign, smear: false, midnight: midnight, now: wall, lead: .zero - Self.past)
+        let pb = try Self.server(
+            sign: sign, smear: false, midnight: midnight, now: wall, lead: .zero - Self.past)
+        let ps = try Self.server(
+            sign: sign, smear: true, midnight: midnight, now: wall, lead: .zero - Self.past)
         defer { [a, b, s, w, pa, pb, ps].forEach { $0.stop() } }
-        let offset = ((midnight - .seconds(Self.lead)) - wall).secondsDouble
+        let offset = ((midnight - Self.lead) - wall).secondsDouble
         let smearing = ["--smearing-server", Self.address(s)]
         let leap = sign > 0 ? "insert" : "delete"
         func report(_ name: String, _ result: Result, truth: Double, smearing: FakeNTPServer) {
@@ -180,8 +189,9 @@ struct LeapSmearingServerCLITests {
         print(
             "smear figures sign \(sign): the syncs before took \((SystemWallClock().now() - wall).secondsDouble) s"
         )
+        // Half a second before the deleted second's step, 1 s before the midnight.
         #expect(
-            SystemWallClock().now() < wall + .seconds(Self.lead - 2),
+            SystemWallClock().now() < wall + Self.lead - .milliseconds(1500),
             "\(leap): the syncs before took too long")
 
         report("one stepping + smearing, before", one, truth: offset, smearing: s)
@@ -195,8 +205,8 @@ struct LeapSmearingServerCLITests {
         agrees(wrong, "wrong stepping before", correction: before, smearing: s)
         #expect(wrong.sources[w.port]?["status"] as? String == "falseticker", "\(leap)")
 
-        // The second servers run `lead + past` seconds ahead of the first.
-        let pastOffset = truth + Double(Self.lead + Self.past)
+        // The second servers run `lead + past` ahead of the first.
+        let pastOffset = truth + (Self.lead + Self.past).secondsDouble
         report("two stepping + smearing, after, leap unknown", unknown, truth: pastOffset, smearing: ps)
         let widening = unknown.sources[ps.port]?["smear_widening"] as? Double ?? .nan
         #expect(widening > 0.499 && widening < 0.501, "\(leap): \(widening)")
@@ -206,9 +216,9 @@ struct LeapSmearingServerCLITests {
         agrees(tabled, "table after", correction: after, smearing: ps)
         #expect(abs(tabled.sources[ps.port]?["smear_widening"] as? Double ?? .nan) < 1e-6, "\(leap)")
 
-        // Past the first servers' midnight by `past` s: they stepped (and say LI 0). The anchor kept
+        // Past the first servers' midnight by `past`: they stepped (and say LI 0). The anchor kept
         // from the sync before knows the leap: the smearing server maps exactly.
-        let wait = ((wall + .seconds(Self.lead + Self.past)) - SystemWallClock().now()).secondsDouble
+        let wait = ((wall + Self.lead + Self.past) - SystemWallClock().now()).secondsDouble
         try await Task.sleep(for: .seconds(max(0, wait)))
         let known = try await Self.sync([Self.address(a)] + smearing, state: state("one"))
         report("one stepping + smearing, after, anchor knows", known, truth: truth, smearing: s)
