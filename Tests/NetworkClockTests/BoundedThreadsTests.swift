@@ -8,7 +8,8 @@ import TimeBase
 @testable import NetworkClock
 
 /// 200 syncs against servers that never answer — 800 bursts, which the old thread-per-burst code ran
-/// on 800 threads — run in concurrent batches, a third of them cancelled midway. The process's
+/// on 800 threads — run all at once (was four batches of 50 one after another: 200 at once press
+/// the pool harder), a third of them cancelled midway. The process's
 /// thread count (`Threads:` in /proc/self/status) must stay within the pool's cap plus a fixed
 /// allowance, and come back down once the pool's idle threads end.
 ///
@@ -57,38 +58,37 @@ struct BoundedThreadsTests {
             servers: servers.map { ServerName(host: $0.host, port: $0.port) },
             query: QueryOptions(samples: 2, interval: .milliseconds(10), timeout: .milliseconds(100)),
             deadline: .milliseconds(400))
-        // Warm up: the timer thread and the resolver's first use are not the pool's doing.
-        var warmUp = NTPSyncEngine(policy: policy)
+        // Warm up: the timer thread and the resolver's first use are not the pool's doing. Its
+        // bursts start at once, so a 100 ms deadline is enough for that.
+        var warmUpPolicy = policy
+        warmUpPolicy.deadline = .milliseconds(100)
+        var warmUp = NTPSyncEngine(policy: warmUpPolicy)
         warmUp.pool = pool
         _ = try? await warmUp.sync()
         let warm = Self.threadsBesidesSharedPool()
         let sampler = Sampler()
 
-        var outcomes: [String: Int] = [:]
-        for batch in 0..<4 {
-            let results = await withTaskGroup(of: String.self) { group in
-                for index in 0..<50 {
-                    group.addTask {
-                        var engine = NTPSyncEngine(policy: policy)
-                        engine.pool = pool
-                        let sync = Task { () async throws(SyncError) -> SyncReport in try await engine.sync()
-                        }
-                        if index % 3 == 0 {
-                            try? await Task.sleep(for: .milliseconds(20 + batch * 10))
-                            sync.cancel()
-                        }
-                        switch await sync.result {
-                        case .success: return "synced"
-                        case .failure(let error as SyncError) where error == .cancelled: return "cancelled"
-                        case .failure: return "failed"
-                        }
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    var engine = NTPSyncEngine(policy: policy)
+                    engine.pool = pool
+                    let sync = Task { () async throws(SyncError) -> SyncReport in try await engine.sync() }
+                    // Cancelled 20, 30, 40 or 50 ms in, as the four batches were.
+                    if index % 3 == 0 {
+                        try? await Task.sleep(for: .milliseconds(20 + index / 50 * 10))
+                        sync.cancel()
+                    }
+                    switch await sync.result {
+                    case .success: return "synced"
+                    case .failure(let error as SyncError) where error == .cancelled: return "cancelled"
+                    case .failure: return "failed"
                     }
                 }
-                var counts: [String: Int] = [:]
-                for await outcome in group { counts[outcome, default: 0] += 1 }
-                return counts
             }
-            outcomes.merge(results, uniquingKeysWith: +)
+            var counts: [String: Int] = [:]
+            for await outcome in group { counts[outcome, default: 0] += 1 }
+            return counts
         }
         let peak = await sampler.stop()
         let load = pool.statistics

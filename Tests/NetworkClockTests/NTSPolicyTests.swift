@@ -81,21 +81,24 @@ struct NTSPolicyTests {
             plain.stop()
         }
         let engine = Self.engine(nts: nts, plain: plain, certificates: certificates, mode: .require)
-        await #expect(throws: SyncError.self) { try await engine.sync() }
-        do {
-            _ = try await engine.sync()
-        } catch {
+        // HTTP cannot stand in either. The two syncs at once: each waits out the NTS source's
+        // timeouts on its own.
+        let fallback = TimeSyncEngine(ntp: engine, httpURLs: [URL(string: "http://127.0.0.1:9/")!])
+        let alone = Task { () async throws(SyncError) -> SyncReport in try await engine.sync() }
+        let withHTTP = Task { () async throws(SyncError) -> SyncReport in try await fallback.sync() }
+        switch await alone.result {
+        case .success(let report): Issue.record("unauthenticated time decided under require: \(report)")
+        case .failure(let error):
+            let error = try #require(error as? SyncError, "\(error)")
             let ntsSource = try #require(error.servers.first { $0.kind == .nts })
             #expect(ntsSource.status == .rejected)
             #expect(ntsSource.reason?.contains("authenticator") == true)
             #expect(error.servers.first { $0.kind == .ntp }?.status == .unauthenticated)
         }
-        // HTTP cannot stand in either.
-        let fallback = TimeSyncEngine(ntp: engine, httpURLs: [URL(string: "http://127.0.0.1:9/")!])
-        do {
-            _ = try await fallback.sync()
-            Issue.record("an unauthenticated fallback decided the time")
-        } catch {
+        switch await withHTTP.result {
+        case .success(let report): Issue.record("an unauthenticated fallback decided the time: \(report)")
+        case .failure(let error):
+            let error = try #require(error as? SyncError, "\(error)")
             #expect(error.servers.first { $0.http != nil }?.status == .unauthenticated)
         }
     }

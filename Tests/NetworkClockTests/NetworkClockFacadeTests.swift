@@ -21,10 +21,12 @@ struct NetworkClockFacadeTests {
         return try FakeNTPServer(configuration: configuration)
     }
 
-    static func configuration(_ servers: [FakeNTPServer], http: [URL] = []) -> NetworkClock.Configuration {
+    static func configuration(
+        _ servers: [FakeNTPServer], http: [URL] = [], timeout: Duration = .milliseconds(500)
+    ) -> NetworkClock.Configuration {
         NetworkClock.Configuration(
             servers: servers.map { ServerName(host: $0.host, port: $0.port) }, httpURLs: http,
-            query: QueryOptions(samples: 2, interval: .zero, timeout: .milliseconds(500)))
+            query: QueryOptions(samples: 2, interval: .zero, timeout: timeout))
     }
 
     @Test func silentNTPFallsBackToHTTPWithinTheDeadline() async throws {
@@ -34,7 +36,9 @@ struct NetworkClockFacadeTests {
             configuration: HTTPTimeServer.Configuration(
                 offset: .milliseconds(2300), timestampHeaderName: "X-Server-Time-Ms"))
         defer { http.stop() }
-        var configuration = Self.configuration([ntp], http: [try #require(URL(string: http.urlString))])
+        // 200 ms per reply (was 500 ms): the NTP server is silent, so each is waited out in full.
+        var configuration = Self.configuration(
+            [ntp], http: [try #require(URL(string: http.urlString))], timeout: .milliseconds(200))
         configuration.http.timestampHeader = HTTPTimestampHeader(name: "X-Server-Time-Ms")
         configuration.deadline = .seconds(4)
         let clock = NetworkClock(configuration: configuration)
@@ -145,7 +149,7 @@ struct NetworkClockFacadeTests {
         defer { server.stop() }
         var configuration = Self.configuration([server])
         configuration.refresh = NetworkClock.RefreshPolicy(
-            interval: .milliseconds(200), jitter: 0, minimumInterval: .milliseconds(200))
+            interval: .milliseconds(100), jitter: 0, minimumInterval: .milliseconds(100))
         let clock = NetworkClock(configuration: configuration)
         let events = clock.events()
         clock.start()
@@ -165,8 +169,9 @@ struct NetworkClockFacadeTests {
                 < estimate.errorBound + .milliseconds(50))
         let count = server.requestCount
         // Real time on purpose: a negative check of the production loop on the real clock, so only
-        // real time can show a request sent after stop(); 600 ms is three of its 200 ms periods.
-        try await Task.sleep(for: .milliseconds(600))
+        // real time can show a request sent after stop(); 300 ms is three of its 100 ms periods
+        // (was 600 ms, three of 200 ms).
+        try await Task.sleep(for: .milliseconds(300))
         #expect(server.requestCount == count, "no traffic after stop()")
     }
 

@@ -50,56 +50,72 @@ struct SetCLITests {
 
     /// One step and one status call; the step brings the wall clock the program saw within the
     /// bound of the kernel's real one.
+    /// `label` names the case in each message when several run at once.
     static func expectOneStepToTrueTime(
-        _ run: ClockCallRecorder.Run, sourceLocation: SourceLocation = #_sourceLocation
+        _ run: ClockCallRecorder.Run, _ label: String = "", sourceLocation: SourceLocation = #_sourceLocation
     )
         throws
     {
-        #expect(run.status == 0, "\(run.printed)", sourceLocation: sourceLocation)
+        #expect(run.status == 0, "\(label) \(run.printed)", sourceLocation: sourceLocation)
         let set = try run.set()
-        #expect(set["action"] as? String == "step", "\(set)", sourceLocation: sourceLocation)
-        let bound = try #require(set["error_bound"] as? Double, sourceLocation: sourceLocation)
-        #expect(run.calls.count == 2, "\(run.calls)", sourceLocation: sourceLocation)
-        let step = try #require(run.calls.first, sourceLocation: sourceLocation)
-        #expect(step["call"] as? String == "clock_adjtime", "\(step)", sourceLocation: sourceLocation)
-        #expect(step["clock"] as? Int == 0, "CLOCK_REALTIME: \(step)", sourceLocation: sourceLocation)
-        #expect(step["modes"] as? Int == stepModes, "\(step)", sourceLocation: sourceLocation)
+        #expect(set["action"] as? String == "step", "\(label) \(set)", sourceLocation: sourceLocation)
+        let bound = try #require(set["error_bound"] as? Double, "\(label)", sourceLocation: sourceLocation)
+        #expect(run.calls.count == 2, "\(label) \(run.calls)", sourceLocation: sourceLocation)
+        let step = try #require(run.calls.first, "\(label)", sourceLocation: sourceLocation)
+        #expect(
+            step["call"] as? String == "clock_adjtime", "\(label) \(step)", sourceLocation: sourceLocation)
+        #expect(
+            step["clock"] as? Int == 0, "\(label) CLOCK_REALTIME: \(step)", sourceLocation: sourceLocation)
+        #expect(step["modes"] as? Int == stepModes, "\(label) \(step)", sourceLocation: sourceLocation)
         let offset = (number(step, "time_sec") ?? .nan) + (number(step, "time_frac") ?? .nan) / 1e9
         let seen = number(step, "seen_wall") ?? .nan
         let real = number(step, "real_wall") ?? .nan
         let gap = number(step, "reading_gap") ?? .nan
         #expect(
             abs(seen + offset - real) <= bound + gap / 2 + readingSlack,
-            "stepped by \(offset) from \(seen): \(seen + offset - real) s from real time ± \(bound)",
+            "\(label) stepped by \(offset) from \(seen): \(seen + offset - real) s from real time ± \(bound)",
             sourceLocation: sourceLocation)
         #expect(
-            abs(offset - (set["correction"] as? Double ?? .nan)) < 1e-6, "\(step) vs \(set)",
+            abs(offset - (set["correction"] as? Double ?? .nan)) < 1e-6, "\(label) \(step) vs \(set)",
             sourceLocation: sourceLocation)
         if run.calls.count == 2 {
             expectStatusCall(
                 run.calls[1], maximumError: set["kernel_maximum_error"] as? Double ?? .nan,
                 sourceLocation: sourceLocation)
-            #expect(set["kernel_maximum_error"] as? Double == bound, sourceLocation: sourceLocation)
+            #expect(
+                set["kernel_maximum_error"] as? Double == bound, "\(label)", sourceLocation: sourceLocation)
         }
     }
 
     static let coldStarts: [WallClockShift] = [.behind400Days, .ahead400Days, .deadRTC]
 
-    @Test(arguments: coldStarts)
-    func aColdNTSSetStepsOnceToWithinTheBoundOfRealTime(_ shift: WallClockShift) async throws {
-        let scene = try CertificateTimeScene()
-        defer { scene.remove() }
-        let server = try scene.honestChrony()
-        defer { server.stop() }
-        let run = try await ClockCallRecorder.run(
-            scene.ntsArguments("set", [ntsKE(server)], extra: ["--state", scene.state]), in: scene, at: shift)
-        try Self.expectOneStepToTrueTime(run)
-        #expect(try run.json()["authenticated"] as? Bool == true)
-        #expect(try run.json()["certificate_time"] as? String == "bootstrap", "\(run.run.stdout)")
-        // The sync's own result and state are those of `sync`.
-        try run.run.expectTrueTime(shift: shift)
-        #expect(scene.contents(of: scene.state) != nil, "no anchor saved")
-        #expect(scene.contents(of: scene.floor) != nil, "no floor saved")
+    /// The three clocks at once, each with its own scene and chronyd. The chronyd starts run at once
+    /// too, each on a thread of its own (a start blocks until chronyd serves), and every chronyd
+    /// stops only after the last run: `set` would count one that is exiting, its command line
+    /// (`-x`) already gone from /proc, as another time daemon.
+    @Test func aColdNTSSetStepsOnceToWithinTheBoundOfRealTime() async throws {
+        let scenes = HandedOver(try Self.coldStarts.map { _ in try CertificateTimeScene() })
+        defer { scenes.value.forEach { $0.remove() } }
+        let started = try await BlockingCases.run(Array(scenes.value.indices), lanes: scenes.value.count) {
+            HandedOver(try scenes.value[$0].honestChrony())
+        }
+        let servers = HandedOver(started.map(\.1.value))
+        defer { servers.value.forEach { $0.stop() } }
+        await concurrently(Self.coldStarts) { shift in
+            let index = Self.coldStarts.firstIndex(of: shift) ?? 0
+            let (scene, server) = (scenes.value[index], servers.value[index])
+            let run = try await ClockCallRecorder.run(
+                scene.ntsArguments("set", [ntsKE(server)], extra: ["--state", scene.state]), in: scene,
+                at: shift)
+            try Self.expectOneStepToTrueTime(run, "\(shift)")
+            #expect(try run.json()["authenticated"] as? Bool == true, "\(shift)")
+            #expect(
+                try run.json()["certificate_time"] as? String == "bootstrap", "\(shift): \(run.run.stdout)")
+            // The sync's own result and state are those of `sync`.
+            try run.run.expectTrueTime(shift: shift)
+            #expect(scene.contents(of: scene.state) != nil, "\(shift): no anchor saved")
+            #expect(scene.contents(of: scene.floor) != nil, "\(shift): no floor saved")
+        }
     }
 
     @Test func theExpiredKeyAttackerAloneBelowTheFloorGetsNoStep() async throws {
@@ -329,21 +345,33 @@ struct SetCLITests {
     ),
     .wallClockReference)
 struct SetRoughtimeCLITests {
-    @Test(arguments: [WallClockShift.deadRTC, .behind400Days])
-    func aColdRoughtimeSetStepsOnceToWithinTheBoundOfRealTime(_ shift: WallClockShift) async throws {
-        let scene = try CertificateTimeScene()
-        defer { scene.remove() }
-        let server = try RoughlyTimeServer(in: scene.directory)
+    /// The two clocks at once against one server (a Python server starts in a second or two), each
+    /// run in its own scene.
+    @Test func aColdRoughtimeSetStepsOnceToWithinTheBoundOfRealTime() async throws {
+        let serverScene = try CertificateTimeScene()
+        defer { serverScene.remove() }
+        let server = try RoughlyTimeServer(in: serverScene.directory)
         defer { server.stop() }
         try await server.waitUntilAnswering()
-        let run = try await ClockCallRecorder.run(
-            [
-                "set", "--roughtime", try server.ecosystemFile(), "--timeout", "1", "--json", "--state",
-                scene.state,
-            ],
-            in: scene, at: shift)
-        try SetCLITests.expectOneStepToTrueTime(run)
-        #expect(try run.json()["authenticated"] as? Bool == true, "\(run.run.stdout)")
-        #expect(try run.set()["authenticated"] as? Bool == true)
+        let ecosystem = try server.ecosystemFile()
+        await concurrently([WallClockShift.deadRTC, .behind400Days]) { shift in
+            let scene = try CertificateTimeScene()
+            defer { scene.remove() }
+            let run = try await ClockCallRecorder.run(
+                [
+                    "set", "--roughtime", ecosystem, "--timeout", "1", "--json", "--state", scene.state,
+                ],
+                in: scene, at: shift)
+            try SetCLITests.expectOneStepToTrueTime(run, "\(shift)")
+            #expect(try run.json()["authenticated"] as? Bool == true, "\(shift): \(run.run.stdout)")
+            #expect(try run.set()["authenticated"] as? Bool == true, "\(shift)")
+        }
     }
+}
+
+/// Values that are not `Sendable` handed between a test's task and threads or child tasks of its
+/// own: each element is used by one of them at a time, the others waiting or using other elements.
+private struct HandedOver<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
