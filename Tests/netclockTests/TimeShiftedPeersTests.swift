@@ -105,7 +105,7 @@ struct TimeShiftedPeersTests {
     ) throws -> (output: InteropTool.Output, wrongBy: Double?) {
         let chronyd = try InteropTool.require("chronyd", package: "chrony")
         let source =
-            "server 127.0.0.1 port \(server.ntpPort) nts ntsport \(server.ntsPort) iburst minpoll 0 maxpoll 0"
+            "server 127.0.0.1 port \(server.ntpPort) nts ntsport \(server.ntsPort) \(InteropTests.chronydPolling)"
         let output = try InteropTool.run(
             chronyd,
             [
