@@ -107,10 +107,12 @@ struct RoughtimeCLITests {
 
     /// Every hostile answer: `sync` exits 1 with the reason and leaves the stored anchor exactly as
     /// it was (a first sync against an honest fake stored one). Each case has its own server and
-    /// state and only waits on its children, so the cases run three at a time; every message names
+    /// state and only waits on its children, so the cases run at once; every message names
     /// its behaviour.
     @Test func aHostileAnswerNeverMovesTheStoredAnchor() async throws {
-        let runs = try await BlockingCases.run(FakeRoughtimeServer.Behaviour.hostile, lanes: 3) { behaviour in
+        let runs = try await BlockingCases.run(
+            FakeRoughtimeServer.Behaviour.hostile, lanes: FakeRoughtimeServer.Behaviour.hostile.count
+        ) { behaviour in
             try Self.hostileSync(behaviour)
         }
         #expect(runs.count == FakeRoughtimeServer.Behaviour.hostile.count)
