@@ -78,6 +78,7 @@ enum RoughlyPeer {
     /// returns what each printed (standard output and error together), in order. Each is what the
     /// `roughly` script runs, its entry point `roughly.cli.cli`, given those arguments; one process
     /// pays Python's start-up (about 0.25 s of CPU, most of a query's cost) once, not for each.
+    /// A command must bound its own wait at 5 s (a query's `--timeout 5`).
     static func runInOneProcess(_ commands: [[String]]) throws -> [String] {
         let script = """
             import contextlib, io, json, sys
@@ -96,7 +97,9 @@ enum RoughlyPeer {
             print(json.dumps(outputs))
             """
         let json = String(decoding: try JSONSerialization.data(withJSONObject: commands), as: UTF8.self)
-        let result = try run(["-c", script, json], python: true)
+        // Each command's own wait (a query's `--timeout 5`) plus a second, and 10 s for Python.
+        let result = try run(
+            ["-c", script, json], python: true, timeout: .seconds(10 + 6 * Int64(commands.count)))
         let last = result.output.split(separator: "\n").last.map(String.init) ?? ""
         guard result.status == 0,
             let outputs = try? JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String],
