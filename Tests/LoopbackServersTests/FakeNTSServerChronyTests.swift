@@ -55,14 +55,20 @@ struct FakeNTSServerChronyTests {
     /// `127.0.0.1` or `::1`, which the certificate covers; no `port`, so only the Port Negotiation record leads chronyd to the
     /// NTP port) and returns what it printed. Bounded: `-t 10` ends chronyd, and after 20 s it is
     /// killed by its pid. `seconds` replaces the 10 of `-t`.
+    ///
+    /// `iburst` sends the first requests a quarter of the poll interval apart: 62.5 ms with minpoll −2
+    /// (minpoll 0 made it 250 ms and a run 0.4 s longer; chronyd sends the same requests either way),
+    /// more than the longest loopback round trip seen under load (55 ms). A reply held back by
+    /// `replyDelay` gets minpoll −1 (125 ms apart), so it still arrives before the next request.
     static func runChronyd(
         against server: FakeNTSServer, caFile: String, directory: String, seconds: Int = 10
     ) throws -> String {
+        let poll = server.configuration.replyDelay > .zero ? -1 : -2
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try ChronyPeer.chronyd())
         process.arguments = [
             "-Q", "-t", "\(seconds)",
-            "server \(server.host) nts ntsport \(server.kePort) iburst minpoll 0 maxpoll 0",
+            "server \(server.host) nts ntsport \(server.kePort) iburst minpoll \(poll) maxpoll \(poll)",
             "ntstrustedcerts \(caFile)", "nosystemcert",
         ]
         let outputPath = directory + "/chronyd.out"
@@ -92,15 +98,30 @@ struct FakeNTSServerChronyTests {
         return Double(rest.prefix { !$0.isWhitespace })
     }
 
-    @Test(
-        "chronyd -Q measures the configured offset through NTS (minus half a one-way reply delay)",
-        arguments: [(2_500, 0), (-1_250, 40)])
-    func chronydMeasuresOffset(offsetMilliseconds: Int, replyDelayMilliseconds: Int) throws {
+    /// A server `offset` ahead whose replies are held `replyDelay` on the way back.
+    struct OffsetCase: Sendable, CustomStringConvertible {
+        var offset: Duration
+        var replyDelay: Duration
+        var description: String { "offset \(offset), reply delay \(replyDelay)" }
+    }
+
+    /// Each case has its own server and its own chronyd and only waits on them, so the cases run at
+    /// once; every message names its case.
+    @Test("chronyd -Q measures the configured offset through NTS (minus half a one-way reply delay)")
+    func chronydMeasuresOffset() async throws {
         let certificates = try TestCertificates.require()
-        var configuration = FakeNTSServer.Configuration(
-            certificates: certificates, offset: .milliseconds(offsetMilliseconds))
-        configuration.replyDelay = .milliseconds(replyDelayMilliseconds)
-        try Self.expectMeasurement(configuration)
+        _ = try ChronyPeer.chronyd()
+        let cases = [
+            OffsetCase(offset: .milliseconds(2_500), replyDelay: .zero),
+            OffsetCase(offset: .milliseconds(-1_250), replyDelay: .milliseconds(40)),
+        ]
+        let runs = try await BlockingCases.run(cases, lanes: cases.count) { item in
+            var configuration = FakeNTSServer.Configuration(certificates: certificates, offset: item.offset)
+            configuration.replyDelay = item.replyDelay
+            return try Self.measurementRun(configuration)
+        }
+        #expect(runs.count == cases.count)
+        for (item, run) in runs { try Self.expectMeasurement(run, case: "\(item)") }
     }
 
     @Test(
@@ -110,18 +131,34 @@ struct FakeNTSServerChronyTests {
         let certificates = try TestCertificates.require()
         let configuration = FakeNTSServer.Configuration(
             certificates: certificates, host: "::1", offset: .milliseconds(700))
-        try Self.expectMeasurement(configuration)
+        try Self.expectMeasurement(try Self.measurementRun(configuration), case: "::1")
     }
 
-    /// Runs chronyd against a server with `configuration` and checks the offset it measured.
-    static func expectMeasurement(_ configuration: FakeNTSServer.Configuration) throws {
+    /// What chronyd printed against a server with `configuration`, and what the server counted.
+    struct MeasurementRun: Sendable {
+        var configuration: FakeNTSServer.Configuration
+        var host: String
+        var output: String
+        var statistics: FakeNTSServer.Statistics
+    }
+
+    /// Runs chronyd against a server with `configuration` (blocking).
+    static func measurementRun(_ configuration: FakeNTSServer.Configuration) throws -> MeasurementRun {
         let certificates = try TestCertificates.require()
         let server = try FakeNTSServer(configuration: configuration)
         defer { server.stop() }
         let ca = try Self.readableCA(certificates)
         defer { try? FileManager.default.removeItem(atPath: ca.directory) }
         let output = try Self.runChronyd(against: server, caFile: ca.file, directory: ca.directory)
-        let measured = try #require(Self.measuredOffset(in: output), "chronyd printed:\n\(output)")
+        return MeasurementRun(
+            configuration: configuration, host: server.host, output: output, statistics: server.statistics)
+    }
+
+    /// Checks the offset chronyd measured in `run`; messages name the case.
+    static func expectMeasurement(_ run: MeasurementRun, case name: String) throws {
+        let configuration = run.configuration
+        let output = run.output
+        let measured = try #require(Self.measuredOffset(in: output), "\(name): chronyd printed:\n\(output)")
         // chronyd reports how far the system clock is behind the server: the server's offset. The
         // reply held `replyDelay` on its way back makes the path asymmetric by that much, which
         // NTP's symmetric estimate halves.
@@ -129,14 +166,14 @@ struct FakeNTSServerChronyTests {
         let expected = Double(seconds) + Double(attoseconds) * 1e-18
         #expect(
             abs(measured - expected) <= 0.010,
-            "chronyd measured \(measured) s, expected \(expected) s:\n\(output)")
-        let statistics = server.statistics
-        #expect(statistics.keHandshakes >= 1)
-        #expect(statistics.authenticatedRequests >= 1)
-        #expect(statistics.rejectedTotal == 0)
-        #expect(statistics.lastRequestedServerName == nil)
+            "\(name): chronyd measured \(measured) s, expected \(expected) s:\n\(output)")
+        let statistics = run.statistics
+        #expect(statistics.keHandshakes >= 1, "\(name)")
+        #expect(statistics.authenticatedRequests >= 1, "\(name)")
+        #expect(statistics.rejectedTotal == 0, "\(name)")
+        #expect(statistics.lastRequestedServerName == nil, "\(name)")
         print(
-            "chronyd measured \(measured) s (configured offset \(configuration.offset), reply delay \(configuration.replyDelay), host \(server.host)); server: \(statistics.keHandshakes) NTS-KE, \(statistics.authenticatedRequests) authenticated requests"
+            "chronyd measured \(measured) s (configured offset \(configuration.offset), reply delay \(configuration.replyDelay), host \(run.host)); server: \(statistics.keHandshakes) NTS-KE, \(statistics.authenticatedRequests) authenticated requests"
         )
     }
 
@@ -201,8 +238,8 @@ struct FakeNTSServerChronyTests {
         defer { server.stop() }
         let ca = try Self.readableCA(certificates)
         defer { try? FileManager.default.removeItem(atPath: ca.directory) }
-        // Up to eight seconds: chronyd polls every second (minpoll 0), so it sends several requests, and
-        // gives up on the source by itself well before.
+        // Up to eight seconds: chronyd polls four times a second (minpoll −2), so it sends several
+        // requests, and gives up on the source by itself well before.
         let output = try Self.runChronyd(
             against: server, caFile: ca.file, directory: ca.directory, seconds: 8)
         return (behaviour, output, server.statistics)

@@ -13,7 +13,9 @@ import WallClockReference
 /// The servers run on this machine's clock, so "the truth" is the local wall clock: an honest
 /// server's signed interval (±3 s, `roughly`'s default radius) must contain it, and so must the
 /// agreed interval.
-@Suite(.enabled(if: RoughlyPeer.runnable, RoughlyPeer.skipReason), .serialized, .wallClockReference)
+@Suite(
+    .enabled(if: RoughlyPeer.runnable, RoughlyPeer.skipReason), .serialized, .wallClockReference,
+    .roughlyServers)
 struct RoughlyInteropTests {
     /// Writes a server list of `entries` to a file in `directory`.
     static func ecosystem(_ entries: [String], in directory: String) throws -> String {
@@ -28,8 +30,8 @@ struct RoughlyInteropTests {
     }
 
     @Test func ourClientAgainstTwoRoughlyServers() throws {
-        let first = try RoughlyServer(seed: 1)
-        let second = try RoughlyServer(seed: 2)
+        let honest = try RoughlyServers.require().honest
+        let (first, second) = (honest[0], honest[1])
         let directory = try RoughlyPeer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let servers = try Self.servers(
@@ -47,7 +49,7 @@ struct RoughlyInteropTests {
     }
 
     @Test func ourClientSpeaksEveryVersionRoughlyServes() throws {
-        let server = try RoughlyServer(seed: 4)
+        let server = try RoughlyServers.require().honest[0]
         var options = RoughtimeClient.Options()
         options.passes = 1
         for version in (10...15).map({ RoughtimeVersion.draft($0) }) + [.google] {
@@ -65,15 +67,15 @@ struct RoughlyInteropTests {
             if: LibFaketime.path != nil || RoughlyPeer.peersRequired,
             "libfaketime is not installed (apt-get install -y faketime); NETCLOCK_REQUIRE_PEERS=1 makes this fail"
         ))
-    func aValidlySignedLiarIsNamedAndRoughlyConfirmsOurReport() throws {
-        let honest = [try RoughlyServer(seed: 1), try RoughlyServer(seed: 2)]
+    func aValidlySignedLiarIsNamedAndRoughlyConfirmsOurReport() async throws {
+        let peers = try RoughlyServers.require()
         // Asked last, so only the second pass can catch it.
-        let liar = try RoughlyServer(seed: 3, fakeTime: "+1h")
+        let (honest, liar) = (peers.honest, try peers.requireLiar())
         let directory = try RoughlyPeer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let servers = try Self.servers(
             fromEcosystem: try Self.ecosystem((honest + [liar]).map(\.ecosystemEntry), in: directory))
-        let result = RoughtimeClient().query(servers)
+        let result = try await BlockingCases.onThread { RoughtimeClient().query(servers) }
         let agreement = try result.agreedTime()
         #expect(agreement.offsets.contains(.zero), "\(result)")
         #expect(agreement.agreeing == [0, 1])
@@ -84,48 +86,70 @@ struct RoughlyInteropTests {
         let report = try #require(result.malfeasanceReport, "\(result)")
         #expect(report.entries.count == 6)
         #expect(try !report.contradictions().isEmpty)
-        for (name, json) in [("list.json", report.listJSON), ("rfc.json", report.rfcJSON)] {
-            let path = directory + "/" + name
-            try json.write(toFile: path, atomically: true, encoding: .utf8)
-            let (confirmed, output) = try RoughlyPeer.confirmMalfeasance(path)
+        let files = [("list.json", report.listJSON), ("rfc.json", report.rfcJSON)]
+        for (name, json) in files {
+            try json.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+        }
+        // Two Python runs that only read their file: at once.
+        let confirmations = try await BlockingCases.run(files.map(\.0), lanes: files.count) { name in
+            try RoughlyPeer.confirmMalfeasance(directory + "/" + name)
+        }
+        #expect(confirmations.count == files.count)
+        for (name, (confirmed, output)) in confirmations {
             #expect(confirmed, "roughly.ecosystem.confirm_malfeasance(\(name)): \(output)")
         }
     }
 
-    @Test(
-        "roughly query accepts our fake server's replies",
-        arguments: [RoughtimeVersion.rfc] + (10...15).map { RoughtimeVersion.draft($0) })
-    func roughlyQueryAgainstOurFake(_ version: RoughtimeVersion) throws {
-        var configuration = try FakeRoughtimeServer.Configuration(offset: .seconds(120))
-        configuration.versions = [version]
-        let server = try FakeRoughtimeServer(configuration: configuration)
-        defer { server.stop() }
-        let result = try RoughlyPeer.run([
-            "query", "--terse", "--timeout", "5", server.host, "\(server.port)",
-            Base64.encode(server.publicKey),
-        ])
-        let printed = try #require(
-            Int64(result.output.trimmingCharacters(in: .whitespacesAndNewlines)), "\(result)")
-        let expected = SystemWallClock().now().seconds + 120
-        #expect(abs(printed - expected) <= 2, "roughly printed \(printed), the fake's clock is \(expected)")
-        #expect(server.statistics.repliesByVersion[version] == 1)
+    /// `roughly query HOST PORT KEY` against `servers`, each once, in one Python process.
+    static func roughlyQueries(_ servers: [FakeRoughtimeServer], terse: Bool) throws -> [String] {
+        try RoughlyPeer.runInOneProcess(
+            servers.map { server in
+                ["query"] + (terse ? ["--terse"] : []) + [
+                    "--timeout", "5", server.host, "\(server.port)", Base64.encode(server.publicKey),
+                ]
+            })
     }
 
-    @Test(
-        "roughly query refuses our fake server's hostile replies",
-        arguments: [
-            FakeRoughtimeServer.Behaviour.badResponseSignature, .badDelegationSignature, .wrongMerklePath,
-            .expiredDelegation,
-        ])
-    func roughlyRefusesHostileReplies(_ behaviour: FakeRoughtimeServer.Behaviour) throws {
-        let server = try FakeRoughtimeServer(
-            configuration: try FakeRoughtimeServer.Configuration(behaviour: behaviour))
-        defer { server.stop() }
-        let result = try RoughlyPeer.run([
-            "query", "--timeout", "5", server.host, "\(server.port)", Base64.encode(server.publicKey),
-        ])
-        #expect(!result.output.contains("Current time"), "\(behaviour): \(result.output)")
-        #expect(result.output.contains("rejected during verification"), "\(behaviour): \(result.output)")
+    /// One fake server for each version, all asked by one `roughly` process; every message names its
+    /// version.
+    @Test("roughly query accepts our fake server's replies")
+    func roughlyQueryAgainstOurFake() throws {
+        let versions = [RoughtimeVersion.rfc] + (10...15).map { RoughtimeVersion.draft($0) }
+        let servers = try versions.map { version in
+            var configuration = try FakeRoughtimeServer.Configuration(offset: .seconds(120))
+            configuration.versions = [version]
+            return try FakeRoughtimeServer(configuration: configuration)
+        }
+        defer { for server in servers { server.stop() } }
+        let outputs = try Self.roughlyQueries(servers, terse: true)
+        // The fakes' clock just after `roughly` printed what it read from them.
+        let fakeClock = SystemWallClock().now().seconds + 120
+        for (version, (server, output)) in zip(versions, zip(servers, outputs)) {
+            let printed = try #require(
+                Int64(output.trimmingCharacters(in: .whitespacesAndNewlines)), "\(version): \(output)")
+            #expect(
+                abs(printed - fakeClock) <= 2,
+                "\(version): roughly printed \(printed), the fake's clock is \(fakeClock)")
+            #expect(server.statistics.repliesByVersion[version] == 1, "\(version)")
+        }
+    }
+
+    /// As above, one fake server for each hostile behaviour.
+    @Test("roughly query refuses our fake server's hostile replies")
+    func roughlyRefusesHostileReplies() throws {
+        let behaviours: [FakeRoughtimeServer.Behaviour] = [
+            .badResponseSignature, .badDelegationSignature, .wrongMerklePath, .expiredDelegation,
+        ]
+        let servers = try behaviours.map { behaviour in
+            try FakeRoughtimeServer(
+                configuration: try FakeRoughtimeServer.Configuration(behaviour: behaviour))
+        }
+        defer { for server in servers { server.stop() } }
+        let outputs = try Self.roughlyQueries(servers, terse: false)
+        for (behaviour, output) in zip(behaviours, outputs) {
+            #expect(!output.contains("Current time"), "\(behaviour): \(output)")
+            #expect(output.contains("rejected during verification"), "\(behaviour): \(output)")
+        }
     }
 
     @Test func roughlyFindsOurFakeLiarAndWeConfirmItsReport() throws {

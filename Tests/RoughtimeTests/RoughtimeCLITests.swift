@@ -14,7 +14,7 @@ import WallClockReference
 ///
 /// The servers run on this machine's clock, so the truth is the local wall clock: the reported
 /// offset must be within the reported bound of zero.
-@Suite(.serialized, .wallClockReference)
+@Suite(.serialized, .wallClockReference, .roughlyServers)
 struct RoughtimeCLITests {
     /// Output of one run.
     struct Run {
@@ -52,7 +52,7 @@ struct RoughtimeCLITests {
 
     @Test(.enabled(if: RoughlyPeer.runnable, RoughlyPeer.skipReason))
     func twoRoughlyServersGiveAuthenticatedTimeWithinTheirRadius() throws {
-        let servers = [try RoughlyServer(seed: 1), try RoughlyServer(seed: 2)]
+        let servers = try RoughlyServers.require().honest
         let directory = try RoughlyPeer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let list = try Self.ecosystem(servers.map(\.ecosystemEntry), in: directory)
@@ -83,8 +83,8 @@ struct RoughtimeCLITests {
             if: LibFaketime.path != nil || RoughlyPeer.peersRequired,
             "libfaketime is not installed (apt-get install -y faketime)"))
     func aLiarAnHourAheadIsNamedAndItsProofAcceptedByRoughly() throws {
-        let honest = [try RoughlyServer(seed: 1), try RoughlyServer(seed: 2)]
-        let liar = try RoughlyServer(seed: 3, fakeTime: "+1h")
+        let servers = try RoughlyServers.require()
+        let (honest, liar) = (servers.honest, try servers.requireLiar())
         let directory = try RoughlyPeer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let list = try Self.ecosystem((honest + [liar]).map(\.ecosystemEntry), in: directory)
@@ -107,10 +107,12 @@ struct RoughtimeCLITests {
 
     /// Every hostile answer: `sync` exits 1 with the reason and leaves the stored anchor exactly as
     /// it was (a first sync against an honest fake stored one). Each case has its own server and
-    /// state and only waits on its children, so the cases run three at a time; every message names
+    /// state and only waits on its children, so the cases run at once; every message names
     /// its behaviour.
     @Test func aHostileAnswerNeverMovesTheStoredAnchor() async throws {
-        let runs = try await BlockingCases.run(FakeRoughtimeServer.Behaviour.hostile, lanes: 3) { behaviour in
+        let runs = try await BlockingCases.run(
+            FakeRoughtimeServer.Behaviour.hostile, lanes: FakeRoughtimeServer.Behaviour.hostile.count
+        ) { behaviour in
             try Self.hostileSync(behaviour)
         }
         #expect(runs.count == FakeRoughtimeServer.Behaviour.hostile.count)

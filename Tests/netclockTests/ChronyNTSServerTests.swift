@@ -11,7 +11,7 @@ import WallClockReference
 /// ``ChronyNTSServer`` proven with an NTS client nobody here wrote: chrony's own (`chronyd -Q` with
 /// an `nts` source). Loopback only.
 ///
-/// `chronyd -Q -t 10 'server H port P nts ntsport K iburst minpoll 0 maxpoll 0' 'ntstrustedcerts CA'
+/// `chronyd -Q -t 10 'server H port P nts ntsport K iburst minpoll -2 maxpoll -2' 'ntstrustedcerts CA'
 /// 'nosystemcert'` does NTS-KE with the server, then authenticated NTP, and prints `System clock wrong
 /// by X seconds (ignored)`; directives on the command line make it read no config file. Both ends
 /// read the same clock, so |X| < 1 ms (as InteropTests' shared-clock tolerance). chronyd's
@@ -27,7 +27,7 @@ struct ChronyNTSServerTests {
     static var runnable: Bool { ChronyNTSServer.runnable }
 
     /// What one `chronyd -Q` run against the server printed.
-    struct Measurement {
+    struct Measurement: Sendable {
         var output: InteropTool.Output
         /// X of "System clock wrong by X seconds", if printed.
         var wrongBy: Double?
@@ -39,7 +39,7 @@ struct ChronyNTSServerTests {
     ) throws -> Measurement {
         let chronyd = try InteropTool.require("chronyd", package: "chrony")
         let source =
-            "server \(host) port \(server.ntpPort) nts ntsport \(server.ntsPort) iburst minpoll 0 maxpoll 0"
+            "server \(host) port \(server.ntpPort) nts ntsport \(server.ntsPort) \(InteropTests.chronydPolling)"
         // -u root: the client reads the CA file where the tests made it, as the server does.
         let output = try InteropTool.run(
             chronyd,
@@ -48,123 +48,163 @@ struct ChronyNTSServerTests {
         return Measurement(output: output, wrongBy: InteropTests.chronydWrongBy(in: output.combined))
     }
 
-    /// chronyd -Q measured `server` over NTS, within the shared-clock tolerance, and the server counted
-    /// an NTS-KE connection and authenticated NTP packets.
-    static func expectAuthenticatedSync(
-        _ server: ChronyNTSServer, host: String, label: String,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
-        let chronyc = try InteropTool.require("chronyc", package: "chrony")
-        // The harness's readiness probes count as NTS-KE connections (and plain NTP packets): compare.
-        let before = try server.serverStatistics(chronyc: chronyc)
-        let measurement = try chronydQuery(server, host: host, caFile: server.caFile)
-        let output = measurement.output
-        #expect(!output.timedOut, sourceLocation: sourceLocation)
-        #expect(output.status == 0, "chronyd -Q: \(output.combined)", sourceLocation: sourceLocation)
-        let wrongBy = try #require(
-            measurement.wrongBy,
-            "no 'System clock wrong by' in:\n\(output.combined)\nserver log:\n\(server.log)",
-            sourceLocation: sourceLocation)
-        InteropTests.note("chronyd -Q over NTS (\(label)): System clock wrong by \(wrongBy) s")
-        #expect(
-            abs(wrongBy) < InteropTests.sharedClockTolerance, "chronyd -Q measured \(wrongBy) s",
-            sourceLocation: sourceLocation)
-        let stats = try server.serverStatistics(chronyc: chronyc)
-        let counts = "before \(before), after \(stats)"
-        #expect(
-            ChronyNTSServer.increase(of: "NTS-KE connections accepted", from: before, to: stats) >= 1,
-            "\(counts)",
-            sourceLocation: sourceLocation)
-        #expect(
-            ChronyNTSServer.increase(of: "Authenticated NTP packets", from: before, to: stats) >= 1,
-            "\(counts)",
-            sourceLocation: sourceLocation)
+    /// A chronyd NTS server set up one way, and what chrony's client must get from it.
+    struct ClientCase: Sendable, CustomStringConvertible {
+        /// What the client must get.
+        enum Outcome: Sendable {
+            /// Authenticated time within the shared-clock tolerance, counted by the server as NTS.
+            case authenticatedTime
+            /// No time, and not one NTP packet reaches chronyd, though its NTS-KE was asked.
+            case noTimeAndNoNTPPacket
+            /// No time, and no authenticated NTP packet, though the client did connect.
+            case noTimeAndNoAuthenticatedPacket
+        }
+
+        var description: String
+        /// Where the client asks for keys.
+        var host: String
+        /// `ntsntpserver HOST`: the NTP host the NTS-KE response names.
+        var ntpServer: String?
+        /// Whether chronyd also listens on ::1.
+        var ipv6 = LoopbackEnvironment.ipv6LoopbackAvailable
+        /// Whether the client trusts the self-signed certificate, which signed no server here,
+        /// instead of the CA.
+        var trustsTheWrongCA = false
+        /// The client's `-t`.
+        var timeLimit = 10
+        var outcome: Outcome
     }
 
-    @Test(.enabled(if: runnable, toolsMissing), arguments: ["127.0.0.1", "localhost"])
-    func chronydClientSyncsOverNTS(host: String) throws {
-        let server = try ChronyNTSServer.start()
-        let pid = server.pid
-        let directory = server.directory
+    /// What one case saw: the client's output, the server's counters around it (the harness's
+    /// readiness probes count as NTS-KE connections and plain NTP packets: compare), and what was
+    /// left of the server once stopped.
+    struct ClientRun: Sendable {
+        var measurement: Measurement
+        var before: [String: Int]
+        var after: [String: Int]
+        var serverLog: String
+        var ntsPort: UInt16
+        var ntpPort: UInt16
+        /// The addresses where NTS-KE accepted a TCP connection before the client ran.
+        var keListening: [String]
+        /// After ``ChronyNTSServer/stop()``: whether the process still ran, `kill(pid, 0)` and its
+        /// errno, and whether the directory still existed.
+        var stillRunning: Bool
+        var signalled: Int32
+        var signalError: Int32
+        var directoryLeft: Bool
+    }
+
+    /// One case, blocking: starts its server, runs chrony's client against it, stops it.
+    static func clientRun(_ item: ClientCase, chronyc: String) throws -> ClientRun {
+        let server = try ChronyNTSServer.start(ntpServer: item.ntpServer, ipv6: item.ipv6)
+        let caFile = item.trustsTheWrongCA ? server.certificates.selfSignedCertificate : server.caFile
+        var run: ClientRun
         do {
             defer { server.stop() }
-            try Self.expectAuthenticatedSync(
-                server, host: host,
-                label: "\(host), NTS-KE port \(server.ntsPort), NTP port \(server.ntpPort)")
+            let keListening = server.hosts.filter { InteropTool.tcpConnects(host: $0, port: server.ntsPort) }
+            let before = try server.serverStatistics(chronyc: chronyc)
+            let measurement = try chronydQuery(
+                server, host: item.host, caFile: caFile, timeLimit: item.timeLimit)
+            run = ClientRun(
+                measurement: measurement, before: before,
+                after: try server.serverStatistics(chronyc: chronyc),
+                serverLog: server.log, ntsPort: server.ntsPort, ntpPort: server.ntpPort,
+                keListening: keListening, stillRunning: true, signalled: 0, signalError: 0,
+                directoryLeft: true)
         }
-        #expect(!server.isRunning, "chronyd stopped")
-        let signalled = kill(pid, 0)
-        let signalError = errno
-        #expect(signalled == -1 && signalError == ESRCH, "no chronyd process \(pid) left")
-        #expect(!FileManager.default.fileExists(atPath: directory), "temp dir removed")
+        run.stillRunning = server.isRunning
+        run.signalled = kill(server.pid, 0)
+        run.signalError = errno
+        run.directoryLeft = FileManager.default.fileExists(atPath: server.directory)
+        return run
+    }
+
+    /// The checks of one case, each message naming it.
+    static func expect(_ item: ClientCase, _ run: ClientRun) throws {
+        let output = run.measurement.output
+        let counts = "\(item): before \(run.before), after \(run.after)"
+        func increase(_ name: String) -> Int {
+            ChronyNTSServer.increase(of: name, from: run.before, to: run.after)
+        }
+        // The client did connect (the CA file was read, the NTS-KE server asked) in every case.
+        #expect(increase("NTS-KE connections accepted") >= 1, "\(counts)")
+        switch item.outcome {
+        case .authenticatedTime:
+            #expect(!output.timedOut, "\(item)")
+            #expect(output.status == 0, "\(item): chronyd -Q: \(output.combined)")
+            let wrongBy = try #require(
+                run.measurement.wrongBy,
+                "\(item): no 'System clock wrong by' in:\n\(output.combined)\nserver log:\n\(run.serverLog)")
+            InteropTests.note(
+                "chronyd -Q over NTS (\(item), NTS-KE port \(run.ntsPort), NTP port \(run.ntpPort)): System clock wrong by \(wrongBy) s"
+            )
+            #expect(
+                abs(wrongBy) < InteropTests.sharedClockTolerance, "\(item): chronyd -Q measured \(wrongBy) s")
+            #expect(increase("Authenticated NTP packets") >= 1, "\(counts)")
+        case .noTimeAndNoNTPPacket:
+            #expect(run.measurement.wrongBy == nil, "\(item): \(output.combined)")
+            #expect(output.status != 0, "\(item): \(output.combined)")
+            #expect(increase("NTP packets received") == 0, "\(counts)")
+        case .noTimeAndNoAuthenticatedPacket:
+            #expect(run.measurement.wrongBy == nil, "\(item): \(output.combined)")
+            #expect(output.status != 0, "\(item): \(output.combined)")
+            #expect(run.after["Authenticated NTP packets"] == 0, "\(counts)")
+        }
+        #expect(!run.stillRunning, "\(item): chronyd stopped")
+        #expect(run.signalled == -1 && run.signalError == ESRCH, "\(item): no chronyd process left")
+        #expect(!run.directoryLeft, "\(item): temp dir removed")
+    }
+
+    /// The client against each server set-up. Each case has its own chronyd and only waits on it and
+    /// on its client, so the cases run at once; every message names its case.
+    ///
+    /// The positive cases: by address, by name, and following the NTP server the NTS-KE response
+    /// names (`ntsntpserver 127.0.0.1`, record type 6; asked at ::1 when IPv6 loopback works, so
+    /// the NTP host differs from the NTS-KE host, else at `localhost`). Their controls: an advertised
+    /// host where nothing listens (127.0.0.2 is loopback, but chronyd binds 127.0.0.1 only) gets no
+    /// time, and no NTP packet reaches chronyd: the client really queries the host the response
+    /// names; and trusting a CA that did not sign chronyd's certificate gets no time and sends
+    /// chronyd no authenticated packet.
+    static let clientCases: [ClientCase] = [
+        ClientCase(description: "127.0.0.1", host: "127.0.0.1", outcome: .authenticatedTime),
+        ClientCase(description: "localhost", host: "localhost", outcome: .authenticatedTime),
+        ClientCase(
+            description: "advertised NTP server",
+            host: LoopbackEnvironment.ipv6LoopbackAvailable ? "::1" : "localhost", ntpServer: "127.0.0.1",
+            outcome: .authenticatedTime),
+        ClientCase(
+            description: "advertised host without server", host: "127.0.0.1", ntpServer: "127.0.0.2",
+            timeLimit: 3, outcome: .noTimeAndNoNTPPacket),
+        ClientCase(
+            description: "untrusted certificate", host: "127.0.0.1", trustsTheWrongCA: true, timeLimit: 3,
+            outcome: .noTimeAndNoAuthenticatedPacket),
+    ]
+
+    @Test(.enabled(if: runnable, toolsMissing))
+    func chronydClientSyncsOverNTSOnlyWithTheRightServer() async throws {
+        let chronyc = try InteropTool.require("chronyc", package: "chrony")
+        _ = try InteropTool.require("chronyd", package: "chrony")
+        _ = try TestCertificates.require()
+        await concurrently(Self.clientCases) { item in
+            let run = try await BlockingCases.onThread { try Self.clientRun(item, chronyc: chronyc) }
+            try Self.expect(item, run)
+        }
     }
 
     @Test(
         .enabled(if: runnable, toolsMissing),
         .enabled(if: InteropTool.canBindOrRequired(host: "::1", port: 0), InteropTool.noIPv6Loopback))
-    func chronydClientSyncsOverNTSOnIPv6() throws {
+    func chronydClientSyncsOverNTSOnIPv6() async throws {
         let probe = InteropTool.bindProbe(host: "::1", port: 0)
         try #require(probe == 0, "cannot bind UDP on ::1 (errno \(probe)): no IPv6 loopback")
-        let server = try ChronyNTSServer.start(ipv6: true)
-        defer { server.stop() }
-        #expect(InteropTool.tcpConnects(host: "::1", port: server.ntsPort), "NTS-KE listens on ::1")
-        try Self.expectAuthenticatedSync(server, host: "::1", label: "::1")
-    }
-
-    /// `ntsntpserver 127.0.0.1`: the NTS-KE response names the NTP host (record type 6), and chrony's
-    /// client queries it. Asked at ::1 when IPv6 loopback works, so the NTP host differs from the
-    /// NTS-KE host; else at `localhost`.
-    @Test(.enabled(if: runnable, toolsMissing))
-    func chronydClientFollowsTheAdvertisedNTPServer() throws {
-        let server = try ChronyNTSServer.start(ntpServer: "127.0.0.1")
-        defer { server.stop() }
-        let host = server.ipv6 ? "::1" : "localhost"
-        try Self.expectAuthenticatedSync(
-            server, host: host, label: "NTS-KE at \(host), ntsntpserver 127.0.0.1")
-    }
-
-    /// The control for the test above: an advertised NTP host where nothing listens (127.0.0.2 is
-    /// loopback, but chronyd binds 127.0.0.1 only) gets no time, and no NTP packet reaches chronyd
-    /// although its NTS-KE was asked: the client really queries the host the response names.
-    @Test(.enabled(if: runnable, toolsMissing))
-    func chronydClientGetsNothingFromAnAdvertisedHostWithoutServer() throws {
         let chronyc = try InteropTool.require("chronyc", package: "chrony")
-        let server = try ChronyNTSServer.start(ntpServer: "127.0.0.2")
-        defer { server.stop() }
-        // The harness's readiness probes count as NTS-KE connections and plain NTP packets: compare.
-        let before = try server.serverStatistics(chronyc: chronyc)
-        let measurement = try Self.chronydQuery(
-            server, host: "127.0.0.1", caFile: server.caFile, timeLimit: 3)
-        #expect(measurement.wrongBy == nil, "\(measurement.output.combined)")
-        #expect(measurement.output.status != 0, "\(measurement.output.combined)")
-        let stats = try server.serverStatistics(chronyc: chronyc)
-        let counts = "before \(before), after \(stats)"
-        #expect(
-            ChronyNTSServer.increase(of: "NTS-KE connections accepted", from: before, to: stats) >= 1,
-            "\(counts)")
-        #expect(
-            ChronyNTSServer.increase(of: "NTP packets received", from: before, to: stats) == 0, "\(counts)")
-    }
-
-    /// Trusting a CA that did not sign chronyd's certificate (the self-signed one) gets no time and
-    /// sends chronyd no authenticated packet.
-    @Test(.enabled(if: runnable, toolsMissing))
-    func chronydClientRejectsAnUntrustedCertificate() throws {
-        let chronyc = try InteropTool.require("chronyc", package: "chrony")
-        let server = try ChronyNTSServer.start()
-        defer { server.stop() }
-        let before = try server.serverStatistics(chronyc: chronyc)
-        let measurement = try Self.chronydQuery(
-            server, host: "127.0.0.1", caFile: server.certificates.selfSignedCertificate, timeLimit: 3)
-        #expect(measurement.wrongBy == nil, "\(measurement.output.combined)")
-        #expect(measurement.output.status != 0, "\(measurement.output.combined)")
-        let stats = try server.serverStatistics(chronyc: chronyc)
-        let counts = "before \(before), after \(stats)"
-        // The client did connect (the CA file was read): the certificate is what it refused.
-        #expect(
-            ChronyNTSServer.increase(of: "NTS-KE connections accepted", from: before, to: stats) >= 1,
-            "\(counts)")
-        #expect(stats["Authenticated NTP packets"] == 0, "\(counts)")
+        _ = try InteropTool.require("chronyd", package: "chrony")
+        _ = try TestCertificates.require()
+        let item = ClientCase(description: "::1", host: "::1", ipv6: true, outcome: .authenticatedTime)
+        let run = try await BlockingCases.onThread { try Self.clientRun(item, chronyc: chronyc) }
+        #expect(run.keListening.contains("::1"), "NTS-KE listens on ::1")
+        try Self.expect(item, run)
     }
 
     @Test func parsesServerStatistics() {

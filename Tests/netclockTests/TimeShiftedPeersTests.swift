@@ -99,17 +99,27 @@ struct TimeShiftedPeersTests {
         }
     }
 
-    /// What one `chronyd -Q` run against an NTS server printed.
+    /// Where chrony's client asks: an NTS server's ports and the CA to trust.
+    struct QueryTarget: Sendable {
+        var ntpPort: UInt16
+        var ntsPort: UInt16
+        var caFile: String
+
+        init(_ server: ChronyNTSServer) {
+            (ntpPort, ntsPort, caFile) = (server.ntpPort, server.ntsPort, server.caFile)
+        }
+    }
+
+    /// What one `chronyd -Q` run against an NTS server printed (blocking).
     static func chronydQuery(
-        _ server: ChronyNTSServer, clock: WallClockShift?, timeLimit: Int
+        _ target: QueryTarget, chronyd: String, clock: WallClockShift?, timeLimit: Int
     ) throws -> (output: InteropTool.Output, wrongBy: Double?) {
-        let chronyd = try InteropTool.require("chronyd", package: "chrony")
         let source =
-            "server 127.0.0.1 port \(server.ntpPort) nts ntsport \(server.ntsPort) iburst minpoll 0 maxpoll 0"
+            "server 127.0.0.1 port \(target.ntpPort) nts ntsport \(target.ntsPort) \(InteropTests.chronydPolling)"
         let output = try InteropTool.run(
             chronyd,
             [
-                "-Q", "-u", "root", "-t", "\(timeLimit)", source, "ntstrustedcerts \(server.caFile)",
+                "-Q", "-u", "root", "-t", "\(timeLimit)", source, "ntstrustedcerts \(target.caFile)",
                 "nosystemcert",
             ],
             timeout: .seconds(Int64(timeLimit) + 5), environment: try clock?.environment() ?? [:])
@@ -125,31 +135,56 @@ struct TimeShiftedPeersTests {
     /// both shifted by the same libfaketime offset): the leaked key works against a wrong clock.
     /// With this machine's clock chrony refuses the same certificate (expired), and gets time from
     /// the honest server.
-    @Test func chronyAcceptsTheAttackerOnlyWithAClockAsWrongAsItsOwn() throws {
+    ///
+    /// Each client run has a server of its own (two attackers set up alike), so that each server's
+    /// counters tell of one client only and the three runs go at once.
+    @Test func chronyAcceptsTheAttackerOnlyWithAClockAsWrongAsItsOwn() async throws {
         let scene = try CertificateTimeScene()
         defer { scene.remove() }
+        let chronyd = try InteropTool.require("chronyd", package: "chrony")
         let chronyc = try InteropTool.require("chronyc", package: "chrony")
         let attacker = try scene.attackerChrony()
         defer { attacker.stop() }
+        let refusingAttacker = try scene.attackerChrony()
+        defer { refusingAttacker.stop() }
         let honest = try scene.honestChrony()
         defer { honest.stop() }
-
         let before = try attacker.serverStatistics(chronyc: chronyc)
-        let fooled = try Self.chronydQuery(attacker, clock: .behind400Days, timeLimit: 10)
+        let beforeRefusal = try refusingAttacker.serverStatistics(chronyc: chronyc)
+
+        let (attackerTarget, refusingTarget, honestTarget) = (
+            QueryTarget(attacker), QueryTarget(refusingAttacker), QueryTarget(honest)
+        )
+        async let fooledRun = BlockingCases.onThread {
+            try Self.chronydQuery(attackerTarget, chronyd: chronyd, clock: .behind400Days, timeLimit: 10)
+        }
+        async let refusedRun = BlockingCases.onThread {
+            try Self.chronydQuery(refusingTarget, chronyd: chronyd, clock: nil, timeLimit: 2)
+        }
+        async let correctRun = BlockingCases.onThread {
+            try Self.chronydQuery(honestTarget, chronyd: chronyd, clock: nil, timeLimit: 10)
+        }
+        let fooled = try await fooledRun
+        let refused = try await refusedRun
+        let correct = try await correctRun
+
         let wrongBy = try #require(fooled.wrongBy, "\(fooled.output.combined)\nserver log:\n\(attacker.log)")
         #expect(
             abs(wrongBy) < InteropTests.sharedClockTolerance, "chronyd -Q at −400 d: wrong by \(wrongBy) s")
         let after = try attacker.serverStatistics(chronyc: chronyc)
         #expect(ChronyNTSServer.increase(of: "Authenticated NTP packets", from: before, to: after) >= 1)
 
-        let refused = try Self.chronydQuery(attacker, clock: nil, timeLimit: 2)
         #expect(refused.wrongBy == nil, "\(refused.output.combined)")
-        let afterRefusal = try attacker.serverStatistics(chronyc: chronyc)
+        let afterRefusal = try refusingAttacker.serverStatistics(chronyc: chronyc)
         #expect(
-            ChronyNTSServer.increase(of: "Authenticated NTP packets", from: after, to: afterRefusal) == 0,
-            "before \(after), after \(afterRefusal)")
+            ChronyNTSServer.increase(of: "Authenticated NTP packets", from: beforeRefusal, to: afterRefusal)
+                == 0,
+            "before \(beforeRefusal), after \(afterRefusal)")
+        // The refusal is the certificate's: the client did reach the attacker's NTS-KE.
+        #expect(
+            ChronyNTSServer.increase(of: "NTS-KE connections accepted", from: beforeRefusal, to: afterRefusal)
+                >= 1, "before \(beforeRefusal), after \(afterRefusal)")
 
-        let correct = try Self.chronydQuery(honest, clock: nil, timeLimit: 10)
         let honestWrongBy = try #require(
             correct.wrongBy, "\(correct.output.combined)\nserver log:\n\(honest.log)")
         #expect(

@@ -74,6 +74,40 @@ enum RoughlyPeer {
         return (process.exitStatus ?? -1, output)
     }
 
+    /// Runs `roughly ARGUMENTS` for each of `commands`, one after another in one Python process, and
+    /// returns what each printed (standard output and error together), in order. Each is what the
+    /// `roughly` script runs, its entry point `roughly.cli.cli`, given those arguments; one process
+    /// pays Python's start-up (about 0.25 s of CPU, most of a query's cost) once, not for each.
+    /// A command must bound its own wait at 5 s (a query's `--timeout 5`).
+    static func runInOneProcess(_ commands: [[String]]) throws -> [String] {
+        let script = """
+            import contextlib, io, json, sys
+            from roughly.cli import cli
+            outputs = []
+            for arguments in json.loads(sys.argv[1]):
+                printed = io.StringIO()
+                with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+                    try:
+                        cli.main(args=arguments, prog_name="roughly", standalone_mode=False)
+                    except SystemExit:
+                        pass
+                    except Exception as error:
+                        print(f"roughly raised {error!r}")
+                outputs.append(printed.getvalue())
+            print(json.dumps(outputs))
+            """
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: commands), as: UTF8.self)
+        // Each command's own wait (a query's `--timeout 5`) plus a second, and 10 s for Python.
+        let result = try run(
+            ["-c", script, json], python: true, timeout: .seconds(10 + 6 * Int64(commands.count)))
+        let last = result.output.split(separator: "\n").last.map(String.init) ?? ""
+        guard result.status == 0,
+            let outputs = try? JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String],
+            outputs.count == commands.count
+        else { throw PeerFailure("roughly \(commands) (status \(result.status)): \(result.output)") }
+        return outputs
+    }
+
     /// Whether `roughly.ecosystem.confirm_malfeasance` accepts the report in `file` (the bare list,
     /// or the RFC's object, whose `responses` it is given).
     static func confirmMalfeasance(_ file: String) throws -> (confirmed: Bool, output: String) {
@@ -116,22 +150,39 @@ final class RoughlyServer {
     let logPath: String
     let directory: String
 
-    /// Starts the server (greasing off: greased replies are deliberately invalid now and then) and
-    /// waits until it answers, at most 20 s.
-    /// - Parameter fakeTime: libfaketime's `FAKETIME` (e.g. `+1h`), with the monotonic clocks left alone.
-    init(seed: UInt64, fakeTime: String? = nil) throws {
+    /// One server to start: the seed of its long-term key and libfaketime's `FAKETIME` (e.g. `+1h`,
+    /// with the monotonic clocks left alone; nil: this machine's clock).
+    struct Spec {
+        var seed: UInt64
+        var fakeTime: String? = nil
+    }
+
+    /// Starts every server of `specs` at once, so their Python start-ups overlap, then waits until
+    /// each answers; in the order of `specs`.
+    static func startAll(_ specs: [Spec]) throws -> [RoughlyServer] {
+        let servers = try specs.map { try RoughlyServer(spawning: $0) }
+        for server in servers { try server.waitUntilAnswering() }
+        return servers
+    }
+
+    /// Starts the server (greasing off: greased replies are deliberately invalid now and then).
+    private init(spawning spec: Spec) throws {
         let venv = try RoughlyPeer.requireVenv()
-        key = try TestSupport.key(1000 + seed)
+        key = try TestSupport.key(1000 + spec.seed)
         port = try RoughlyPeer.freePort()
         directory = try RoughlyPeer.temporaryDirectory()
         var environment = ["ROUGHLY_PRIVATE_KEY": Base64.encode(key.seed), "PYTHONUNBUFFERED": "1"]
-        if let fakeTime {
+        if let fakeTime = spec.fakeTime {
             environment.merge(LibFaketime.environment(fakeTime, library: try LibFaketime.require())) { $1 }
         }
         logPath = directory + "/server.log"
         process = try SpawnedProcess(
             venv + "/bin/roughly", ["server", "run", "--host", "127.0.0.1", "-p", "\(port)", "--no-grease"],
             stdout: logPath, stderr: logPath, environment: environment)
+    }
+
+    /// Queries the server until it answers, pausing 20 ms between tries, at most 20 s.
+    func waitUntilAnswering() throws {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(20)
         var options = RoughtimeClient.Options()
@@ -142,11 +193,14 @@ final class RoughlyServer {
                 throw PeerFailure(
                     "roughly server did not answer on port \(port): \(PeerFailure.contents(of: logPath))")
             }
-            Thread.sleep(forTimeInterval: 0.1)
+            Thread.sleep(forTimeInterval: 0.02)
         }
     }
 
-    deinit {
+    deinit { stop() }
+
+    /// Stops the server by its pid and deletes its directory. Idempotent.
+    func stop() {
         process.terminate()
         try? FileManager.default.removeItem(atPath: directory)
     }
@@ -157,6 +211,11 @@ final class RoughlyServer {
     /// The server as our client is told of it.
     var server: RoughtimeServer {
         RoughtimeServer(name: "roughly-\(port)", address: address, publicKey: key.publicKey, versions: [.rfc])
+    }
+
+    /// What a test needs of it, as a value tasks can share.
+    var endpoint: RoughlyServers.Endpoint {
+        RoughlyServers.Endpoint(port: port, server: server, ecosystemEntry: ecosystemEntry)
     }
 
     /// Its entry in a server list.
