@@ -87,16 +87,22 @@ package final class ProxyPeer {
             let create = try SpawnedProcess(
                 executable, ["-f", configuration, "-z", "-N"], stdout: output, stderr: output)
             guard create.waitForExit(within: Self.startLimit), create.exitStatus == 0 else {
+                let state = Self.state(of: create)
                 create.terminate()
-                throw Failure(description: "squid -z failed: \(log)")
+                throw Failure(description: "squid -z failed (\(state)): \(log)")
             }
         }
         let arguments = kind == .squid ? ["-f", configuration, "-N"] : ["-d", "-c", configuration]
         let process = try SpawnedProcess(executable, arguments, stdout: output, stderr: output)
         self.process = process
+        let started = ContinuousClock.now
         guard waitUntilListening(process) else {
+            // Read before stop(), which removes the directory the log is in.
+            let waited = ContinuousClock.now - started
+            let message =
+                "\(kind) did not listen on 127.0.0.1:\(port) (\(Self.state(of: process)) after \(waited)): \(log)"
             stop()
-            throw Failure(description: "\(kind) did not listen on 127.0.0.1:\(port): \(log)")
+            throw Failure(description: message)
         }
     }
 
@@ -170,6 +176,15 @@ package final class ProxyPeer {
         ]
         if let auth = options.basicAuth { lines.append("BasicAuth \(auth.user) \(auth.password)") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// How a child stands, for a failure's message: its exit status, or that it still runs.
+    private static func state(of process: SpawnedProcess) -> String {
+        switch process.exitStatus {
+        case nil: "still running"
+        case -1: "reaped elsewhere (ECHILD)"
+        case let status?: "exited with status \(status)"
+        }
     }
 
     /// Polls a TCP connection to the port every 50 ms until one is accepted, the process exits or
