@@ -113,23 +113,33 @@ struct FaultInjectionTests {
 
     /// 30 % of 48 requests are dropped (seeded): each dropped request times out after exactly its
     /// timeout and every other one gives a correct sample; no burst takes longer than its timeouts.
+    /// The six bursts run at once, each against its own server and timed on its own thread: each
+    /// waits only on its own socket.
     @Test func thirtyPercentLossCostsOnlyTheLostRequestsTimeouts() async throws {
-        let server = try Self.server()
-        defer { server.stop() }
-        let address = try Self.address(server)
         let bursts = 6
         let samples = 8
         let timeout = Duration.milliseconds(60)
         let pattern = Self.lossPattern(count: bursts * samples, seed: 30)
         #expect(pattern.filter { $0 }.count == 14)
+        let drops = (0..<bursts).map { Array(pattern[($0 * samples)..<(($0 + 1) * samples)]) }
+        let servers = try drops.map { burstDrops in
+            let server = try Self.server()
+            server.update { $0.nextBehaviours = burstDrops.map { $0 ? .noReply : .normal } }
+            return server
+        }
+        defer { servers.forEach { $0.stop() } }
+        let addresses = try servers.map(Self.address)
+        let runs = try await BlockingCases.run(Array(0..<bursts), lanes: bursts) { burst in
+            let clock = BootTimeClock()
+            let start = clock.now()
+            let result = SNTPClient().query(
+                addresses[burst], options: QueryOptions(samples: samples, interval: .zero, timeout: timeout))
+            return (result, clock.now() - start)
+        }
+        #expect(runs.count == bursts)
         var answered = 0
-        for burst in 0..<bursts {
-            let drops = Array(pattern[(burst * samples)..<((burst + 1) * samples)])
-            server.update { $0.nextBehaviours = drops.map { $0 ? .noReply : .normal } }
-            let (result, elapsed) = await timedOnOwnThread {
-                SNTPClient().query(
-                    address, options: QueryOptions(samples: samples, interval: .zero, timeout: timeout))
-            }
+        for (burst, (result, elapsed)) in runs {
+            let drops = drops[burst]
             let lost = drops.filter { $0 }.count
             #expect(result.exchanges.map { $0.sample != nil } == drops.map { !$0 }, "burst \(burst)")
             #expect(result.exchanges.filter { $0.outcome == .timedOut }.count == lost)
@@ -145,7 +155,7 @@ struct FaultInjectionTests {
             answered += samples - lost
         }
         #expect(answered == 34)
-        #expect(server.requestCount == bursts * samples)
+        #expect(servers.map(\.requestCount) == Array(repeating: samples, count: bursts))
     }
 
     /// Three servers, each losing 30 % of the requests (seeded), still give the right time in every
@@ -313,28 +323,31 @@ struct FaultInjectionTests {
 
     /// Replies that come 2 s late are never waited for: each request times out on time, the result
     /// is a timeout, and a burst deadline cuts the burst short exactly.
+    /// The two bursts run at once, each against its own server and timed on its own thread.
     @Test func repliesAfterTheDeadlineAreTimeouts() async throws {
         // 2 s (was 1 s), so that waiting for a late reply still exceeds 2 timeouts + 1 s of slack.
-        let server = try Self.server(.lateReply(.seconds(2)))
-        defer { server.stop() }
-        let address = try Self.address(server)
+        let servers = try (0..<2).map { _ in try Self.server(.lateReply(.seconds(2))) }
+        defer { servers.forEach { $0.stop() } }
+        let address = try Self.address(servers[0])
+        let boundedAddress = try Self.address(servers[1])
         let timeout = Duration.milliseconds(150)
-        let (result, elapsed) = await timedOnOwnThread {
+        async let plainRun = timedOnOwnThread {
             SNTPClient().query(address, options: QueryOptions(samples: 2, interval: .zero, timeout: timeout))
         }
+        // With a deadline 300 ms away, the second request waits only the 150 ms left and no third
+        // request starts. (Was 200 ms, leaving 50 ms: a late wake-up from the first timeout on a
+        // loaded machine could reach the deadline before the second request started.)
+        async let boundedRun = timedOnOwnThread {
+            SNTPClient().query(
+                boundedAddress, options: QueryOptions(samples: 8, interval: .zero, timeout: timeout),
+                deadline: BootTimeClock().now() + .milliseconds(300))
+        }
+        let (result, elapsed) = await plainRun
+        let (bounded, boundedElapsed) = await boundedRun
         #expect(result.failure == .timedOut)
         #expect(result.exchanges.map(\.outcome) == [.timedOut, .timedOut])
         #expect(elapsed >= timeout * 2)
         #expect(elapsed < timeout * 2 + Self.slack)
-
-        // With a deadline 300 ms away, the second request waits only the 150 ms left and no third
-        // request starts. (Was 200 ms, leaving 50 ms: a late wake-up from the first timeout on a
-        // loaded machine could reach the deadline before the second request started.)
-        let (bounded, boundedElapsed) = await timedOnOwnThread {
-            SNTPClient().query(
-                address, options: QueryOptions(samples: 8, interval: .zero, timeout: timeout),
-                deadline: BootTimeClock().now() + .milliseconds(300))
-        }
         #expect(bounded.failure == .timedOut)
         #expect(bounded.exchanges.count == 2)
         #expect(boundedElapsed >= .milliseconds(300))

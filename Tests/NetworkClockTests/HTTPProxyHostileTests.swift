@@ -2,16 +2,18 @@ import Foundation
 @testable import HTTPTime
 import LoopbackServers
 import NetClockPlatform
+import NetClockTestSupport
 import Testing
 import TimeBase
 import WallClockReference
 
 /// `https://` and `http://` time through a hostile proxy (``HostileProxy``): each fault ends in its
 /// typed ``HTTPTimeError`` within the request timeout, without a measurement (so the clock never
-/// moves), and the process uses almost no CPU meanwhile nor after the call returned.
+/// moves), and the client thread uses almost no CPU meanwhile nor after the call returned.
 ///
-/// CPU time is the whole process's, so these tests assume no other suite runs beside them, as
-/// `swift test --no-parallel` or `--filter` run them.
+/// Each fault's client runs on a pool of its own with one thread, whose CPU clock
+/// (``ThreadCPUClock``) is that case's CPU whatever runs beside it (as in ``HostileTLSPeerTests``):
+/// so the faults, which mostly wait on their proxies, all run at once (``faultRun``).
 @Suite(.serialized, .enabled(if: TestCertificates.runnable, "needs the openssl command"), .wallClockReference)
 struct HTTPProxyHostileTests {
     typealias Budget = HostileTLSPeerBudget
@@ -36,6 +38,95 @@ struct HTTPProxyHostileTests {
         }
     }
 
+    /// What one fault's case showed.
+    struct Ending: Sendable {
+        var error: HTTPTimeError?
+        /// From the call to its return.
+        var wall: Duration
+        /// The client thread's CPU from before the call to after the settle period.
+        var cpu: Duration
+        /// The pool's threads once every case returned and the settle period passed.
+        var statistics: BlockingPool.Statistics
+        var requestHeads: [String]
+    }
+
+    /// Why a case could not be played.
+    struct CaseError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Every fault, played once, all at once; each argument reads its own.
+    static let faultRun = Task { await Self.play(HostileProxy.Script.faults) }
+
+    /// Plays every script against a proxy of its own at once, each client on a one-thread pool whose
+    /// CPU clock is read before the call and once every case has returned and ``Budget/settle``
+    /// passed (a thread left spinning keeps burning CPU meanwhile).
+    static func play(_ scripts: [HostileProxy.Script]) async -> [HostileProxy.Script: Result<
+        Ending, CaseError
+    >] {
+        struct Started: Sendable {
+            var proxy: HostileProxy
+            var pool: BlockingPool
+            var clock: ThreadCPUClock
+            var cpuStart: Duration
+            var error: HTTPTimeError?
+            var wall: Duration
+        }
+        var started: [HostileProxy.Script: Started] = [:]
+        var endings: [HostileProxy.Script: Result<Ending, CaseError>] = [:]
+        await withTaskGroup(of: (HostileProxy.Script, Result<Started, CaseError>).self) { group in
+            for script in scripts {
+                group.addTask {
+                    do {
+                        let proxy = try HostileProxy(script)
+                        // One thread that stays (60 s idle timeout): its CPU clock is the client's.
+                        let pool = BlockingPool(maximumThreads: 1, idleTimeout: .seconds(60))
+                        let source = try Self.source(proxy: proxy, pool: pool)
+                        guard let clock = try await pool.run({ _ in ThreadCPUClock.current() }),
+                            let cpuStart = clock.time
+                        else {
+                            proxy.stop()
+                            return (script, .failure(CaseError(description: "no thread CPU clock here")))
+                        }
+                        guard let url = URL(string: "https://time.invalid/") else {
+                            proxy.stop()
+                            return (script, .failure(CaseError(description: "no URL")))
+                        }
+                        let start = ContinuousClock.now
+                        var error: HTTPTimeError?
+                        do throws(HTTPTimeError) {
+                            _ = try await source.measure(url)
+                        } catch let failure {
+                            error = failure
+                        }
+                        let run = Started(
+                            proxy: proxy, pool: pool, clock: clock, cpuStart: cpuStart, error: error,
+                            wall: ContinuousClock.now - start)
+                        return (script, .success(run))
+                    } catch {
+                        return (script, .failure(CaseError(description: "\(error)")))
+                    }
+                }
+            }
+            for await (script, result) in group {
+                switch result {
+                case .success(let run): started[script] = run
+                case .failure(let error): endings[script] = .failure(error)
+                }
+            }
+        }
+        try? await Task.sleep(for: Budget.settle)
+        for (script, run) in started {
+            let ending = Ending(
+                error: run.error, wall: run.wall,
+                cpu: run.clock.time.map { $0 - run.cpuStart } ?? .seconds(3600),
+                statistics: run.pool.statistics, requestHeads: run.proxy.requestHeads)
+            run.proxy.stop()
+            endings[script] = .success(ending)
+        }
+        return endings
+    }
+
     static func source(proxy: HostileProxy, pool: BlockingPool) throws -> HTTPTimeClient {
         var configuration = HTTPTimeClient.Configuration(
             requestTimeout: Budget.timeout, deadline: .seconds(2))
@@ -46,16 +137,14 @@ struct HTTPProxyHostileTests {
     }
 
     /// `https://time.invalid/`: a name nobody resolves, so only the proxy could have been asked.
+    /// Each fault ends in its typed error: at once, or when the 0.5 s timeout is due for the stall
+    /// (not later), and the client thread used less than ``HostileTLSPeerBudget/cpuLimit`` over the
+    /// case and the settle period after every case returned.
     @Test(arguments: HostileProxy.Script.faults)
     func aHostileProxyGivesItsTypedErrorInTimeWithoutSpinning(_ script: HostileProxy.Script) async throws {
-        let proxy = try HostileProxy(script)
-        defer { proxy.stop() }
-        let pool = BlockingPool(maximumThreads: 4)
-        let url = try #require(URL(string: "https://time.invalid/"))
-        let meter = CPUTimeMeter()
-        let error = await HTTPSClientTests.failure(of: try Self.source(proxy: proxy, pool: pool), url).0
-        let wall = meter.wall
-        let cpu = await meter.cpu(afterSettling: Budget.settle)
+        let run = try (await Self.faultRun.value)[script].map { try $0.get() }
+        let ending = try #require(run, "the case did not run")
+        let (error, wall, cpu) = (ending.error, ending.wall, ending.cpu)
         let (code, reason) = Self.expected(script)
         #expect(error?.code == code, "\(String(describing: error))")
         #expect(error?.reason.contains(reason) == true, "\(String(describing: error))")
@@ -64,10 +153,12 @@ struct HTTPProxyHostileTests {
         } else {
             #expect(wall < Budget.timeout, "took \(wall)")
         }
-        #expect(cpu < Budget.cpuLimit, "used \(cpu) of CPU in \(wall) (+ \(Budget.settle) settling)")
-        let statistics = pool.statistics
+        #expect(
+            cpu < Budget.cpuLimit,
+            "the client thread used \(cpu) of CPU in \(wall) (+ \(Budget.settle) settling)")
+        let statistics = ending.statistics
         #expect(statistics.idle == statistics.threads && statistics.queued == 0, "\(statistics)")
-        #expect(proxy.requestHeads.first?.hasPrefix("CONNECT time.invalid:443 HTTP/1.1\r\n") == true)
+        #expect(ending.requestHeads.first?.hasPrefix("CONNECT time.invalid:443 HTTP/1.1\r\n") == true)
         if script == .authenticationRequired || script == .forbidden {
             #expect(error?.statusCode == (script == .forbidden ? 403 : 407))
         }

@@ -104,19 +104,22 @@ import WallClockReference
     }
 
     /// Headers trickling in one byte per 20 ms never complete within the timeout: the measurement
-    /// ends with a timeout as soon as it is due, not later.
+    /// ends with a timeout as soon as it is due, not later. The two measurements run at once (the
+    /// server serves each connection on a thread of its own).
     @Test func slowHeadersTimeOutOnTime() async throws {
         let (server, url) = try startServer(.init(misbehaviour: .slowHeaders(pause: .milliseconds(20))))
         defer { server.stop() }
         let source = HTTPTimeClient(configuration: .init(requestTimeout: .milliseconds(400)))
-        let (error, elapsed) = await Self.failure(of: source, url)
-        #expect(error?.code == .timeout, "\(String(describing: error))")
-        #expect(error?.reason.contains("bytes received") == true, "\(String(describing: error))")
-        #expect(elapsed >= .milliseconds(400) && elapsed < .milliseconds(400) + Self.slack, "took \(elapsed)")
         // The overall deadline wins when it is shorter than the request timeout.
         let short = HTTPTimeClient(
             configuration: .init(requestTimeout: .seconds(3), deadline: .milliseconds(300)))
-        let (deadlineError, deadlineElapsed) = await Self.failure(of: short, url)
+        async let timedOut = Self.failure(of: source, url)
+        async let pastDeadline = Self.failure(of: short, url)
+        let (error, elapsed) = await timedOut
+        let (deadlineError, deadlineElapsed) = await pastDeadline
+        #expect(error?.code == .timeout, "\(String(describing: error))")
+        #expect(error?.reason.contains("bytes received") == true, "\(String(describing: error))")
+        #expect(elapsed >= .milliseconds(400) && elapsed < .milliseconds(400) + Self.slack, "took \(elapsed)")
         #expect(deadlineError?.code == .timeout)
         #expect(
             deadlineElapsed >= .milliseconds(300) && deadlineElapsed < .milliseconds(300) + Self.slack,

@@ -38,17 +38,21 @@ struct HTTPCLITests {
         #expect(server.requests.count == requests.count)
     }
 
-    @Test func silentNTPFallsBackToTheDateHeader() async throws {
+    /// NTP silent, the HTTP URL gives the time. The millisecond header: one request, where the
+    /// `Date` refinement's 2–4 s of waits would prove nothing more about the fallback (the refinement
+    /// has its own tests: HTTPDateRefinerTests, HTTPMeasurementCoreResponseTests).
+    @Test func silentNTPFallsBackToHTTP() async throws {
         var configuration = FakeNTPServer.Configuration()
         configuration.behaviour = .noReply
         let ntp = try FakeNTPServer(configuration: configuration)
         defer { ntp.stop() }
         let server = try HTTPTimeServer(
-            configuration: HTTPTimeServer.Configuration(offset: .milliseconds(-1700)))
+            configuration: HTTPTimeServer.Configuration(
+                offset: .milliseconds(-1700), timestampHeaderName: "X-Server-Time-Ms"))
         defer { server.stop() }
         let output = try await CLIRunner.run([
             "query", "127.0.0.1:\(ntp.port)", "--interval", "0", "--samples", "1", "--timeout", "0.3",
-            "--http", server.urlString,
+            "--http", server.urlString, "--http-header", "X-Server-Time-Ms",
         ])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let lines = output.stdout.split(separator: "\n")

@@ -193,18 +193,23 @@ struct ProxyCLITests {
 
     /// The run with `--no-proxy` and the one without it run at once, each with its own stalling
     /// proxy (nothing here is timed), so the first proxy seeing no connection is still its own.
+    /// The bypass asks for ``timestampHeader`` (one request); the other run waits 0.5 s for an
+    /// answer to `CONNECT` that never comes (any timeout shows the stall; its `CONNECT` is sent at once).
     @Test func noProxyOptionIgnoresTheEnvironment() async throws {
         let proxy = try HostileProxy(.stall)
         defer { proxy.stop() }
         let used = try HostileProxy(.stall)
         defer { used.stop() }
-        let server = try Self.server(secure: true)
+        let server = try Self.server(secure: true, timestamp: true)
         defer { server.stop() }
         let url = server.url(hostName: "localhost")
-        async let bypassed = Self.query(url, ["--no-proxy"], environment: ["https_proxy": proxy.url])
+        async let bypassed = Self.query(
+            url, ["--no-proxy", "--http-header", Self.timestampHeader],
+            environment: ["https_proxy": proxy.url])
         // Without it, the stalling proxy is used: a timeout naming the proxy, exit 1.
-        async let stalledRun = Self.query(url, ["--timeout", "1"], environment: ["https_proxy": used.url])
-        let (output, stalled) = try await (bypassed, stalledRun)
+        async let stalledRun = Self.query(url, ["--timeout", "0.5"], environment: ["https_proxy": used.url])
+        let output = try await bypassed
+        let stalled = try await stalledRun
         _ = try Self.expectTruth(output, "--no-proxy")
         #expect(proxy.requestHeads.isEmpty, "--no-proxy: \(proxy.requestHeads)")
         #expect(stalled.status == 1, "without --no-proxy: \(stalled.stdout)")

@@ -12,7 +12,8 @@ import NetClockTestSupport
 /// temporary directory, and stopped by its pid (``stop()``, or releasing it).
 ///
 /// Both run as root and drop to their own user (`proxy`, `tinyproxy`), so the directory is mode
-/// 0777 (TESTING.md, "Proxies on loopback").
+/// 0777 (TESTING.md, "Proxies on loopback"). Squid runs under a service name of its own, caches in
+/// memory only and starts no helper process (``squidConfiguration(_:)``).
 package final class ProxyPeer {
     /// Which proxy.
     package enum Kind: String, Sendable, CustomStringConvertible {
@@ -57,15 +58,20 @@ package final class ProxyPeer {
     package let kind: Kind
     /// The loopback port it listens on.
     package let port: UInt16
-    /// The temporary directory of its configuration, cache, logs and pid file.
+    /// The temporary directory of its configuration, logs and pid file.
     package let directory: String
+    /// Squid's service name (`-n`), which names its shared memory segments: its own, so that
+    /// Squids running at once never share one. (Under the default `squid`, one that finds a segment
+    /// unlinks and re-creates it; two starting beside a running third can both find it, and the one
+    /// that re-creates it second dies: "FATAL: Ipc::Mem::Segment::create failed to shm_open(…): File
+    /// exists".)
+    let serviceName = "netclock" + UUID().uuidString.prefix(8)
     private var process: SpawnedProcess?
 
     /// The longest start-up allowed.
     package static let startLimit = Duration.seconds(15)
 
-    /// Writes the configuration, (for Squid) creates the cache, starts the proxy and waits until it
-    /// accepts connections.
+    /// Writes the configuration, starts the proxy and waits until it accepts connections.
     package init(_ kind: Kind, options: Options = Options()) throws {
         guard let executable = kind.path else { throw Failure(description: kind.missing) }
         self.kind = kind
@@ -80,23 +86,18 @@ package final class ProxyPeer {
         try text.write(toFile: configuration, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: configuration)
         let output = directory + "/stdout.log"
-        if kind == .squid {
-            try FileManager.default.createDirectory(
-                atPath: directory + "/cache", withIntermediateDirectories: false,
-                attributes: [.posixPermissions: 0o777])
-            let create = try SpawnedProcess(
-                executable, ["-f", configuration, "-z", "-N"], stdout: output, stderr: output)
-            guard create.waitForExit(within: Self.startLimit), create.exitStatus == 0 else {
-                create.terminate()
-                throw Failure(description: "squid -z failed: \(log)")
-            }
-        }
-        let arguments = kind == .squid ? ["-f", configuration, "-N"] : ["-d", "-c", configuration]
+        let arguments =
+            kind == .squid ? ["-n", serviceName, "-f", configuration, "-N"] : ["-d", "-c", configuration]
         let process = try SpawnedProcess(executable, arguments, stdout: output, stderr: output)
         self.process = process
+        let started = ContinuousClock.now
         guard waitUntilListening(process) else {
+            // Read before stop(), which removes the directory the log is in.
+            let waited = ContinuousClock.now - started
+            let message =
+                "\(kind) did not listen on 127.0.0.1:\(port) (\(Self.state(of: process)) after \(waited)): \(log)"
             stop()
-            throw Failure(description: "\(kind) did not listen on 127.0.0.1:\(port): \(log)")
+            throw Failure(description: message)
         }
     }
 
@@ -120,34 +121,41 @@ package final class ProxyPeer {
         (try? String(contentsOfFile: directory + "/access.log", encoding: .utf8)) ?? ""
     }
 
-    /// Stops the proxy by its pid (SIGTERM, then SIGKILL after 3 s) and removes its directory.
+    /// Stops the proxy by its pid and removes its directory: tinyproxy by SIGTERM (then SIGKILL
+    /// after 3 s); Squid by SIGKILL, then its shared memory segments (`/dev/shm/SERVICE-…`).
     ///
-    /// Squid acts on a SIGTERM only at its next once-a-second tick and then still waits a tick
-    /// after its (zero) `shutdown_lifetime`; a second SIGTERM, 50 ms after the first, makes it exit
-    /// at the first tick: about 1 s instead of 2–3 s per Squid.
+    /// Squid takes a second to stop on SIGTERM however it is configured (it ends its main loop by
+    /// an event `shutdown_lifetime` + 1 s ahead), and a test has read all it needs of it by now.
+    /// SIGKILL leaves nothing behind but those segments: it starts no helper process, and its only
+    /// state on disk is in the directory.
     package func stop() {
         if kind == .squid, let process, process.isRunning {
-            kill(process.pid, SIGTERM)
-            Thread.sleep(forTimeInterval: 0.05)
-            if process.isRunning { kill(process.pid, SIGTERM) }
+            kill(process.pid, SIGKILL)
+            _ = process.waitForExit(within: .seconds(3))
         }
         process?.terminate()
         process = nil
+        if kind == .squid, let segments = try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm") {
+            for segment in segments where segment.hasPrefix(serviceName + "-") {
+                try? FileManager.default.removeItem(atPath: "/dev/shm/" + segment)
+            }
+        }
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// Squid's configuration: a memory cache only (no `cache_dir`, so no `squid -z` and no unlinkd
+    /// helper) and no pinger, so that it runs as one process, which SIGKILL stops whole.
     private func squidConfiguration(_ options: Options) -> String {
         var lines = [
             "http_port 127.0.0.1:\(port)",
             "acl localnet src 127.0.0.0/8",
             "http_access allow localnet",
             "http_access deny all",
-            "cache_dir ufs \(directory)/cache 16 4 16",
             "pid_filename \(directory)/squid.pid",
             "access_log stdio:\(directory)/access.log",
             "cache_log \(directory)/cache.log",
-            "shutdown_lifetime 0 seconds",
             "dns_nameservers 127.0.0.1",
+            "pinger_enable off",
         ]
         if !options.hosts.isEmpty {
             let hosts = options.hosts.map { "\($0.value) \($0.key)" }.sorted().joined(separator: "\n")
@@ -172,7 +180,16 @@ package final class ProxyPeer {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Polls a TCP connection to the port every 50 ms until one is accepted, the process exits or
+    /// How a child stands, for a failure's message: its exit status, or that it still runs.
+    private static func state(of process: SpawnedProcess) -> String {
+        switch process.exitStatus {
+        case nil: "still running"
+        case -1: "reaped elsewhere (ECHILD)"
+        case let status?: "exited with status \(status)"
+        }
+    }
+
+    /// Polls a TCP connection to the port every 10 ms until one is accepted, the process exits or
     /// ``startLimit`` passes.
     private func waitUntilListening(_ process: SpawnedProcess) -> Bool {
         let end = ContinuousClock.now + Self.startLimit
@@ -182,7 +199,7 @@ package final class ProxyPeer {
                 defer { connection.close() }
                 if (try? connection.waitUntilConnected(timeout: .milliseconds(200))) == true { return true }
             }
-            Thread.sleep(forTimeInterval: 0.05)
+            Thread.sleep(forTimeInterval: 0.01)
         }
         return false
     }
