@@ -25,8 +25,8 @@ package struct RunningProcess: Hashable, Sendable {
 }
 
 extension Syscalls {
-    /// Every process /proc lists that can be read (others' may vanish or be hidden by `hidepid`);
-    /// empty where there is no /proc (Darwin).
+    /// Every process /proc lists that can be read (others' may vanish or be hidden by `hidepid`) and
+    /// has not begun to exit (``isExiting(_:)``); empty where there is no /proc (Darwin).
     package static func runningProcesses() -> [RunningProcess] {
         #if canImport(Glibc)
             guard let directory = opendir("/proc") else { return [] }
@@ -36,7 +36,7 @@ extension Syscalls {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                     String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
                 }
-                guard let id = Int32(name), id > 0 else { continue }
+                guard let id = Int32(name), id > 0, !isExiting(id) else { continue }
                 guard case .success(let comm) = FileSystem.readFile(atPath: "/proc/\(id)/comm", limit: 64)
                 else {
                     continue
@@ -55,6 +55,21 @@ extension Syscalls {
         #else
             return []
         #endif
+    }
+
+    /// Whether `/proc/PID/stat` shows the process exiting (`PF_EXITING` in its flags) or exited (a
+    /// zombie, `Z`, or `X`): it runs no code any more, though /proc lists it (its `cmdline` is
+    /// already empty). A process /proc cannot show is not called exiting.
+    static func isExiting(_ id: Int32) -> Bool {
+        guard case .success(let stat) = FileSystem.readFile(atPath: "/proc/\(id)/stat", limit: 4_096),
+            let close = stat.lastIndex(of: UInt8(ascii: ")"))
+        else { return false }
+        // After the name: state, ppid, pgrp, session, tty_nr, tpgid, flags, …
+        let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
+        guard fields.count > 6 else { return false }
+        if fields[0].elementsEqual("Z".utf8) || fields[0].elementsEqual("X".utf8) { return true }
+        let pfExiting: UInt32 = 0x4
+        return UInt32(String(decoding: fields[6], as: UTF8.self)).map { $0 & pfExiting != 0 } ?? false
     }
 }
 
