@@ -66,9 +66,7 @@ struct HTTPProxyHostileTests {
     >] {
         struct Started: Sendable {
             var proxy: HostileProxy
-            var pool: BlockingPool
-            var clock: ThreadCPUClock
-            var cpuStart: Duration
+            var meter: MeteredPool
             var error: HTTPTimeError?
             var wall: Duration
         }
@@ -79,15 +77,12 @@ struct HTTPProxyHostileTests {
                 group.addTask {
                     do {
                         let proxy = try HostileProxy(script)
-                        // One thread that stays (60 s idle timeout): its CPU clock is the client's.
-                        let pool = BlockingPool(maximumThreads: 1, idleTimeout: .seconds(60))
-                        let source = try Self.source(proxy: proxy, pool: pool)
-                        guard let clock = try await pool.run({ _ in ThreadCPUClock.current() }),
-                            let cpuStart = clock.time
-                        else {
+                        // One thread that stays: its CPU clock is the client's.
+                        guard let meter = await MeteredPool.make() else {
                             proxy.stop()
                             return (script, .failure(CaseError(description: "no thread CPU clock here")))
                         }
+                        let source = try Self.source(proxy: proxy, pool: meter.pool)
                         guard let url = URL(string: "https://time.invalid/") else {
                             proxy.stop()
                             return (script, .failure(CaseError(description: "no URL")))
@@ -100,7 +95,7 @@ struct HTTPProxyHostileTests {
                             error = failure
                         }
                         let run = Started(
-                            proxy: proxy, pool: pool, clock: clock, cpuStart: cpuStart, error: error,
+                            proxy: proxy, meter: meter, error: error,
                             wall: ContinuousClock.now - start)
                         return (script, .success(run))
                     } catch {
@@ -119,8 +114,8 @@ struct HTTPProxyHostileTests {
         for (script, run) in started {
             let ending = Ending(
                 error: run.error, wall: run.wall,
-                cpu: run.clock.time.map { $0 - run.cpuStart } ?? .seconds(3600),
-                statistics: run.pool.statistics, requestHeads: run.proxy.requestHeads)
+                cpu: run.meter.cpuUsed ?? .seconds(3600),
+                statistics: run.meter.pool.statistics, requestHeads: run.proxy.requestHeads)
             run.proxy.stop()
             endings[script] = .success(ending)
         }

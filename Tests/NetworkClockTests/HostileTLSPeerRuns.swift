@@ -106,13 +106,13 @@ enum HostileTLSPeerRuns {
         try? await Task.sleep(for: Budget.settle)
         for (item, run) in started {
             var ending = run.ending
-            if let end = run.cpuClock.time {
-                ending.cpu = end - run.cpuStart
+            if let cpu = run.meter.cpuUsed {
+                ending.cpu = cpu
             } else {
                 ending.cpu = .seconds(3600)
                 ending.reason += " (the pool thread ended before its CPU was read)"
             }
-            let statistics = run.pool.statistics
+            let statistics = run.meter.pool.statistics
             ending.poolIdle = statistics.idle == statistics.threads && statistics.queued == 0
             ending.connections = run.peer.connections
             run.peer.stop()
@@ -132,9 +132,7 @@ enum HostileTLSPeerRuns {
     private struct Started: Sendable {
         var ending: Ending
         var peer: HostileTLSPeer
-        var pool: BlockingPool
-        var cpuClock: ThreadCPUClock
-        var cpuStart: Duration
+        var meter: MeteredPool
     }
 
     private static func play(_ item: Case, cancelling: Bool, _ certificates: TestCertificates)
@@ -147,13 +145,12 @@ enum HostileTLSPeerRuns {
         } catch {
             throw CaseError("no peer: \(error)")
         }
-        // One thread that stays (60 s idle timeout): its CPU clock is the case's client's.
-        let pool = BlockingPool(maximumThreads: 1, idleTimeout: .seconds(60))
-        guard let clock = try? await pool.run({ _ in ThreadCPUClock.current() }), let cpuStart = clock.time
-        else {
+        // One thread that stays: its CPU clock is the case's client's.
+        guard let meter = await MeteredPool.make() else {
             peer.stop()
             throw CaseError("no thread CPU clock on this platform")
         }
+        let pool = meter.pool
         var ending = Ending()
         let clockNow = ContinuousClock()
         if cancelling {
@@ -183,7 +180,7 @@ enum HostileTLSPeerRuns {
             ending.code = failure?.code ?? "-"
             ending.reason = failure?.reason ?? ""
         }
-        return Started(ending: ending, peer: peer, pool: pool, cpuClock: clock, cpuStart: cpuStart)
+        return Started(ending: ending, peer: peer, meter: meter)
     }
 
     /// One call of `client` against `peer` on `pool` with `timeout` (the request's or the key
