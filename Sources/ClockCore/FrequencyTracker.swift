@@ -33,6 +33,9 @@ package struct FrequencyTracker: Sendable, Hashable {
         case frequencyChanged = "frequency_changed"
         /// A sync did not overlap the clock's prediction (``AnchorUpdate/discontinuous(step:)``).
         case discontinuity
+        /// A leap second lies between the history and the sync: POSIX time stepped by a second
+        /// that the oscillator did not, so the earlier points measure no frequency against it.
+        case leapSecond = "leap_second"
     }
 
     /// The thresholds the tracker works with.

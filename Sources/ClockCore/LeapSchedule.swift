@@ -36,6 +36,13 @@ package struct LeapSchedule: Sendable, Hashable {
     /// midnight).
     var stepInstant: Int64? { midnight.map { sign > 0 ? $0 : $0 - 1 } }
 
+    /// Whether the scheduled leap lies between the true times `earlier` and `later`: POSIX time
+    /// stepped between them (an inserted second in the repeated 23:59:59 counts as before it).
+    package func separates(_ earlier: UnixTime, _ later: UnixTime) -> Bool {
+        guard let step = stepInstant else { return false }
+        return earlier.seconds < step && later.seconds >= step
+    }
+
     /// What an anchor learns from a server's leap indicator at true time `time`: an announced leap
     /// (`sign` ±1) ends the current UTC month (ntpd and chrony announce for the whole month or its
     /// last day); none (0) covers the current UTC day (RFC 5905: the indicator speaks for the last

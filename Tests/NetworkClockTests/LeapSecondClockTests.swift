@@ -124,6 +124,35 @@ struct LeapSecondClockTests {
         #expect(estimate.errorBound < .milliseconds(5))
     }
 
+    /// POSIX time steps by the leap while the oscillator does not: a pair of syncs across it would
+    /// read the second as a frequency error of a second over their span (33,000 ppm here) and carry
+    /// the estimate off by that rate. The history is reset instead, and the clock stays on time.
+    @Test("syncs across the leap measure no frequency from it", arguments: [Int64(1), -1])
+    func noFrequencyFromTheLeap(sign: Int64) throws {
+        let timeline = timeline()
+        let clock = clock(timeline)
+        for _ in 0..<2 {
+            var anchor = timeline.anchor(bound: .milliseconds(1))
+            anchor.leap = .announced(sign: sign, at: anchor.trueTime)
+            clock.offer(anchor)
+            timeline.advance(by: .seconds(10))
+        }
+        #expect(clock.frequency().isMeasured)
+        let before = clock.frequency()
+        timeline.advance(by: .seconds(10))
+        var later = timeline.anchor(bound: .milliseconds(1))
+        later.trueTime = Self.posix(timeline.trueTime, sign: sign)
+        later.leap = .announced(sign: 0, at: later.trueTime)
+        clock.offer(later)
+        #expect(clock.frequencyReset(since: before)?.code == "leap_second")
+        #expect(clock.frequency().syncCount == 1)
+        timeline.advance(by: .seconds(60))
+        let estimate = try #require(clock.now())
+        let truth = Self.posix(timeline.trueTime, sign: sign)
+        #expect(estimate.contains(truth), "\(estimate) vs \(truth)")
+        #expect(abs(estimate.time - truth) <= .microseconds(1), "\(estimate.time - truth)")
+    }
+
     @Test(
         "smear: 24 h linear, noon to noon, inside the bound before, during and after",
         arguments: [Int64(1), -1])
