@@ -71,6 +71,14 @@ package struct TrueTimeInterval: Hashable, Sendable, CustomStringConvertible {
             earliest: max(earliest, other.earliest), latest: min(latest, other.latest), instant: instant)
     }
 
+    /// The times of this interval not before `floor` (a time the true time was proven to have
+    /// passed), or nil when the whole interval lies before it: the one floor rule, which the
+    /// selection's screen and `netclock set`'s decision both apply.
+    package func notBefore(_ floor: UnixTime) -> TrueTimeInterval? {
+        guard latest >= floor else { return nil }
+        return TrueTimeInterval(earliest: max(earliest, floor), latest: latest, instant: instant)
+    }
+
     /// Whether this interval lies inside `other` (both about the same instant).
     package func isInside(_ other: TrueTimeInterval) -> Bool {
         earliest >= other.earliest && latest <= other.latest

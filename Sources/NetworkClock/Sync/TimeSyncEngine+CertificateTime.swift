@@ -25,7 +25,7 @@ extension TimeSyncEngine {
             return (.trustedClock, .at(secondsSince1970: Self.seconds(trusted.time)), nil)
         }
         if let roughtime, let answer = await roughtime(), case .success(let agreement) = answer.agreement,
-            !(floor.map { agreement.interval.latest < $0 } ?? false)
+            floor.map({ agreement.interval.notBefore($0) != nil }) ?? true
         {
             return (.roughtime, .at(secondsSince1970: Self.seconds(agreement.interval.midpoint)), answer)
         } else if let roughtime {

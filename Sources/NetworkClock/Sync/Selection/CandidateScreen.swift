@@ -19,6 +19,13 @@ enum Rejection: Hashable, Sendable {
 protocol CandidateScreen: Sendable {
     /// The candidates (by ``Candidate/index``) this rule keeps out, with why.
     func rejections(among candidates: [Candidate]) -> [Int: Rejection]
+    /// What a candidate it kept still proves under this rule (the rule's part of the interval).
+    func narrowed(_ candidate: Candidate) -> Candidate
+}
+
+extension CandidateScreen {
+    /// A rule that only rules out keeps a candidate's interval whole.
+    func narrowed(_ candidate: Candidate) -> Candidate { candidate }
 }
 
 /// A rule that rules candidates out once the vote has given the interval they agree on.

@@ -65,7 +65,10 @@ struct SourceSelection: Sendable {
             rejected.merge(ruledOut) { first, _ in first }
             remaining.removeAll { ruledOut[$0.index] != nil }
         }
-        for screen in screens { drop(screen.rejections(among: remaining)) }
+        for screen in screens {
+            drop(screen.rejections(among: remaining))
+            remaining = remaining.map(screen.narrowed)
+        }
         var outcome: SourceCombiner.Outcome
         while true {
             guard !remaining.isEmpty else { throw .noCandidates(rejected: rejected) }

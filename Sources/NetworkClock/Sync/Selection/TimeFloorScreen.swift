@@ -1,8 +1,9 @@
 import TimeBase
 
 /// The time floor (``TimeFloor``) as a screen: the true time was once proven to be at least
-/// ``floor``, so a candidate whose whole interval lies before it cannot be right, and one resting on
-/// a certificate that expired before it cannot be valid now.
+/// ``floor``, so a candidate keeps only the part of its interval from the floor on
+/// (`TrueTimeInterval.notBefore(_:)`, the one floor rule), one whose whole interval lies before it
+/// cannot be right, and one resting on a certificate that expired before it cannot be valid now.
 struct TimeFloorScreen: CandidateScreen {
     var floor: UnixTime
 
@@ -10,7 +11,7 @@ struct TimeFloorScreen: CandidateScreen {
         let shown = ISO8601.format(floor, fractionDigits: 0)
         var rejected: [Int: Rejection] = [:]
         for candidate in candidates {
-            if candidate.interval.latest < floor {
+            if candidate.interval.notBefore(floor) == nil {
                 rejected[candidate.index] = .falseticker(
                     "its whole interval lies before the time floor (\(shown)), the least the true time was"
                         + " proven to be")
@@ -22,5 +23,11 @@ struct TimeFloorScreen: CandidateScreen {
             }
         }
         return rejected
+    }
+
+    func narrowed(_ candidate: Candidate) -> Candidate {
+        var narrowed = candidate
+        narrowed.interval = candidate.interval.notBefore(floor) ?? candidate.interval
+        return narrowed
     }
 }
