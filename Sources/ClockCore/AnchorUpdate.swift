@@ -28,6 +28,19 @@ public enum AnchorUpdate: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The stable snake_case code the CLI's JSON prints: `adopted`, `intersected`, `kept`,
+    /// `kept_authenticated`, `discontinuous` or `refused`.
+    package var code: String {
+        switch self {
+        case .refused: "refused"
+        case .adopted: "adopted"
+        case .intersected: "intersected"
+        case .kept: "kept"
+        case .keptAuthenticated: "kept_authenticated"
+        case .discontinuous: "discontinuous"
+        }
+    }
+
     /// E.g. `intersected` or `discontinuous (+1.250000s)`.
     public var description: String {
         switch self {

@@ -154,10 +154,11 @@ package final class AnchoredClock: Sendable {
     package var kernelDiscipline: KernelDiscipline { state.withLock { $0.kernel } }
 
     /// The true time minus the system wall clock, now (the NTP sign convention: positive when the
-    /// wall clock is behind); `nil` until synchronized.
+    /// wall clock is behind), compared at the instant of one bracketed wall-clock reading;
+    /// `nil` until synchronized.
     package func wallClockOffset() -> Duration? {
-        guard let estimate = now() else { return nil }
-        return estimate.offset(from: wall.now())
+        let reading = TimeMapping(wall: wall, monotonic: monotonic)
+        return estimate(at: reading.monotonic)?.offset(from: reading.wall)
     }
 
     // MARK: Updating
@@ -224,6 +225,12 @@ package final class AnchoredClock: Sendable {
                     errorBound: offered.anchor.errorBound)
                 if case .discontinuous = outcome {
                     state.frequency.reset(keeping: point, reason: .discontinuity)
+                } else if let newest = state.frequency.points.last,
+                    next.anchor.leap.separates(newest.trueTime, point.trueTime)
+                {
+                    // The history's POSIX times are a second off the new one's: no pair across the
+                    // leap measures the oscillator. The anchor itself was carried across it.
+                    state.frequency.reset(keeping: point, reason: .leapSecond)
                 } else if state.frequency.add(point) != nil, outcome != .adopted {
                     // The frequency moved beyond the allowance: the current anchor was aged at a
                     // frequency that no longer held, so its interval is no evidence any more.

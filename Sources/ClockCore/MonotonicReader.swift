@@ -30,3 +30,6 @@ package struct MonotonicReader: Sendable {
         readsBootTime ? MonotonicInstant(sinceOrigin: .nanoseconds(nanoseconds())) : source.now()
     }
 }
+
+/// A reader is a monotonic clock too, so its readings pair with the wall clock's (`TimeMapping`).
+extension MonotonicReader: MonotonicClock {}

@@ -89,7 +89,9 @@ public struct TimeEstimate: Sendable, Hashable {
     }
 
     /// The offset of the true time from a wall-clock reading taken at the same moment: positive when
-    /// the wall clock is behind (the NTP sign convention, `true − local`).
+    /// the wall clock is behind (the NTP sign convention, `true − local`). A reading taken apart from
+    /// the estimate (a thread preempted between the two) shows as offset error: to compare the
+    /// clock with the system clock, `NetworkClock.systemClockOffset()` reads both at one instant.
     public func offset(from wallClockReading: UnixTime) -> Duration {
         time - wallClockReading
     }

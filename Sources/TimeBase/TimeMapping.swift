@@ -9,11 +9,15 @@ package struct TimeMapping: Hashable, Sendable {
     package var wall: UnixTime
     /// The monotonic reading taken at the same moment.
     package var monotonic: MonotonicInstant
+    /// How far the wall reading can lie from ``monotonic``: half the gap between the two monotonic
+    /// readings that bracketed it (zero for a mapping given as two readings taken together).
+    package var uncertainty: Duration
 
     /// Creates a mapping from two readings taken together.
     package init(wall: UnixTime, monotonic: MonotonicInstant) {
         self.wall = wall
         self.monotonic = monotonic
+        self.uncertainty = .zero
     }
 
     /// The most attempts at a tight reading.
@@ -41,6 +45,8 @@ package struct TimeMapping: Hashable, Sendable {
         let reading = best ?? (.zero, wall.now(), monotonic.now())
         self.wall = reading.wall
         self.monotonic = reading.monotonic
+        // Rounded up: the pairing is exact to within half the gap, never better.
+        self.uncertainty = Duration(attoseconds: (reading.gap.attoseconds + 1) / 2)
     }
 
     /// The wall-clock time corresponding to a monotonic instant under this mapping.

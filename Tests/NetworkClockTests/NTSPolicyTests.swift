@@ -194,8 +194,15 @@ struct NTSPolicyTests {
         do {
             let report = try await clock.sync()
             #expect(allowed, "a downgrade was accepted without permission: \(report)")
-            #expect(report.isDowngraded && !report.isAuthenticated)
-            #expect(abs(report.offset - .seconds(7)) <= report.errorBound + Self.wallMapping)
+            // The sync's evidence was a downgrade; the clock's trusted time, which the report's
+            // top level gives, is still the authenticated anchor, and the plain source 7 s off
+            // contradicts it.
+            #expect(report.isDowngraded && report.isAuthenticated)
+            #expect(report.anchorUpdate == .keptAuthenticated)
+            #expect(abs(report.offset - Self.truth) <= report.errorBound + Self.wallMapping)
+            let source = report.servers.first { $0.kind == .ntp }
+            #expect(source?.status == .contradictsAuthenticated, "\(report.servers)")
+            #expect(abs((source?.offset ?? .zero) - .seconds(7)) <= Self.wallMapping + .milliseconds(10))
         } catch {
             #expect(!allowed, "an allowed downgrade failed: \(error)")
             #expect(error.code == .unauthenticatedOnly)

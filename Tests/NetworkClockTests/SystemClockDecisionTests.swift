@@ -100,20 +100,32 @@ typealias TimeDiscipline = NetworkClock.TimeDiscipline
         #expect(Self.decide(.nanoseconds(2_000_000_001 * sign), bound: bound).refusal?.code == .boundTooWide)
     }
 
+    /// The one floor rule (`TrueTimeInterval.notBefore(_:)`): the interval is cut to the floor, and
+    /// refused only when nothing of it is left.
     @Test(arguments: signs)
-    func neverToATimeBeforeTheFloor(_ sign: Int64) {
+    func onlyThePartFromTheFloorOnIsTrusted(_ sign: Int64) {
         let correction = Duration.seconds(400 * 86_400 * sign)
         let target = Self.reading.wall + correction
-        let atFloor = Self.decide(correction, floor: target)
-        #expect(atFloor.action == .step, "\(atFloor)")
-        let before = Self.decide(correction, floor: target + .nanoseconds(1))
+        // The floor at the interval's latest end leaves that one instant: a step to it, exact.
+        let atLatest = Self.decide(correction, floor: target + .milliseconds(10))
+        #expect(atLatest.action == .step, "\(atLatest)")
+        #expect(atLatest.correction == correction + .milliseconds(10) && atLatest.errorBound == .zero)
+        let before = Self.decide(correction, floor: target + .milliseconds(10) + .nanoseconds(1))
         #expect(before.refusal?.code == .beforeFloor, "\(before)")
         // The floor comes first: it is refused as before the floor even from unauthenticated time.
         #expect(
             Self.decide(correction, authenticated: false, floor: target + .seconds(1)).refusal?.code
                 == .beforeFloor)
-        // Inside the interval nothing is done, floor or not.
-        #expect(Self.decide(.zero, floor: Self.reading.wall + .seconds(5)).action == .none)
+        // A floor inside the interval cuts it: its upper half is what is left.
+        let cut = Self.decide(correction, floor: target)
+        #expect(
+            cut.correction == correction + .milliseconds(5) && cut.errorBound == .milliseconds(5), "\(cut)")
+        // Inside the interval nothing is done when the floor is before it, but a floor between the
+        // clock and the interval's end proves the clock wrong.
+        #expect(Self.decide(.zero, floor: Self.reading.wall - .seconds(5)).action == .none)
+        let proven = Self.decide(.zero, floor: Self.reading.wall + .milliseconds(6))
+        #expect(proven.action == .slew && proven.correction == .milliseconds(8), "\(proven)")
+        #expect(Self.decide(.zero, floor: Self.reading.wall + .seconds(5)).refusal?.code == .beforeFloor)
     }
 
     @Test(arguments: signs)

@@ -87,7 +87,10 @@ public final class NetworkClock: Sendable {
     /// Syncs once: NTP, then HTTP if NTP gave nothing. The result is intersected with the current
     /// anchor aged to the same instant, so the bound only tightens; when the two disagree (no
     /// overlap) the result replaces the anchor and ``ClockEvent/anchorDiscontinuity(by:)`` is
-    /// emitted. A changed anchor is then persisted.
+    /// emitted, unless the anchor is authenticated and the result is not: unauthenticated time never
+    /// moves authenticated time. A changed anchor is then persisted. The report's top-level time,
+    /// bound and offset are the clock's trusted time after the sync; each source keeps its own
+    /// measurement.
     /// - Throws: ``SyncError`` when no source gave a usable, agreeing time.
     @discardableResult
     public func sync() async throws(SyncError) -> SyncReport {
@@ -134,7 +137,10 @@ public final class NetworkClock: Sendable {
         }
         let frequencyBefore = clock.frequency()
         let update = clock.offer(report.anchor)
-        report.anchorUpdate = update
+        // The floor rises only by what this sync's own authenticated evidence proves.
+        let raisesFloor = report.isAuthenticated && update != .refused
+        let evidence = report
+        report.settle(on: clock, update: update)
         let replaced = update.replacedAnchor
         for server in report.servers { emitStatus(of: server) }
         if case .discontinuous(let step) = update { broadcaster.emit(.anchorDiscontinuity(by: step)) }
@@ -146,7 +152,7 @@ public final class NetworkClock: Sendable {
         {
             broadcaster.emit(.storeFailed(failure))
         }
-        if report.isAuthenticated && update != .refused { await raiseFloor(by: report) }
+        if raisesFloor { await raiseFloor(by: evidence) }
         broadcaster.emit(.synced(report, anchorReplaced: replaced))
         return report
     }

@@ -17,6 +17,8 @@ extension SyncReport.Server {
         package var offset: Duration?
         /// The measured bound, when measured.
         package var errorBound: Duration?
+        /// The times the measurement proves, at its instant, when measured.
+        package var interval: TrueTimeInterval?
         /// Whether the URL is `https://`.
         package var isHTTPS: Bool
 
@@ -48,6 +50,7 @@ extension SyncReport.Server {
                 HTTP(
                     header: header, requests: measurement.requests, offset: measurement.offset,
                     errorBound: measurement.errorBound, isHTTPS: Self.isHTTPS(measurement.url))))
+        http?.interval = measurement.interval
         certificateChain = measurement.certificateChain
     }
 

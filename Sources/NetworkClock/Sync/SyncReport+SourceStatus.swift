@@ -35,6 +35,10 @@ extension SyncReport {
         /// Answered, but not used: NTS servers are configured and the NTS mode does not let an
         /// unauthenticated source decide the time (``NetworkClock/NTSMode``).
         public static let unauthenticated = SourceStatus(rawValue: "unauthenticated")
+        /// Answered with unauthenticated time whose interval lies wholly outside the clock's held
+        /// authenticated time: it takes no part, because unauthenticated evidence never overrules
+        /// authenticated time (a forgery on the path, or a wrong server).
+        public static let contradictsAuthenticated = SourceStatus(rawValue: "contradicts_authenticated")
         /// A Roughtime server whose validly signed time agrees with the other servers' majority.
         public static let agreed = SourceStatus(rawValue: "agreed")
         /// A Roughtime server whose signed time is valid, with no majority to judge it by.

@@ -2,21 +2,23 @@ import NetClockPlatform
 import TimeBase
 
 extension NetworkClock {
-    /// What to do to the system clock after a sync: nothing, a slew, a step, or a refusal with its
-    /// reason. A pure value, computed from the sync's trusted interval and one reading of the system
-    /// clock; ``NetworkClock/applyToSystemClock(_:)`` carries it out.
+    /// What to do to the system clock: nothing, a slew, a step, or a refusal with its reason. A pure
+    /// value, computed from the clock's trusted time at one reading of the system clock
+    /// (``SystemClockOffset``); ``NetworkClock/applyToSystemClock(_:)`` carries it out.
     ///
     /// The rules, in order:
-    /// 1. The sync's interval is aged to the reading (its bound grows at the policy's drift tolerance):
-    ///    ``trueTime`` ± ``errorBound``, and ``correction`` = ``trueTime`` − the system clock.
-    /// 2. **None** when the system clock lies inside the interval (|correction| ≤ bound), whatever the
-    ///    method.
-    /// 3. **Refused** `before_floor` when ``trueTime`` lies before the time floor;
-    ///    `unauthenticated_correction_too_large` when the time is not authenticated and |correction|
-    ///    exceeds ``SystemClockPolicy/maximumUnauthenticatedCorrection``; `bound_too_wide` when the
-    ///    bound exceeds half the correction (below that the corrected clock, off by at most the bound,
-    ///    is certain to be closer to true time than the clock was, off by at least |correction| −
-    ///    bound); `other_time_daemon` when another discipline was found and may not be overridden.
+    /// 1. The trusted interval at the reading is cut to the time floor (the one floor rule: only its
+    ///    part from the floor on can hold); **refused** `before_floor` when none of it is left.
+    ///    ``trueTime`` ± ``errorBound`` is what remains, and ``correction`` = ``trueTime`` − the
+    ///    system clock.
+    /// 2. **None** when the system clock lies inside that interval (|correction| ≤ bound), whatever
+    ///    the method.
+    /// 3. **Refused** `unauthenticated_correction_too_large` when the time is not authenticated and
+    ///    |correction| exceeds ``SystemClockPolicy/maximumUnauthenticatedCorrection``; `bound_too_wide`
+    ///    when the bound exceeds half the correction (below that the corrected clock, off by at most
+    ///    the bound, is certain to be closer to true time than the clock was, off by at least
+    ///    |correction| − bound); `other_time_daemon` when another discipline was found and may not be
+    ///    overridden.
     /// 4. Else a **slew** when forced, or automatic and |correction| ≤ the step threshold (edges slew);
     ///    a **step** otherwise.
     public struct SystemClockDecision: Hashable, Sendable, CustomStringConvertible {
@@ -52,44 +54,64 @@ extension NetworkClock {
         /// Why the correction was refused; nil unless ``action`` is ``Action/refused``.
         public let refusal: SystemClockRefusal?
 
-        /// Decides from a sync's result: its true time, bound, monotonic instant and authentication.
+        /// Decides from the clock's trusted time at a reading of the system clock: its interval, its
+        /// authentication and the reading's own uncertainty.
         public init(
-            report: SyncReport, reading: SystemClockReading, floor: UnixTime?,
-            otherDisciplines: [TimeDiscipline],
+            offset: SystemClockOffset, floor: UnixTime?, otherDisciplines: [TimeDiscipline],
             policy: SystemClockPolicy
         ) {
             self.init(
-                trueTime: report.trueTime, at: report.monotonic, errorBound: report.errorBound,
-                isAuthenticated: report.isAuthenticated && !report.isDowngraded, reading: reading,
-                floor: floor,
+                interval: TrueTimeInterval(
+                    time: offset.trustedTime.time, bound: offset.errorBound, instant: offset.reading.monotonic
+                ),
+                isAuthenticated: offset.isAuthenticated, reading: offset.reading, floor: floor,
                 otherDisciplines: otherDisciplines, policy: policy)
         }
 
         /// Decides from a trusted interval (`trueTime` ± `errorBound` at the monotonic instant
-        /// `instant`), a reading of the system clock, the time floor, the other disciplines found and a
-        /// policy.
+        /// `instant`, carried to the reading at the policy's frequency tolerance), a reading of the
+        /// system clock, the time floor, the other disciplines found and a policy.
         public init(
             trueTime: UnixTime, at instant: MonotonicInstant, errorBound: Duration, isAuthenticated: Bool,
             reading: SystemClockReading, floor: UnixTime?, otherDisciplines: [TimeDiscipline],
             policy: SystemClockPolicy
         ) {
-            let elapsed = reading.monotonic - instant
-            let aged = trueTime + elapsed
-            let bound = errorBound + abs(elapsed).drift(atPPM: policy.frequencyTolerancePPM)
-            let correction = aged - reading.wall
+            let aged = TrueTimeInterval(time: trueTime, bound: errorBound, instant: instant)
+                .aged(to: reading.monotonic, tolerancePPM: policy.frequencyTolerancePPM)
+            self.init(
+                interval: TrueTimeInterval(
+                    time: aged.midpoint, bound: aged.radius + reading.uncertainty, instant: aged.instant),
+                isAuthenticated: isAuthenticated, reading: reading, floor: floor,
+                otherDisciplines: otherDisciplines, policy: policy)
+        }
+
+        /// Decides from `interval`, the trusted interval at `reading`'s instant.
+        private init(
+            interval: TrueTimeInterval, isAuthenticated: Bool, reading: SystemClockReading, floor: UnixTime?,
+            otherDisciplines: [TimeDiscipline], policy: SystemClockPolicy
+        ) {
+            let kept: TrueTimeInterval? = if let floor { interval.notBefore(floor) } else { interval }
+            let trusted = kept ?? interval
+            let correction = trusted.midpoint - reading.wall
             self.correction = correction
-            self.errorBound = bound
-            self.trueTime = aged
+            self.errorBound = trusted.radius
+            self.trueTime = trusted.midpoint
             self.reading = reading
             self.isAuthenticated = isAuthenticated
             self.method = policy.method
             let magnitude = abs(correction)
-            if magnitude <= bound {
+            if kept == nil, let floor {
+                action = .refused
+                refusal = SystemClockRefusal(
+                    .beforeFloor,
+                    "the trusted interval \(interval) lies wholly before the time floor "
+                        + "\(ISO8601.format(floor, fractionDigits: 0)), which authenticated time already proved past"
+                )
+            } else if magnitude <= trusted.radius {
                 action = .none
                 refusal = nil
             } else if let refused = Self.refusal(
-                correction: correction, bound: bound, trueTime: aged, isAuthenticated: isAuthenticated,
-                floor: floor,
+                correction: correction, bound: trusted.radius, isAuthenticated: isAuthenticated,
                 otherDisciplines: otherDisciplines, policy: policy)
             {
                 action = .refused
@@ -106,18 +128,10 @@ extension NetworkClock {
 
         /// The first guard that refuses a correction outside the interval, or nil.
         private static func refusal(
-            correction: Duration, bound: Duration, trueTime: UnixTime, isAuthenticated: Bool,
-            floor: UnixTime?,
-            otherDisciplines: [TimeDiscipline], policy: SystemClockPolicy
+            correction: Duration, bound: Duration, isAuthenticated: Bool, otherDisciplines: [TimeDiscipline],
+            policy: SystemClockPolicy
         ) -> SystemClockRefusal? {
             let magnitude = abs(correction)
-            if let floor, trueTime < floor {
-                return SystemClockRefusal(
-                    .beforeFloor,
-                    "the trusted time \(ISO8601.format(trueTime, fractionDigits: 3)) lies before the time floor "
-                        + "\(ISO8601.format(floor, fractionDigits: 0)), which authenticated time already proved past"
-                )
-            }
             if !isAuthenticated && magnitude > policy.maximumUnauthenticatedCorrection {
                 return SystemClockRefusal(
                     .unauthenticatedCorrectionTooLarge,
