@@ -192,4 +192,12 @@ enum JSONContractFixture {
 
     /// The wall clock reading for ``estimate``: 1.5 s behind the true time.
     static let wall = UnixTime(seconds: unixSeconds - 2, nanoseconds: 750_000_000)
+
+    /// ``estimate`` against the system clock reading ``wall`` (what `now` prints).
+    static var comparison: NetworkClock.SystemClockOffset {
+        NetworkClock.SystemClockOffset(
+            trustedTime: estimate,
+            reading: NetworkClock.SystemClockReading(
+                wall: wall, monotonic: MonotonicInstant(sinceOrigin: .seconds(1))))
+    }
 }

@@ -189,6 +189,50 @@ import TimeBase
         #expect(Fixture.frequency.lowerPPM < -62.49 && Fixture.frequency.upperPPM > -57.51)
     }
 
+    /// A sync whose unauthenticated evidence met a held authenticated anchor (issue 40): the top
+    /// level is the anchor's trusted time (authenticated, `anchor_update` `kept_authenticated`), and
+    /// the source that lay wholly outside it keeps its own measurement with the status
+    /// `contradicts_authenticated`.
+    @Test func syncWhereTheHeldAnchorOutranksTheEvidence() throws {
+        var held = Fixture.report
+        let local = held.trueTime - held.offset
+        held.trueTime = local + .milliseconds(2)
+        held.offset = .milliseconds(2)
+        held.errorBound = .microseconds(625)
+        held.isAuthenticated = true
+        held.anchorUpdate = .keptAuthenticated
+        held.servers[0].status = .contradictsAuthenticated
+        held.servers[0].reason = "outside the held authenticated time"
+        let line = JSONOutput.line(
+            SyncReportJSON(
+                held, state: "/s", anchorReplaced: false, anchorUpdate: .keptAuthenticated,
+                frequency: Fixture.frequency))
+        guard case .object(var expected) = Self.report, case .object(var source) = Self.selectedSource else {
+            return
+        }
+        source["status"] = "contradicts_authenticated"
+        source["reason"] = "outside the held authenticated time"
+        expected["servers"] = [.object(source), Self.silentSource, Self.kissedSource, Self.unresolvedSource]
+        expected["offset"] = 0.002
+        expected["error_bound"] = 0.000625
+        // The fixture's local clock reads 11:59:58.750122…; the anchor says 2 ms later.
+        expected["time"] = "2026-11-30T11:59:58.752122Z"
+        expected["unix"] = .number(held.trueTime.secondsDouble)
+        expected["authenticated"] = true
+        expected["state"] = "/s"
+        expected["anchor_replaced"] = false
+        expected["anchor_update"] = "kept_authenticated"
+        expected["frequency"] = Self.frequency
+        expected["frequency_reset"] = .null
+        let mismatches = JSONExpectation.object(expected).mismatches(try Self.decode(line))
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+        let text = ReportText.report(held)
+        #expect(
+            text.hasSuffix(
+                "(the held authenticated anchor; this sync's unauthenticated time only checked against it)"))
+        #expect(text.contains("contradicts authenticated time: 127.0.0.1:11123 (left out:"), "\(text)")
+    }
+
     @Test func failureObjectHasEveryKeyAndValue() throws {
         let json = try Self.decode(JSONOutput.line(SyncFailureJSON(Fixture.failure)))
         let expected: JSONExpectation = [
@@ -205,7 +249,7 @@ import TimeBase
         let json = try Self.decode(
             JSONOutput.line(
                 NowJSON(
-                    Fixture.estimate, wall: Fixture.wall, systemClock: Fixture.kernel,
+                    Fixture.comparison, systemClock: Fixture.kernel,
                     frequency: Fixture.frequency)))
         var expected: [String: JSONExpectation] = [
             "time": "2026-11-30T12:00:00.250000Z", "unix": 1_796_040_000.25, "error_bound": 0.000125,
@@ -226,7 +270,7 @@ import TimeBase
         // Where the kernel's state cannot be read, the key stays, with null.
         let unknown = try Self.decode(
             JSONOutput.line(
-                NowJSON(Fixture.estimate, wall: Fixture.wall, systemClock: nil, frequency: Fixture.frequency))
+                NowJSON(Fixture.comparison, systemClock: nil, frequency: Fixture.frequency))
         )
         expected["system_clock"] = .null
         let nullMismatches = JSONExpectation.object(expected).mismatches(unknown)
@@ -240,7 +284,7 @@ import TimeBase
             clockState: 5, status: [.unsynchronized], offset: .zero, frequencyPPM: 0,
             maximumError: .seconds(16), estimatedError: .seconds(16))
         let json = try Self.decode(
-            JSONOutput.line(NowJSON(Fixture.estimate, wall: Fixture.wall, systemClock: state)))
+            JSONOutput.line(NowJSON(Fixture.comparison, systemClock: state)))
         let expected: JSONExpectation = [
             "synchronized": false, "maximum_error": 16, "estimated_error": 16, "offset_to_slew": 0,
             "frequency_ppm": 0, "tick": 0.01, "state": "error", "status": ["unsync"],
@@ -303,15 +347,16 @@ import TimeBase
         let sync = try Self.decode(
             JSONOutput.line(
                 SyncReportJSON(
-                    Fixture.report, state: "/s", anchorReplaced: true, frequency: Fixture.frequency)))
+                    Fixture.report, state: "/s", anchorReplaced: true, anchorUpdate: .adopted,
+                    frequency: Fixture.frequency)))
         #expect(
             Set(sync.keys).subtracting(report.keys).sorted() == [
-                "anchor_replaced", "frequency", "frequency_reset", "state",
+                "anchor_replaced", "anchor_update", "frequency", "frequency_reset", "state",
             ])
         let now = try Self.decode(
             JSONOutput.line(
                 NowJSON(
-                    Fixture.estimate, wall: Fixture.wall, systemClock: Fixture.kernel,
+                    Fixture.comparison, systemClock: Fixture.kernel,
                     frequency: Fixture.frequency)))
         #expect(
             now.keys.sorted() == [

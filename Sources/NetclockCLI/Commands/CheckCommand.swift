@@ -107,9 +107,13 @@ struct CheckCommand {
         }
         switch await query.run(status: nil) {
         case .success(let report):
+            // The clock's trusted time after the round, against one reading of the system clock.
+            guard let comparison = query.clock.systemClockOffset() else {
+                return Outcome(missing: "no trusted time: the clock did not take the round's result")
+            }
             let evidence = CheckEvidence(
-                offset: report.offset.secondsDouble, errorBound: report.errorBound.secondsDouble,
-                isAuthenticated: report.isAuthenticated, isDowngraded: report.isDowngraded)
+                offset: comparison.offset.secondsDouble, errorBound: comparison.errorBound.secondsDouble,
+                isAuthenticated: comparison.isAuthenticated, isDowngraded: report.isDowngraded)
             let origin =
                 report.source == .ntp && report.isAuthenticated ? "nts" : report.source.rawValue
             let http = report.servers.filter { $0.http != nil && $0.tookPart }.count
@@ -141,13 +145,13 @@ struct CheckCommand {
         if case .failure(let error)? = clock.restoreResult {
             return Outcome(missing: "no valid anchor: \(error.reason)")
         }
-        guard let estimate = clock.now() else {
+        guard let comparison = clock.systemClockOffset() else {
             return Outcome(missing: "no valid anchor in \(store.path) (run `netclock sync --state FILE`)")
         }
-        let wall = SystemWallClock().now()
+        let estimate = comparison.trustedTime
         let evidence = CheckEvidence(
-            offset: estimate.offset(from: wall).secondsDouble, errorBound: estimate.errorBound.secondsDouble,
-            isAuthenticated: estimate.isAuthenticated)
+            offset: comparison.offset.secondsDouble, errorBound: comparison.errorBound.secondsDouble,
+            isAuthenticated: comparison.isAuthenticated)
         let origin = "anchor, " + (estimate.server ?? estimate.source.rawValue)
         return Outcome(
             evidence: evidence, origin: origin, sources: 1, age: estimate.age.secondsDouble,

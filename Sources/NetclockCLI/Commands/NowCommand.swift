@@ -33,18 +33,17 @@ struct NowCommand {
         case nil:
             break
         }
-        guard let estimate = clock.now() else {
+        guard let comparison = clock.systemClockOffset() else {
             console.err("netclock: no valid anchor in \(store.path)")
             return .noTime
         }
-        let wall = SystemWallClock().now()
-        let offset = estimate.offset(from: wall)
+        let estimate = comparison.trustedTime
+        let offset = comparison.offset
         if options.json {
             console.out(
                 JSONOutput.line(
                     NowJSON(
-                        estimate, wall: wall, systemClock: Syscalls.kernelClockState(),
-                        frequency: clock.frequency())))
+                        comparison, systemClock: Syscalls.kernelClockState(), frequency: clock.frequency())))
         } else {
             var line =
                 "\(ISO8601.format(estimate.time, fractionDigits: 6)) ± \(estimate.errorBound.formattedSeconds)"

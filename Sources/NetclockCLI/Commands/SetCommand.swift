@@ -1,9 +1,14 @@
 import NetworkClock
 import TimeBase
 
-/// `netclock set`'s own step, after the sync that `sync` runs (``SyncCommand``) succeeded and
-/// saved its anchor and floor: decide from the sync's result and one reading of the system clock
-/// (``SystemClockDecision``), then, unless `--dry-run`, apply it (``NetworkClock/applyToSystemClock(_:)``).
+/// `netclock set`'s own step, after the sync that `sync` runs (``SyncCommand``): decide from the
+/// clock's trusted time at one bracketed reading of the system clock
+/// (``NetworkClock/SystemClockOffset``, then ``NetworkClock/SystemClockDecision``), never from the
+/// sync's report, then, unless `--dry-run`, apply it (``NetworkClock/applyToSystemClock(_:)``).
+///
+/// The trusted time is what the clock holds after the sync: the sync's result when the clock took
+/// it, the held anchor when that outranks it (an authenticated anchor against unauthenticated
+/// evidence), or the held authenticated anchor alone when no source answered.
 struct SetCommand {
     /// What `set` did: the decision, the system clock around it, and the refusal if any.
     struct Outcome {
@@ -20,15 +25,15 @@ struct SetCommand {
 
     var options: QueryCommandOptions
 
-    /// Decides from `report` and `clock`'s reading of the system clock, with the floor the sync
-    /// left, and applies the decision unless this is a dry run.
-    func run(after report: SyncReport, clock: NetworkClock) -> Outcome {
-        var policy = options.systemClock
-        policy.frequencyTolerancePPM = clock.configuration.clock.frequencyTolerancePPM
+    /// Decides from `clock`'s trusted time against a reading of the system clock, with the floor
+    /// the sync left, and applies the decision unless this is a dry run; nil when the clock holds
+    /// no time.
+    func run(clock: NetworkClock) -> Outcome? {
         let disciplines = NetworkClock.TimeDiscipline.running()
+        guard let offset = clock.systemClockOffset() else { return nil }
         let decision = NetworkClock.SystemClockDecision(
-            report: report, reading: clock.readSystemClock(), floor: clock.timeFloor,
-            otherDisciplines: disciplines, policy: policy)
+            offset: offset, floor: clock.timeFloor, otherDisciplines: disciplines, policy: options.systemClock
+        )
         var refusal = decision.refusal
         if !options.dryRun && refusal == nil {
             do throws(NetworkClock.SystemClockRefusal) {
@@ -49,20 +54,22 @@ struct SetCommand {
         let interval = "± \(decision.errorBound.formattedSeconds)"
         let correction = decision.correction.signedFormattedSeconds
         let wouldOrDid = outcome.dryRun ? "dry run, would have " : ""
+        let time = decision.isAuthenticated ? "from authenticated time" : "from unauthenticated time"
         if outcome.refusal != nil || decision.action == .refused {
-            return "system clock: not corrected by \(correction) (\(interval))"
+            return "system clock: not corrected by \(correction) (\(interval)) \(time)"
         }
         switch decision.action {
         case .none, .refused:
-            return "system clock: \(correction) off, inside the trusted interval (\(interval)): left alone"
+            return
+                "system clock: \(correction) off, inside the trusted interval (\(interval)) \(time): left alone"
         case .slew:
             // The kernel slews a single-shot adjustment at 500 µs per second.
             let seconds = abs(decision.correction.secondsDouble) / 0.000_5
-            return "system clock: \(wouldOrDid)slewed \(correction) (\(interval)), done in about "
+            return "system clock: \(wouldOrDid)slewed \(correction) (\(interval)) \(time), done in about "
                 + "\(Int(seconds.rounded(.up))) s"
         case .step:
             let now = ISO8601.format(outcome.systemClockAfter, fractionDigits: 6)
-            return "system clock: \(wouldOrDid)stepped \(correction) (\(interval)); it reads \(now)"
+            return "system clock: \(wouldOrDid)stepped \(correction) (\(interval)) \(time); it reads \(now)"
         }
     }
 }

@@ -53,9 +53,25 @@ struct SyncCommand {
         case .success(let result): report = result
         case .failure(let error):
             let proof = query.keepProof(error.roughtime, console: console)
-            if options.json { console.out(JSONOutput.line(SyncFailureJSON(error, malfeasanceReport: proof))) }
+            // `set` still decides from a held authenticated anchor when no source gave time.
+            let held = query.clock.systemClockOffset().map(\.isAuthenticated) ?? false
+            let setting =
+                settingSystemClock && held && error.code != .cancelled
+                ? SetCommand(options: options).run(clock: query.clock) : nil
+            if options.json {
+                var json = SyncFailureJSON(error, malfeasanceReport: proof)
+                json.set = setting.map(SetJSON.init)
+                console.out(JSONOutput.line(json))
+            }
             console.err("netclock: \(error.description)")
-            return .noTime
+            guard let setting else { return .noTime }
+            if !options.json {
+                console.out(
+                    ReportText.servers(error.servers, roughtime: error.roughtime).joined(separator: "\n"))
+                console.out("no source gave time: the held authenticated anchor decides")
+                console.out(SetCommand.text(setting))
+            }
+            return finish(setting)
         }
         let update = report.anchorUpdate
         let proof = query.keepProof(report.roughtime, console: console)
@@ -65,11 +81,11 @@ struct SyncCommand {
             console.err("netclock: synced, but the anchor could not be saved: \(storeFailure.description)")
             return .noTime
         }
-        let setting =
-            settingSystemClock ? SetCommand(options: options).run(after: report, clock: query.clock) : nil
+        let setting = settingSystemClock ? SetCommand(options: options).run(clock: query.clock) : nil
         if options.json {
             var json = SyncReportJSON(
                 report, state: store.path, anchorReplaced: update?.replacedAnchor ?? false,
+                anchorUpdate: update,
                 malfeasanceReport: proof, frequency: frequency, frequencyReset: frequencyReset)
             json.set = setting.map(SetJSON.init)
             console.out(JSONOutput.line(json))
@@ -88,11 +104,18 @@ struct SyncCommand {
             console.out("\(kept) to \(store.path)")
             if let setting { console.out(SetCommand.text(setting)) }
         }
-        if let refusal = setting?.refusal {
-            console.err("netclock: the system clock was not corrected: \(refusal.description)")
+        if settingSystemClock && setting == nil {
+            console.err("netclock: the system clock was not corrected: the clock holds no trusted time")
             return .noTime
         }
-        return .success
+        return setting.map(finish) ?? .success
+    }
+
+    /// `set`'s exit status: 1 when the correction was refused (the reason on stderr), else 0.
+    private func finish(_ setting: SetCommand.Outcome) -> ExitStatus {
+        guard let refusal = setting.refusal else { return .success }
+        console.err("netclock: the system clock was not corrected: \(refusal.description)")
+        return .noTime
     }
 
     /// Prints what the clock said about its state files during the sync (the NTS cookie file not

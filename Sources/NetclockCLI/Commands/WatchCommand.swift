@@ -53,11 +53,10 @@ struct WatchCommand {
 
     /// `--metrics FILE`: the exposition of `metrics` with `clock`'s state now, written atomically.
     private func writeMetrics(_ metrics: WatchMetrics, of clock: NetworkClock, to path: String) {
-        let state = clock.now().map { estimate in
+        let state = clock.systemClockOffset().map { comparison in
             WatchMetrics.ClockState(
-                offset: estimate.offset(from: SystemWallClock().now()).secondsDouble,
-                errorBound: estimate.errorBound.secondsDouble, isAuthenticated: estimate.isAuthenticated,
-                age: estimate.age.secondsDouble)
+                offset: comparison.offset.secondsDouble, errorBound: comparison.errorBound.secondsDouble,
+                isAuthenticated: comparison.isAuthenticated, age: comparison.trustedTime.age.secondsDouble)
         }
         let text = metrics.text(clock: state, frequency: state == nil ? nil : clock.frequency())
         if let reason = MetricsFile.write(text, to: path) {

@@ -21,9 +21,12 @@ struct SyncFailureJSON: Encodable {
     var roughtime: RoughtimeJSON?
     /// Which time the certificates were checked against; `null` when none was checked.
     var certificateTime: Nullable<String>
+    /// `set` only, when a held authenticated anchor decided although no source gave time: what
+    /// was done to the system clock (absent otherwise).
+    var set: SetJSON?
 
     enum CodingKeys: String, CodingKey {
-        case error, servers, http, authenticated, downgrade, roughtime
+        case error, servers, http, authenticated, downgrade, roughtime, set
         case certificateTime = "certificate_time"
     }
 

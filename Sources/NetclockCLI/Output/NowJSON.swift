@@ -32,19 +32,21 @@ struct NowJSON: Encodable {
         case systemClock = "system_clock"
     }
 
-    /// The object for `estimate`, with `offset` against the wall clock reading `wall`, the
-    /// kernel's time-discipline state `systemClock` (nil when unknown) and the clock's `frequency`.
+    /// The object for the clock's trusted time against one reading of the system clock
+    /// (`comparison`), with the kernel's time-discipline state `systemClock` (nil when unknown) and
+    /// the clock's `frequency`.
     init(
-        _ estimate: TimeEstimate, wall: UnixTime, systemClock: KernelClockState?,
+        _ comparison: NetworkClock.SystemClockOffset, systemClock: KernelClockState?,
         frequency: FrequencyEstimate? = nil
     ) {
+        let estimate = comparison.trustedTime
         time = ISO8601.format(estimate.time, fractionDigits: 6)
         unix = estimate.time.secondsDouble
         errorBound = estimate.errorBound.secondsDouble
         age = estimate.age.secondsDouble
         source = estimate.source.rawValue
         server = Nullable(estimate.server)
-        offset = estimate.offset(from: wall).secondsDouble
+        offset = comparison.offset.secondsDouble
         driftCorrected = estimate.isDriftCorrected
         authenticated = estimate.isAuthenticated
         self.systemClock = Nullable(systemClock.map(SystemClockJSON.init))

@@ -26,11 +26,21 @@ enum ReportText {
             if let note = report.leapTableNote { leap += "; \(note)" }
             lines.append(leap)
         }
+        let contradicting = report.servers.filter { $0.status == .contradictsAuthenticated }
+        if !contradicting.isEmpty {
+            lines.append(
+                "contradicts authenticated time: "
+                    + contradicting.map(\.nameAndAddress).joined(separator: ", ")
+                    + " (left out: unauthenticated time never overrules authenticated time)")
+        }
+        let origin =
+            report.anchorUpdate == .keptAuthenticated
+            ? "the held authenticated anchor; this sync's unauthenticated time only checked against it"
+            : "\(report.source), \(report.server)" + (report.isAuthenticated ? ", authenticated" : "")
         // The result stays the last line: scripts read it.
         lines.append(
             "time \(ISO8601.format(report.trueTime, fractionDigits: 6))  offset \(report.offset.signedFormattedSeconds)"
-                + " ± \(report.errorBound.formattedSeconds)  (\(report.source), \(report.server)"
-                + (report.isAuthenticated ? ", authenticated)" : ")"))
+                + " ± \(report.errorBound.formattedSeconds)  (\(origin))")
         return lines.joined(separator: "\n")
     }
 

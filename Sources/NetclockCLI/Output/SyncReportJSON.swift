@@ -44,6 +44,11 @@ struct SyncReportJSON: Encodable {
     var state: String?
     /// `sync` only: whether this sync's anchor replaced the stored one (absent otherwise).
     var anchorReplaced: Bool?
+    /// `sync` only: what this sync's result did to the held anchor (`adopted`, `intersected`,
+    /// `kept`, `kept_authenticated`, `discontinuous`, `refused`; absent otherwise). With
+    /// `kept_authenticated` the held authenticated anchor, not this sync's unauthenticated
+    /// evidence, is the top level's time.
+    var anchorUpdate: String?
     /// `sync` only: the clock's frequency knowledge after this sync (absent otherwise).
     var frequency: FrequencyJSON?
     /// `sync` only: why this sync reset the frequency history, or `null` (absent otherwise).
@@ -61,13 +66,15 @@ struct SyncReportJSON: Encodable {
         case errorBound = "error_bound"
         case packetsSent = "packets_sent"
         case anchorReplaced = "anchor_replaced"
+        case anchorUpdate = "anchor_update"
         case frequencyReset = "frequency_reset"
     }
 
-    /// The object for `report`; `sync` adds where it saved the anchor and whether it replaced one.
+    /// The object for `report`; `sync` adds where it saved the anchor, whether it replaced one and
+    /// what the result did to it.
     init(
         _ report: SyncReport, state: String? = nil, anchorReplaced: Bool? = nil,
-        malfeasanceReport: String? = nil,
+        anchorUpdate: AnchorUpdate? = nil, malfeasanceReport: String? = nil,
         frequency: FrequencyEstimate? = nil, frequencyReset: ClockEvent.FrequencyReset? = nil
     ) {
         roughtime = report.roughtime.map {
@@ -91,6 +98,7 @@ struct SyncReportJSON: Encodable {
         http = HTTPSourceJSON.entries(report.servers, certificateCheck: report.certificateCheck)
         self.state = state
         self.anchorReplaced = anchorReplaced
+        self.anchorUpdate = anchorUpdate?.code
         self.frequency = frequency.map(FrequencyJSON.init)
         self.frequencyReset = frequency.map { _ in Nullable(frequencyReset?.code) }
     }
