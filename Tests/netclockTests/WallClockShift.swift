@@ -13,6 +13,8 @@ struct WallClockShift: Sendable, Hashable, CustomTestStringConvertible {
     enum Kind: Sendable, Hashable {
         /// Off by a whole number of days (negative: behind), from the moment the program starts.
         case days(Int64)
+        /// Off by a whole number of seconds (negative: behind): a clock that drifted a little.
+        case seconds(Int64)
         /// Starting at this instant (seconds since 1970) when the program starts, then running: a dead
         /// RTC battery.
         case startingAt(Int64)
@@ -30,6 +32,10 @@ struct WallClockShift: Sendable, Hashable, CustomTestStringConvertible {
     static let ahead400Days = WallClockShift(kind: .days(400), strictReason: "certificate has expired")
     /// 20 days behind: a clock that drifted or was set by hand.
     static let behind20Days = WallClockShift(kind: .days(-20), strictReason: "certificate is not yet valid")
+    /// 30 s ahead: a clock that drifted or was set by hand, not far enough to matter to
+    /// certificates.
+    static let ahead30Seconds = WallClockShift(
+        kind: .seconds(30), strictReason: "none: the certificates are valid at this time")
     /// 1970-01-02 00:00:00 UTC: the date a machine without a working RTC starts at (a day after the
     /// epoch, so every time zone's local date is still valid).
     static let deadRTC = WallClockShift(
@@ -42,6 +48,7 @@ struct WallClockShift: Sendable, Hashable, CustomTestStringConvertible {
     var fakeTime: String {
         switch kind {
         case .days(let days): return days < 0 ? "\(days)d" : "+\(days)d"
+        case .seconds(let seconds): return seconds < 0 ? "\(seconds)s" : "+\(seconds)s"
         case .startingAt(let seconds):
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -67,6 +74,8 @@ struct WallClockShift: Sendable, Hashable, CustomTestStringConvertible {
         case .days(let days):
             let offset = -Double(days * 86_400)
             return offset...offset
+        case .seconds(let seconds):
+            return -Double(seconds)...(-Double(seconds))
         case .startingAt(let seconds):
             return (spawnedAt - Double(seconds))...(exitedAt - Double(seconds))
         }
@@ -76,6 +85,7 @@ struct WallClockShift: Sendable, Hashable, CustomTestStringConvertible {
     var testDescription: String {
         switch kind {
         case .days(let days): return days < 0 ? "−\(-days) d" : "+\(days) d"
+        case .seconds(let seconds): return seconds < 0 ? "−\(-seconds) s" : "+\(seconds) s"
         case .startingAt: return "\(fakeTime.dropFirst().prefix(10)) (dead RTC)"
         }
     }
