@@ -30,6 +30,22 @@ package final class UDPSocket {
         descriptor?.rawValue
     }
 
+    /// The descriptor number while the socket is open, for ``ReadinessWait``.
+    var pollDescriptor: Int32? { openDescriptor }
+
+    /// Takes one datagram that is already waiting, without blocking: its length (copied to the start
+    /// of `buffer`, truncated by the kernel when longer), or nil when none is waiting.
+    package func receiveWaiting(into buffer: inout [UInt8]) throws(TransportError) -> Int? {
+        guard let fd = openDescriptor else { throw .closed("receive", "socket") }
+        if buffer.isEmpty { buffer.append(0) }
+        switch buffer.withUnsafeMutableBytes({ Syscalls.receive(fd, $0) }) {
+        case .success(let count): return count
+        case .failure(.wouldBlock): return nil
+        case .failure(.connectionRefused): throw .connectionRefused(address: remote)
+        case .failure(let code): throw .failed("receive from \(remote)", errno: code)
+        }
+    }
+
     /// Sends one datagram.
     package func send(_ bytes: [UInt8]) throws(TransportError) {
         guard let fd = openDescriptor else { throw .closed("send", "socket") }
