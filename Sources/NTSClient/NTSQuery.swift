@@ -63,7 +63,7 @@ package struct NTSQuery: Sendable {
         var outcome = NTSQueryOutcome(server: server, keyExchanges: 0)
         for attempt in 0..<2 {
             let association: NTSAssociation
-            if let existing = sessions.association(for: server), isUsable(existing) {
+            if let existing = sessions.association(for: server), existing.isUsable(under: certificateTime) {
                 association = existing
             } else {
                 let now = client.monotonic.now()
@@ -99,7 +99,7 @@ package struct NTSQuery: Sendable {
             outcome.association = association
             let address: SocketAddress
             do {
-                address = try ntpAddress(of: association)
+                address = try association.ntpAddress(family: family)
             } catch {
                 outcome.failure = NTSFailure(
                     .ntpResolutionFailed,
@@ -123,42 +123,9 @@ package struct NTSQuery: Sendable {
         return outcome
     }
 
-    /// Whether `association` may be spent under this query's certificate time: its chain must be
-    /// valid at the instant certificates are checked against now, so an association whose key
-    /// exchange checked no time (a cold start) is re-verified against the time obtained since
-    /// (and one that is not valid then runs a new key exchange); with the wall clock, only one
-    /// whose key exchange checked it.
-    private func isUsable(_ association: NTSAssociation) -> Bool {
-        switch certificateTime {
-        case .unchecked:
-            return true
-        case .wallClock:
-            return association.certificateTime != .unchecked
-        case .at(let seconds):
-            let instant = Double(seconds)
-            if association.certificateTime == .unchecked && association.certificateChain.isEmpty {
-                return false
-            }
-            return association.certificateChain.allSatisfy { $0.isValid(from: instant, to: instant) }
-        }
-    }
-
     /// The NTP address an existing association with `server` would use, when it names no other
     /// host than the key exchange's (known without a lookup).
     package func knownNTPAddress(of server: ServerName) -> SocketAddress? {
-        guard let keys = sessions.association(for: server)?.keys, keys.ntpHost == keys.keyExchangeAddress.host
-        else { return nil }
-        return keys.keyExchangeAddress.withPort(keys.ntpPort)
-    }
-
-    /// The NTP server's address: the key exchange's own address when it named no other host.
-    private func ntpAddress(of association: NTSAssociation) throws(TransportError) -> SocketAddress {
-        let keys = association.keys
-        if keys.ntpHost == keys.keyExchangeAddress.host {
-            return keys.keyExchangeAddress.withPort(keys.ntpPort)
-        }
-        let addresses = try Resolver.resolve(keys.ntpHost, port: keys.ntpPort, family: family, limit: 1)
-        guard let first = addresses.first else { throw .noAddresses(host: keys.ntpHost) }
-        return first
+        sessions.association(for: server)?.knownNTPAddress
     }
 }

@@ -61,9 +61,27 @@ package struct CertificateValidity: Hashable, Sendable, CustomStringConvertible 
     }
 
     /// Whether the certificate is valid at every instant from `earliest` to `latest` (seconds
-    /// since 1970, fractions included).
+    /// since 1970, fractions included): the one validity rule, every check below is this one.
+    /// `notAfter` is the last valid second, so validity ends with it, one second after its start.
     package func isValid(from earliest: Double, to latest: Double) -> Bool {
         Double(notBefore) <= earliest && latest <= Double(notAfter) + 1
+    }
+
+    /// Whether the certificate is valid at the instant `seconds` since 1970.
+    package func isValid(at seconds: Int64) -> Bool {
+        isValid(from: Double(seconds), to: Double(seconds))
+    }
+
+    /// Whether the certificate is valid at some instant from `earliest` to `latest`: false only
+    /// when its whole validity lies outside them.
+    package func isValid(somewhereFrom earliest: Double, to latest: Double) -> Bool {
+        Double(notBefore) <= latest && earliest <= Double(notAfter) + 1
+    }
+
+    /// Whether the certificate's validity begins or ends from `earliest` to `latest`: valid at one
+    /// end of them, perhaps not at the other. Yields the edge (`begins` or `ends`) and its second.
+    package func edges(from earliest: Double, to latest: Double) -> [(edge: String, seconds: Int64)] {
+        [("begins", notBefore), ("ends", notAfter)].filter { earliest...latest ~= Double($0.1) }
     }
 
     /// `subject valid notBefore…notAfter` (seconds since 1970).

@@ -210,7 +210,7 @@ package struct HTTPMeasurementCore: Sendable {
         -> CertificateValidity?
     {
         let (earliest, latest) = (interval.earliest.secondsDouble, interval.latest.secondsDouble)
-        return chain.first { Double($0.notAfter) + 1 < earliest || latest < Double($0.notBefore) }
+        return chain.first { !$0.isValid(somewhereFrom: earliest, to: latest) }
     }
 
     private func failure(
