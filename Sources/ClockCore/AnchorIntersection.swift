@@ -33,8 +33,7 @@ struct AnchorIntersection: Sendable {
             return
         }
         let authenticated = current.anchor.isAuthenticated && offered.anchor.isAuthenticated
-        let middle = both.flooredMidpoint
-        let bound = both.boundAroundFlooredMidpoint
+        let (middle, bound) = both.pointEstimate
         if offered.anchor.isAuthenticated && !current.anchor.isAuthenticated {
             // Unauthenticated evidence must not narrow (and so steer) authenticated time.
             (outcome, anchor, atCommonInstant) = (.adopted, offered, new)
@@ -63,31 +62,5 @@ extension HeldAnchor {
         var copy = self
         copy.anchor.isAuthenticated = value
         return copy
-    }
-}
-
-extension TrueTimeInterval {
-    /// The midpoint rounded down to a whole nanosecond, as anchors keep it (exact in the anchor file).
-    var flooredMidpoint: UnixTime { UnixTime(sinceEpoch: midpoint.sinceEpoch.flooredToNanosecond) }
-
-    /// The bound around ``flooredMidpoint`` that keeps both edges inside it: up to the upper edge,
-    /// the farther one, rounded up to a whole nanosecond.
-    var boundAroundFlooredMidpoint: Duration { (latest - flooredMidpoint).ceiledToNanosecond }
-
-    /// Whether `other` has the same ends (whatever its instant).
-    func hasEnds(of other: TrueTimeInterval) -> Bool { earliest == other.earliest && latest == other.latest }
-}
-
-extension Duration {
-    /// Rounded toward negative infinity to a whole nanosecond.
-    package var flooredToNanosecond: Duration {
-        let (quotient, remainder) = attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
-        return Duration(attoseconds: (remainder < 0 ? quotient - 1 : quotient) * 1_000_000_000)
-    }
-
-    /// Rounded toward positive infinity to a whole nanosecond.
-    package var ceiledToNanosecond: Duration {
-        let (quotient, remainder) = attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
-        return Duration(attoseconds: (remainder > 0 ? quotient + 1 : quotient) * 1_000_000_000)
     }
 }

@@ -73,8 +73,7 @@ package struct HeldAnchor: Sendable, Hashable {
     func intersection(_ other: HeldAnchor) -> HeldAnchor? {
         guard let both = interval.intersection(other.interval) else { return nil }
         var result = self
-        result.anchor.trueTime = both.flooredMidpoint
-        result.anchor.errorBound = both.boundAroundFlooredMidpoint
+        (result.anchor.trueTime, result.anchor.errorBound) = both.pointEstimate
         return result
     }
 
