@@ -7,124 +7,166 @@ import TimeBase
 
 @testable import NetworkClock
 
-/// Roughtime's agreed signed time as one candidate of the selection (``SignedTime``), on fixed
-/// values: which time wins under each NTS mode, when authenticated kinds of source disagree, what
-/// the floor does to the signed time, and what a failed Roughtime query leaves to the others.
+/// Each Roughtime server as a candidate of the one selection (``SyncDecision``), on fixed values:
+/// which time wins under each NTS mode, when authenticated kinds of source disagree, a lying
+/// Roughtime server named by the same vote as the NTP sources, what the floor does to the signed
+/// time, and what a split Roughtime query leaves to the others.
 @Suite struct SignedTimeSelectionTests {
     static let instant = MonotonicInstant(sinceOrigin: .seconds(500))
     static let wall = UnixTime(sinceEpoch: .seconds(1_796_040_000))
-    /// The signed interval: the true time is within 2 s of the wall clock's + 1 s.
+    /// The honest signed interval: the true time is within 2 s of the wall clock's + 1 s.
     static let signed = TrueTimeInterval(
         earliest: wall + .seconds(-1), latest: wall + .seconds(3), instant: instant)
+    /// A liar's: an hour ahead.
+    static let lie = TrueTimeInterval(
+        earliest: wall + .seconds(3_599), latest: wall + .seconds(3_603), instant: instant)
+    /// The round's wall-clock mapping: the wall clock read ``wall`` at ``instant``.
+    static let mapping = TimeMapping(wall: wall, monotonic: instant)
 
-    /// A Roughtime query whose two servers agree on ``signed`` (or, `agreeing: false`, split).
-    static func query(agreeing: Bool = true) throws -> RoughtimeQueryResult {
-        let other =
-            agreeing
-            ? signed
-            : TrueTimeInterval(earliest: wall + .seconds(600), latest: wall + .seconds(604), instant: instant)
+    /// Roughtime servers `a`, `b`, … each with a validly signed `interval`.
+    static func roughtime(_ intervals: [TrueTimeInterval]) -> RoughtimeQueryResult {
+        let names = intervals.indices.map { String(UnicodeScalar(UInt8(97 + $0))) }
+        let reports = zip(names, intervals).map { name, interval in
+            var report = RoughtimeServerReport(name: name, status: .unresolved)
+            report.interval = interval
+            report.midpoint = interval.midpoint
+            report.radius = interval.radius
+            report.roundTrip = .milliseconds(30)
+            return report
+        }
         let agreement = Result { () throws(RoughtimeError) in
             try RoughtimeAgreement.select(
-                [0: signed, 1: other], wall: wall, reference: instant, minimumAgreeing: 1)
+                Dictionary(uniqueKeysWithValues: intervals.enumerated().map { ($0, $1) }), wall: wall,
+                reference: instant, minimumAgreeing: 1)
         }
-        let reports = ["a", "b"].map { RoughtimeServerReport(name: $0, status: .agreed) }
         return RoughtimeQueryResult(servers: reports, agreement: agreement, chain: RoughtimeChain())
     }
 
-    /// One source's candidate at `offset` ± 5 ms from the wall clock, NTS or plain NTP.
-    static func candidate(_ index: Int, offset: Duration, authenticated: Bool) -> Candidate {
-        Candidate(
-            index: index, name: authenticated ? "nts\(index).example" : "ntp\(index).example",
-            kind: authenticated ? .nts : .ntp,
+    /// An NTP (or NTS) server's consistent burst at `offset` ± 5 ms from the wall clock.
+    static func ntp(_ name: String, offset: Duration, authenticated: Bool) -> RoundEvidence.Source {
+        let server = authenticated ? ServerName.nts(name) : ServerName(host: name)
+        let report = SyncReport.Server(server: server, address: nil, status: .survivor)
+        let candidate = Candidate(
+            index: 0, name: server.description, kind: authenticated ? .nts : .ntp,
             interval: TrueTimeInterval(time: wall + offset, bound: .milliseconds(5), instant: instant),
             delay: .milliseconds(2), isAuthenticated: authenticated, certificates: [])
+        return RoundEvidence.Source(report: report, candidate: candidate)
     }
 
-    static func selection(_ mode: NetworkClock.NTSMode, floor: UnixTime? = nil) -> SourceSelection {
-        var policy = SyncPolicy(servers: [])
-        policy.ntsMode = mode
-        return SourceSelection(
-            policy: policy, facts: SyncFacts(floor: floor), ntsConfigured: false, configured: [:],
-            noun: "servers")
-    }
-
-    /// The selection over `others` and the signed time of `query`.
+    /// The decision over the NTP sources `ntp` and the Roughtime servers of `roughtime`.
     static func decide(
-        _ others: [Candidate], mode: NetworkClock.NTSMode, query: RoughtimeQueryResult, floor: UnixTime? = nil
-    ) throws(SourceSelection.Failure) -> (SourceSelection.Decision, SignedTime, [Candidate]) {
-        var signed = SignedTime(query)
-        let candidates = others + [signed.candidate].compactMap { $0 }
-        do {
-            let decision = try selection(mode, floor: floor).decide(candidates)
-            signed.apply(decision.rejected)
-            return (decision, signed, candidates)
-        } catch {
-            throw error
+        _ ntp: [RoundEvidence.Source], roughtime: RoughtimeQueryResult?, mode: NetworkClock.NTSMode,
+        floor: UnixTime? = nil
+    ) throws(SyncError) -> SyncReport {
+        var policy = SyncPolicy(servers: ntp.map { ServerName(host: $0.report.name) })
+        policy.ntsMode = mode
+        var evidence = RoundEvidence(start: instant, mapping: mapping)
+        evidence.ntp = ntp
+        evidence.roughtime = roughtime
+        evidence.roughtimeServers = (roughtime?.servers ?? []).map {
+            RoundEvidence.Source(report: SyncReport.Server($0), candidate: Candidate(roughtime: $0))
         }
+        return try SyncDecision(policy: policy, httpURLs: [], floor: floor).decide(evidence)
+    }
+
+    /// Each Roughtime server's status in `report`, by name.
+    static func statuses(_ servers: [SyncReport.Server]) -> [String: String] {
+        Dictionary(
+            uniqueKeysWithValues: servers.filter { $0.kind == .roughtime }.map {
+                ($0.name, $0.status.rawValue)
+            })
     }
 
     @Test func anNTSResultInsideTheSignedIntervalStands() throws {
-        let nts = Self.candidate(0, offset: .milliseconds(1_250), authenticated: true)
-        let (decision, signed, candidates) = try Self.decide([nts], mode: .require, query: try Self.query())
-        #expect(decision.outcome.selected == 0)
-        #expect(decision.outcome.interval == nts.interval)
-        #expect(decision.authenticatedConflict(among: candidates) == nil)
-        #expect(signed.summary.agreedOffsets == .seconds(-1)...(.seconds(3)))
+        let nts = Self.ntp("nts0.example", offset: .milliseconds(1_250), authenticated: true)
+        let report = try Self.decide(
+            [nts], roughtime: Self.roughtime([Self.signed, Self.signed]), mode: .require)
+        #expect(report.source == .ntp && report.servers[0].status == .selected)
+        #expect(
+            abs(report.offset - .milliseconds(1_250)) <= .nanoseconds(1)
+                && report.errorBound <= .milliseconds(5))
+        #expect(Self.statuses(report.servers) == ["a": "agreed", "b": "agreed"])
+        #expect(report.roughtime?.agreedOffsets == .seconds(-1)...(.seconds(3)))
+        #expect(report.isAuthenticated)
+    }
+
+    /// A Roughtime server that lies among honest ones is a falseticker of the same vote as the NTP
+    /// and NTS sources, not of a vote of its own: the NTS server and the honest servers outvote it.
+    @Test func aLyingRoughtimeServerAmongHonestOnesIsAFalsetickerOfTheOneVote() throws {
+        let nts = Self.ntp("nts0.example", offset: .milliseconds(1_250), authenticated: true)
+        let query = Self.roughtime([Self.signed, Self.lie, Self.signed])
+        let report = try Self.decide([nts], roughtime: query, mode: .require)
+        #expect(report.source == .ntp)
+        #expect(Self.statuses(report.servers) == ["a": "agreed", "b": "falseticker", "c": "agreed"])
+        #expect(report.roughtime?.liars == ["b"])
+        let liar = report.servers.first { $0.name == "b" }
+        #expect(liar?.reason == "outside the interval the majority of sources agree on")
+        // Beside plain NTP under `mix` the vote is the same one: the liar is named the same way.
+        let plain = [
+            Self.ntp("ntp0.example", offset: .milliseconds(800), authenticated: false),
+            Self.ntp("ntp1.example", offset: .milliseconds(810), authenticated: false),
+        ]
+        let mixed = try Self.decide(plain, roughtime: query, mode: .mix)
+        #expect(Self.statuses(mixed.servers) == ["a": "agreed", "b": "falseticker", "c": "agreed"])
+        #expect(mixed.servers[0].status == .selected || mixed.servers[1].status == .selected)
     }
 
     @Test func anNTSResultThatContradictsRoughtimeGivesNoTime() throws {
-        let nts = Self.candidate(0, offset: .seconds(30), authenticated: true)
-        let query = try Self.query()
-        let candidates = [nts] + [SignedTime(query).candidate].compactMap { $0 }
+        let nts = Self.ntp("nts0.example", offset: .seconds(30), authenticated: true)
         #expect {
-            try Self.decide([nts], mode: .require, query: query)
+            try Self.decide([nts], roughtime: Self.roughtime([Self.signed, Self.signed]), mode: .require)
         } throws: { error in
-            guard let failure = error as? SourceSelection.Failure else { return false }
-            return SyncError(failure, candidates: candidates, servers: []).code
-                == .authenticatedSourcesDisagree
+            (error as? SyncError)?.code == .authenticatedSourcesDisagree
         }
     }
 
-    @Test func aSignedTimeOutvotedByNTSServersIsAConflictNotAFalseticker() throws {
-        let agreeing = (0..<3).map { Self.candidate($0, offset: .seconds(30), authenticated: true) }
-        let (decision, _, candidates) = try Self.decide(agreeing, mode: .require, query: try Self.query())
-        #expect(decision.outcome.falsetickers == [SignedTime.candidateIndex])
-        let conflict = try #require(decision.authenticatedConflict(among: candidates))
-        #expect(conflict.contains("signed Roughtime time") && conflict.contains("NTS time"))
+    @Test func signedTimeOutvotedWholeByNTSServersIsAConflictNotAFalseticker() throws {
+        let agreeing = (0..<3).map { Self.ntp("nts\($0).example", offset: .seconds(30), authenticated: true) }
+        #expect {
+            try Self.decide(agreeing, roughtime: Self.roughtime([Self.signed, Self.signed]), mode: .require)
+        } throws: { error in
+            guard let error = error as? SyncError, error.code == .authenticatedSourcesDisagree else {
+                return false
+            }
+            return error.reason.contains("signed Roughtime time") && error.reason.contains("NTS time")
+        }
     }
 
     @Test(arguments: [NetworkClock.NTSMode.require, .prefer])
     func underRequireAndPreferTheSignedTimeDecidesOverPlainNTP(mode: NetworkClock.NTSMode) throws {
-        let ntp = Self.candidate(0, offset: .milliseconds(800), authenticated: false)
-        let (decision, signed, _) = try Self.decide([ntp], mode: mode, query: try Self.query())
-        #expect(decision.outcome.selected == SignedTime.candidateIndex)
-        #expect(decision.rejected[0] == .unauthenticated(decision.rejected[0]?.reason ?? ""))
-        #expect(decision.rejected[0]?.reason.contains("Roughtime") == true)
-        let report = try #require(signed.decidedReport(decision.outcome.interval, elapsed: .zero))
+        let ntp = Self.ntp("ntp0.example", offset: .milliseconds(800), authenticated: false)
+        let report = try Self.decide(
+            [ntp], roughtime: Self.roughtime([Self.signed, Self.signed]), mode: mode)
         #expect(report.source == .roughtime)
-        #expect(report.offset == .seconds(1) && report.errorBound >= .seconds(2))
+        #expect(report.servers[0].status == .unauthenticated)
+        #expect(report.servers[0].reason?.contains("Roughtime") == true)
+        #expect(abs(report.offset - .seconds(1)) <= .nanoseconds(1) && report.errorBound >= .seconds(2))
+        #expect(report.server == "roughtime (2 of 2: a, b)")
     }
 
     @Test func underMixAnAgreeingPlainResultKeepsItsPrecision() throws {
-        let ntp = Self.candidate(0, offset: .milliseconds(800), authenticated: false)
-        let (decision, _, _) = try Self.decide([ntp], mode: .mix, query: try Self.query())
-        #expect(decision.outcome.selected == 0)
-        #expect(decision.outcome.interval.radius == .milliseconds(5))
-        #expect(decision.rejected.isEmpty)
+        let ntp = Self.ntp("ntp0.example", offset: .milliseconds(800), authenticated: false)
+        let report = try Self.decide(
+            [ntp], roughtime: Self.roughtime([Self.signed, Self.signed]), mode: .mix)
+        #expect(report.servers[0].status == .selected)
+        #expect(report.errorBound == .milliseconds(5))
+        #expect(!report.isAuthenticated)
     }
 
     @Test(arguments: [NetworkClock.NTSMode.require, .prefer, .mix])
     func plainResultsOutsideTheSignedIntervalAreFalsetickersHoweverMany(mode: NetworkClock.NTSMode) throws {
-        let plain = (0..<3).map { Self.candidate($0, offset: .seconds(-3_600), authenticated: false) }
-        let (decision, _, _) = try Self.decide(plain, mode: mode, query: try Self.query())
-        #expect(decision.outcome.selected == SignedTime.candidateIndex)
-        #expect(decision.rejected.keys.sorted() == [0, 1, 2])
-        #expect(decision.rejected.values.allSatisfy { $0 == .falseticker($0.reason) })
+        let plain = (0..<3).map {
+            Self.ntp("ntp\($0).example", offset: .seconds(-3_600), authenticated: false)
+        }
+        let report = try Self.decide(
+            plain, roughtime: Self.roughtime([Self.signed, Self.signed]), mode: mode)
+        #expect(report.source == .roughtime)
+        #expect(report.servers.prefix(3).allSatisfy { $0.status == .falseticker }, "\(report.servers)")
     }
 
     @Test func whenTheOthersGiveNoTimeTheSignedTimeDoes() throws {
-        let (decision, signed, _) = try Self.decide([], mode: .require, query: try Self.query())
-        let report = try #require(signed.decidedReport(decision.outcome.interval, elapsed: .zero))
+        let report = try Self.decide(
+            [], roughtime: Self.roughtime([Self.signed, Self.signed]), mode: .require)
         #expect(report.source == .roughtime)
         #expect(report.server == "roughtime (2 of 2: a, b)")
         // The anchor it gives is the signed interval, never tighter.
@@ -132,21 +174,25 @@ import TimeBase
         #expect(abs(report.anchor.trueTime - (Self.wall + .seconds(1))) <= .nanoseconds(1))
     }
 
-    @Test func aSignedTimeWhollyBeforeTheFloorIsWithdrawnAndTheOthersDecide() throws {
-        let ntp = Self.candidate(0, offset: .seconds(3_600), authenticated: false)
-        let (decision, signed, _) = try Self.decide(
-            [ntp], mode: .prefer, query: try Self.query(), floor: Self.wall + .seconds(60))
-        #expect(decision.outcome.selected == 0)
-        #expect(decision.rejected[SignedTime.candidateIndex] != nil)
-        #expect(signed.summary.agreedOffsets == nil)
-        #expect(signed.summary.error?.contains("time floor") == true)
+    @Test func aSignedTimeWhollyBeforeTheFloorIsRuledOutAndTheOthersDecide() throws {
+        let ntp = Self.ntp("ntp0.example", offset: .seconds(3_600), authenticated: false)
+        let report = try Self.decide(
+            [ntp], roughtime: Self.roughtime([Self.signed, Self.signed]), mode: .prefer,
+            floor: Self.wall + .seconds(60))
+        #expect(report.servers[0].status == .selected)
+        #expect(Self.statuses(report.servers) == ["a": "falseticker", "b": "falseticker"])
+        #expect(report.roughtime?.agreedOffsets == nil)
+        #expect(report.roughtime?.error?.contains("time floor") == true)
     }
 
-    @Test func withoutAgreementRoughtimeOnlyReports() throws {
-        let split = SignedTime(try Self.query(agreeing: false))
-        #expect(split.candidate == nil)
-        #expect(split.summary.agreedOffsets == nil && split.summary.error != nil)
-        let failure = SyncError.noUsableSource([]).adding(split)
-        #expect(failure.reason.contains("Roughtime: "))
+    @Test func aSplitRoughtimeQueryAloneGivesNoTimeAndSaysWhy() throws {
+        let split = Self.roughtime([Self.signed, Self.lie])
+        #expect {
+            try Self.decide([], roughtime: split, mode: .require)
+        } throws: { error in
+            guard let error = error as? SyncError else { return false }
+            return error.code == .noMajority && error.reason.contains("Roughtime: ")
+                && error.roughtime?.agreedOffsets == nil
+        }
     }
 }

@@ -32,13 +32,13 @@ import TimeBase
     static func selection(
         mode: NetworkClock.NTSMode = .mix, floor: UnixTime? = nil, coldStart: Bool = false,
         ntsConfigured: Bool,
-        configured: [String: Bool], noun: String
+        configured: [String: Bool]
     ) -> SourceSelection {
         var policy = SyncPolicy(servers: [])
         policy.ntsMode = mode
         let facts = SyncFacts(floor: floor, certificateTime: coldStart ? .unchecked : .wallClock)
         return SourceSelection(
-            policy: policy, facts: facts, ntsConfigured: ntsConfigured, configured: configured, noun: noun)
+            policy: policy, facts: facts, ntsConfigured: ntsConfigured, configured: configured)
     }
 
     @Test(arguments: [NetworkClock.NTSMode.require, .prefer, .mix])
@@ -80,7 +80,7 @@ import TimeBase
         // Three agree on the truth; one of them rests on a certificate that ended an hour ago.
         let selection = Self.selection(
             coldStart: true, ntsConfigured: false,
-            configured: ["a": false, "b": false, "c": false], noun: "servers")
+            configured: ["a": false, "b": false, "c": false])
         let decision = try selection.decide([
             Self.candidate(0, "a", certificates: [Self.certificate(-1000, 1000)]),
             Self.candidate(1, "b", certificates: [Self.certificate(-7200, -3600)]),
@@ -98,7 +98,7 @@ import TimeBase
         // Two answers from two addresses of one name, out of three configured names.
         let selection = Self.selection(
             coldStart: true, ntsConfigured: false,
-            configured: ["a": false, "b": false, "c": false], noun: "servers")
+            configured: ["a": false, "b": false, "c": false])
         #expect {
             try selection.decide([Self.candidate(0, "a"), Self.candidate(1, "a")])
         } throws: { error in
@@ -108,7 +108,7 @@ import TimeBase
         // With trusted time there is no such rule.
         let trusted = Self.selection(
             ntsConfigured: false,
-            configured: ["a": false, "b": false, "c": false], noun: "servers")
+            configured: ["a": false, "b": false, "c": false])
         #expect(throws: Never.self) { try trusted.decide([Self.candidate(0, "a"), Self.candidate(1, "a")]) }
     }
 
@@ -116,7 +116,7 @@ import TimeBase
         // One NTS server of one configured agrees: a majority of those that may decide.
         let selection = Self.selection(
             mode: .prefer, coldStart: true, ntsConfigured: true,
-            configured: ["nts": true, "plain1": false, "plain2": false], noun: "servers")
+            configured: ["nts": true, "plain1": false, "plain2": false])
         let decision = try selection.decide([
             Self.candidate(0, "nts", kind: .nts, authenticated: true),
             Self.candidate(1, "plain1"), Self.candidate(2, "plain2"),
@@ -127,7 +127,7 @@ import TimeBase
     }
 
     @Test func kindsAreJudgedAlikeAndAFalsetickerOfAnyKindIsNamed() throws {
-        let selection = Self.selection(ntsConfigured: false, configured: [:], noun: "sources")
+        let selection = Self.selection(ntsConfigured: false, configured: [:])
         let decision = try selection.decide([
             Self.candidate(0, "ntp", kind: .ntp),
             Self.candidate(1, "https://a/", offset: .milliseconds(3), kind: .https),
@@ -142,15 +142,14 @@ import TimeBase
 
     @Test func everyCandidateRuledOutOrSplitGivesItsFailureWithTheRejections() {
         let selection = Self.selection(
-            floor: Self.truth, ntsConfigured: false, configured: [:],
-            noun: "servers")
+            floor: Self.truth, ntsConfigured: false, configured: [:])
         #expect {
             try selection.decide([Self.candidate(0, "old", offset: .seconds(-100))])
         } throws: { error in
             guard case SourceSelection.Failure.noCandidates(let rejected) = error else { return false }
             return rejected.keys.sorted() == [0]
         }
-        let split = Self.selection(ntsConfigured: false, configured: [:], noun: "servers")
+        let split = Self.selection(ntsConfigured: false, configured: [:])
         #expect {
             try split.decide([Self.candidate(0, "a"), Self.candidate(1, "b", offset: .seconds(5))])
         } throws: { error in

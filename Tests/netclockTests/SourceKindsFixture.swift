@@ -89,7 +89,9 @@ enum SourceKindsFixture {
             servers: [nts, https], elapsed: .milliseconds(12))
         report.isAuthenticated = true
         report.certificateCheck = .roughtime
-        return SignedTime(roughtime).attached(to: report)
+        report.roughtime = SyncReport.RoughtimeSummary(roughtime)
+        report.servers += roughtime.servers.map(SyncReport.Server.init)
+        return report
     }
 
     /// The failed sync: the NTS server timed out as well.
@@ -97,7 +99,11 @@ enum SourceKindsFixture {
         var silent = nts
         silent.status = .timeout
         silent.reason = "no reply (timed out)"
-        var error = SyncError.noUsableSource([silent, https]).adding(SignedTime(roughtime))
+        let base = SyncError.noUsableSource([silent, https])
+        var error = SyncError(
+            code: base.code, reason: base.reason,
+            servers: base.servers + roughtime.servers.map(SyncReport.Server.init),
+            roughtime: SyncReport.RoughtimeSummary(roughtime))
         error.certificateCheck = .roughtime
         return error
     }

@@ -11,8 +11,14 @@ extension SyncReport.Server {
         /// The address queried, when the name resolved (for NTS: the NTP address its key exchange
         /// named).
         package var address: SocketAddress?
-        /// The burst's full record, when the server was queried.
-        package var query: ServerQueryResult?
+        /// The burst's full record, when the server was queried. Setting it works out the burst's
+        /// estimate once (``estimate``, ``inconsistency``).
+        package var query: ServerQueryResult? {
+            didSet { estimateResult = query?.estimate }
+        }
+        /// The intersection of the burst's samples, or why they contradict each other, worked out
+        /// once from ``query``.
+        private var estimateResult: Result<BurstEstimate, BurstInconsistency>?
         /// For an NTS server: its key exchange and association.
         package var nts: NTSSourceDetails?
 
@@ -24,6 +30,7 @@ extension SyncReport.Server {
             self.server = server
             self.address = address
             self.query = query
+            self.estimateResult = query?.estimate
             self.nts = nts
         }
 
@@ -42,8 +49,14 @@ extension SyncReport.Server {
         /// What the server votes with: the intersection of its samples' intervals (or its one
         /// sample's), when it has samples and they agree.
         package var estimate: BurstEstimate? {
-            guard case .success(let estimate) = query?.estimate else { return nil }
+            guard case .success(let estimate) = estimateResult else { return nil }
             return estimate
+        }
+
+        /// Why the burst's samples contradict each other, when they do.
+        package var inconsistency: BurstInconsistency? {
+            guard case .failure(let inconsistency) = estimateResult else { return nil }
+            return inconsistency
         }
     }
 }

@@ -23,3 +23,8 @@ struct Candidate: Hashable, Sendable {
     /// The certificates the evidence rests on (NTS-KE or HTTPS), leaf first; empty for none.
     var certificates: [CertificateValidity]
 }
+
+extension Candidate.Kind {
+    /// Whether the kind is NTP's, plain or NTS: the sources the HTTP(S) fallback stands in for.
+    var isNTP: Bool { self == .ntp || self == .nts }
+}

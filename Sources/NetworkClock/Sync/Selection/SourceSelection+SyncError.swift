@@ -2,17 +2,22 @@ import SNTP
 import TimeBase
 
 extension SourceSelection.Decision {
-    /// Why the decision cannot stand although the vote succeeded: authenticated sources of two
-    /// kinds (NTS and Roughtime's signed time) contradict each other, so one of them is wrong and
-    /// neither may set the time. Nil when no authenticated candidate was outvoted by another kind.
+    /// Why the decision cannot stand although the vote succeeded: every authenticated source of one
+    /// kind (NTS, Roughtime) was outvoted while another authenticated kind decided, so one of the two
+    /// kinds is wrong and neither may set the time. One liar among others of its kind is only a
+    /// falseticker. Nil when no authenticated kind was outvoted whole.
     func authenticatedConflict(among candidates: [Candidate]) -> String? {
-        let agreeing = Set([outcome.selected] + outcome.survivors)
-        let kept = candidates.filter { agreeing.contains($0.index) && $0.isAuthenticated }
-        let outvoted = candidates.filter { outcome.falsetickers.contains($0.index) && $0.isAuthenticated }
-        guard let winner = kept.first, let loser = outvoted.first(where: { $0.kind != winner.kind }) else {
-            return nil
+        let authenticated = candidates.filter(\.isAuthenticated)
+        guard let winner = authenticated.first(where: { tookPart($0.index) }) else { return nil }
+        for kind in Set(authenticated.map(\.kind)) where kind != winner.kind {
+            let ofKind = authenticated.filter { $0.kind == kind }
+            guard ofKind.allSatisfy({ outcome.falsetickers.contains($0.index) }), let loser = ofKind.first
+            else {
+                continue
+            }
+            return SyncError.conflict(winner, loser, agreed: outcome.interval)
         }
-        return SyncError.conflict(winner, loser, agreed: outcome.interval)
+        return nil
     }
 }
 
@@ -48,7 +53,9 @@ extension SyncError {
     }
 
     private static func describe(_ candidate: Candidate) -> String {
-        let what = candidate.kind == .roughtime ? "signed Roughtime time" : "NTS time of \(candidate.name)"
+        let what =
+            candidate.kind == .roughtime
+            ? "signed Roughtime time of \(candidate.name)" : "NTS time of \(candidate.name)"
         return "\(what) \(candidate.interval)"
     }
 }

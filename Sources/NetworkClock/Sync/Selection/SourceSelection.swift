@@ -1,20 +1,32 @@
 import SNTP
 import TimeBase
 
-/// The one selection every source kind goes through (NTP, NTS, Roughtime and HTTP(S) alike):
+/// The one selection every source kind goes through (NTP, NTS, each Roughtime server, and HTTP(S)
+/// as the fallback tier):
 ///
-/// 1. each ``CandidateScreen`` rules candidates out on their own evidence: the time floor,
-///    Roughtime's signed time, the authentication policy;
+/// 1. each ``CandidateScreen`` rules candidates out on their own evidence: the time floor (which
+///    also cuts each interval to it), Roughtime's signed time, the authentication policy;
 /// 2. the intersection algorithm and the combine method (``SourceCombiner``) give the interval the
 ///    rest agree on, rejecting falsetickers;
 /// 3. each ``AgreementCheck`` drops the candidates inconsistent with that interval (a cold start's
 ///    certificate validity), and the vote is taken again without them;
 /// 4. on a cold start, the ``BootstrapMajority`` must hold.
+///
+/// The HTTP(S) fallback is a policy of this selection (``decide(_:fallback:)``), not a second one:
+/// its candidates vote only when no NTP or NTS candidate took part (none answered, all were ruled
+/// out, or Roughtime alone decided), beside the Roughtime servers that were not ruled out. Sources
+/// that answered but disagree (no majority) are evidence of a fault or an attack: no fallback
+/// papers over them.
 struct SourceSelection: Sendable {
     /// The combined interval, and every candidate ruled out with why.
     struct Decision: Sendable {
         var outcome: SourceCombiner.Outcome
         var rejected: [Int: Rejection]
+
+        /// Whether candidate `index` took part: selected or a survivor.
+        func tookPart(_ index: Int) -> Bool {
+            outcome.selected == index || outcome.survivors.contains(index)
+        }
     }
 
     /// Why no time was decided, with the candidates ruled out on the way.
@@ -25,6 +37,18 @@ struct SourceSelection: Sendable {
         case noMajority(Intersection.Failure, rejected: [Int: Rejection])
         /// A cold start whose agreeing sources are not a majority of those configured.
         case bootstrapRefused(String, rejected: [Int: Rejection])
+
+        /// The same failure with `earlier` rulings added (theirs kept where both speak).
+        func adding(_ earlier: [Int: Rejection]) -> Failure {
+            switch self {
+            case .noCandidates(let rejected):
+                .noCandidates(rejected: rejected.merging(earlier) { kept, _ in kept })
+            case .noMajority(let failure, let rejected):
+                .noMajority(failure, rejected: rejected.merging(earlier) { kept, _ in kept })
+            case .bootstrapRefused(let reason, let rejected):
+                .bootstrapRefused(reason, rejected: rejected.merging(earlier) { kept, _ in kept })
+            }
+        }
 
         /// The candidates ruled out before the failure.
         var rejected: [Int: Rejection] {
@@ -40,12 +64,17 @@ struct SourceSelection: Sendable {
     var combiner: SourceCombiner
     var checks: [any AgreementCheck]
     var majority: BootstrapMajority?
+    /// The cold start's majority rule over the fallback's URLs.
+    var fallbackMajority: BootstrapMajority?
 
-    /// The screens, checks and majority rule `policy` and this sync's `facts` ask for. `ntsConfigured` says whether NTS
-    /// servers are among the sources; `configured` names every configured source that may decide
-    /// (and whether it is of an authenticated kind), `noun` what they are called.
-    init(policy: SyncPolicy, facts: SyncFacts, ntsConfigured: Bool, configured: [String: Bool], noun: String)
-    {
+    /// The screens, checks and majority rules `policy` and this sync's `facts` ask for.
+    /// `ntsConfigured` says whether NTS servers are among the sources; `configured` names every
+    /// configured NTP and NTS server (and whether it is NTS), `fallbackConfigured` every HTTP(S)
+    /// URL.
+    init(
+        policy: SyncPolicy, facts: SyncFacts, ntsConfigured: Bool, configured: [String: Bool],
+        fallbackConfigured: [String: Bool] = [:]
+    ) {
         screens = []
         if let floor = facts.floor { screens.append(TimeFloorScreen(floor: floor)) }
         screens.append(SignedTimeScreen(tolerancePPM: policy.frequencyTolerancePPM))
@@ -54,7 +83,36 @@ struct SourceSelection: Sendable {
         let coldStart = facts.certificateTime == .unchecked
         checks = coldStart ? [CertificateValidityCheck()] : []
         majority =
-            coldStart ? BootstrapMajority(configured: configured, mode: policy.ntsMode, noun: noun) : nil
+            coldStart ? BootstrapMajority(configured: configured, mode: policy.ntsMode, noun: "servers") : nil
+        fallbackMajority =
+            coldStart
+            ? BootstrapMajority(configured: fallbackConfigured, mode: policy.ntsMode, noun: "URLs") : nil
+    }
+
+    /// Decides the time from `candidates`, with the `fallback` tier (HTTP(S)) when they give no
+    /// NTP or NTS time.
+    func decide(_ candidates: [Candidate], fallback: [Candidate]) throws(Failure) -> Decision {
+        // What the first vote ruled out stays ruled out in the fallback's.
+        let carried: [Int: Rejection]
+        do {
+            let decision = try decide(candidates)
+            let ntpDecided = candidates.contains { $0.kind.isNTP && decision.tookPart($0.index) }
+            guard !ntpDecided, !fallback.isEmpty else { return decision }
+            carried = decision.rejected
+        } catch {
+            guard case .noCandidates(let rejected) = error, !fallback.isEmpty else { throw error }
+            carried = rejected
+        }
+        let signed = candidates.filter { $0.kind == .roughtime && carried[$0.index] == nil }
+        var tier = self
+        tier.majority = fallbackMajority
+        do {
+            var decision = try tier.decide(signed + fallback)
+            decision.rejected.merge(carried) { kept, _ in kept }
+            return decision
+        } catch {
+            throw error.adding(carried)
+        }
     }
 
     /// Decides the time from `candidates`.

@@ -16,7 +16,7 @@ struct TimeFloorScreen: CandidateScreen {
                     "its whole interval lies before the time floor (\(shown)), the least the true time was"
                         + " proven to be")
             } else if let expired = candidate.certificates.first(where: {
-                Double($0.notAfter) + 1 < floor.secondsDouble
+                !$0.isValid(somewhereFrom: floor.secondsDouble, to: .infinity)
             }) {
                 rejected[candidate.index] = .falseticker(
                     "its certificate \(expired.subject) expired before the time floor (\(shown))")
