@@ -441,6 +441,7 @@ package struct SyncRound: Sendable {
                 burst.cancel(at: now)
                 targets[id].burst = burst
                 if let result = burst.outcome { actions += finishBurst(id, result, at: now) }
+                if let reason, result(of: id)?.best == nil { targets[id].report.reason = reason }
             }
             if !targets[id].isDone {
                 targets[id].isDone = true
@@ -452,6 +453,9 @@ package struct SyncRound: Sendable {
         }
         return actions
     }
+
+    /// Target `id`'s burst record, once it has one.
+    private func result(of id: TargetID) -> ServerQueryResult? { targets[id].report.ntp?.query }
 
     private static func status(of failure: QueryFailure) -> SyncReport.SourceStatus {
         switch failure {
