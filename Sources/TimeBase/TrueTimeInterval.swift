@@ -43,6 +43,24 @@ package struct TrueTimeInterval: Hashable, Sendable, CustomStringConvertible {
             instant: received)
     }
 
+    /// What a server's timestamp `time`, written to `resolution`, proves: the one rule for every
+    /// timestamp whose rounding is not known (the HTTP(S) fallback's timestamp headers, an app's
+    /// ingested responses). A clock that truncates read in `[time, time + resolution)`, one that
+    /// rounds within half of it either side, one that takes the ceiling in `(time − resolution,
+    /// time]`: `time ± resolution` holds for all three. The rest is
+    /// ``init(serverRead:_:sent:received:tolerancePPM:)``. (An HTTP `Date` is the one timestamp
+    /// whose truncation is known: it is formatted from the clock's whole seconds.)
+    package init(
+        serverTimestamp time: UnixTime, resolution: Duration, sent: MonotonicInstant,
+        received: MonotonicInstant,
+        tolerancePPM: Double
+    ) {
+        let resolution = max(resolution, .zero)
+        self.init(
+            serverRead: time - resolution, time + resolution, sent: sent, received: received,
+            tolerancePPM: tolerancePPM)
+    }
+
     /// The centre: the best single estimate of the time at ``instant``.
     package var midpoint: UnixTime { earliest + (latest - earliest) / 2 }
 

@@ -45,6 +45,39 @@ import WallClockReference
         #expect(server.requests.allSatisfy { $0.header("Pragma") == "no-cache" })
     }
 
+    /// The one rule for timestamps whose rounding is unknown (`time ± resolution`), for the
+    /// fallback's timestamp headers and an app's ingested responses alike, against a server of each
+    /// kind writing whole seconds: truncating, rounding and ceiling. (`[t, t + 1 s]`, which assumes
+    /// truncation, misses the truth of the rounding and the ceiling server's.)
+    @Test(arguments: HTTPTimeServer.TimestampRounding.allCases)
+    func aTimestampHoldsTheTruthWhateverTheServersRounding(_ rounding: HTTPTimeServer.TimestampRounding)
+        async throws
+    {
+        var configuration = HTTPTimeServer.Configuration(offset: Self.truth, timestampHeaderName: "X-Time-S")
+        configuration.timestampStep = .seconds(1)
+        configuration.timestampRounding = rounding
+        let (server, url) = try startServer(configuration)
+        defer { server.stop() }
+        let source = HTTPTimeClient(
+            configuration: .init(timestampHeader: "X-Time-S", timestampUnit: .seconds, maximumRequests: 1))
+        let measurement = try await source.measure(url)
+        #expect(measurement.offsets.contains(Self.truth), "\(rounding): \(measurement.offsets)")
+        #expect(measurement.errorBound <= .seconds(1) + .milliseconds(100), "\(rounding)")
+
+        // The same response fed to a clock by an app.
+        let request = try #require(measurement.requests.last)
+        let text: String = try #require(request.headerValue)
+        let value = try #require(Int64(text))
+        let clock = NetworkClock(configuration: .init(servers: []))
+        try clock.ingest(
+            serverTime: UnixTime(seconds: value), requestSent: request.sent,
+            responseReceived: request.received,
+            resolution: .seconds(1))
+        let comparison = try #require(clock.systemClockOffset())
+        #expect(
+            abs(comparison.offset - Self.truth) <= comparison.errorBound, "\(rounding): \(comparison)")
+    }
+
     @Test func unsupportedSchemeAndRefusedConnection() async throws {
         let ftp = try #require(URL(string: "ftp://127.0.0.1/"))
         #expect(await Self.failure(of: HTTPTimeClient(), ftp)?.code == .unsupportedScheme)

@@ -33,14 +33,15 @@ import TimeBase
         #expect(replaced)
         await clock.persister?.waitUntilIdle()
         let restored = try Self.load(store).get()
-        // The anchor is at the response: server time + (res + RTT + drift(RTT)) / 2 ± the same,
+        // The anchor is at the response: server time + (RTT + drift(RTT)) / 2 ± (res + the same),
         // placed on the raw time base from a reading taken just after its boot-time instant.
         let tolerance = clock.configuration.clock.frequencyTolerancePPM
-        let half = (.milliseconds(21) + Duration.milliseconds(20).drift(atPPM: tolerance)) / 2
+        let centre = (.milliseconds(20) + Duration.milliseconds(20).drift(atPPM: tolerance)) / 2
+        let bound = .milliseconds(1) + centre
         // (The file keeps whole nanoseconds; the half nanosecond of the midpoint is truncated.)
-        #expect(abs(restored.trueTime - (serverTime + half)) < .nanoseconds(1))
-        #expect(restored.errorBound >= half)
-        #expect(restored.errorBound <= half + Self.mapping(.milliseconds(10)))
+        #expect(abs(restored.trueTime - (serverTime + centre)) < .nanoseconds(1))
+        #expect(restored.errorBound >= bound)
+        #expect(restored.errorBound <= bound + Self.mapping(.milliseconds(10)))
         #expect(restored.server == "api.example.com")
         #expect(restored.originalSource == .http)
     }

@@ -80,21 +80,26 @@ struct NetworkClockFacadeTests {
             wall: SystemWallClock(), kernel: .unavailable)
         let base = clock.monotonicNow()
         let serverTime = UnixTime(seconds: 1_900_000_000)
-        // The server read serverTime...serverTime + 1 ms somewhere in the round trip, which the
-        // local clock measured within its frequency tolerance: at the response, the true time is
-        // serverTime + (1 ms + RTT + drift(RTT)) / 2 ± the same.
+        // The server read serverTime ± 1 ms (truncated, rounded or ceiled: the one rule) somewhere
+        // in the round trip, which the local clock measured within its frequency tolerance: at the
+        // response, the true time is serverTime + (RTT + drift(RTT)) / 2 ± (1 ms + the same), as
+        // one time rounded down to a nanosecond and a bound rounded up to reach both ends.
         let tolerance = clock.configuration.clock.frequencyTolerancePPM
-        func half(_ roundTrip: Duration) -> Duration {
-            (.milliseconds(1) + roundTrip + roundTrip.drift(atPPM: tolerance)) / 2
+        func centre(_ roundTrip: Duration) -> Duration { (roundTrip + roundTrip.drift(atPPM: tolerance)) / 2 }
+        func bound(_ roundTrip: Duration) -> Duration {
+            (.milliseconds(1) + roundTrip + roundTrip.drift(atPPM: tolerance)
+                - centre(roundTrip).flooredToNanosecond)
+                .ceiledToNanosecond
         }
-        // 10 ms round trip, 1 ms resolution: bound 5.5 ms and 75.5 ns of drift at 15 ppm.
+        // 10 ms round trip, 1 ms resolution, 151 ns of drift at 15 ppm (rounded up): the time
+        // 5.0000755 ms after serverTime (5.000075 ms to the nanosecond), the bound 6.000076 ms.
         #expect(
             try clock.ingest(
                 serverTime: serverTime, requestSent: base, responseReceived: base + .milliseconds(10)))
         let first = try #require(clock.clock.anchor)
-        #expect(first.errorBound == half(.milliseconds(10)))
-        #expect(first.errorBound == .microseconds(5500) + .nanoseconds(75) + .nanoseconds(1) / 2)
-        #expect(first.trueTime == serverTime + half(.milliseconds(10)))
+        #expect(first.errorBound == bound(.milliseconds(10)))
+        #expect(first.errorBound == .microseconds(6000) + .nanoseconds(76))
+        #expect(first.trueTime == serverTime + .microseconds(5000) + .nanoseconds(75))
         #expect(first.monotonic == base + .milliseconds(10))
         // A 300 ms round trip centred on the same line (the server read its clock 145 ms later, at
         // the midpoint 150 ms after `base`) is worse and its interval contains the first one's aged
@@ -109,7 +114,7 @@ struct NetworkClockFacadeTests {
             try clock.ingest(
                 serverTime: serverTime + .seconds(1), requestSent: base,
                 responseReceived: base + .milliseconds(2)))
-        #expect(clock.clock.anchor?.errorBound == half(.milliseconds(2)))
+        #expect(clock.clock.anchor?.errorBound == bound(.milliseconds(2)))
         #expect(throws: NetworkClock.IngestError.responseBeforeRequest) {
             try clock.ingest(
                 serverTime: serverTime, requestSent: base, responseReceived: base - .milliseconds(1))

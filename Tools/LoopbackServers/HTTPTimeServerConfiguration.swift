@@ -76,8 +76,13 @@ extension HTTPTimeServer {
         package var sendsDate: Bool
         /// The form of the `Date` header.
         package var dateStyle: HTTPTimeServerDateStyle
-        /// The name of an epoch-millisecond timestamp header to send (e.g. `X-Server-Time-Ms`), if any.
+        /// The name of an epoch timestamp header to send (e.g. `X-Server-Time-Ms`), if any.
         package var timestampHeaderName: String?
+        /// The unit of the timestamp header's value: its resolution (1 ms by default; a whole
+        /// number of milliseconds, or of seconds for a step of a second or more).
+        package var timestampStep: Duration = .milliseconds(1)
+        /// How the server's clock is written to ``timestampStep``.
+        package var timestampRounding: TimestampRounding = .truncating
         /// A deliberate misbehaviour, if any.
         package var misbehaviour: HTTPTimeServerMisbehaviour?
 
@@ -99,5 +104,17 @@ extension HTTPTimeServer {
             self.timestampHeaderName = timestampHeaderName
             self.misbehaviour = misbehaviour
         }
+    }
+}
+
+extension HTTPTimeServer {
+    /// How a server writes its clock to a coarser unit: the three kinds a client meets.
+    package enum TimestampRounding: Hashable, Sendable, CaseIterable {
+        /// Down to the unit (what most clocks do).
+        case truncating
+        /// To the nearest unit.
+        case rounding
+        /// Up to the unit.
+        case ceiling
     }
 }

@@ -35,8 +35,7 @@ struct HTTPTimeServerResponse {
             lines.append("Date: \(configuration.dateStyle.format(serverTime))")
         }
         if let name = configuration.timestampHeaderName {
-            let milliseconds = serverTime.seconds * 1000 + serverTime.nanoseconds / 1_000_000
-            lines.append("\(name): \(milliseconds)")
+            lines.append("\(name): \(Self.timestamp(serverTime, configuration))")
         }
         if case .redirect(let location) = misbehaviour {
             lines.append("Location: \(location)")
@@ -89,5 +88,22 @@ extension HTTPTimeServerMisbehaviour {
     var isTricklingBody: Bool {
         if case .headNotAllowedTricklingBody = self { return true }
         return false
+    }
+}
+
+extension HTTPTimeServerResponse {
+    /// `time` written in whole units of the configuration's timestamp step (seconds when it is a
+    /// second or more, else milliseconds), truncated, rounded or ceiled as configured.
+    static func timestamp(_ time: UnixTime, _ configuration: HTTPTimeServer.Configuration) -> Int64 {
+        let step = max(configuration.timestampStep, .milliseconds(1))
+        let units = time.sinceEpoch / step
+        let whole: Double
+        switch configuration.timestampRounding {
+        case .truncating: whole = units.rounded(.down)
+        case .rounding: whole = units.rounded(.toNearestOrAwayFromZero)
+        case .ceiling: whole = units.rounded(.up)
+        }
+        let multiple = step >= .seconds(1) ? step / .seconds(1) : step / .milliseconds(1)
+        return Int64(whole * multiple)
     }
 }

@@ -30,10 +30,9 @@ package struct HTTPResponseEvidence: Sendable {
             } catch {
                 throw HTTPTimeError(.malformedTimestampHeader, "\(header.name): \(error.reason)")
             }
-            // ± the resolution covers truncating, rounding or ceilinging clocks.
             let interval = TrueTimeInterval(
-                serverRead: reading.time - reading.resolution, reading.time + reading.resolution, sent: sent,
-                received: received, tolerancePPM: tolerancePPM)
+                serverTimestamp: reading.time, resolution: reading.resolution, sent: sent, received: received,
+                tolerancePPM: tolerancePPM)
             return HTTPResponseEvidence(headerName: header.name, headerValue: value, interval: interval)
         }
         guard let value = field("Date") else {
@@ -45,7 +44,7 @@ package struct HTTPResponseEvidence: Sendable {
         } catch {
             throw HTTPTimeError(.malformedDateHeader, "Date '\(value)' is not an HTTP-date: \(error.reason)")
         }
-        // The server's clock read somewhere in [date, date + 1 s).
+        // An HTTP-date is formatted from the clock's whole seconds: it read in [date, date + 1 s).
         let interval = TrueTimeInterval(
             serverRead: date.time, date.time + .seconds(1), sent: sent, received: received,
             tolerancePPM: tolerancePPM)

@@ -80,10 +80,11 @@ extension NetworkClock {
     /// Feeds the server time carried by one of the app's own HTTP responses into the clock.
     ///
     /// The server read its clock somewhere between `requestSent` and `responseReceived`, and
-    /// reported it truncated to `resolution` (1 s for a `Date` header, 1 ms for a millisecond
-    /// timestamp header). So the true time when the response arrived lies between `serverTime` and
-    /// `serverTime + resolution` plus the round trip (and the local clock's possible drift over
-    /// it), exactly as for the HTTP(S) fallback's own requests. That evidence is screened as a
+    /// reported it to `resolution` (1 s for a `Date` header, 1 ms for a millisecond timestamp
+    /// header), truncated, rounded or ceiled: its clock read within `serverTime ± resolution`. So
+    /// the true time when the response arrived lies in that range widened by the round trip (and
+    /// the local clock's possible drift over it): the one rule the HTTP(S) fallback's own timestamp
+    /// headers follow. That evidence is screened as a
     /// sync's sources are (an interval wholly before the ``timeFloor`` is refused), then intersected
     /// with the current anchor's, aged to the same instant: the bound only tightens, and an interval
     /// that does not overlap replaces the anchor with a ``ClockEvent/anchorDiscontinuity(by:)``
@@ -117,22 +118,23 @@ extension NetworkClock {
         guard roundTrip >= .zero else { throw .responseBeforeRequest }
         guard roundTrip <= .seconds(60) else { throw .roundTripTooLong(roundTrip) }
         guard resolution >= .zero, resolution <= .seconds(60) else { throw .invalidResolution(resolution) }
-        let candidate = Candidate(
+        var candidate = Candidate(
             index: 0, name: server ?? "ingested response", kind: .http,
             interval: TrueTimeInterval(
-                serverRead: serverTime, serverTime + resolution, sent: requestSent,
+                serverTimestamp: serverTime, resolution: resolution, sent: requestSent,
                 received: responseReceived,
                 tolerancePPM: configuration.clock.frequencyTolerancePPM),
             delay: roundTrip, isAuthenticated: false, certificates: [])
-        if let floor = timeFloor,
-            let rejection = TimeFloorScreen(floor: floor).rejections(among: [candidate])[0]
-        {
-            throw .beforeTimeFloor("the response \(rejection.reason)")
+        if let floor = timeFloor {
+            let screen = TimeFloorScreen(floor: floor)
+            if let rejection = screen.rejections(among: [candidate])[0] {
+                throw .beforeTimeFloor("the response \(rejection.reason)")
+            }
+            candidate = screen.narrowed(candidate)
         }
-        let interval = candidate.interval
+        let (time, bound) = candidate.interval.pointEstimate
         let anchor = Anchor(
-            trueTime: interval.midpoint, monotonic: interval.instant, errorBound: interval.radius,
-            source: .http,
+            trueTime: time, monotonic: candidate.interval.instant, errorBound: bound, source: .http,
             server: server)
         let frequencyBefore = clock.frequency()
         let update = clock.offer(anchor)

@@ -46,8 +46,21 @@ extension NetworkClock {
         /// sources for ``ntsMode``. Default none.
         public var roughtimeServers: [RoughtimeServer]
         /// The burst sent to each NTP address. Its frequency tolerance is the clock's
-        /// (`ClockPolicy.frequencyTolerancePPM`), the one place it is configured.
-        public var query: QueryOptions
+        /// (`ClockPolicy.frequencyTolerancePPM`): one setting, which reads the same through both,
+        /// and setting it through either sets it for both.
+        public var query: QueryOptions {
+            get {
+                var query = burst
+                query.frequencyTolerancePPM = clock.frequencyTolerancePPM
+                return query
+            }
+            set {
+                burst = newValue
+                clock.frequencyTolerancePPM = newValue.frequencyTolerancePPM
+            }
+        }
+        /// ``query`` but for its frequency tolerance, which is the clock policy's.
+        private var burst: QueryOptions
         /// Return as soon as this many NTP sources answered (nil: wait for all, up to the deadline).
         public var minimumSources: Int?
         /// The NTP port of servers given without one. Default 123.
@@ -104,7 +117,7 @@ extension NetworkClock {
             self.ntsMode = ntsMode
             self.trustRoots = trustRoots
             self.httpURLs = httpURLs
-            self.query = query
+            self.burst = query
             self.minimumSources = minimumSources
             self.addressesPerHost = addressesPerHost
             self.combine = combine
@@ -112,6 +125,12 @@ extension NetworkClock {
             self.http = http
             self.refresh = refresh
             self.clock = clock
+            // One tolerance: a burst's that differs from the default, unless the clock's does too.
+            if query.frequencyTolerancePPM != QueryOptions.defaultFrequencyTolerancePPM
+                && clock.frequencyTolerancePPM == FrequencyTolerance.defaultPPM
+            {
+                self.clock.frequencyTolerancePPM = query.frequencyTolerancePPM
+            }
             self.store = store
         }
 
@@ -126,8 +145,6 @@ extension NetworkClock {
 
         /// The NTP policy these settings describe.
         package var syncPolicy: SyncPolicy {
-            var query = self.query
-            query.frequencyTolerancePPM = clock.frequencyTolerancePPM
             var policy = SyncPolicy(
                 servers: servers, defaultPort: defaultPort, family: addressFamily,
                 addressesPerHost: addressesPerHost,

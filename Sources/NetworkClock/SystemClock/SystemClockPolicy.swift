@@ -1,3 +1,5 @@
+import TimeBase
+
 extension NetworkClock {
     /// How `netclock set` (``SystemClockDecision``) may correct the system clock: the method, the
     /// thresholds, and whether another time discipline may be overridden.
@@ -41,7 +43,8 @@ extension NetworkClock {
         public init(
             method: Method = .automatic, stepThreshold: Duration = Self.defaultStepThreshold,
             maximumUnauthenticatedCorrection: Duration = Self.defaultMaximumUnauthenticatedCorrection,
-            overridesOtherDisciplines: Bool = false, frequencyTolerancePPM: Double = 15
+            overridesOtherDisciplines: Bool = false,
+            frequencyTolerancePPM: Double = FrequencyTolerance.defaultPPM
         ) {
             self.method = method
             self.stepThreshold = stepThreshold

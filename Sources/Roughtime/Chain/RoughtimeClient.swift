@@ -16,7 +16,7 @@ package struct RoughtimeClient: Sendable {
         package var passes = 2
         /// The local monotonic clock's frequency tolerance, in ppm, for round trips and ageing.
         /// Default 15.
-        package var frequencyTolerancePPM: Double = 15
+        package var frequencyTolerancePPM: Double = FrequencyTolerance.defaultPPM
         /// The fewest agreeing servers that give a time. Default 1 (with a strict majority of the
         /// valid replies always required).
         package var minimumAgreeing = 1
