@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs netclock with Tools/install.sh into a temporary prefix and checks what it installed: the
-# binary answers --version, the man page is lint-clean for mandoc and shown by `man -l` and by `man`
-# through the prefix's MANPATH, the completion scripts load (bash completes a command, zsh and fish
-# parse them); then uninstalls and checks that no file is left. CI runs it (.ci/run); it needs
+# binary answers --version and loads nothing from the Swift toolchain, the man page is lint-clean
+# for mandoc and shown by `man -l` and by `man` through the prefix's MANPATH, the completion scripts
+# load (bash completes a command, zsh and fish parse them); then uninstalls and checks that no file
+# is left. CI runs it (.ci/run); it needs
 # mandoc, man, zsh and fish (apt-get install -y mandoc man-db zsh fish).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,11 @@ Tools/install.sh --prefix "$prefix"
 version=$("$prefix/bin/netclock" --version)
 [[ $version == "netclock "* ]] || fail "--version printed '$version'"
 echo "check-install: $prefix/bin/netclock --version: $version"
+# Statically linked Swift runtime: nothing loaded from the toolchain's directory (where `swift` is).
+toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
+libraries=$(ldd "$prefix/bin/netclock")
+! grep -qF "$toolchain" <<<"$libraries" || fail "the installed netclock loads from the toolchain: $libraries"
+echo "check-install: ldd names nothing under $toolchain"
 
 page=$prefix/share/man/man1/netclock.1
 lint=$(mandoc -T lint -W all "$page" 2>&1) || fail "mandoc -T lint: $lint"

@@ -22,27 +22,15 @@ extension Duration {
     package var formattedSeconds: String {
         let seconds = secondsDouble
         let magnitude = abs(seconds)
-        if magnitude < 1e-3 && magnitude > 0 { return Self.fixed(seconds * 1e6, 1) + "µs" }
-        if magnitude < 1 { return Self.fixed(seconds * 1e3, 3) + "ms" }
-        return Self.fixed(seconds, 6) + "s"
+        if magnitude < 1e-3 && magnitude > 0 {
+            return (seconds * 1e6).decimalString(fractionDigits: 1) + "µs"
+        }
+        if magnitude < 1 { return (seconds * 1e3).decimalString(fractionDigits: 3) + "ms" }
+        return seconds.decimalString(fractionDigits: 6) + "s"
     }
 
     /// ``formattedSeconds`` with an explicit sign: `+1.500000s`, `-0.250ms`, `+0.000ms`.
     package var signedFormattedSeconds: String {
         self < .zero ? formattedSeconds : "+" + formattedSeconds
-    }
-
-    /// Formats `value` with `digits` digits after the decimal point, without Foundation.
-    static func fixed(_ value: Double, _ digits: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9e18 else { return String(value) }
-        let whole = Int64(scaled)
-        let integer = whole / Int64(scale)
-        let fraction = String(whole % Int64(scale))
-        let padded = String(repeating: "0", count: max(0, digits - fraction.count)) + fraction
-        let sign = value < 0 && whole != 0 ? "-" : ""
-        return sign + String(integer) + (digits > 0 ? "." + padded : "")
     }
 }

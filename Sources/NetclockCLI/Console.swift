@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import NetClockPlatform
 import SNTP
 import TimeBase
@@ -27,14 +31,14 @@ package struct Console: Sendable {
     /// scripts reading a pipe see it immediately. The status line is shown only when standard
     /// error is a terminal.
     package static let standard = Console(
-        out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-        err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
+        out: { Syscalls.write($0 + "\n", to: .output) },
+        err: { Syscalls.write($0 + "\n", to: .error) },
         status: standardErrorStatus)
 
     /// Writes raw status bytes to standard error when it is a terminal; nil otherwise.
     private static var standardErrorStatus: (@Sendable (String) -> Void)? {
         guard Terminal.standardErrorShowsStatus else { return nil }
-        return { FileHandle.standardError.write(Data($0.utf8)) }
+        return { Syscalls.write($0, to: .error) }
     }
 }
 
@@ -43,13 +47,11 @@ enum Terminal {
     /// Whether standard error is a terminal that understands `\r` and erase-line (not a pipe, a
     /// file, or `TERM=dumb`).
     static var standardErrorShowsStatus: Bool {
-        isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+        Syscalls.isTerminal(.error) && ProcessInfo.processInfo.environment["TERM"] != "dumb"
     }
 
     /// The width of the terminal on standard error in columns, when it reports one.
     static var standardErrorColumns: Int? {
-        var size = winsize()
-        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
+        Syscalls.terminalColumns(of: .error)
     }
 }

@@ -1,5 +1,15 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import NetclockCLI
+
+#if canImport(Glibc)
+    import Glibc  // exit
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The command-line arguments. Under `LD_PRELOAD=libfaketime.so.1` the Swift runtime on Linux sees
 /// no arguments at all (measured with libfaketime 0.9.10), so fall back to the kernel's copy.

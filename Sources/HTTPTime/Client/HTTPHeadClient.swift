@@ -1,4 +1,3 @@
-import Foundation
 import NetClockPlatform
 import NetClockTLS
 import TimeBase

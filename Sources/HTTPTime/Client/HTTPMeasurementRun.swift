@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TimeBase
 
 /// One ``HTTPTimeClient`` measurement: performs the requests its ``HTTPMeasurementCore`` asks for

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TimeBase
 
 /// Where an `http://` or `https://` URL points and what ``HTTPHeadClient`` sends there: the host to

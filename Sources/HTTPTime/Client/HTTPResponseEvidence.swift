@@ -1,4 +1,4 @@
-import Foundation
+import NetClockPlatform
 import TimeBase
 
 /// What one HTTP response says about the time: the header it was read from and the interval.
@@ -60,17 +60,17 @@ package struct HTTPResponseEvidence: Sendable {
             let visible = value.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }
             return "\(name): \(String(String.UnicodeScalarView(visible)).prefix(64))"
         }
-        if let age = field("Age")?.trimmingCharacters(in: .whitespaces), age != "0" {
+        if let age = field("Age")?.trimmingWhitespace(), age != "0" {
             return shown("Age", age)
         }
         if let cache = field("X-Cache"),
-            cache.trimmingCharacters(in: .whitespaces).uppercased().hasPrefix("HIT")
+            cache.trimmingWhitespace().uppercased().hasPrefix("HIT")
         {
             return shown("X-Cache", cache)
         }
         if let status = field("Cache-Status") {
             let parameters = status.split(whereSeparator: { $0 == ";" || $0 == "," }).map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
+                $0.trimmingWhitespace().lowercased()
             }
             if parameters.contains("hit") { return shown("Cache-Status", status) }
         }

@@ -1,4 +1,3 @@
-import Foundation
 import NetClockTLS
 
 /// How a failed TLS handshake of an `https://` exchange is reported: certificate refusals as

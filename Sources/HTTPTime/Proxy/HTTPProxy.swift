@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import NetClockPlatform
 
 /// An `http://` forward proxy: where to connect, and the credentials it may ask for.
 ///
@@ -20,7 +25,7 @@ package struct HTTPProxy: Hashable, Sendable, CustomStringConvertible, CustomRef
     /// credentials; nil with the reason for anything else (another scheme, no host, a bad port, a
     /// path other than `/`). The reason never contains the credentials.
     package static func parse(_ text: String) -> Result<HTTPProxy, ProxyURLError> {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         let withScheme = trimmed.contains("://") ? trimmed : "http://" + trimmed
         guard let components = URL(string: withScheme) else {
             return .failure(ProxyURLError("the proxy is not a URL"))

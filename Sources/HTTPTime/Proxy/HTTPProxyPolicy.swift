@@ -1,4 +1,4 @@
-import Foundation
+import NetClockPlatform
 
 /// Which proxy, if any, each URL's requests go through: one for `http://` URLs, one for `https://`
 /// URLs, and the hosts that bypass both.
@@ -40,7 +40,7 @@ package struct HTTPProxyPolicy: Hashable, Sendable {
     package static func environment(_ environment: [String: String]) -> HTTPProxyPolicy {
         func value(_ names: String...) -> String? {
             names.lazy.compactMap { environment[$0] }.first {
-                !$0.trimmingCharacters(in: .whitespaces).isEmpty
+                !$0.trimmingWhitespace().isEmpty
             }
         }
         func choice(_ names: String...) -> Choice {

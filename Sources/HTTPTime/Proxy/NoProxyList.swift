@@ -1,4 +1,3 @@
-import Foundation
 import NetClockPlatform
 
 /// The hosts reached without the proxy, read from a `NO_PROXY` value as curl reads it.
@@ -27,13 +26,13 @@ package struct NoProxyList: Hashable, Sendable {
     /// Reads a `NO_PROXY` value; entries it cannot read (an empty one, a bad prefix length) are
     /// skipped.
     package init(_ value: String) {
-        guard value.trimmingCharacters(in: .whitespaces) != "*" else {
+        guard value.trimmingWhitespace() != "*" else {
             self.entries = [.everything]
             return
         }
         var entries: [Entry] = []
         for raw in value.split(separator: ",") {
-            let item = raw.trimmingCharacters(in: .whitespaces)
+            let item = raw.trimmingWhitespace()
             if let block = Self.block(item) {
                 entries.append(block)
             } else {

@@ -1,4 +1,3 @@
-import Foundation
 import NetClockPlatform
 import NetworkClock
 import SNTP
@@ -89,7 +88,7 @@ struct WatchCommand {
 
     /// Seconds with at most six decimals and no trailing zeros: `8`, `0.5`, `0.25`.
     static func seconds(_ duration: Duration) -> String {
-        var text = String(format: "%.6f", duration.secondsDouble)
+        var text = duration.secondsDouble.decimalString(fractionDigits: 6)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text

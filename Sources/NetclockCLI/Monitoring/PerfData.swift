@@ -1,4 +1,4 @@
-import Foundation
+import NetClockPlatform
 
 /// One performance datum of the Monitoring Plugins format, `label=value[UOM];warn;crit;min;max`
 /// (empty fields kept, so every datum has its four semicolons).
@@ -35,13 +35,13 @@ package struct PerfData: Hashable, Sendable, CustomStringConvertible {
     /// `label=valueUOM;warn;crit;min;max`.
     package var description: String {
         let needsQuotes = label.contains { $0 == " " || $0 == "=" || $0 == "'" }
-        let shown = needsQuotes ? "'" + label.replacingOccurrences(of: "'", with: "''") + "'" : label
+        let shown = needsQuotes ? "'" + label.replacing("'", with: "''") + "'" : label
         return "\(shown)=\(value)\(unit);\(warning);\(critical);\(minimum);\(maximum)"
     }
 
     /// Seconds with six decimals and no trailing zeros: `0.012`, `0.7`, `60`, `-0.000001`.
     package static func seconds(_ value: Double) -> String {
-        var text = String(format: "%.6f", value)
+        var text = value.decimalString(fractionDigits: 6)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text == "-0" ? "0" : text

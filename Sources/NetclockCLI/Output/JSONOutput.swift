@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import NetClockPlatform
 import SNTP
 import TimeBase
@@ -19,7 +23,7 @@ enum JSONOutput {
         } catch {
             // Only a non-finite number can fail, and every number here comes from a Duration or a
             // UnixTime, which are finite. Still print valid JSON if it ever happens.
-            let reason = String(describing: error).replacingOccurrences(of: "\"", with: "'")
+            let reason = String(describing: error).replacing("\"", with: "'")
             return "{\"error\":\"cannot encode the JSON output: \(reason)\"}"
         }
     }

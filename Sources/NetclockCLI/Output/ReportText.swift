@@ -49,12 +49,12 @@ enum ReportText {
     /// `frequency not measured yet (1 sync): the bound grows 500.000 ppm of the time offline`; a
     /// reset this sync caused is named.
     static func frequency(_ frequency: FrequencyEstimate, reset: ClockEvent.FrequencyReset?) -> String {
-        let growth = String(format: "%.3f", frequency.growthRatePPM)
+        let growth = frequency.growthRatePPM.decimalString(fractionDigits: 3)
         let syncs = "\(frequency.syncCount) sync\(frequency.syncCount == 1 ? "" : "s")"
         var line: String
         if frequency.isMeasured {
             line =
-                "frequency \(String(format: "%+.3f", frequency.ppm)) ppm ± \(growth) (\(syncs) over \(frequency.span.formattedSeconds))"
+                "frequency \(frequency.ppm.signedDecimalString(fractionDigits: 3)) ppm ± \(growth) (\(syncs) over \(frequency.span.formattedSeconds))"
         } else {
             line = "frequency not measured yet (\(syncs))"
         }

@@ -1,4 +1,3 @@
-import Foundation
 import HTTPTime
 
 extension NetworkClock.HTTPOptions {

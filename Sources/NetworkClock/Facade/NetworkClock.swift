@@ -1,5 +1,4 @@
 import ClockCore
-import Foundation
 import NetClockPlatform
 import SNTP
 import TimeBase

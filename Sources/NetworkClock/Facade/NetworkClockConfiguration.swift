@@ -1,5 +1,9 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import ClockCore
-import Foundation
 import HTTPTime
 import NetClockPlatform
 import Roughtime

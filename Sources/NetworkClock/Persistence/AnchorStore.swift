@@ -1,5 +1,9 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import ClockCore
-import Foundation
 import NetClockPlatform
 import SNTP
 import TimeBase
@@ -91,7 +95,7 @@ public struct AnchorStore: Sendable {
         guard case .success(let bytes) = FileSystem.readFile(atPath: bootIDPath, limit: 256) else {
             return nil
         }
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
         return text.isEmpty ? nil : text
     }
 
