@@ -429,28 +429,29 @@ struct StressPlan: Sendable {
         var sent: MonotonicInstant
         var received: MonotonicInstant
         var resolution: Duration
-        /// The bound the ingest gives: half of the resolution, the round trip and the drift the
-        /// clock's frequency tolerance allows over it (``TrueTimeInterval/init(serverRead:_:sent:received:tolerancePPM:)``).
+        /// The bound the ingest gives: the resolution, plus half the round trip and the drift the
+        /// clock's frequency tolerance allows over it
+        /// (``TrueTimeInterval/init(serverTimestamp:resolution:sent:received:tolerancePPM:)``).
         var bound: Int64
     }
 
     /// The ingest arguments that make `ingest` build exactly anchor k: the response arrives at the
-    /// anchor's publication, the server's reading, truncated to 1 µs, is the anchor's time less its
-    /// bound. The round trip is the longest whose interval has a whole-nanosecond radius within the
-    /// planned bound.
+    /// anchor's publication, and the server's reading (± 1 µs, the one timestamp rule) is the
+    /// anchor's time less its bound plus the resolution. The round trip is the longest whose
+    /// interval has a whole-nanosecond radius within the planned bound.
     func ingest(_ k: Int) -> Ingest {
         let resolution: Int64 = 1_000
         let tolerance = NetworkClock.ClockPolicy().frequencyTolerancePPM
         func width(_ roundTrip: Int64) -> Int64 {
-            resolution + roundTrip
+            2 * resolution + roundTrip
                 + Duration.nanoseconds(roundTrip).drift(atPPM: tolerance).truncatedNanoseconds
         }
-        var roundTrip = 2 * plannedBound(of: k) - resolution
+        var roundTrip = 2 * plannedBound(of: k) - 2 * resolution
         while width(roundTrip) > 2 * plannedBound(of: k) || width(roundTrip) % 2 != 0 { roundTrip -= 1 }
         let bound = width(roundTrip) / 2
         let received = scheduled(k)
         return Ingest(
-            serverTime: UnixTime(sinceEpoch: .nanoseconds(Self.baseNanoseconds + received - bound)),
+            serverTime: UnixTime(sinceEpoch: .nanoseconds(Self.baseNanoseconds + received - bound + resolution)),
             sent: MonotonicInstant(sinceOrigin: .nanoseconds(received - roundTrip)),
             received: MonotonicInstant(sinceOrigin: .nanoseconds(received)),
             resolution: .nanoseconds(resolution), bound: bound)
