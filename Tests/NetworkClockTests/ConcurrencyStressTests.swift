@@ -451,7 +451,8 @@ struct StressPlan: Sendable {
         let bound = width(roundTrip) / 2
         let received = scheduled(k)
         return Ingest(
-            serverTime: UnixTime(sinceEpoch: .nanoseconds(Self.baseNanoseconds + received - bound + resolution)),
+            serverTime: UnixTime(
+                sinceEpoch: .nanoseconds(Self.baseNanoseconds + received - bound + resolution)),
             sent: MonotonicInstant(sinceOrigin: .nanoseconds(received - roundTrip)),
             received: MonotonicInstant(sinceOrigin: .nanoseconds(received)),
             resolution: .nanoseconds(resolution), bound: bound)
