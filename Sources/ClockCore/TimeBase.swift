@@ -22,9 +22,6 @@ package struct TimeBaseInstant: Sendable, Hashable {
 
     /// Awake plus suspended time: how much time the base has counted since boot.
     package var total: Duration { awake + suspended }
-
-    /// Whether `self` lies after `other` by total time.
-    package func isAfter(_ other: TimeBaseInstant) -> Bool { total > other.total }
 }
 
 /// The clocks read together at one moment: the exchange clock (the one NTP and HTTP exchanges are

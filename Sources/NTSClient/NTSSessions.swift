@@ -50,12 +50,6 @@ package final class NTSSessions: Sendable {
         entries.withLock { $0[server] = Entry(association: association) }
     }
 
-    /// The usable associations, to be kept across processes.
-    package func savedAssociations() -> [ServerName: NTSAssociation.Saved] {
-        let associations = entries.withLock { table in table.compactMapValues(\.association) }
-        return associations.compactMapValues { $0.saved() }
-    }
-
     /// Hands the usable associations over to be kept outside these sessions (in a file another
     /// process may take): every association leaves the table (back-off state stays) and gives
     /// up its cookies, so no cookie is ever both held here and kept there. A burst still running

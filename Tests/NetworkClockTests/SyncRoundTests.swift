@@ -135,6 +135,16 @@ import TimeBase
         #expect(evidence.ntp[1].report.status == .timeout)
         #expect(evidence.ntp[1].report.reason == "no sample before enough other sources answered")
         #expect(try decision.decide(evidence).servers[0].status == .selected)
+
+        // A name resolved after enough sources answered is not queried at all.
+        let c = ServerName(host: "c.example")
+        var (late, _) = Self.driver([Self.a, Self.b, c], minimumSources: 2)
+        late.names[c] = ([RoundDriver.address(3)], .milliseconds(50))
+        let lateEvidence = late.run()
+        let enough = try #require(lateEvidence)
+        #expect(enough.end - enough.start == .milliseconds(50))
+        #expect(late.sends(to: RoundDriver.address(3)).isEmpty)
+        #expect(enough.ntp[2].report.reason == "no sample before enough other sources answered")
     }
 
     /// Roughtime runs beside NTP and is awaited until the round's deadline.

@@ -36,10 +36,15 @@ final class BackgroundRefresh: Sendable {
         }
     }
 
-    /// The delay before the first background sync: none without an anchor or with only a restored
-    /// one, else what is left of the interval since the anchor was taken.
-    static func initialDelay(for estimate: TimeEstimate?, policy: NetworkClock.RefreshPolicy) -> Duration {
-        guard let estimate, estimate.source != .restored else { return .zero }
+    /// The delay before the first background sync of `clock`: with a need, how long its bound
+    /// stays within it (none when it does not meet it now); else none without an anchor or with
+    /// only a restored one, and otherwise what is left of the interval since the anchor was taken.
+    static func initialDelay(for clock: NetworkClock) -> Duration {
+        let policy = clock.configuration.refresh
+        if let need = policy.maximumBound {
+            return RefreshSchedule.timeWithin(need, boundAfter: clock.neededBound(after:)) ?? .zero
+        }
+        guard let estimate = clock.now(), estimate.source != .restored else { return .zero }
         return max(.zero, policy.interval - estimate.age)
     }
 
@@ -80,13 +85,20 @@ final class BackgroundRefresh: Sendable {
         }
         // Stopped while syncing: not a failure to back off from; the loop ends.
         if Task.isCancelled { return nil }
-        let (next, failures) = state.withLock { state in
-            (
-                state.schedule.nextDelay(afterSuccess: succeeded, using: &generator),
-                state.schedule.consecutiveFailures
-            )
+        let need = clock.configuration.refresh.maximumBound
+        let (next, failures, needNotMet) = state.withLock { state in
+            guard let need else {
+                let delay = state.schedule.nextDelay(afterSuccess: succeeded, using: &generator)
+                return (delay, state.schedule.consecutiveFailures, false)
+            }
+            let (delay, needNotMet) = state.schedule.nextDelay(
+                afterSuccess: succeeded, need: need, boundAfter: clock.neededBound(after:), using: &generator)
+            return (delay, state.schedule.consecutiveFailures, needNotMet)
         }
-        if !succeeded { clock.emit(.backoff(delay: next, consecutiveFailures: failures)) }
+        if needNotMet, let need, let bound = clock.now()?.errorBound {
+            clock.emit(.needNotMet(bound: bound, need: need))
+        }
+        if !succeeded || needNotMet { clock.emit(.backoff(delay: next, consecutiveFailures: failures)) }
         return next
     }
 }

@@ -39,6 +39,11 @@ public enum ClockEvent: Sendable {
     /// tolerance until two syncs measure the frequency again. Emitted before the sync's
     /// ``synced(_:anchorReplaced:)``.
     case frequencyReset(FrequencyReset)
+    /// A sync succeeded but its bound is wider than the app's need
+    /// (``NetworkClock/RefreshPolicy/maximumBound``): only a slow source answered (the HTTP(S)
+    /// fallback, Roughtime). The next sync backs off as after a failure instead of repeating every
+    /// minimum interval.
+    case needNotMet(bound: Duration, need: Duration)
 
     /// Why the clock's frequency history was reset (``ClockEvent/frequencyReset(_:)``).
     public typealias FrequencyReset = ClockCore.FrequencyReset

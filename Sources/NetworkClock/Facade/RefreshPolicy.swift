@@ -22,18 +22,35 @@ extension NetworkClock {
         public var initialBackoff: Duration
         /// The longest retry delay. Default 1 hour.
         public var maximumBackoff: Duration
+        /// The widest error bound the app accepts, or nil for a fixed period (``interval``).
+        ///
+        /// With a need, the clock syncs only when its bound, grown at the measured frequency
+        /// interval (the prior before it is measured), would reach it: never at launch while a
+        /// restored anchor meets it, and each sync for just before the bound reaches it again,
+        /// jittered earlier and never sooner than ``minimumInterval``. A sync that cannot reach it
+        /// (only a slow source answered) backs off as after a failure
+        /// (``ClockEvent/needNotMet(bound:need:)``). Default nil.
+        public var maximumBound: Duration?
 
         /// Creates a policy; every parameter has the default described on its property.
         public init(
             interval: Duration = .seconds(1024), jitter: Double = 0.25,
             minimumInterval: Duration = .seconds(64),
-            initialBackoff: Duration = .seconds(64), maximumBackoff: Duration = .seconds(3600)
+            initialBackoff: Duration = .seconds(64), maximumBackoff: Duration = .seconds(3600),
+            maximumBound: Duration? = nil
         ) {
             self.interval = interval
             self.jitter = jitter
             self.minimumInterval = minimumInterval
             self.initialBackoff = initialBackoff
             self.maximumBackoff = maximumBackoff
+            self.maximumBound = maximumBound
+        }
+
+        /// A policy for an app that needs its clock's bound within `maximumBound`, otherwise the
+        /// defaults: it syncs when, and only when, the need requires it.
+        public static func demand(maximumBound: Duration) -> RefreshPolicy {
+            RefreshPolicy(maximumBound: maximumBound)
         }
     }
 }
@@ -49,6 +66,43 @@ package struct RefreshSchedule: Hashable, Sendable {
     /// Creates a schedule with no failures yet.
     package init(policy: NetworkClock.RefreshPolicy) {
         self.policy = policy
+    }
+
+    /// The longest a demand-driven clock waits between syncs, whatever its bound: a day.
+    static let longestWait = Duration.seconds(86_400)
+
+    /// How long from now the bound stays within `need`, as `boundAfter` says it grows (the bound
+    /// `d` from now; nil when there is no time), up to ``longestWait``: nil when it is already past
+    /// the need.
+    package static func timeWithin(_ need: Duration, boundAfter: (Duration) -> Duration?) -> Duration? {
+        guard let now = boundAfter(.zero), now <= need else { return nil }
+        if let latest = boundAfter(longestWait), latest <= need { return longestWait }
+        // The bound only grows: halve the interval until it is within a millisecond.
+        var (within, past) = (Duration.zero, longestWait)
+        while past - within > .milliseconds(1) {
+            let middle = within + (past - within) / 2
+            if let bound = boundAfter(middle), bound <= need { within = middle } else { past = middle }
+        }
+        return within
+    }
+
+    /// The delay before the next sync of a clock that needs its bound within `need` (the bound `d`
+    /// from now is `boundAfter(d)`), after a sync that succeeded or failed: the time the bound
+    /// stays within the need, drawn up to a quarter (``RefreshPolicy/jitter``) earlier, never
+    /// sooner than the minimum interval. A sync whose bound does not meet the need backs off as a
+    /// failure does (`needNotMet`).
+    package mutating func nextDelay(
+        afterSuccess succeeded: Bool, need: Duration, boundAfter: (Duration) -> Duration?,
+        using random: inout some RandomNumberGenerator
+    ) -> (delay: Duration, needNotMet: Bool) {
+        guard succeeded else { return (nextDelay(afterSuccess: false, using: &random), false) }
+        guard let within = Self.timeWithin(need, boundAfter: boundAfter) else {
+            return (nextDelay(afterSuccess: false, using: &random), true)
+        }
+        consecutiveFailures = 0
+        let jitter = min(max(policy.jitter, 0), 0.5)
+        let factor = 1 - Double.random(in: 0...jitter, using: &random)
+        return (max(max(policy.minimumInterval, .zero), within * factor), false)
     }
 
     /// The delay before the next sync after one that succeeded (`true`) or failed (`false`).

@@ -222,6 +222,12 @@ package struct SyncRound: Sendable {
                     Target(
                         order: [0, index, position], server: server,
                         report: SyncReport.Server(server: server, address: address, status: .timeout)))
+                guard !enoughReached else {
+                    targets[targets.count - 1].isDone = true
+                    targets[targets.count - 1].report.reason =
+                        "no sample before enough other sources answered"
+                    continue
+                }
                 actions += startBurst(targets.count - 1, to: address, protection: nil, at: now)
             }
         }
@@ -429,7 +435,10 @@ package struct SyncRound: Sendable {
         targets[id].isDone = true
         updateNTSDetails(id)
         let answered = targets.filter { $0.isDone && $0.report.ntp?.best != nil }.count
-        if let minimum = setup.policy.minimumSources, answered >= min(max(1, minimum), targets.count) {
+        // Until every name is resolved the count of targets is not known: the minimum itself.
+        if let minimum = setup.policy.minimumSources,
+            answered >= (unresolved.isEmpty ? min(max(1, minimum), targets.count) : max(1, minimum))
+        {
             enoughReached = true
             actions += stopBursts(at: now, reason: "no sample before enough other sources answered")
         }
