@@ -28,6 +28,10 @@ package final class AnchoredClock: Sendable {
         var kernel = KernelDiscipline(nil)
         /// The suspended time at the last time-base reading an update took.
         var lastSuspended: Duration?
+        /// While a sync's provisional answers stand (``offerProvisional(_:)``), the anchor before
+        /// them (`.some(nil)`: none): the sync's final answer is taken against it, not against
+        /// them; nil otherwise.
+        var settled: HeldAnchor??
     }
 
     private let state: Mutex<State>
@@ -117,7 +121,8 @@ package final class AnchoredClock: Sendable {
     /// Whether the clock has an anchor.
     package var isSynchronized: Bool { cell.read() != nil }
 
-    /// The current anchor, if any, at its exchange-clock instant.
+    /// The current anchor, if any, at its exchange-clock instant (a sync's provisional one while it
+    /// stands).
     package var anchor: Anchor? { state.withLock { $0.anchor?.anchor } }
 
     /// The current anchor's instant on the time base, if any.
@@ -185,6 +190,12 @@ package final class AnchoredClock: Sendable {
         let discipline = KernelDiscipline(kernel.read())
         let reading = timeBase.read()
         return state.withLock { state in
+            // A sync's final answer replaces its provisional ones: it is taken against the anchor
+            // held before them.
+            if let settled = state.settled {
+                state.anchor = settled
+                state.settled = nil
+            }
             if let current = state.anchor, current.anchor.isAuthenticated, !anchor.isAuthenticated {
                 // Sticky authentication: unauthenticated evidence never moves authenticated time,
                 // and not even the frequency history learns from it.
@@ -258,6 +269,51 @@ package final class AnchoredClock: Sendable {
         }
     }
 
+    /// Offers a sync's provisional answer, before its round is over: taken against the current
+    /// anchor as ``offer(_:)`` does (sticky authentication included) and published, so that
+    /// ``now()`` has time within a round trip of the first replies; but it is no point of the
+    /// frequency history, it is not what ``snapshot()`` (and so the anchor file) holds, and the
+    /// round's final answer (``offer(_:)``) or ``withdrawProvisional()`` replaces it.
+    @discardableResult
+    package func offerProvisional(_ anchor: Anchor) -> AnchorUpdate {
+        guard anchor.isWithinSupportedRange else { return .refused }
+        let discipline = KernelDiscipline(kernel.read())
+        let reading = timeBase.read()
+        return state.withLock { state in
+            if let current = state.anchor, current.anchor.isAuthenticated, !anchor.isAuthenticated {
+                return .keptAuthenticated
+            }
+            let offered = HeldAnchor(
+                placing: anchor, by: reading, discipline: discipline, lastSuspended: state.lastSuspended,
+                exact: timeBase.exchangeClockIsBase, policy: policy)
+            guard offered.anchor.isWithinSupportedRange else { return .refused }
+            if state.settled == nil { state.settled = .some(state.anchor) }
+            let outcome: AnchorUpdate
+            if let current = state.anchor {
+                let merged = AnchorIntersection(current: current, offered: offered, aging: state.aging)
+                outcome = merged.outcome
+                state.anchor = merged.anchor
+            } else {
+                outcome = .adopted
+                state.anchor = offered
+            }
+            publish(state, check: reading)
+            return outcome
+        }
+    }
+
+    /// Takes a sync's provisional answers back (its round gave no time): the anchor held before
+    /// them stands again, or none.
+    package func withdrawProvisional() {
+        let reading = timeBase.read()
+        state.withLock { state in
+            guard let settled = state.settled else { return }
+            state.anchor = settled
+            state.settled = nil
+            if settled == nil { cell.clear() } else { publish(state, check: reading) }
+        }
+    }
+
     /// Merges sync points from an earlier process (same boot) into the frequency history.
     package func restoreFrequencyHistory(_ points: [FrequencyTracker.Point]) {
         let reading = timeBase.read()
@@ -276,7 +332,7 @@ package final class AnchoredClock: Sendable {
     /// The anchor, its time-base instant and the frequency history, read under one lock
     /// acquisition.
     package func snapshot() -> (anchor: HeldAnchor?, frequency: FrequencyTracker) {
-        state.withLock { ($0.anchor, $0.frequency) }
+        state.withLock { ($0.settled ?? $0.anchor, $0.frequency) }
     }
 
     /// Publishes the state for readers, valid for `check`'s suspend epoch; called with the mutex

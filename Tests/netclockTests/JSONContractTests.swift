@@ -172,6 +172,7 @@ import TimeBase
                 frequency: Fixture.frequency))
         guard case .object(var expected) = Self.report else { return }
         expected["state"] = "/tmp/a/anchor.json"
+        expected["skipped"] = false
         expected["anchor_replaced"] = false
         expected["frequency"] = Self.frequency
         expected["frequency_reset"] = .null
@@ -220,6 +221,7 @@ import TimeBase
         expected["unix"] = .number(held.trueTime.secondsDouble)
         expected["authenticated"] = true
         expected["state"] = "/s"
+        expected["skipped"] = false
         expected["anchor_replaced"] = false
         expected["anchor_update"] = "kept_authenticated"
         expected["frequency"] = Self.frequency
@@ -351,7 +353,7 @@ import TimeBase
                     frequency: Fixture.frequency)))
         #expect(
             Set(sync.keys).subtracting(report.keys).sorted() == [
-                "anchor_replaced", "anchor_update", "frequency", "frequency_reset", "state",
+                "anchor_replaced", "anchor_update", "frequency", "frequency_reset", "skipped", "state",
             ])
         let now = try Self.decode(
             JSONOutput.line(

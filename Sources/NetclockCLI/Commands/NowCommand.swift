@@ -39,6 +39,12 @@ struct NowCommand {
         }
         let estimate = comparison.trustedTime
         let offset = comparison.offset
+        if let maxBound = options.maxBound, estimate.errorBound > maxBound {
+            console.err(
+                "netclock: the stored anchor's bound ± \(estimate.errorBound.formattedSeconds) is wider than"
+                    + " --max-bound \(maxBound.formattedSeconds) (run `netclock sync`)")
+            return .noTime
+        }
         if options.json {
             console.out(
                 JSONOutput.line(

@@ -45,6 +45,11 @@ struct SyncCommand {
             return .noTime
         }
         if case .failure(let error)? = query.clock.restoreResult, error.isUnsafeFile { return refuse(error) }
+        if let maxBound = options.maxBound, let bound = query.clock.neededBound(after: .zero),
+            bound <= maxBound
+        {
+            return skip(query.clock, store: store, settingSystemClock: settingSystemClock)
+        }
         let events = query.clock.events()
         let outcome = await query.run(status: options.json ? nil : console.status)
         let (storeFailure, frequencyReset) = await reportStateEvents(events, store: store)
@@ -107,6 +112,25 @@ struct SyncCommand {
         if settingSystemClock && setting == nil {
             console.err("netclock: the system clock was not corrected: the clock holds no trusted time")
             return .noTime
+        }
+        return setting.map(finish) ?? .success
+    }
+
+    /// `--max-bound`: the stored anchor is within it, so nothing is sent; `set` corrects the system
+    /// clock from it.
+    private func skip(_ clock: NetworkClock, store: AnchorStore, settingSystemClock: Bool) -> ExitStatus {
+        let setting = settingSystemClock ? SetCommand(options: options).run(clock: clock) : nil
+        guard let comparison = clock.systemClockOffset() else { return .noTime }
+        if options.json {
+            var json = SkippedSyncJSON(comparison, state: store.path)
+            json.set = setting.map(SetJSON.init)
+            console.out(JSONOutput.line(json))
+        } else {
+            console.out(
+                "skipped: the stored anchor's bound ± \(comparison.errorBound.formattedSeconds) is within --max-bound"
+                    + " (\(comparison.isAuthenticated ? "authenticated" : "unauthenticated")); nothing was sent"
+            )
+            if let setting { console.out(SetCommand.text(setting)) }
         }
         return setting.map(finish) ?? .success
     }

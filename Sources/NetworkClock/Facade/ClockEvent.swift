@@ -44,6 +44,11 @@ public enum ClockEvent: Sendable {
     /// fallback, Roughtime). The next sync backs off as after a failure instead of repeating every
     /// minimum interval.
     case needNotMet(bound: Duration, need: Duration)
+    /// A sync still in progress gave a trusted time, or tightened it: the replies so far pass the
+    /// same selection rules as a whole sync (the cold start's majority, NTS, the floor), so
+    /// ``NetworkClock/now()`` has time within a round trip of the first replies. The sync's final
+    /// result replaces it (``synced(_:anchorReplaced:)``); it is never written to the store.
+    case provisional(TimeEstimate)
 
     /// Why the clock's frequency history was reset (``ClockEvent/frequencyReset(_:)``).
     public typealias FrequencyReset = ClockCore.FrequencyReset

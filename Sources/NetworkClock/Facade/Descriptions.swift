@@ -111,6 +111,7 @@ extension ClockEvent: CustomStringConvertible {
                 "anchor discontinuity: the new time disagrees with the anchor, now() jumped by \(step.signedFormattedSeconds)"
         case .frequencyReset(let reset):
             return "frequency reset: \(reset); learning the oscillator's frequency again"
+        case .provisional(let estimate): return "provisional: \(estimate) (the sync goes on)"
         case .needNotMet(let bound, let need):
             return
                 "need not met: the bound ± \(bound.formattedSeconds) is wider than the ± \(need.formattedSeconds) needed"

@@ -102,6 +102,15 @@ public final class NetworkClock: Sendable {
         var report: SyncReport
         var engine = self.engine
         engine.progress = progress
+        // Time before the round is over: provisional answers, which the final one replaces.
+        let allowsDowngrade = configuration.allowsDowngrade
+        engine.onProvisional = { [clock, broadcaster] provisional in
+            // What the final answer would refuse is no provisional answer either.
+            guard allowsDowngrade || !provisional.isDowngraded else { return }
+            if clock.offerProvisional(provisional.anchor).replacedAnchor, let estimate = clock.now() {
+                broadcaster.emit(.provisional(estimate))
+            }
+        }
         let sessions = engine.ntp.ntsSessions
         if let failure = await files.takeNTSAssociations(into: sessions) {
             broadcaster.emit(.restoreFailed(failure))
@@ -124,6 +133,7 @@ public final class NetworkClock: Sendable {
                 throw SyncError.unauthenticatedOnly(report)
             }
         } catch {
+            clock.withdrawProvisional()
             if let failure = await files.keepNTSAssociations(from: sessions) {
                 broadcaster.emit(.storeFailed(failure))
             }

@@ -33,6 +33,9 @@ struct SyncRoundRunner: Sendable {
     var roughtime: RoughtimeStage?
     /// Told about each HTTP(S) URL as it starts and ends.
     var progress: SyncProgressObserver?
+    /// Given what the round has gathered each time a reply adds a sample while it goes on (on the
+    /// loop's thread: it must be quick).
+    var onProvisional: (@Sendable (RoundEvidence) -> Void)?
 
     /// Runs `round` to its end and returns what it gathered; cancelling the calling task ends it
     /// within one poll slice (the round's evidence then says so).
@@ -68,6 +71,8 @@ struct SyncRoundRunner: Sendable {
                     }
                 case .close(let target):
                     sockets.removeValue(forKey: target)?.close()
+                case .provisional(let evidence):
+                    onProvisional?(evidence)
                 default:
                     start(action, mailbox: mailbox, flag: jobs)
                 }
@@ -158,7 +163,7 @@ struct SyncRoundRunner: Sendable {
                 let outcomes = await Self.measureAll(urls, with: client, progress: progress)
                 mailbox.post(.httpMeasured(outcomes))
             }
-        case .send, .close, .finish:
+        case .send, .close, .provisional, .finish:
             break
         }
     }
