@@ -181,6 +181,31 @@ package final class AnchoredClock: Sendable {
     /// Offers `anchor`, whose time-base instant is `base` when known (a restored anchor of this
     /// boot, or a benchmark's), else placed from a reading taken now.
     package func offer(_ anchor: Anchor, base: TimeBaseInstant?) -> AnchorUpdate {
+        offer(anchor, base: base, yieldsWhenOlder: false)
+    }
+
+    /// Takes what a state file holds: an anchor saved by this or another process of this boot
+    /// (source ``TimeSource/restored``) at time-base instant `base` when known, and the frequency
+    /// history saved with it. The history is merged (``restoreFrequencyHistory(_:)``); the anchor
+    /// competes as an offered one does, except that when it contradicts the current anchor (no
+    /// overlap) the later of the two on the time base wins, so a file read back never undoes a
+    /// fresher sync. Either is dropped when it lies ahead of the time base now (not this boot's
+    /// past, whatever the boot id says): the anchor is then placed from its exchange-clock instant.
+    @discardableResult
+    package func merge(stored anchor: Anchor, base: TimeBaseInstant?, history: [FrequencyTracker.Point])
+        -> AnchorUpdate
+    {
+        let now = timeBase.read().base
+        let plausible = { (base: TimeBaseInstant) in
+            base.awake <= now.awake && base.suspended <= now.suspended
+        }
+        if history.allSatisfy({ plausible($0.base) }) { restoreFrequencyHistory(history) }
+        return offer(anchor, base: base.flatMap { plausible($0) ? $0 : nil }, yieldsWhenOlder: true)
+    }
+
+    /// ``offer(_:base:)``; with `yieldsWhenOlder`, an anchor that contradicts a current one later on
+    /// the time base changes nothing (``AnchorUpdate/kept``).
+    private func offer(_ anchor: Anchor, base: TimeBaseInstant?, yieldsWhenOlder: Bool) -> AnchorUpdate {
         guard anchor.isWithinSupportedRange else { return .refused }
         let discipline = KernelDiscipline(kernel.read())
         let reading = timeBase.read()
@@ -203,6 +228,11 @@ package final class AnchoredClock: Sendable {
             var next: HeldAnchor
             if let current = state.anchor {
                 let merged = AnchorIntersection(current: current, offered: offered, aging: before)
+                if yieldsWhenOlder, case .discontinuous = merged.outcome,
+                    offered.base.total <= current.base.total
+                {
+                    return .kept
+                }
                 outcome = merged.outcome
                 next = merged.anchor
                 if case .discontinuous = outcome {
@@ -258,13 +288,13 @@ package final class AnchoredClock: Sendable {
         }
     }
 
-    /// Merges sync points from an earlier process (same boot) into the frequency history.
+    /// Merges sync points from an earlier process (same boot) into the frequency history
+    /// (``FrequencyTracker/merge(_:)``).
     package func restoreFrequencyHistory(_ points: [FrequencyTracker.Point]) {
         let reading = timeBase.read()
         state.withLock { state in
-            var tracker = FrequencyTracker(policy: policy, points: state.frequency.points + points)
-            if tracker.points.isEmpty { tracker = state.frequency }
-            state.frequency = tracker
+            state.frequency.merge(points)
+            let tracker = state.frequency
             if let anchor = state.anchor {
                 state.aging = HoldoverAging(
                     tracker.interval(at: anchor.base), policy: policy, reference: anchor.base)

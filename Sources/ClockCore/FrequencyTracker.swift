@@ -81,6 +81,17 @@ package struct FrequencyTracker: Sendable, Hashable {
         return .frequencyChanged
     }
 
+    /// Takes in points saved elsewhere (another process's history, read back from a state file) as
+    /// ``init(policy:points:)`` does: a point already kept is not added twice, and points that do
+    /// not agree with the newest are dropped without counting as a reset. The reset count stays.
+    package mutating func merge(_ others: [Point]) {
+        var changed = false
+        for point in others where insert(point) { changed = true }
+        guard changed else { return }
+        pairs = Self.pairs(of: points, policy: policy)
+        keepConsistentNewest()
+    }
+
     /// Forgets every point but `point`'s (after a sync contradicted the clock's prediction). It
     /// counts as a reset when a frequency had been measured (two points or more).
     package mutating func reset(keeping point: Point, reason: ResetReason) {

@@ -86,6 +86,12 @@ public struct AnchorStore: Sendable {
     /// The file beside the anchor that keeps the time floor (``TimeFloor``), which outlives reboots.
     package var floorPath: String { path + ".floor" }
 
+    /// The lock file beside the anchor (``withExclusiveAccess(_:)``): empty, private, never removed.
+    package var lockPath: String { path + ".lock" }
+
+    /// How long ``withExclusiveAccess(_:)`` waits for another process to release the lock.
+    package var lockTimeout: Duration = .seconds(10)
+
     /// The current boot identity from ``bootIDPath``, or `nil` where it cannot be read.
     package static func systemBootID() -> String? {
         guard case .success(let bytes) = FileSystem.readFile(atPath: bootIDPath, limit: 256) else {
@@ -130,6 +136,36 @@ public struct AnchorStore: Sendable {
         if let failure = FileSystem.writePrivateFile(Array(data) + [0x0A], toPath: path) {
             throw AnchorStoreError(failure, file: path, failed: .writeFailed)
         }
+    }
+
+    // MARK: Taking turns
+
+    /// Runs `body` while this process holds the exclusive advisory lock on ``lockPath``: the one
+    /// critical section, across processes, of reading the state beside it, merging this process's
+    /// result in and writing it back, so that no process's measurement is lost to another's write.
+    ///
+    /// Taken only around that read-merge-write (never around a sync). The lock file is checked as
+    /// the state files are (not a symbolic link, this user's, mode 0600) and created when missing.
+    /// - Throws: ``AnchorStoreError/Code/lockTimeout`` when another process held the lock for
+    ///   ``lockTimeout``; an unsafe-file code for a refused lock file
+    ///   (``AnchorStoreError/isUnsafeFile``); ``AnchorStoreError/Code/writeFailed`` when it cannot
+    ///   be created or locked; and whatever `body` throws.
+    @available(*, noasync, message: "waits for a file lock; run it on the blocking pool")
+    package func withExclusiveAccess<T>(_ body: () throws(AnchorStoreError) -> T) throws(AnchorStoreError)
+        -> T
+    {
+        let lock: FileSystem.PrivateLock
+        switch FileSystem.lockPrivateFile(atPath: lockPath, timeout: lockTimeout) {
+        case .success(let taken): lock = taken
+        case .failure(.refused(let refusal)): throw AnchorStoreError(refusal, file: lockPath)
+        case .failure(.failed(let failure)):
+            throw AnchorStoreError(code: .writeFailed, reason: failure.reason, path: lockPath)
+        case .failure(let timedOut):
+            throw AnchorStoreError(code: .lockTimeout, reason: timedOut.reason, path: lockPath)
+        }
+        let result = Result { () throws(AnchorStoreError) in try body() }
+        lock.release()
+        return try result.get()
     }
 
     // MARK: Checking

@@ -41,6 +41,9 @@ public struct AnchorStoreError: Error, Sendable, Hashable, CustomStringConvertib
         public static let writeFailed = Code(rawValue: "write_failed")
         /// There was no anchor to save, or its values are outside the supported range.
         public static let invalidAnchor = Code(rawValue: "invalid_anchor")
+        /// Another process held the lock beside the state files (`<anchor>.lock`) for longer than
+        /// a write waits; nothing was written.
+        public static let lockTimeout = Code(rawValue: "lock_timeout")
 
         // State files that are not private to this user: refused before anything is read,
         // followed or replaced (``AnchorStoreError/isUnsafeFile``).
