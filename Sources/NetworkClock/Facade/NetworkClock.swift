@@ -140,7 +140,7 @@ public final class NetworkClock: Sendable {
         // The floor rises only by what this sync's own authenticated evidence proves.
         let raisesFloor = report.isAuthenticated && update != .refused
         let evidence = report
-        report.settle(on: clock, update: update)
+        report.settle(on: clock, update: update, reading: readSystemClock())
         let replaced = update.replacedAnchor
         for server in report.servers { emitStatus(of: server) }
         if case .discontinuous(let step) = update { broadcaster.emit(.anchorDiscontinuity(by: step)) }
