@@ -101,6 +101,14 @@ struct AnchorCell: ~Copyable, Sendable {
         active.store(next, ordering: .releasing)
     }
 
+    /// Withdraws the published value: ``read()`` returns `nil` again until the next
+    /// ``publish(_:)``. Callers must not publish or clear concurrently.
+    borrowing func clear() {
+        guard var value = read() else { return }
+        value.metadata = 0
+        publish(value)
+    }
+
     /// The latest published value, or `nil` if none was published.
     @inline(__always)
     borrowing func read() -> PublishedAnchor? {

@@ -28,12 +28,18 @@ package final class AnchoredClock: Sendable {
         var kernel = KernelDiscipline(nil)
         /// The suspended time at the last time-base reading an update took.
         var lastSuspended: Duration?
+        /// The boot and time-namespace offsets the held instants are measured against.
+        var identity: ClockIdentity
     }
 
     private let state: Mutex<State>
     private let cell = AnchorCell()
     /// Where the kernel's discipline state is read at each update.
     private let kernel: KernelClockReader
+    /// Where the boot id and the time namespace's offsets are read on slow paths.
+    private let identity: ClockIdentityReader
+    /// Told of every change of the clocks' identity (``ClockIdentityChange``).
+    private let identityObserver = Mutex<(@Sendable (ClockIdentityChange) -> Void)?>(nil)
 
     /// Creates an unsynchronized clock on `hardware`'s clocks (the kernel's by default) with
     /// `policy`'s prior tolerance, wander allowances and history limits.
@@ -44,9 +50,12 @@ package final class AnchoredClock: Sendable {
         self.wall = hardware.wall
         self.policy = policy
         self.kernel = hardware.kernel
+        self.identity = hardware.identity
         self.timeBase = TimeBaseReader(hardware)
         self.state = Mutex(
-            State(anchor: nil, frequency: FrequencyTracker(policy: policy), aging: .prior(policy)))
+            State(
+                anchor: nil, frequency: FrequencyTracker(policy: policy), aging: .prior(policy),
+                identity: hardware.identity.read()))
     }
 
     /// Creates an unsynchronized clock on simulated clocks
@@ -54,10 +63,12 @@ package final class AnchoredClock: Sendable {
     package convenience init(
         monotonic: some MonotonicClock, wall: some WallClock,
         policy: ClockPolicy = ClockPolicy(),
-        kernel: KernelClockReader = .unavailable, timeBase: (any TimeBaseClock)? = nil
+        kernel: KernelClockReader = .unavailable, timeBase: (any TimeBaseClock)? = nil,
+        identity: ClockIdentityReader = .unchanging
     ) {
         self.init(
-            hardware: .simulated(monotonic: monotonic, wall: wall, kernel: kernel, timeBase: timeBase),
+            hardware: .simulated(
+                monotonic: monotonic, wall: wall, kernel: kernel, timeBase: timeBase, identity: identity),
             policy: policy)
     }
 
@@ -79,8 +90,15 @@ package final class AnchoredClock: Sendable {
     @inline(never)
     private func nowAfterEpochChange() -> TimeEstimate? {
         // The anchor first, then the clocks, as on the fast path: the age is never negative.
-        guard let published = cell.read() else { return nil }
-        let reading = timeBase.read()
+        guard var published = cell.read() else { return nil }
+        var reading = timeBase.read()
+        if reading.epoch != published.epoch && checkIdentity() {
+            // Restored (the anchor was carried across what its clocks did not count) or moved to
+            // another boot (dropped): the new anchor, then a new reading.
+            guard let carried = cell.read() else { return nil }
+            published = carried
+            reading = timeBase.read()
+        }
         let estimate = published.estimate(
             awakeNanoseconds: reading.base.awake.truncatedNanoseconds,
             suspendedNanoseconds: reading.base.suspended.truncatedNanoseconds,
@@ -100,8 +118,13 @@ package final class AnchoredClock: Sendable {
     /// the exchange clock. The instant is placed on the time base from a reading taken now, at the
     /// kernel's possible slew over the distance (none when the exchange clock is the time base).
     package func estimate(at instant: MonotonicInstant) -> TimeEstimate? {
-        let reading = timeBase.read()
-        guard let published = cell.read() else { return nil }
+        var reading = timeBase.read()
+        guard var published = cell.read() else { return nil }
+        if reading.epoch != published.epoch && checkIdentity() {
+            guard let carried = cell.read() else { return nil }
+            published = carried
+            reading = timeBase.read()
+        }
         let distance = reading.exchange - instant
         var uncertainty = reading.uncertainty
         if !timeBase.exchangeClockIsBase && distance != .zero {
@@ -207,6 +230,7 @@ package final class AnchoredClock: Sendable {
     /// the time base changes nothing (``AnchorUpdate/kept``).
     private func offer(_ anchor: Anchor, base: TimeBaseInstant?, yieldsWhenOlder: Bool) -> AnchorUpdate {
         guard anchor.isWithinSupportedRange else { return .refused }
+        checkIdentityIfMoved()
         let discipline = KernelDiscipline(kernel.read())
         let reading = timeBase.read()
         return state.withLock { state in
@@ -291,6 +315,7 @@ package final class AnchoredClock: Sendable {
     /// Merges sync points from an earlier process (same boot) into the frequency history
     /// (``FrequencyTracker/merge(_:)``).
     package func restoreFrequencyHistory(_ points: [FrequencyTracker.Point]) {
+        checkIdentityIfMoved()
         let reading = timeBase.read()
         state.withLock { state in
             state.frequency.merge(points)
@@ -307,6 +332,73 @@ package final class AnchoredClock: Sendable {
     /// acquisition.
     package func snapshot() -> (anchor: HeldAnchor?, frequency: FrequencyTracker) {
         state.withLock { ($0.anchor, $0.frequency) }
+    }
+
+    /// What a state file keeps: the anchor, its time-base instant, the frequency history and the
+    /// time-namespace offsets their instants are measured against (nil when they could not be
+    /// read), under one lock acquisition, after a check that the clocks' identity is unchanged.
+    package func persistentState() -> (
+        anchor: HeldAnchor?, frequency: FrequencyTracker, offsets: TimeNamespaceOffsets?
+    ) {
+        checkIdentityIfMoved()
+        return state.withLock { ($0.anchor, $0.frequency, $0.identity.offsets) }
+    }
+
+    /// Calls `observer` (from the thread that noticed it) whenever the clocks' identity changes:
+    /// the anchor carried across a restore, or dropped in another boot. Replaces any earlier one.
+    package func observeIdentityChanges(_ observer: @escaping @Sendable (ClockIdentityChange) -> Void) {
+        identityObserver.withLock { $0 = observer }
+    }
+
+    // MARK: The clocks' identity
+
+    /// ``checkIdentity()`` when the suspend epoch moved since the anchor was published (or none is):
+    /// a restore always moves it (real time went on while the clocks stood still), so an unmoved
+    /// epoch needs no file read.
+    private func checkIdentityIfMoved() {
+        let epoch = timeBase.read().epoch
+        guard cell.read().map({ $0.epoch != epoch }) ?? true else { return }
+        checkIdentity()
+    }
+
+    /// Reads the boot id and the time namespace's offsets and compares them with those the held
+    /// instants are measured against. New offsets in the same boot (a restore) shift the anchor
+    /// and the frequency history by their change; another boot drops both. Then republishes (or
+    /// clears) and tells the observer. Slow paths only: it reads two files of `/proc`.
+    /// - Returns: whether anything changed.
+    @discardableResult
+    private func checkIdentity() -> Bool {
+        let fresh = identity.read()
+        let change = state.withLock { state -> ClockIdentityChange? in
+            let now = state.identity.updated(by: fresh)
+            guard now != state.identity else { return nil }
+            let before = state.identity
+            state.identity = now
+            if let was = before.bootID, let current = now.bootID, was != current {
+                state.anchor = nil
+                state.frequency = FrequencyTracker(policy: policy)
+                state.aging = .prior(policy)
+                state.lastSuspended = nil
+                cell.clear()
+                return .otherBoot(was: was, now: current)
+            }
+            guard let old = before.offsets, let new = now.offsets, old != new else { return nil }
+            let moved = old.change(to: new)
+            state.frequency.shift(by: moved)
+            state.lastSuspended = state.lastSuspended.map { $0 + moved.suspended }
+            if var held = state.anchor {
+                held.anchor.monotonic = held.anchor.monotonic + moved.bootTime
+                held.base = held.base.shifted(by: moved)
+                state.anchor = held
+                // The aging's reference is a total time-base instant too.
+                state.aging.reference += moved.bootTime
+                publish(state, check: timeBase.read())
+            }
+            return .shifted(by: moved)
+        }
+        guard let change else { return false }
+        identityObserver.withLock { $0 }?(change)
+        return true
     }
 
     /// Publishes the state for readers, valid for `check`'s suspend epoch; called with the mutex

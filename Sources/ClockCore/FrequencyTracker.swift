@@ -92,6 +92,17 @@ package struct FrequencyTracker: Sendable, Hashable {
         keepConsistentNewest()
     }
 
+    /// The same history on clocks whose time-namespace offsets moved by `change`: every point's
+    /// time-base instant shifted (``TimeBaseInstant/shifted(by:)``), nothing else changed.
+    package mutating func shift(by change: TimeNamespaceOffsets) {
+        points = points.map { point in
+            var moved = point
+            moved.base = point.base.shifted(by: change)
+            return moved
+        }
+        pairs = Self.pairs(of: points, policy: policy)
+    }
+
     /// Forgets every point but `point`'s (after a sync contradicted the clock's prediction). It
     /// counts as a reset when a frequency had been measured (two points or more).
     package mutating func reset(keeping point: Point, reason: ResetReason) {

@@ -25,6 +25,12 @@ package struct TimeBaseInstant: Sendable, Hashable {
 
     /// Whether `self` lies after `other` by total time.
     package func isAfter(_ other: TimeBaseInstant) -> Bool { total > other.total }
+
+    /// The same instant on clocks whose time-namespace offsets moved by `change`: the raw
+    /// oscillator by the monotonic offset, the suspended time by the boot-time offset less it.
+    package func shifted(by change: TimeNamespaceOffsets) -> TimeBaseInstant {
+        TimeBaseInstant(awake: awake + change.monotonic, suspended: suspended + change.suspended)
+    }
 }
 
 /// The clocks read together at one moment: the exchange clock (the one NTP and HTTP exchanges are

@@ -39,6 +39,12 @@ public enum ClockEvent: Sendable {
     /// tolerance until two syncs measure the frequency again. Emitted before the sync's
     /// ``synced(_:anchorReplaced:)``.
     case frequencyReset(FrequencyReset)
+    /// The clock dropped its anchor and frequency history: the process now runs in another boot
+    /// (a container restored on another machine, say), whose clocks count from another origin, so
+    /// the instants the anchor was measured on mean nothing there. ``NetworkClock/now()`` is nil
+    /// until the next sync. (A restore on the same machine needs no event: the clock carries its
+    /// anchor across the time its clocks did not count, with the bound grown over it.)
+    case anchorDropped(reason: String)
 
     /// Why the clock's frequency history was reset (``ClockEvent/frequencyReset(_:)``).
     public typealias FrequencyReset = ClockCore.FrequencyReset

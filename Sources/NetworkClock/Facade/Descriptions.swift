@@ -107,6 +107,7 @@ extension ClockEvent: CustomStringConvertible {
                 "anchor discontinuity: the new time disagrees with the anchor, now() jumped by \(step.signedFormattedSeconds)"
         case .frequencyReset(let reset):
             return "frequency reset: \(reset); learning the oscillator's frequency again"
+        case .anchorDropped(let reason): return "anchor dropped: \(reason)"
         }
     }
 }

@@ -70,6 +70,9 @@ public final class NetworkClock: Sendable {
             trustedTime: { [clock] in clock.now() })
         let broadcaster = EventBroadcaster()
         self.broadcaster = broadcaster
+        clock.observeIdentityChanges { change in
+            if case .otherBoot = change { broadcaster.emit(.anchorDropped(reason: change.description)) }
+        }
         self.files = ClockStateFiles(
             store: configuration.store, clock: clock, usesNTS: configuration.syncPolicy.usesNTS,
             trustRoots: configuration.trustRoots

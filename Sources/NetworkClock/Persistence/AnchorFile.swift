@@ -1,4 +1,5 @@
 import ClockCore
+import NetClockPlatform
 import SNTP
 import TimeBase
 
@@ -134,12 +135,26 @@ struct AnchorFile: Codable, Sendable {
         }
     }
 
+    /// The writer's time-namespace offsets, for people: the file's monotonic and time-base
+    /// instants are on the host's clocks, these offsets taken off. Absent in files written before
+    /// (their instants are the writer's own, read as the host's).
+    struct NamespaceRecord: Codable, Sendable {
+        var monotonic: ExactTime
+        var boottime: ExactTime
+
+        init(_ offsets: TimeNamespaceOffsets) {
+            monotonic = ExactTime(offsets.monotonic)
+            boottime = ExactTime(offsets.bootTime)
+        }
+    }
+
     var version: Int
     var bootID: String
     var writtenAt: ExactTime
     var writtenAtMonotonic: ExactTime
     var anchor: AnchorRecord
     var frequency: FrequencyRecord?
+    var timeNamespace: NamespaceRecord?
 
     enum CodingKeys: String, CodingKey {
         case version
@@ -148,6 +163,7 @@ struct AnchorFile: Codable, Sendable {
         case writtenAtMonotonic = "written_at_monotonic"
         case anchor
         case frequency
+        case timeNamespace = "time_namespace"
     }
 
     /// Just the version, decoded first so that a future format is reported as such rather than as

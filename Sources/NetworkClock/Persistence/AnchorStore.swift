@@ -16,22 +16,26 @@ public struct AnchorStore: Sendable {
     /// Files larger than this are refused as corrupt without being parsed.
     package static let maximumFileSize = 256 * 1024
     /// Where the kernel publishes the current boot's identity on Linux.
-    package static let bootIDPath = "/proc/sys/kernel/random/boot_id"
+    package static let bootIDPath = Syscalls.bootIDPath
 
     /// The anchor file's path.
     public let path: String
     private let bootID: @Sendable () -> String?
     private let monotonic: any MonotonicClock
     private let wall: any WallClock
+    private let namespace: @Sendable () -> Result<TimeNamespaceOffsets, TimeNamespaceUnreadable>
 
     /// Creates a store for the anchor file at `path` (its directory is created on the first save),
-    /// tagged with this boot's identity from `/proc/sys/kernel/random/boot_id`.
+    /// tagged with this boot's identity from `/proc/sys/kernel/random/boot_id`, its instants kept on
+    /// the host's clocks (converted through `/proc/self/timens_offsets`).
     public init(path: String) {
         self.init(
-            path: path, bootID: AnchorStore.systemBootID, monotonic: BootTimeClock(), wall: SystemWallClock())
+            path: path, bootID: AnchorStore.systemBootID, monotonic: BootTimeClock(), wall: SystemWallClock(),
+            namespace: Syscalls.timeNamespaceOffsets)
     }
 
-    /// Creates a store for the file at `path` with injected boot identity and clocks.
+    /// Creates a store for the file at `path` with injected boot identity, clocks and time
+    /// namespace.
     ///
     /// - Parameters:
     ///   - path: The anchor file; its directory is created on the first save.
@@ -39,16 +43,22 @@ public struct AnchorStore: Sendable {
     ///   - monotonic: The monotonic clock anchors are measured against; must be the clock of the
     ///     ``AnchoredClock`` whose anchors are stored.
     ///   - wall: The wall clock, only to stamp the file's informational `written_at`.
+    ///   - namespace: Reads the offsets of this process's time namespace (none by default, as for
+    ///     simulated clocks).
     package init(
         path: String,
         bootID: @escaping @Sendable () -> String?,
         monotonic: some MonotonicClock,
-        wall: some WallClock
+        wall: some WallClock,
+        namespace: @escaping @Sendable () -> Result<TimeNamespaceOffsets, TimeNamespaceUnreadable> = {
+            .success(.zero)
+        }
     ) {
         self.path = path
         self.bootID = bootID
         self.monotonic = monotonic
         self.wall = wall
+        self.namespace = namespace
     }
 
     /// Creates a store at the default location, ``defaultPath(environment:)``.
@@ -93,28 +103,27 @@ public struct AnchorStore: Sendable {
     package var lockTimeout: Duration = .seconds(10)
 
     /// The current boot identity from ``bootIDPath``, or `nil` where it cannot be read.
-    package static func systemBootID() -> String? {
-        guard case .success(let bytes) = FileSystem.readFile(atPath: bootIDPath, limit: 256) else {
-            return nil
-        }
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty ? nil : text
-    }
+    package static func systemBootID() -> String? { Syscalls.bootID() }
 
     // MARK: Saving
 
     /// Writes `anchor`, its time-base instant and the frequency history atomically, replacing any
     /// previous file.
     ///
+    /// Their instants are measured in the time namespace of `offsets` (this process's, read now,
+    /// when nil) and written on the host's clocks: the offsets taken off, so that the file means
+    /// the same in every namespace (the StateFiles article, "Time namespaces").
     /// - Throws: ``AnchorStoreError`` with code ``AnchorStoreError/Code/writeFailed`` when the
     ///   directory or file cannot be written, ``AnchorStoreError/Code/bootIDUnavailable`` when the
-    ///   boot identity cannot be read, ``AnchorStoreError/Code/invalidAnchor`` for an anchor outside
-    ///   the supported range. An ``AnchoredClock`` keeps working regardless.
+    ///   boot identity cannot be read, ``AnchorStoreError/Code/timeNamespaceUnavailable`` when the
+    ///   namespace's offsets cannot be, ``AnchorStoreError/Code/invalidAnchor`` for an anchor
+    ///   outside the supported range. An ``AnchoredClock`` keeps working regardless.
     @available(
         *, noasync, message: "writes and fsyncs a file; from async code use AnchoredClock.save(to:) async"
     )
     package func save(
-        _ anchor: Anchor, timeBase: TimeBaseInstant? = nil, frequency: FrequencyTracker? = nil
+        _ anchor: Anchor, timeBase: TimeBaseInstant? = nil, frequency: FrequencyTracker? = nil,
+        offsets: TimeNamespaceOffsets? = nil
     ) throws(AnchorStoreError) {
         guard anchor.isWithinSupportedRange else {
             throw error(.invalidAnchor, "the anchor's values are outside the supported range")
@@ -122,9 +131,17 @@ public struct AnchorStore: Sendable {
         guard let bootID = bootID() else {
             throw error(.bootIDUnavailable, "cannot read the boot identity from \(Self.bootIDPath)")
         }
-        let file = AnchorFile(
-            anchor: anchor, timeBase: timeBase, frequency: frequency, bootID: bootID, writtenAt: wall.now(),
-            writtenAtMonotonic: monotonic.now())
+        var measuredIn = TimeNamespaceOffsets.zero
+        if let offsets { measuredIn = offsets } else { measuredIn = try currentOffsets() }
+        let toHost = measuredIn.negated
+        var hostAnchor = anchor
+        hostAnchor.monotonic = anchor.monotonic + toHost.bootTime
+        var hostFrequency = frequency
+        hostFrequency?.shift(by: toHost)
+        var file = AnchorFile(
+            anchor: hostAnchor, timeBase: timeBase?.shifted(by: toHost), frequency: hostFrequency,
+            bootID: bootID, writtenAt: wall.now(), writtenAtMonotonic: monotonic.now() + toHost.bootTime)
+        file.timeNamespace = AnchorFile.NamespaceRecord(measuredIn)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data: Data
@@ -135,6 +152,18 @@ public struct AnchorStore: Sendable {
         }
         if let failure = FileSystem.writePrivateFile(Array(data) + [0x0A], toPath: path) {
             throw AnchorStoreError(failure, file: path, failed: .writeFailed)
+        }
+    }
+
+    /// This process's time-namespace offsets, or the error that says they cannot be read.
+    private func currentOffsets() throws(AnchorStoreError) -> TimeNamespaceOffsets {
+        switch namespace() {
+        case .success(let offsets): return offsets
+        case .failure(let unreadable):
+            throw error(
+                .timeNamespaceUnavailable,
+                "cannot read this process's time-namespace offsets, which the file's instants are "
+                    + "converted with: \(unreadable.reason)")
         }
     }
 
@@ -237,7 +266,7 @@ public struct AnchorStore: Sendable {
     }
 
     private func restore(_ file: AnchorFile) -> Result<RestoredAnchor, AnchorStoreError> {
-        let values: AnchorFile.Contents
+        var values: AnchorFile.Contents
         switch file.validated() {
         case .success(let valid): values = valid
         case .failure(let failure):
@@ -252,6 +281,21 @@ public struct AnchorStore: Sendable {
                 error(
                     .differentBoot,
                     "the anchor was saved before a reboot (boot \(file.bootID.prefix(64)), now \(current))"))
+        }
+        // The file's instants are on the host's clocks: onto this namespace's.
+        let offsets: TimeNamespaceOffsets
+        do {
+            offsets = try currentOffsets()
+        } catch {
+            return .failure(error)
+        }
+        values.anchor.monotonic = values.anchor.monotonic + offsets.bootTime
+        values.writtenAtMonotonic = values.writtenAtMonotonic + offsets.bootTime
+        values.timeBase = values.timeBase?.shifted(by: offsets)
+        values.points = values.points.map { point in
+            var moved = point
+            moved.base = point.base.shifted(by: offsets)
+            return moved
         }
         let now = monotonic.now()
         guard values.writtenAtMonotonic <= now, values.anchor.monotonic <= now else {

@@ -30,6 +30,9 @@ public struct AnchorStoreError: Error, Sendable, Hashable, CustomStringConvertib
         public static let differentBoot = Code(rawValue: "different_boot")
         /// The current boot identity could not be read, so the file cannot be trusted.
         public static let bootIDUnavailable = Code(rawValue: "boot_id_unavailable")
+        /// This process's time-namespace offsets (`/proc/self/timens_offsets`) could not be read,
+        /// so the file's instants cannot be converted to its clocks (or from them).
+        public static let timeNamespaceUnavailable = Code(rawValue: "time_namespace_unavailable")
         /// The file refers to monotonic instants later than now: it cannot have been written in
         /// this boot's past.
         public static let futureDated = Code(rawValue: "future_dated")

@@ -41,12 +41,12 @@ extension AnchoredClock {
     package func save(to store: AnchorStore) throws(AnchorStoreError) {
         try store.withExclusiveAccess { () throws(AnchorStoreError) in
             if case .success(let stored) = store.load() { merge(stored) }
-            let (held, frequency) = snapshot()
+            let (held, frequency, offsets) = persistentState()
             guard let held else {
                 throw AnchorStoreError(
                     code: .invalidAnchor, reason: "the clock has no anchor to save", path: store.path)
             }
-            try store.save(held.anchor, timeBase: held.base, frequency: frequency)
+            try store.save(held.anchor, timeBase: held.base, frequency: frequency, offsets: offsets)
         }
     }
 
