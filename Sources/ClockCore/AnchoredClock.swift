@@ -219,8 +219,12 @@ package final class AnchoredClock: Sendable {
         -> AnchorUpdate
     {
         let now = timeBase.read().base
+        // The suspended time is a difference of two clocks read apart: a reading can put it up to
+        // half its spread (tens of nanoseconds) either side of the kernel's value, so an instant
+        // saved by one reading may show more suspended time than a later reading does. Within
+        // that noise (``HoldoverAging/suspendNoise``) it is still this boot's past.
         let plausible = { (base: TimeBaseInstant) in
-            base.awake <= now.awake && base.suspended <= now.suspended
+            base.awake <= now.awake && base.suspended <= now.suspended + HoldoverAging.suspendNoise
         }
         if history.allSatisfy({ plausible($0.base) }) { restoreFrequencyHistory(history) }
         return offer(anchor, base: base.flatMap { plausible($0) ? $0 : nil }, yieldsWhenOlder: true)
