@@ -19,7 +19,9 @@ package final class AnchoredClock: Sendable {
     /// The system wall clock, used only to report offsets, never to tell time.
     let wall: any WallClock
 
-    private struct State: Sendable {
+    /// What updates change under the mutex (the extensions in `AnchoredClock+Identity.swift` and
+    /// `AnchoredClock+Stored.swift` update it too; nothing outside this type touches it).
+    struct State: Sendable {
         var anchor: HeldAnchor?
         var frequency: FrequencyTracker
         /// The aging published with the anchor, in force until the next update.
@@ -32,14 +34,14 @@ package final class AnchoredClock: Sendable {
         var identity: ClockIdentity
     }
 
-    private let state: Mutex<State>
-    private let cell = AnchorCell()
+    let state: Mutex<State>
+    let cell = AnchorCell()
     /// Where the kernel's discipline state is read at each update.
     private let kernel: KernelClockReader
     /// Where the boot id and the time namespace's offsets are read on slow paths.
-    private let identity: ClockIdentityReader
+    let identity: ClockIdentityReader
     /// Told of every change of the clocks' identity (``ClockIdentityChange``).
-    private let identityObserver = Mutex<(@Sendable (ClockIdentityChange) -> Void)?>(nil)
+    let identityObserver = Mutex<(@Sendable (ClockIdentityChange) -> Void)?>(nil)
 
     /// Creates an unsynchronized clock on `hardware`'s clocks (the kernel's by default) with
     /// `policy`'s prior tolerance, wander allowances and history limits.
@@ -146,33 +148,6 @@ package final class AnchoredClock: Sendable {
     /// The current anchor's instant on the time base, if any.
     package var anchorTimeBase: TimeBaseInstant? { state.withLock { $0.anchor?.base } }
 
-    /// A copy of the frequency tracker with its sync-point history (what the anchor file saves).
-    package var frequencyTracker: FrequencyTracker { state.withLock { $0.frequency } }
-
-    /// What the clock knows about its oscillator's frequency now (see ``FrequencyEstimate``).
-    package func frequency() -> FrequencyEstimate {
-        let now = timeBase.read().base
-        return state.withLock { state in
-            FrequencyEstimate(
-                tracker: state.frequency, aging: state.aging, anchor: state.anchor?.base, now: now)
-        }
-    }
-
-    /// The reset of the frequency history since `before` was taken, if there was one (the latest,
-    /// when several).
-    package func frequencyReset(since before: FrequencyEstimate) -> FrequencyReset? {
-        let (count, reason) = state.withLock { ($0.frequency.resetCount, $0.frequency.lastReset) }
-        guard count > before.resetCount, let reason else { return nil }
-        return FrequencyReset(
-            code: reason.rawValue, previousPPM: before.isMeasured ? before.ppm : nil,
-            previousIntervalPPM: before.isMeasured ? before.lowerPPM...before.upperPPM : nil)
-    }
-
-    /// The rate at which the bound grows now, as a fraction: the frequency interval's half-width
-    /// plus the wander allowed since the anchor, or the prior tolerance before the frequency is
-    /// measured.
-    package var boundGrowthRate: Double { frequency().growthRate }
-
     /// The kernel's discipline as read at the last update (its state is `nil` when unknown).
     package var kernelDiscipline: KernelDiscipline { state.withLock { $0.kernel } }
 
@@ -207,32 +182,9 @@ package final class AnchoredClock: Sendable {
         offer(anchor, base: base, yieldsWhenOlder: false)
     }
 
-    /// Takes what a state file holds: an anchor saved by this or another process of this boot
-    /// (source ``TimeSource/restored``) at time-base instant `base` when known, and the frequency
-    /// history saved with it. The history is merged (``restoreFrequencyHistory(_:)``); the anchor
-    /// competes as an offered one does, except that when it contradicts the current anchor (no
-    /// overlap) the later of the two on the time base wins, so a file read back never undoes a
-    /// fresher sync. Either is dropped when it lies ahead of the time base now (not this boot's
-    /// past, whatever the boot id says): the anchor is then placed from its exchange-clock instant.
-    @discardableResult
-    package func merge(stored anchor: Anchor, base: TimeBaseInstant?, history: [FrequencyTracker.Point])
-        -> AnchorUpdate
-    {
-        let now = timeBase.read().base
-        // The suspended time is a difference of two clocks read apart: a reading can put it up to
-        // half its spread (tens of nanoseconds) either side of the kernel's value, so an instant
-        // saved by one reading may show more suspended time than a later reading does. Within
-        // that noise (``HoldoverAging/suspendNoise``) it is still this boot's past.
-        let plausible = { (base: TimeBaseInstant) in
-            base.awake <= now.awake && base.suspended <= now.suspended + HoldoverAging.suspendNoise
-        }
-        if history.allSatisfy({ plausible($0.base) }) { restoreFrequencyHistory(history) }
-        return offer(anchor, base: base.flatMap { plausible($0) ? $0 : nil }, yieldsWhenOlder: true)
-    }
-
     /// ``offer(_:base:)``; with `yieldsWhenOlder`, an anchor that contradicts a current one later on
     /// the time base changes nothing (``AnchorUpdate/kept``).
-    private func offer(_ anchor: Anchor, base: TimeBaseInstant?, yieldsWhenOlder: Bool) -> AnchorUpdate {
+    func offer(_ anchor: Anchor, base: TimeBaseInstant?, yieldsWhenOlder: Bool) -> AnchorUpdate {
         guard anchor.isWithinSupportedRange else { return .refused }
         checkIdentityIfMoved()
         let discipline = KernelDiscipline(kernel.read())
@@ -316,98 +268,9 @@ package final class AnchoredClock: Sendable {
         }
     }
 
-    /// Merges sync points from an earlier process (same boot) into the frequency history
-    /// (``FrequencyTracker/merge(_:)``).
-    package func restoreFrequencyHistory(_ points: [FrequencyTracker.Point]) {
-        checkIdentityIfMoved()
-        let reading = timeBase.read()
-        state.withLock { state in
-            state.frequency.merge(points)
-            let tracker = state.frequency
-            if let anchor = state.anchor {
-                state.aging = HoldoverAging(
-                    tracker.interval(at: anchor.base), policy: policy, reference: anchor.base)
-                publish(state, check: reading)
-            }
-        }
-    }
-
-    /// The anchor, its time-base instant and the frequency history, read under one lock
-    /// acquisition.
-    package func snapshot() -> (anchor: HeldAnchor?, frequency: FrequencyTracker) {
-        state.withLock { ($0.anchor, $0.frequency) }
-    }
-
-    /// What a state file keeps: the anchor, its time-base instant, the frequency history and the
-    /// time-namespace offsets their instants are measured against (nil when they could not be
-    /// read), under one lock acquisition, after a check that the clocks' identity is unchanged.
-    package func persistentState() -> (
-        anchor: HeldAnchor?, frequency: FrequencyTracker, offsets: TimeNamespaceOffsets?
-    ) {
-        checkIdentityIfMoved()
-        return state.withLock { ($0.anchor, $0.frequency, $0.identity.offsets) }
-    }
-
-    /// Calls `observer` (from the thread that noticed it) whenever the clocks' identity changes:
-    /// the anchor carried across a restore, or dropped in another boot. Replaces any earlier one.
-    package func observeIdentityChanges(_ observer: @escaping @Sendable (ClockIdentityChange) -> Void) {
-        identityObserver.withLock { $0 = observer }
-    }
-
-    // MARK: The clocks' identity
-
-    /// ``checkIdentity()`` when the suspend epoch moved since the anchor was published (or none is):
-    /// a restore always moves it (real time went on while the clocks stood still), so an unmoved
-    /// epoch needs no file read.
-    private func checkIdentityIfMoved() {
-        let epoch = timeBase.read().epoch
-        guard cell.read().map({ $0.epoch != epoch }) ?? true else { return }
-        checkIdentity()
-    }
-
-    /// Reads the boot id and the time namespace's offsets and compares them with those the held
-    /// instants are measured against. New offsets in the same boot (a restore) shift the anchor
-    /// and the frequency history by their change; another boot drops both. Then republishes (or
-    /// clears) and tells the observer. Slow paths only: it reads two files of `/proc`.
-    /// - Returns: whether anything changed.
-    @discardableResult
-    private func checkIdentity() -> Bool {
-        let fresh = identity.read()
-        let change = state.withLock { state -> ClockIdentityChange? in
-            let now = state.identity.updated(by: fresh)
-            guard now != state.identity else { return nil }
-            let before = state.identity
-            state.identity = now
-            if let was = before.bootID, let current = now.bootID, was != current {
-                state.anchor = nil
-                state.frequency = FrequencyTracker(policy: policy)
-                state.aging = .prior(policy)
-                state.lastSuspended = nil
-                cell.clear()
-                return .otherBoot(was: was, now: current)
-            }
-            guard let old = before.offsets, let new = now.offsets, old != new else { return nil }
-            let moved = old.change(to: new)
-            state.frequency.shift(by: moved)
-            state.lastSuspended = state.lastSuspended.map { $0 + moved.suspended }
-            if var held = state.anchor {
-                held.anchor.monotonic = held.anchor.monotonic + moved.bootTime
-                held.base = held.base.shifted(by: moved)
-                state.anchor = held
-                // The aging's reference is a total time-base instant too.
-                state.aging.reference += moved.bootTime
-                publish(state, check: timeBase.read())
-            }
-            return .shifted(by: moved)
-        }
-        guard let change else { return false }
-        identityObserver.withLock { $0 }?(change)
-        return true
-    }
-
     /// Publishes the state for readers, valid for `check`'s suspend epoch; called with the mutex
     /// held, which serializes publishers.
-    private func publish(_ state: State, check: TimeBaseReading) {
+    func publish(_ state: State, check: TimeBaseReading) {
         guard let anchor = state.anchor else { return }
         cell.publish(
             PublishedAnchor(
