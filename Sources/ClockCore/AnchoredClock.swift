@@ -19,7 +19,9 @@ package final class AnchoredClock: Sendable {
     /// The system wall clock, used only to report offsets, never to tell time.
     let wall: any WallClock
 
-    private struct State: Sendable {
+    /// What updates change under the mutex (the extensions in `AnchoredClock+Identity.swift` and
+    /// `AnchoredClock+Stored.swift` update it too; nothing outside this type touches it).
+    struct State: Sendable {
         var anchor: HeldAnchor?
         var frequency: FrequencyTracker
         /// The aging published with the anchor, in force until the next update.
@@ -32,12 +34,18 @@ package final class AnchoredClock: Sendable {
         /// them (`.some(nil)`: none): the sync's final answer is taken against it, not against
         /// them; nil otherwise.
         var settled: HeldAnchor??
+        /// The boot and time-namespace offsets the held instants are measured against.
+        var identity: ClockIdentity
     }
 
-    private let state: Mutex<State>
-    private let cell = AnchorCell()
+    let state: Mutex<State>
+    let cell = AnchorCell()
     /// Where the kernel's discipline state is read at each update.
     private let kernel: KernelClockReader
+    /// Where the boot id and the time namespace's offsets are read on slow paths.
+    let identity: ClockIdentityReader
+    /// Told of every change of the clocks' identity (``ClockIdentityChange``).
+    let identityObserver = Mutex<(@Sendable (ClockIdentityChange) -> Void)?>(nil)
 
     /// Creates an unsynchronized clock on `hardware`'s clocks (the kernel's by default) with
     /// `policy`'s prior tolerance, wander allowances and history limits.
@@ -48,9 +56,12 @@ package final class AnchoredClock: Sendable {
         self.wall = hardware.wall
         self.policy = policy
         self.kernel = hardware.kernel
+        self.identity = hardware.identity
         self.timeBase = TimeBaseReader(hardware)
         self.state = Mutex(
-            State(anchor: nil, frequency: FrequencyTracker(policy: policy), aging: .prior(policy)))
+            State(
+                anchor: nil, frequency: FrequencyTracker(policy: policy), aging: .prior(policy),
+                identity: hardware.identity.read()))
     }
 
     /// Creates an unsynchronized clock on simulated clocks
@@ -58,10 +69,12 @@ package final class AnchoredClock: Sendable {
     package convenience init(
         monotonic: some MonotonicClock, wall: some WallClock,
         policy: ClockPolicy = ClockPolicy(),
-        kernel: KernelClockReader = .unavailable, timeBase: (any TimeBaseClock)? = nil
+        kernel: KernelClockReader = .unavailable, timeBase: (any TimeBaseClock)? = nil,
+        identity: ClockIdentityReader = .unchanging
     ) {
         self.init(
-            hardware: .simulated(monotonic: monotonic, wall: wall, kernel: kernel, timeBase: timeBase),
+            hardware: .simulated(
+                monotonic: monotonic, wall: wall, kernel: kernel, timeBase: timeBase, identity: identity),
             policy: policy)
     }
 
@@ -83,8 +96,15 @@ package final class AnchoredClock: Sendable {
     @inline(never)
     private func nowAfterEpochChange() -> TimeEstimate? {
         // The anchor first, then the clocks, as on the fast path: the age is never negative.
-        guard let published = cell.read() else { return nil }
-        let reading = timeBase.read()
+        guard var published = cell.read() else { return nil }
+        var reading = timeBase.read()
+        if reading.epoch != published.epoch && checkIdentity() {
+            // Restored (the anchor was carried across what its clocks did not count) or moved to
+            // another boot (dropped): the new anchor, then a new reading.
+            guard let carried = cell.read() else { return nil }
+            published = carried
+            reading = timeBase.read()
+        }
         let estimate = published.estimate(
             awakeNanoseconds: reading.base.awake.truncatedNanoseconds,
             suspendedNanoseconds: reading.base.suspended.truncatedNanoseconds,
@@ -104,8 +124,13 @@ package final class AnchoredClock: Sendable {
     /// the exchange clock. The instant is placed on the time base from a reading taken now, at the
     /// kernel's possible slew over the distance (none when the exchange clock is the time base).
     package func estimate(at instant: MonotonicInstant) -> TimeEstimate? {
-        let reading = timeBase.read()
-        guard let published = cell.read() else { return nil }
+        var reading = timeBase.read()
+        guard var published = cell.read() else { return nil }
+        if reading.epoch != published.epoch && checkIdentity() {
+            guard let carried = cell.read() else { return nil }
+            published = carried
+            reading = timeBase.read()
+        }
         let distance = reading.exchange - instant
         var uncertainty = reading.uncertainty
         if !timeBase.exchangeClockIsBase && distance != .zero {
@@ -127,33 +152,6 @@ package final class AnchoredClock: Sendable {
 
     /// The current anchor's instant on the time base, if any.
     package var anchorTimeBase: TimeBaseInstant? { state.withLock { $0.anchor?.base } }
-
-    /// A copy of the frequency tracker with its sync-point history (what the anchor file saves).
-    package var frequencyTracker: FrequencyTracker { state.withLock { $0.frequency } }
-
-    /// What the clock knows about its oscillator's frequency now (see ``FrequencyEstimate``).
-    package func frequency() -> FrequencyEstimate {
-        let now = timeBase.read().base
-        return state.withLock { state in
-            FrequencyEstimate(
-                tracker: state.frequency, aging: state.aging, anchor: state.anchor?.base, now: now)
-        }
-    }
-
-    /// The reset of the frequency history since `before` was taken, if there was one (the latest,
-    /// when several).
-    package func frequencyReset(since before: FrequencyEstimate) -> FrequencyReset? {
-        let (count, reason) = state.withLock { ($0.frequency.resetCount, $0.frequency.lastReset) }
-        guard count > before.resetCount, let reason else { return nil }
-        return FrequencyReset(
-            code: reason.rawValue, previousPPM: before.isMeasured ? before.ppm : nil,
-            previousIntervalPPM: before.isMeasured ? before.lowerPPM...before.upperPPM : nil)
-    }
-
-    /// The rate at which the bound grows now, as a fraction: the frequency interval's half-width
-    /// plus the wander allowed since the anchor, or the prior tolerance before the frequency is
-    /// measured.
-    package var boundGrowthRate: Double { frequency().growthRate }
 
     /// The kernel's discipline as read at the last update (its state is `nil` when unknown).
     package var kernelDiscipline: KernelDiscipline { state.withLock { $0.kernel } }
@@ -186,7 +184,14 @@ package final class AnchoredClock: Sendable {
     /// Offers `anchor`, whose time-base instant is `base` when known (a restored anchor of this
     /// boot, or a benchmark's), else placed from a reading taken now.
     package func offer(_ anchor: Anchor, base: TimeBaseInstant?) -> AnchorUpdate {
+        offer(anchor, base: base, yieldsWhenOlder: false)
+    }
+
+    /// ``offer(_:base:)``; with `yieldsWhenOlder`, an anchor that contradicts a current one later on
+    /// the time base changes nothing (``AnchorUpdate/kept``).
+    func offer(_ anchor: Anchor, base: TimeBaseInstant?, yieldsWhenOlder: Bool) -> AnchorUpdate {
         guard anchor.isWithinSupportedRange else { return .refused }
+        checkIdentityIfMoved()
         let discipline = KernelDiscipline(kernel.read())
         let reading = timeBase.read()
         return state.withLock { state in
@@ -214,6 +219,11 @@ package final class AnchoredClock: Sendable {
             var next: HeldAnchor
             if let current = state.anchor {
                 let merged = AnchorIntersection(current: current, offered: offered, aging: before)
+                if yieldsWhenOlder, case .discontinuous = merged.outcome,
+                    offered.base.total <= current.base.total
+                {
+                    return .kept
+                }
                 outcome = merged.outcome
                 next = merged.anchor
                 if case .discontinuous = outcome {
@@ -314,30 +324,9 @@ package final class AnchoredClock: Sendable {
         }
     }
 
-    /// Merges sync points from an earlier process (same boot) into the frequency history.
-    package func restoreFrequencyHistory(_ points: [FrequencyTracker.Point]) {
-        let reading = timeBase.read()
-        state.withLock { state in
-            var tracker = FrequencyTracker(policy: policy, points: state.frequency.points + points)
-            if tracker.points.isEmpty { tracker = state.frequency }
-            state.frequency = tracker
-            if let anchor = state.anchor {
-                state.aging = HoldoverAging(
-                    tracker.interval(at: anchor.base), policy: policy, reference: anchor.base)
-                publish(state, check: reading)
-            }
-        }
-    }
-
-    /// The anchor, its time-base instant and the frequency history, read under one lock
-    /// acquisition.
-    package func snapshot() -> (anchor: HeldAnchor?, frequency: FrequencyTracker) {
-        state.withLock { ($0.settled ?? $0.anchor, $0.frequency) }
-    }
-
     /// Publishes the state for readers, valid for `check`'s suspend epoch; called with the mutex
     /// held, which serializes publishers.
-    private func publish(_ state: State, check: TimeBaseReading) {
+    func publish(_ state: State, check: TimeBaseReading) {
         guard let anchor = state.anchor else { return }
         cell.publish(
             PublishedAnchor(

@@ -279,6 +279,20 @@ import TimeBase
         #expect(nullMismatches.isEmpty, "\(nullMismatches.joined(separator: "\n"))")
     }
 
+    /// A reading of the system clock whose wall read came late (its bracket 2 ms wide): `error_bound`
+    /// covers the offset too, so it is the time's bound plus half the bracket; `offset` keeps its
+    /// meaning (true time − system clock at the reading).
+    @Test func nowErrorBoundCoversTheReadingsOwnUncertainty() throws {
+        var comparison = Fixture.comparison
+        comparison = NetworkClock.SystemClockOffset(
+            trustedTime: comparison.trustedTime,
+            reading: NetworkClock.SystemClockReading(
+                wall: Fixture.wall, monotonic: comparison.reading.monotonic, uncertainty: .milliseconds(1)))
+        let json = try Self.decode(JSONOutput.line(NowJSON(comparison, systemClock: nil)))
+        #expect(json["error_bound"] as? Double == 0.001125, "\(json)")
+        #expect(json["offset"] as? Double == 1.5, "\(json)")
+    }
+
     /// An unsynchronised kernel (the state at boot, and on this CI machine): `synchronized` false,
     /// the `unsync` flag, the `error` state.
     @Test func nowSystemClockUnsynchronized() throws {

@@ -53,9 +53,15 @@ struct SetHeldAnchorCLITests {
             let run = try await ClockCallRecorder.run(
                 Self.arguments(port: server.port, scene), in: scene, at: nil)
             #expect(run.status == 0, "\(forgery): \(run.printed)")
-            #expect(run.calls.isEmpty, "\(forgery): \(run.calls)")
             let set = try run.set()
             #expect(set["action"] as? String == "none", "\(forgery): \(set)")
+            // No step or slew; only the kernel's status, from the anchor's bound.
+            #expect(run.calls.count == 1, "\(forgery): \(run.calls)")
+            if let status = run.calls.first, let declared = set["kernel_maximum_error"] as? Double {
+                SetCLITests.expectStatusCall(status, maximumError: declared)
+            } else {
+                Issue.record("\(forgery): no status call or no declared error: \(run.calls), \(set)")
+            }
             #expect(set["authenticated"] as? Bool == true, "\(forgery): \(set)")
             let correction = try #require(set["correction"] as? Double)
             let bound = try #require(set["error_bound"] as? Double)
@@ -80,7 +86,7 @@ struct SetHeldAnchorCLITests {
         defer { server.stop() }
         let text = try await ClockCallRecorder.run(
             Self.arguments(port: server.port, scene, json: false), in: scene, at: nil)
-        #expect(text.status == 0 && text.calls.isEmpty, "\(text.printed)")
+        #expect(text.status == 0 && text.calls.count == 1, "\(text.printed)")
         #expect(
             text.run.stdout.contains("contradicts authenticated time: 127.0.0.1:\(server.port)"),
             "\(text.printed)")

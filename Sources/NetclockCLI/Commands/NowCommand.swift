@@ -52,7 +52,7 @@ struct NowCommand {
                         comparison, systemClock: Syscalls.kernelClockState(), frequency: clock.frequency())))
         } else {
             var line =
-                "\(ISO8601.format(estimate.time, fractionDigits: 6)) ± \(estimate.errorBound.formattedSeconds)"
+                "\(ISO8601.format(estimate.time, fractionDigits: 6)) ± \(comparison.errorBound.formattedSeconds)"
             line += "  (\(estimate.source)\(estimate.server.map { ", \($0)" } ?? "")"
             line += estimate.isAuthenticated ? ", authenticated, synced " : ", synced "
             line +=

@@ -12,8 +12,9 @@ import TimeBase
 /// removed before any of its cookies is sent, so two runs never send the same cookie) and spends
 /// them instead of running a new key exchange.
 ///
-/// Both state files are checked before any network traffic. One that is not private to this
-/// user (a FIFO, a symbolic link, a directory, another user's file, a file others may read or
+/// The state files and the lock file beside them (`<state>.lock`, which serialises the
+/// read-merge-write of concurrent runs) are checked before any network traffic. One that is not
+/// private to this user (a FIFO, a symbolic link, a directory, another user's file, a file others may read or
 /// write, a directory others may write) ends the command at once with status 1: `sync` exists to
 /// keep state, and it could not keep it there safely. A cookie file that is private but unusable
 /// (another boot, other trust roots, an old format, damage) only costs a key exchange.
@@ -36,7 +37,7 @@ struct SyncCommand {
             console.err("netclock: cannot store the anchor: \(error.reason)")
             return .noTime
         }
-        if let error = store.unsafeFileError()
+        if let error = store.unsafeFileError() ?? AnchorStore.unsafeFileError(at: store.lockPath)
             ?? (options.nts ? AnchorStore.unsafeFileError(at: store.ntsCookiePath) : nil)
         {
             return refuse(error)

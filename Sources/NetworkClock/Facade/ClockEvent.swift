@@ -49,6 +49,12 @@ public enum ClockEvent: Sendable {
     /// ``NetworkClock/now()`` has time within a round trip of the first replies. The sync's final
     /// result replaces it (``synced(_:anchorReplaced:)``); it is never written to the store.
     case provisional(TimeEstimate)
+    /// The clock dropped its anchor and frequency history: the process now runs in another boot
+    /// (a container restored on another machine, say), whose clocks count from another origin, so
+    /// the instants the anchor was measured on mean nothing there. ``NetworkClock/now()`` is nil
+    /// until the next sync. (A restore on the same machine needs no event: the clock carries its
+    /// anchor across the time its clocks did not count, with the bound grown over it.)
+    case anchorDropped(reason: String)
 
     /// Why the clock's frequency history was reset (``ClockEvent/frequencyReset(_:)``).
     public typealias FrequencyReset = ClockCore.FrequencyReset

@@ -115,6 +115,7 @@ extension ClockEvent: CustomStringConvertible {
         case .needNotMet(let bound, let need):
             return
                 "need not met: the bound ± \(bound.formattedSeconds) is wider than the ± \(need.formattedSeconds) needed"
+        case .anchorDropped(let reason): return "anchor dropped: \(reason)"
         }
     }
 }

@@ -69,6 +69,9 @@ public final class NetworkClock: Sendable {
             trustedTime: { [clock] in clock.now() })
         let broadcaster = EventBroadcaster()
         self.broadcaster = broadcaster
+        clock.observeIdentityChanges { change in
+            if case .otherBoot = change { broadcaster.emit(.anchorDropped(reason: change.description)) }
+        }
         self.files = ClockStateFiles(
             store: configuration.store, clock: clock, usesNTS: configuration.syncPolicy.usesNTS,
             trustRoots: configuration.trustRoots
@@ -149,7 +152,7 @@ public final class NetworkClock: Sendable {
         // The floor rises only by what this sync's own authenticated evidence proves.
         let raisesFloor = report.isAuthenticated && update != .refused
         let evidence = report
-        report.settle(on: clock, update: update)
+        report.settle(on: clock, update: update, reading: readSystemClock())
         let replaced = update.replacedAnchor
         for server in report.servers { emitStatus(of: server) }
         if case .discontinuous(let step) = update { broadcaster.emit(.anchorDiscontinuity(by: step)) }
