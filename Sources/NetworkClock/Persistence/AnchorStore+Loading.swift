@@ -1,5 +1,9 @@
 import ClockCore
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import NetClockPlatform
 import SNTP
 import TimeBase
