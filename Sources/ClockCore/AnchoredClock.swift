@@ -34,6 +34,11 @@ package final class AnchoredClock: Sendable {
         /// them (`.some(nil)`: none): the sync's final answer is taken against it, not against
         /// them; nil otherwise.
         var settled: HeldAnchor??
+        /// The sync whose provisional answers are taken (``beginProvisionalAnswers()``), while
+        /// it goes on; nil once its final answer or a withdrawal closed it.
+        var provisionalSync: UInt64?
+        /// The last number ``beginProvisionalAnswers()`` gave.
+        var provisionalSyncs: UInt64 = 0
         /// The boot and time-namespace offsets the held instants are measured against.
         var identity: ClockIdentity
     }
@@ -197,6 +202,7 @@ package final class AnchoredClock: Sendable {
         return state.withLock { state in
             // A sync's final answer replaces its provisional ones: it is taken against the anchor
             // held before them.
+            state.provisionalSync = nil
             if let settled = state.settled {
                 state.anchor = settled
                 state.settled = nil
@@ -279,17 +285,31 @@ package final class AnchoredClock: Sendable {
         }
     }
 
+    /// Opens a sync's provisional answers: the number its ``offerProvisional(_:sync:)`` calls
+    /// carry. They are refused once the sync's final answer (``offer(_:)``) or
+    /// ``withdrawProvisional()`` closed it, or another sync opened its own: a late reply of a
+    /// cancelled sync never brings its answer back.
+    package func beginProvisionalAnswers() -> UInt64 {
+        state.withLock { state in
+            state.provisionalSyncs &+= 1
+            state.provisionalSync = state.provisionalSyncs
+            return state.provisionalSyncs
+        }
+    }
+
     /// Offers a sync's provisional answer, before its round is over: taken against the current
     /// anchor as ``offer(_:)`` does (sticky authentication included) and published, so that
     /// ``now()`` has time within a round trip of the first replies; but it is no point of the
     /// frequency history, it is not what ``snapshot()`` (and so the anchor file) holds, and the
-    /// round's final answer (``offer(_:)``) or ``withdrawProvisional()`` replaces it.
+    /// round's final answer (``offer(_:)``) or ``withdrawProvisional()`` replaces it. `sync` is
+    /// the number ``beginProvisionalAnswers()`` gave; a closed sync's answer is refused.
     @discardableResult
-    package func offerProvisional(_ anchor: Anchor) -> AnchorUpdate {
+    package func offerProvisional(_ anchor: Anchor, sync: UInt64) -> AnchorUpdate {
         guard anchor.isWithinSupportedRange else { return .refused }
         let discipline = KernelDiscipline(kernel.read())
         let reading = timeBase.read()
         return state.withLock { state in
+            guard state.provisionalSync == sync else { return .refused }
             if let current = state.anchor, current.anchor.isAuthenticated, !anchor.isAuthenticated {
                 return .keptAuthenticated
             }
@@ -317,6 +337,7 @@ package final class AnchoredClock: Sendable {
     package func withdrawProvisional() {
         let reading = timeBase.read()
         state.withLock { state in
+            state.provisionalSync = nil
             guard let settled = state.settled else { return }
             state.anchor = settled
             state.settled = nil

@@ -107,10 +107,13 @@ public final class NetworkClock: Sendable {
         engine.progress = progress
         // Time before the round is over: provisional answers, which the final one replaces.
         let allowsDowngrade = configuration.allowsDowngrade
+        let provisionalSync = clock.beginProvisionalAnswers()
         engine.onProvisional = { [clock, broadcaster] provisional in
             // What the final answer would refuse is no provisional answer either.
             guard allowsDowngrade || !provisional.isDowngraded else { return }
-            if clock.offerProvisional(provisional.anchor).replacedAnchor, let estimate = clock.now() {
+            if clock.offerProvisional(provisional.anchor, sync: provisionalSync).replacedAnchor,
+                let estimate = clock.now()
+            {
                 broadcaster.emit(.provisional(estimate))
             }
         }
