@@ -38,15 +38,19 @@ struct SyncRoundRunner: Sendable {
     var onProvisional: (@Sendable (RoundEvidence) -> Void)?
 
     /// Runs `round` to its end and returns what it gathered; cancelling the calling task ends it
-    /// within one poll slice (the round's evidence then says so).
+    /// within one poll slice (the round's evidence then says so). The round's deadlines count from
+    /// this call, not from when a pool thread takes it up.
     func run(_ round: SyncRound) async -> RoundEvidence? {
         let runner = self
-        return try? await pool.run { flag in runner.loop(round, stop: flag) }
+        let began = monotonic.now()
+        return try? await pool.run { flag in runner.loop(round, startedAt: began, stop: flag) }
     }
 
     /// The loop: perform, wait, tell the round, until it finishes.
     @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
-    private func loop(_ round: SyncRound, stop: CancellationFlag) -> RoundEvidence? {
+    private func loop(_ round: SyncRound, startedAt began: MonotonicInstant, stop: CancellationFlag)
+        -> RoundEvidence?
+    {
         var round = round
         guard let signal = try? SignalPipe() else { return nil }
         let mailbox = Mailbox(signal: signal)
@@ -55,7 +59,7 @@ struct SyncRoundRunner: Sendable {
         var sockets: [SyncRound.TargetID: UDPSocket] = [:]
         var buffer = [UInt8](repeating: 0, count: DatagramLoop.receiveCapacity)
         var events: [SyncRound.Event] = []
-        var actions = round.handle(.start(TimeMapping(wall: wall, monotonic: monotonic)), at: monotonic.now())
+        var actions = round.handle(.start(TimeMapping(wall: wall, monotonic: monotonic)), at: began)
         while true {
             for action in actions {
                 switch action {
