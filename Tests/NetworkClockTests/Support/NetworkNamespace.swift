@@ -16,13 +16,19 @@ final class NetworkNamespace: Sendable {
     let name: String
     private let ip: String
 
-    /// Why namespaces cannot be made here, or nil when they can be.
-    static var unavailableReason: String? {
+    /// Why namespaces cannot be made here, or nil when they can be: found by making one and deleting
+    /// it (a root without CAP_SYS_ADMIN, in a container, cannot).
+    static let unavailableReason: String? = {
         if TestExecutables.path(of: "ip") == nil { return "iproute2's ip is not installed" }
         if geteuid() != 0 { return "creating a network namespace needs root" }
         if setns == nil { return "the C library has no setns" }
-        return nil
-    }
+        do {
+            try NetworkNamespace().delete()
+            return nil
+        } catch {
+            return "cannot create a network namespace (\(error))"
+        }
+    }()
 
     /// Creates the namespace.
     init() throws {
