@@ -55,6 +55,21 @@ public enum ClockEvent: Sendable {
     /// until the next sync. (A restore on the same machine needs no event: the clock carries its
     /// anchor across the time its clocks did not count, with the bound grown over it.)
     case anchorDropped(reason: String)
+    /// The machine resumed from suspend after `suspendedFor` asleep (Linux: `CLOCK_BOOTTIME` grew
+    /// by it against `CLOCK_MONOTONIC`). The bound grew meanwhile; a running clock syncs at once if
+    /// its time no longer meets the need (``NetworkClock/RefreshPolicy/maximumBound``; without
+    /// one, if the anchor is older than the interval). Emitted only while
+    /// ``NetworkClock/start()`` runs, on Linux.
+    case resumed(suspendedFor: Duration)
+    /// An address or a route was added or removed (Linux rtnetlink; a burst counts once). A
+    /// running clock whose syncs fail or back off retries within seconds, never sooner than the
+    /// minimum interval after its last request; a healthy one does nothing. Emitted only while
+    /// ``NetworkClock/start()`` runs, on Linux.
+    case networkChanged
+    /// The system's wall clock was stepped by `by` (positive: forward), by a user, a time daemon,
+    /// `netclock set` or a leap second, with no resume. ``NetworkClock/now()`` never depended on it,
+    /// so nothing is synced. Emitted only while ``NetworkClock/start()`` runs, on Linux.
+    case wallClockStepped(by: Duration)
 
     /// Why the clock's frequency history was reset (``ClockEvent/frequencyReset(_:)``).
     public typealias FrequencyReset = ClockCore.FrequencyReset

@@ -116,6 +116,10 @@ extension ClockEvent: CustomStringConvertible {
             return
                 "need not met: the bound ± \(bound.formattedSeconds) is wider than the ± \(need.formattedSeconds) needed"
         case .anchorDropped(let reason): return "anchor dropped: \(reason)"
+        case .resumed(let asleep): return "resumed: after \(asleep.formattedSeconds) suspended"
+        case .networkChanged: return "network changed: an address or a route was added or removed"
+        case .wallClockStepped(let step):
+            return "wall clock stepped by \(step.signedFormattedSeconds) (the clock's time is unaffected)"
         }
     }
 }
