@@ -37,10 +37,11 @@ final class BackgroundRefresh: Sendable {
     var isRunning: Bool { state.withLock { $0.task != nil } }
 
     /// Starts the loop for `clock` after `initialDelay`, unless it is running, and on Linux the
-    /// lifecycle monitor, which reads the kernel's clocks through `readings`.
+    /// lifecycle monitor, which reads the kernel's clocks through `readings` (nil: no monitor, for
+    /// tests whose manual clocks a host's route change must not move).
     func start(
         _ clock: NetworkClock, initialDelay: Duration,
-        lifecycleReadings readings: @escaping @Sendable () -> LifecycleReading = LifecycleReading.kernel
+        lifecycleReadings readings: (@Sendable () -> LifecycleReading)? = LifecycleReading.kernel
     ) {
         state.withLock { state in
             guard state.task == nil else { return }
@@ -50,6 +51,7 @@ final class BackgroundRefresh: Sendable {
                 await self.loop(owner, initialDelay: initialDelay, sleeper: sleeper)
             }
             #if os(Linux)
+                guard let readings else { return }
                 state.monitor = LifecycleMonitor.start(readings: readings) { [weak self] event in
                     guard let clock = owner.value else { return }
                     clock.emit(event)
