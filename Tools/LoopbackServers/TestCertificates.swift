@@ -1,7 +1,7 @@
 import Foundation
 
 /// A test CA and certificates made with the `openssl` command into a temporary directory, once per
-/// test process (EC P-256, valid for two days), as TESTING.md's NTS section describes: what the
+/// test process (EC P-256, valid from a day before until two days after), as TESTING.md's NTS section describes: what the
 /// loopback TLS servers (NTS-KE, HTTPS) serve and what their clients trust in tests.
 package struct TestCertificates: Sendable {
     /// The directory holding every file.
@@ -66,31 +66,53 @@ package struct TestCertificates: Sendable {
         } catch {
             return .failure(Failure(description: "cannot prepare \(directory): \(error)"))
         }
-        let newKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2"]
+        // `openssl ca` rather than `req -x509` and `x509 -req`, for its -startdate: every certificate
+        // is valid from a day before it was made (OpenSSL 3.0 has no other way to backdate one),
+        // so a server whose clock runs seconds behind, queried first in a fresh test process, is
+        // not before its certificate.
+        try? """
+            [ ca ]
+            default_ca = issuer
+            [ issuer ]
+            database = index.txt
+            new_certs_dir = .
+            serial = serial
+            default_md = sha256
+            policy = anything
+            unique_subject = no
+            [ anything ]
+            commonName = supplied
+            [ authority ]
+            basicConstraints = critical,CA:true
+            keyUsage = critical,keyCertSign,cRLSign
+            subjectKeyIdentifier = hash
+
+            """.write(toFile: directory + "/ca.cnf", atomically: true, encoding: .utf8)
+        try? "".write(toFile: directory + "/index.txt", atomically: true, encoding: .utf8)
+        try? "01\n".write(toFile: directory + "/serial", atomically: true, encoding: .utf8)
+        let day: TimeInterval = 86_400
+        let now = Date()
+        func validity(from start: TimeInterval, to end: TimeInterval) -> [String] {
+            ["-startdate", generalizedTime(now + start), "-enddate", generalizedTime(now + end)]
+        }
+        let newKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        let sign = ["ca", "-batch", "-config", "ca.cnf", "-notext"]
+        let issue = sign + ["-cert", "ca.pem", "-keyfile", "ca.key"]
         let commands: [[String]] = [
-            ["req", "-x509"] + newKey + [
-                "-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=NetClock Test CA",
-            ],
-            ["req", "-new"] + newKey.dropLast(2) + [
-                "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost",
-            ],
-            [
-                "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
-                "-out", "server.pem", "-days", "2", "-extfile", "san.ext",
-            ],
-            // `-days -1` ends the validity a day before it begins: expired whenever it is checked.
-            [
-                "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
-                "-out", "expired.pem", "-days", "-1", "-extfile", "san.ext",
-            ],
-            [
-                "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
-                "-out", "wrong-name.pem", "-days", "2", "-extfile", "wrong.ext",
-            ],
-            ["req", "-x509"] + newKey + [
-                "-keyout", "self.key", "-out", "self.pem", "-subj", "/CN=localhost",
-                "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1",
-            ],
+            ["req", "-new"] + newKey + ["-keyout", "ca.key", "-out", "ca.csr", "-subj", "/CN=NetClock Test CA"],
+            sign + ["-selfsign", "-keyfile", "ca.key", "-in", "ca.csr", "-out", "ca.pem", "-extensions", "authority"]
+                + validity(from: -day, to: 2 * day),
+            ["req", "-new"] + newKey + ["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost"],
+            issue + ["-in", "server.csr", "-out", "server.pem", "-extfile", "san.ext"]
+                + validity(from: -day, to: 2 * day),
+            // Ends a day before it begins: expired whenever it is checked.
+            issue + ["-in", "server.csr", "-out", "expired.pem", "-extfile", "san.ext"]
+                + validity(from: -day, to: -2 * day),
+            issue + ["-in", "server.csr", "-out", "wrong-name.pem", "-extfile", "wrong.ext"]
+                + validity(from: -day, to: 2 * day),
+            ["req", "-new"] + newKey + ["-keyout", "self.key", "-out", "self.csr", "-subj", "/CN=localhost"],
+            sign + ["-selfsign", "-keyfile", "self.key", "-in", "self.csr", "-out", "self.pem", "-extfile", "san.ext"]
+                + validity(from: -day, to: 2 * day),
         ]
         for arguments in commands {
             let process = Process()
@@ -114,5 +136,14 @@ package struct TestCertificates: Sendable {
             }
         }
         return .success(TestCertificates(directory: directory))
+    }
+
+    /// `instant` as `openssl ca` takes a date: `YYYYMMDDHHMMSSZ`, UTC.
+    private static func generalizedTime(_ instant: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMddHHmmss'Z'"
+        return formatter.string(from: instant)
     }
 }
