@@ -68,7 +68,9 @@ struct HTTPSHostileServerTests {
         #expect(error?.code == hostile.code, "\(String(describing: error))")
         #expect(error?.reason.contains(hostile.reason) == true, "\(String(describing: error))")
         #expect(error?.requests.count == 1)
-        #expect(elapsed < .seconds(1) + HTTPSClientTests.slack, "took \(elapsed)")
+        // Not waiting for the timeout: under half of it (on an idle machine tens of milliseconds;
+        // 2 s seen beside the other test shards on a loaded one, a TLS handshake included).
+        #expect(elapsed < .seconds(5), "took \(elapsed)")
     }
 
     /// A server that accepts the connection and never answers the ClientHello: a timeout when the

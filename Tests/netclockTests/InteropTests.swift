@@ -24,7 +24,9 @@ import WallClockReference
 /// - chronyd server vs our client: both read the same `CLOCK_REALTIME`, so the true offset is zero,
 ///   and the error of a sample is at most half its round trip (plus 10 µs for timestamp resolution
 ///   and the client's wall-clock mapping): that is checked for our client's samples. The CLI's
-///   combined results read from the CLI keep 1 ms (loopback: tens to a few hundred µs).
+///   combined result must hold the truth within its printed error bound (tens to a few hundred µs
+///   on loopback; a fixed 1 ms, used until the suite ran beside others, failed at 1.7 ms when a
+///   loaded machine delayed one direction).
 /// - chronyd -Q / ntpdig vs our fake server, 25 ms: again one clock, so the only errors are the
 ///   clients' own loopback path asymmetry and scheduling plus the 6-digit rounding of their printed
 ///   offsets. Sub-millisecond on an idle machine; 25 ms is half the longest loopback round trip seen
@@ -40,8 +42,6 @@ struct InteropTests {
     static let port123Unavailable: Comment =
         "cannot bind UDP 127.0.0.123:123 (ntpdig only queries port 123; needs root or CAP_NET_BIND_SERVICE): skipped; with NETCLOCK_REQUIRE_PEERS=1 this fails"
 
-    /// Same clock on both ends, for a combined result: see the suite's comment.
-    static let sharedClockTolerance = 0.001
     /// What a sample may add to half its round trip: see the suite's comment.
     static let sampleMapping = 10e-6
     /// A real client measuring our fake server: see the suite's comment.
@@ -117,8 +117,9 @@ struct InteropTests {
             #expect(output.status == 0, "stderr: \(output.stderr)")
             let json = try output.json()
             let offset = try #require(json["offset"] as? Double, "stdout: \(output.stdout)")
-            Self.note("netclock query against chronyd: offset \(offset) s")
-            #expect(abs(offset) < Self.sharedClockTolerance, "offset \(offset) s")
+            let bound = try #require(json["error_bound"] as? Double, "stdout: \(output.stdout)")
+            Self.note("netclock query against chronyd: offset \(offset) s ± \(bound) s")
+            #expect(abs(offset) <= bound, "offset \(offset) s ± \(bound) s: the truth (0) outside")
             #expect(json["source"] as? String == "ntp")
             let servers = try #require(json["servers"] as? [[String: Any]])
             #expect(servers.count == 1)
@@ -163,8 +164,10 @@ struct InteropTests {
             let output = try await CLIRunner.run(
                 ["query", "[::1]:\(server.port)", "--interval", "0", "--json"], timeout: 30)
             #expect(output.status == 0, "stderr: \(output.stderr)")
-            let offset = try #require(try output.json()["offset"] as? Double, "stdout: \(output.stdout)")
-            #expect(abs(offset) < Self.sharedClockTolerance, "netclock over ::1: offset \(offset) s")
+            let json = try output.json()
+            let offset = try #require(json["offset"] as? Double, "stdout: \(output.stdout)")
+            let bound = try #require(json["error_bound"] as? Double, "stdout: \(output.stdout)")
+            #expect(abs(offset) <= bound, "netclock over ::1: offset \(offset) s ± \(bound) s")
         }
     }
 

@@ -130,7 +130,8 @@ struct TimeNamespaceCLITests {
         let verdict = try check.json()
         #expect(verdict["status"] as? String == "ok", "\(verdict)")
         #expect(try abs(Self.double(verdict, "offset")) <= Self.double(verdict, "error_bound"), "\(verdict)")
-        #expect(try Self.double(verdict, "error_bound") < 0.01, "\(verdict)")
+        // A loopback sync moments ago: half a round trip and a few seconds' drift at 500 ppm.
+        #expect(try Self.double(verdict, "error_bound") < 0.05, "\(verdict)")
 
         // `set` without --dry-run never runs here; dropping CAP_SYS_TIME all the same.
         let set = try await CLIRunner.run(
