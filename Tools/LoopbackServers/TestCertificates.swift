@@ -71,23 +71,23 @@ package struct TestCertificates: Sendable {
         // so a server whose clock runs seconds behind, queried first in a fresh test process, is
         // not before its certificate.
         try? """
-            [ ca ]
-            default_ca = issuer
-            [ issuer ]
-            database = index.txt
-            new_certs_dir = .
-            serial = serial
-            default_md = sha256
-            policy = anything
-            unique_subject = no
-            [ anything ]
-            commonName = supplied
-            [ authority ]
-            basicConstraints = critical,CA:true
-            keyUsage = critical,keyCertSign,cRLSign
-            subjectKeyIdentifier = hash
+        [ ca ]
+        default_ca = issuer
+        [ issuer ]
+        database = index.txt
+        new_certs_dir = .
+        serial = serial
+        default_md = sha256
+        policy = anything
+        unique_subject = no
+        [ anything ]
+        commonName = supplied
+        [ authority ]
+        basicConstraints = critical,CA:true
+        keyUsage = critical,keyCertSign,cRLSign
+        subjectKeyIdentifier = hash
 
-            """.write(toFile: directory + "/ca.cnf", atomically: true, encoding: .utf8)
+        """.write(toFile: directory + "/ca.cnf", atomically: true, encoding: .utf8)
         try? "".write(toFile: directory + "/index.txt", atomically: true, encoding: .utf8)
         try? "01\n".write(toFile: directory + "/serial", atomically: true, encoding: .utf8)
         let day: TimeInterval = 86_400
@@ -99,10 +99,17 @@ package struct TestCertificates: Sendable {
         let sign = ["ca", "-batch", "-config", "ca.cnf", "-notext"]
         let issue = sign + ["-cert", "ca.pem", "-keyfile", "ca.key"]
         let commands: [[String]] = [
-            ["req", "-new"] + newKey + ["-keyout", "ca.key", "-out", "ca.csr", "-subj", "/CN=NetClock Test CA"],
-            sign + ["-selfsign", "-keyfile", "ca.key", "-in", "ca.csr", "-out", "ca.pem", "-extensions", "authority"]
+            ["req", "-new"] + newKey + [
+                "-keyout", "ca.key", "-out", "ca.csr", "-subj", "/CN=NetClock Test CA",
+            ],
+            sign + [
+                "-selfsign", "-keyfile", "ca.key", "-in", "ca.csr", "-out", "ca.pem", "-extensions",
+                "authority",
+            ]
                 + validity(from: -day, to: 2 * day),
-            ["req", "-new"] + newKey + ["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost"],
+            ["req", "-new"] + newKey + [
+                "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost",
+            ],
             issue + ["-in", "server.csr", "-out", "server.pem", "-extfile", "san.ext"]
                 + validity(from: -day, to: 2 * day),
             // Ends a day before it begins: expired whenever it is checked.
@@ -111,7 +118,10 @@ package struct TestCertificates: Sendable {
             issue + ["-in", "server.csr", "-out", "wrong-name.pem", "-extfile", "wrong.ext"]
                 + validity(from: -day, to: 2 * day),
             ["req", "-new"] + newKey + ["-keyout", "self.key", "-out", "self.csr", "-subj", "/CN=localhost"],
-            sign + ["-selfsign", "-keyfile", "self.key", "-in", "self.csr", "-out", "self.pem", "-extfile", "san.ext"]
+            sign + [
+                "-selfsign", "-keyfile", "self.key", "-in", "self.csr", "-out", "self.pem", "-extfile",
+                "san.ext",
+            ]
                 + validity(from: -day, to: 2 * day),
         ]
         for arguments in commands {
