@@ -1,0 +1,86 @@
+import NetClockPlatform
+import NetworkClock
+
+/// `demand`: the library's demand-driven refresh (``NetworkClock/RefreshPolicy/demand(maximumBound:)``
+/// with the model's need), started at each launch (`clock.start()`, nothing else) and running while
+/// the app's process runs. Every decision is the library's: the launch rule of
+/// `BackgroundRefresh.initialDelay(for:)` (``RefreshSchedule/timeWithin(_:boundAfter:)`` on
+/// ``NetworkClock/neededBound(after:)``, a sync at once when the restored anchor does not meet
+/// the need) and, after each sync,
+/// ``RefreshSchedule/nextDelay(afterSuccess:need:boundAfter:using:)`` on the same bound.
+package final class DemandPolicy: FleetPolicy {
+    /// `demand`.
+    package let name = "demand"
+    private let app: LibraryApp
+    private var schedule: RefreshSchedule
+    private var reply: (time: Double, outcome: SyncOutcome)?
+    private var due: Double?
+    private var launchedAt = -Double.infinity
+
+    /// The policy on the library configured as `app` is (a need in its refresh policy).
+    package init(app: LibraryApp) {
+        self.app = app
+        self.schedule = RefreshSchedule(policy: app.configuration.refresh)
+    }
+
+    /// The need the library is configured with.
+    private var need: Duration { app.configuration.refresh.maximumBound ?? .zero }
+
+    /// A launch starts the clock (`start()`); an exit stops it.
+    package func handle(_ event: ClientEvent.Kind, in run: PolicyRun) {
+        switch event {
+        case .launch:
+            app.launch(on: run.device)
+            schedule = RefreshSchedule(policy: app.configuration.refresh)
+            launchedAt = run.device.now
+            guard let clock = app.facade else { return }
+            let delay = RefreshSchedule.timeWithin(need, boundAfter: clock.neededBound(after:)) ?? .zero
+            wake(after: delay, in: run)
+        case .exit:
+            app.exit()
+            (reply, due) = (nil, nil)
+        case .reboot:
+            if let old = run.device.previousBootEnd { app.reboot(from: old) }
+        case .background, .foreground, .suspend, .networkChange: break
+        }
+    }
+
+    /// The sync's end, or the next scheduled sync.
+    package var nextAction: Double? { reply?.time ?? due }
+
+    /// Ends a sync and schedules the next as the library does, or starts the scheduled one.
+    package func act(in run: PolicyRun) {
+        guard let reply else {
+            due = nil
+            let outcome = app.outcome(model: run.model, random: &run.random)
+            run.sync(outcome, reason: reason(in: run))
+            self.reply = (run.device.now + outcome.duration, outcome)
+            return
+        }
+        self.reply = nil
+        app.offer(reply.outcome, on: run.device)
+        guard let clock = app.facade else { return }
+        let (delay, _) = schedule.nextDelay(
+            afterSuccess: true, need: need, boundAfter: clock.neededBound(after:), using: &run.random)
+        wake(after: delay, in: run)
+    }
+
+    /// The library clock's reading.
+    package func reading(in run: PolicyRun) -> Reading? { app.reading(on: run.device) }
+
+    /// The library clock's readings.
+    package func readings(over seconds: Double, in run: PolicyRun) -> ReadingSpan? {
+        app.readings(over: seconds, need: run.model.need, on: run.device)
+    }
+
+    /// Why the sync now: at launch (with no time, or with a bound past the need), or later.
+    private func reason(in run: PolicyRun) -> String {
+        guard run.device.now == launchedAt else { return "scheduled" }
+        return app.process?.now() == nil ? "launch (no time)" : "launch (bound past need)"
+    }
+
+    /// The refresh sleeps `delay` on the boot-time clock: that much exchange-clock time.
+    private func wake(after delay: Duration, in run: PolicyRun) {
+        due = run.device.now + delay.secondsDouble / (1 + run.device.ppm * 1e-6)
+    }
+}

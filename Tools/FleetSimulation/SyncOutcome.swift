@@ -1,0 +1,42 @@
+/// What one sync of a policy gives: `addresses × samples` requests, each with a round trip uniform
+/// in the model's range; the time it learns is off by a quarter of the best round trip at most
+/// (half the worst-case asymmetry), and its bound is half the best round trip plus the server's
+/// dispersion, so the interval always holds the truth. Every request is answered.
+package struct SyncOutcome: Sendable, Hashable {
+    /// The requests sent: when, in seconds after the sync starts.
+    package var requests: [Double]
+    /// The error of the time learnt (learnt − true), in seconds.
+    package var error: Double
+    /// The bound a bounded clock gets, in seconds.
+    package var bound: Double
+    /// When the first reply is in (a clock that takes the first answer has time then).
+    package var firstReply: Double
+    /// When the sync is over (a clock that waits for the whole round has time then).
+    package var duration: Double
+
+    /// Draws a sync of `addresses` in parallel, each sent `samples` requests `spacing` seconds
+    /// apart.
+    package init(
+        addresses: Int, samples: Int, spacing: Double, model: FleetModel, random: inout FleetRandom
+    ) {
+        var best = Double.infinity
+        var last = 0.0
+        var first = Double.infinity
+        requests = []
+        for _ in 0..<max(addresses, 1) {
+            for sample in 0..<max(samples, 1) {
+                let sent = Double(sample) * spacing
+                let roundTrip = random.uniform(
+                    model.roundTrip - model.roundTripSpread, model.roundTrip + model.roundTripSpread)
+                requests.append(sent)
+                best = min(best, roundTrip)
+                first = min(first, sent + roundTrip)
+                last = max(last, sent + roundTrip)
+            }
+        }
+        error = random.uniform(-best / 4, best / 4)
+        bound = best / 2 + model.dispersion
+        firstReply = first
+        duration = last
+    }
+}
