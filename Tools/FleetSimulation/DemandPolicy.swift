@@ -73,10 +73,13 @@ package final class DemandPolicy: FleetPolicy {
         app.readings(over: seconds, need: run.model.need, on: run.device)
     }
 
-    /// Why the sync now: at launch (with no time, or with a bound past the need), or later.
+    /// Why the sync now: at launch (with no time, with a bound a suspend since the anchor took
+    /// past the need, or with one that grew past it), or later.
     private func reason(in run: PolicyRun) -> String {
         guard run.device.now == launchedAt else { return "scheduled" }
-        return app.process?.now() == nil ? "launch (no time)" : "launch (bound past need)"
+        guard let clock = app.process, clock.now() != nil else { return "launch (no time)" }
+        let suspended = clock.anchorTimeBase.map { $0.suspended < run.device.machine.baseReading.suspended }
+        return suspended == true ? "launch (suspended since)" : "launch (bound grown)"
     }
 
     /// The refresh sleeps `delay` on the boot-time clock: that much exchange-clock time.
