@@ -122,8 +122,10 @@ let package = Package(
         .target(
             name: "LoopbackTestSupport", dependencies: ["LoopbackServers"], path: "Tools/LoopbackTestSupport",
             swiftSettings: strict),
-        // The time doubles (simulated timelines and machines, manual and scripted clocks) for tests
-        // and benchmarks, one per file; it does not import Testing (Architecture.md).
+        // The one set of test doubles, for every test target and the benchmarks, one per file: the
+        // manual datagram driver for protocol cores, simulated timelines and machines, manual and
+        // scripted clocks. It needs nothing above ClockCore and does not import Testing
+        // (Architecture.md).
         .target(
             name: "TimeDoubles", dependencies: ["TimeBase", "ClockCore", "NetClockPlatform"],
             path: "Tools/TimeDoubles", swiftSettings: strict),
@@ -180,7 +182,7 @@ let package = Package(
             name: "NTSClientTests",
             dependencies: [
                 "NTSClient", "NTS", "SNTP", "TimeBase", "NetClockTLS", "NetClockPlatform", "LoopbackServers",
-                "WallClockReference",
+                "WallClockReference", "TimeDoubles",
             ],
             path: "Tests/NTSClientTests", swiftSettings: strict),
         .testTarget(
@@ -191,12 +193,13 @@ let package = Package(
             name: "HTTPTimeTests",
             dependencies: ["HTTPTime", "TimeBase", "NetClockTLS", "LoopbackServers"],
             path: "Tests/HTTPTimeTests", swiftSettings: strict),
-        // The clock's own tests, which build without the facade (the ones that run on the simulated
-        // timeline, from TimeDoubles, stay in NetworkClockTests).
+        // The clock's own tests (the anchored clock, holdover, leap seconds, floors, namespaces, the
+        // system-clock decision), on the doubles' simulated machines; they build without the facade.
         .testTarget(
             name: "ClockCoreTests",
             dependencies: [
                 "ClockCore", "TimeBase", "NetClockPlatform", "LoopbackServers", "NetClockTestSupport",
+                "TimeDoubles",
             ],
             path: "Tests/ClockCoreTests", swiftSettings: strict),
         .testTarget(

@@ -101,6 +101,12 @@ struct AnchorCell: ~Copyable, Sendable {
         active.store(next, ordering: .releasing)
     }
 
+    /// Takes the published value back: readers see none again, as before the first publish.
+    /// Callers must not publish concurrently.
+    borrowing func clear() {
+        publish(.none)
+    }
+
     /// The latest published value, or `nil` if none was published.
     @inline(__always)
     borrowing func read() -> PublishedAnchor? {
@@ -238,6 +244,15 @@ struct AnchorCell: ~Copyable, Sendable {
 }
 
 extension PublishedAnchor {
+    /// No anchor: its metadata's valid bit is clear, which readers take for nothing published.
+    static let none = PublishedAnchor(
+        fastTrueAttoseconds: 0, anchorAwake: 0, fastBound: 0, suspendedNanoseconds: 0, epoch: 0,
+        frequencyFixed: 0,
+        linearGrowth: 0, halfWanderRate: 0, kneeAwake: 0, kneeGrowth: 0, rateFixed: 0, metadata: 0,
+        leap: .none,
+        anchorSuspended: 0, boundNanoseconds: 0, halfWidth: 0, knee: 0, rateLimit: 0, suspendTolerance: 0,
+        suspendResolutionNanoseconds: 0)
+
     /// Reassembles a published value from the cell's fields.
     @inline(__always)
     init(

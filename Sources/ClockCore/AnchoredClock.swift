@@ -19,7 +19,9 @@ package final class AnchoredClock: Sendable {
     /// The system wall clock, used only to report offsets, never to tell time.
     let wall: any WallClock
 
-    private struct State: Sendable {
+    /// What updates change under the mutex (the extensions in `AnchoredClock+Identity.swift` and
+    /// `AnchoredClock+Stored.swift` update it too; nothing outside this type touches it).
+    struct State: Sendable {
         var anchor: HeldAnchor?
         var frequency: FrequencyTracker
         /// The aging published with the anchor, in force until the next update.
@@ -28,12 +30,27 @@ package final class AnchoredClock: Sendable {
         var kernel = KernelDiscipline(nil)
         /// The suspended time at the last time-base reading an update took.
         var lastSuspended: Duration?
+        /// While a sync's provisional answers stand (``offerProvisional(_:)``), the anchor before
+        /// them (`.some(nil)`: none): the sync's final answer is taken against it, not against
+        /// them; nil otherwise.
+        var settled: HeldAnchor??
+        /// The sync whose provisional answers are taken (``beginProvisionalAnswers()``), while
+        /// it goes on; nil once its final answer or a withdrawal closed it.
+        var provisionalSync: UInt64?
+        /// The last number ``beginProvisionalAnswers()`` gave.
+        var provisionalSyncs: UInt64 = 0
+        /// The boot and time-namespace offsets the held instants are measured against.
+        var identity: ClockIdentity
     }
 
-    private let state: Mutex<State>
-    private let cell = AnchorCell()
+    let state: Mutex<State>
+    let cell = AnchorCell()
     /// Where the kernel's discipline state is read at each update.
     private let kernel: KernelClockReader
+    /// Where the boot id and the time namespace's offsets are read on slow paths.
+    let identity: ClockIdentityReader
+    /// Told of every change of the clocks' identity (``ClockIdentityChange``).
+    let identityObserver = Mutex<(@Sendable (ClockIdentityChange) -> Void)?>(nil)
 
     /// Creates an unsynchronized clock on `hardware`'s clocks (the kernel's by default) with
     /// `policy`'s prior tolerance, wander allowances and history limits.
@@ -44,9 +61,12 @@ package final class AnchoredClock: Sendable {
         self.wall = hardware.wall
         self.policy = policy
         self.kernel = hardware.kernel
+        self.identity = hardware.identity
         self.timeBase = TimeBaseReader(hardware)
         self.state = Mutex(
-            State(anchor: nil, frequency: FrequencyTracker(policy: policy), aging: .prior(policy)))
+            State(
+                anchor: nil, frequency: FrequencyTracker(policy: policy), aging: .prior(policy),
+                identity: hardware.identity.read()))
     }
 
     /// Creates an unsynchronized clock on simulated clocks
@@ -54,10 +74,12 @@ package final class AnchoredClock: Sendable {
     package convenience init(
         monotonic: some MonotonicClock, wall: some WallClock,
         policy: ClockPolicy = ClockPolicy(),
-        kernel: KernelClockReader = .unavailable, timeBase: (any TimeBaseClock)? = nil
+        kernel: KernelClockReader = .unavailable, timeBase: (any TimeBaseClock)? = nil,
+        identity: ClockIdentityReader = .unchanging
     ) {
         self.init(
-            hardware: .simulated(monotonic: monotonic, wall: wall, kernel: kernel, timeBase: timeBase),
+            hardware: .simulated(
+                monotonic: monotonic, wall: wall, kernel: kernel, timeBase: timeBase, identity: identity),
             policy: policy)
     }
 
@@ -79,8 +101,15 @@ package final class AnchoredClock: Sendable {
     @inline(never)
     private func nowAfterEpochChange() -> TimeEstimate? {
         // The anchor first, then the clocks, as on the fast path: the age is never negative.
-        guard let published = cell.read() else { return nil }
-        let reading = timeBase.read()
+        guard var published = cell.read() else { return nil }
+        var reading = timeBase.read()
+        if reading.epoch != published.epoch && checkIdentity() {
+            // Restored (the anchor was carried across what its clocks did not count) or moved to
+            // another boot (dropped): the new anchor, then a new reading.
+            guard let carried = cell.read() else { return nil }
+            published = carried
+            reading = timeBase.read()
+        }
         let estimate = published.estimate(
             awakeNanoseconds: reading.base.awake.truncatedNanoseconds,
             suspendedNanoseconds: reading.base.suspended.truncatedNanoseconds,
@@ -100,8 +129,13 @@ package final class AnchoredClock: Sendable {
     /// the exchange clock. The instant is placed on the time base from a reading taken now, at the
     /// kernel's possible slew over the distance (none when the exchange clock is the time base).
     package func estimate(at instant: MonotonicInstant) -> TimeEstimate? {
-        let reading = timeBase.read()
-        guard let published = cell.read() else { return nil }
+        var reading = timeBase.read()
+        guard var published = cell.read() else { return nil }
+        if reading.epoch != published.epoch && checkIdentity() {
+            guard let carried = cell.read() else { return nil }
+            published = carried
+            reading = timeBase.read()
+        }
         let distance = reading.exchange - instant
         var uncertainty = reading.uncertainty
         if !timeBase.exchangeClockIsBase && distance != .zero {
@@ -117,38 +151,12 @@ package final class AnchoredClock: Sendable {
     /// Whether the clock has an anchor.
     package var isSynchronized: Bool { cell.read() != nil }
 
-    /// The current anchor, if any, at its exchange-clock instant.
+    /// The current anchor, if any, at its exchange-clock instant (a sync's provisional one while it
+    /// stands).
     package var anchor: Anchor? { state.withLock { $0.anchor?.anchor } }
 
     /// The current anchor's instant on the time base, if any.
     package var anchorTimeBase: TimeBaseInstant? { state.withLock { $0.anchor?.base } }
-
-    /// A copy of the frequency tracker with its sync-point history (what the anchor file saves).
-    package var frequencyTracker: FrequencyTracker { state.withLock { $0.frequency } }
-
-    /// What the clock knows about its oscillator's frequency now (see ``FrequencyEstimate``).
-    package func frequency() -> FrequencyEstimate {
-        let now = timeBase.read().base
-        return state.withLock { state in
-            FrequencyEstimate(
-                tracker: state.frequency, aging: state.aging, anchor: state.anchor?.base, now: now)
-        }
-    }
-
-    /// The reset of the frequency history since `before` was taken, if there was one (the latest,
-    /// when several).
-    package func frequencyReset(since before: FrequencyEstimate) -> FrequencyReset? {
-        let (count, reason) = state.withLock { ($0.frequency.resetCount, $0.frequency.lastReset) }
-        guard count > before.resetCount, let reason else { return nil }
-        return FrequencyReset(
-            code: reason.rawValue, previousPPM: before.isMeasured ? before.ppm : nil,
-            previousIntervalPPM: before.isMeasured ? before.lowerPPM...before.upperPPM : nil)
-    }
-
-    /// The rate at which the bound grows now, as a fraction: the frequency interval's half-width
-    /// plus the wander allowed since the anchor, or the prior tolerance before the frequency is
-    /// measured.
-    package var boundGrowthRate: Double { frequency().growthRate }
 
     /// The kernel's discipline as read at the last update (its state is `nil` when unknown).
     package var kernelDiscipline: KernelDiscipline { state.withLock { $0.kernel } }
@@ -181,10 +189,24 @@ package final class AnchoredClock: Sendable {
     /// Offers `anchor`, whose time-base instant is `base` when known (a restored anchor of this
     /// boot, or a benchmark's), else placed from a reading taken now.
     package func offer(_ anchor: Anchor, base: TimeBaseInstant?) -> AnchorUpdate {
+        offer(anchor, base: base, yieldsWhenOlder: false)
+    }
+
+    /// ``offer(_:base:)``; with `yieldsWhenOlder`, an anchor that contradicts a current one later on
+    /// the time base changes nothing (``AnchorUpdate/kept``).
+    func offer(_ anchor: Anchor, base: TimeBaseInstant?, yieldsWhenOlder: Bool) -> AnchorUpdate {
         guard anchor.isWithinSupportedRange else { return .refused }
+        checkIdentityIfMoved()
         let discipline = KernelDiscipline(kernel.read())
         let reading = timeBase.read()
         return state.withLock { state in
+            // A sync's final answer replaces its provisional ones: it is taken against the anchor
+            // held before them.
+            state.provisionalSync = nil
+            if let settled = state.settled {
+                state.anchor = settled
+                state.settled = nil
+            }
             if let current = state.anchor, current.anchor.isAuthenticated, !anchor.isAuthenticated {
                 // Sticky authentication: unauthenticated evidence never moves authenticated time,
                 // and not even the frequency history learns from it.
@@ -203,6 +225,11 @@ package final class AnchoredClock: Sendable {
             var next: HeldAnchor
             if let current = state.anchor {
                 let merged = AnchorIntersection(current: current, offered: offered, aging: before)
+                if yieldsWhenOlder, case .discontinuous = merged.outcome,
+                    offered.base.total <= current.base.total
+                {
+                    return .kept
+                }
                 outcome = merged.outcome
                 next = merged.anchor
                 if case .discontinuous = outcome {
@@ -258,30 +285,69 @@ package final class AnchoredClock: Sendable {
         }
     }
 
-    /// Merges sync points from an earlier process (same boot) into the frequency history.
-    package func restoreFrequencyHistory(_ points: [FrequencyTracker.Point]) {
-        let reading = timeBase.read()
+    /// Opens a sync's provisional answers: the number its ``offerProvisional(_:sync:)`` calls
+    /// carry. They are refused once the sync's final answer (``offer(_:)``) or
+    /// ``withdrawProvisional()`` closed it, or another sync opened its own: a late reply of a
+    /// cancelled sync never brings its answer back.
+    package func beginProvisionalAnswers() -> UInt64 {
         state.withLock { state in
-            var tracker = FrequencyTracker(policy: policy, points: state.frequency.points + points)
-            if tracker.points.isEmpty { tracker = state.frequency }
-            state.frequency = tracker
-            if let anchor = state.anchor {
-                state.aging = HoldoverAging(
-                    tracker.interval(at: anchor.base), policy: policy, reference: anchor.base)
-                publish(state, check: reading)
-            }
+            state.provisionalSyncs &+= 1
+            state.provisionalSync = state.provisionalSyncs
+            return state.provisionalSyncs
         }
     }
 
-    /// The anchor, its time-base instant and the frequency history, read under one lock
-    /// acquisition.
-    package func snapshot() -> (anchor: HeldAnchor?, frequency: FrequencyTracker) {
-        state.withLock { ($0.anchor, $0.frequency) }
+    /// Offers a sync's provisional answer, before its round is over: taken against the current
+    /// anchor as ``offer(_:)`` does (sticky authentication included) and published, so that
+    /// ``now()`` has time within a round trip of the first replies; but it is no point of the
+    /// frequency history, it is not what ``snapshot()`` (and so the anchor file) holds, and the
+    /// round's final answer (``offer(_:)``) or ``withdrawProvisional()`` replaces it. `sync` is
+    /// the number ``beginProvisionalAnswers()`` gave; a closed sync's answer is refused.
+    @discardableResult
+    package func offerProvisional(_ anchor: Anchor, sync: UInt64) -> AnchorUpdate {
+        guard anchor.isWithinSupportedRange else { return .refused }
+        let discipline = KernelDiscipline(kernel.read())
+        let reading = timeBase.read()
+        return state.withLock { state in
+            guard state.provisionalSync == sync else { return .refused }
+            if let current = state.anchor, current.anchor.isAuthenticated, !anchor.isAuthenticated {
+                return .keptAuthenticated
+            }
+            let offered = HeldAnchor(
+                placing: anchor, by: reading, discipline: discipline, lastSuspended: state.lastSuspended,
+                exact: timeBase.exchangeClockIsBase, policy: policy)
+            guard offered.anchor.isWithinSupportedRange else { return .refused }
+            if state.settled == nil { state.settled = .some(state.anchor) }
+            let outcome: AnchorUpdate
+            if let current = state.anchor {
+                let merged = AnchorIntersection(current: current, offered: offered, aging: state.aging)
+                outcome = merged.outcome
+                state.anchor = merged.anchor
+            } else {
+                outcome = .adopted
+                state.anchor = offered
+            }
+            publish(state, check: reading)
+            return outcome
+        }
+    }
+
+    /// Takes a sync's provisional answers back (its round gave no time): the anchor held before
+    /// them stands again, or none.
+    package func withdrawProvisional() {
+        let reading = timeBase.read()
+        state.withLock { state in
+            state.provisionalSync = nil
+            guard let settled = state.settled else { return }
+            state.anchor = settled
+            state.settled = nil
+            if settled == nil { cell.clear() } else { publish(state, check: reading) }
+        }
     }
 
     /// Publishes the state for readers, valid for `check`'s suspend epoch; called with the mutex
     /// held, which serializes publishers.
-    private func publish(_ state: State, check: TimeBaseReading) {
+    func publish(_ state: State, check: TimeBaseReading) {
         guard let anchor = state.anchor else { return }
         cell.publish(
             PublishedAnchor(

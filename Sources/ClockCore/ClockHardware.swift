@@ -14,6 +14,9 @@ package struct ClockHardware: Sendable {
     package let timeBase: any TimeBaseClock
     /// Where the kernel's time discipline is read at each update (see ``KernelDiscipline``).
     package let kernel: KernelClockReader
+    /// Where the boot id and the time namespace's offsets are read on slow paths
+    /// (``ClockIdentity``).
+    package let identity: ClockIdentityReader
     /// Whether the exchange clock is `CLOCK_BOOTTIME` and the time base ``SystemTimeBase``, read
     /// through the direct system calls rather than through their protocols.
     let readsKernelClocks: Bool
@@ -22,17 +25,19 @@ package struct ClockHardware: Sendable {
     /// plus suspended time) to extrapolate on, the kernel's discipline, and `CLOCK_REALTIME`.
     package static let system = ClockHardware(
         exchange: BootTimeClock(), wall: SystemWallClock(), timeBase: SystemTimeBase(), kernel: .system,
-        readsKernelClocks: true)
+        identity: .system, readsKernelClocks: true)
 
     /// Simulated clocks: `monotonic` for exchanges, `wall` for offsets, `kernel` for the
-    /// discipline (none by default), and `timeBase` to extrapolate on (`monotonic` itself, through
-    /// ``ExchangeClockTimeBase``, by default).
+    /// discipline (none by default), `timeBase` to extrapolate on (`monotonic` itself, through
+    /// ``ExchangeClockTimeBase``, by default) and `identity` for the boot and time namespace (one
+    /// that never changes by default).
     package static func simulated(
         monotonic: some MonotonicClock, wall: some WallClock,
-        kernel: KernelClockReader = .unavailable, timeBase: (any TimeBaseClock)? = nil
+        kernel: KernelClockReader = .unavailable, timeBase: (any TimeBaseClock)? = nil,
+        identity: ClockIdentityReader = .unchanging
     ) -> ClockHardware {
         ClockHardware(
             exchange: monotonic, wall: wall, timeBase: timeBase ?? ExchangeClockTimeBase(monotonic),
-            kernel: kernel, readsKernelClocks: false)
+            kernel: kernel, identity: identity, readsKernelClocks: false)
     }
 }

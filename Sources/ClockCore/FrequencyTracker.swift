@@ -81,6 +81,28 @@ package struct FrequencyTracker: Sendable, Hashable {
         return .frequencyChanged
     }
 
+    /// Takes in points saved elsewhere (another process's history, read back from a state file) as
+    /// ``init(policy:points:)`` does: a point already kept is not added twice, and points that do
+    /// not agree with the newest are dropped without counting as a reset. The reset count stays.
+    package mutating func merge(_ others: [Point]) {
+        var changed = false
+        for point in others where insert(point) { changed = true }
+        guard changed else { return }
+        pairs = Self.pairs(of: points, policy: policy)
+        keepConsistentNewest()
+    }
+
+    /// The same history on clocks whose time-namespace offsets moved by `change`: every point's
+    /// time-base instant shifted (``TimeBaseInstant/shifted(by:)``), nothing else changed.
+    package mutating func shift(by change: TimeNamespaceOffsets) {
+        points = points.map { point in
+            var moved = point
+            moved.base = point.base.shifted(by: change)
+            return moved
+        }
+        pairs = Self.pairs(of: points, policy: policy)
+    }
+
     /// Forgets every point but `point`'s (after a sync contradicted the clock's prediction). It
     /// counts as a reset when a frequency had been measured (two points or more).
     package mutating func reset(keeping point: Point, reason: ResetReason) {
@@ -187,78 +209,6 @@ package struct FrequencyTracker: Sendable, Hashable {
         return FrequencyInterval(
             lower: lower, upper: upper, rateLimit: max(limit, halfWidth), isMeasured: true,
             exceedsPrior: exceedsPrior)
-    }
-
-    /// One pair's interval for the mean frequency between its points, before widening.
-    struct Pair: Sendable, Hashable {
-        var center: Double
-        var halfWidth: Double
-        /// The total time-base time of the pair's first point, in seconds.
-        var start: Double
-        /// The total time-base time of the pair's second point, in seconds.
-        var end: Double
-
-        /// How long before or after `instant` (seconds of total time-base time) the pair's farther
-        /// point lies, in seconds.
-        func age(at instant: Double) -> Double {
-            max(abs(instant - start), abs(instant - end))
-        }
-    }
-
-    /// Every usable pair of `points` (in time-base order).
-    static func pairs(of points: [Point], policy: ClockPolicy) -> [Pair] {
-        var pairs: [Pair] = []
-        pairs.reserveCapacity(points.count * (points.count - 1) / 2)
-        for i in points.indices {
-            for j in points.indices where j > i {
-                if let pair = pair(points[i], points[j], policy: policy) { pairs.append(pair) }
-            }
-        }
-        return pairs
-    }
-
-    /// The intersection of `pairs` widened to `instant` (before, between or after them); nil when
-    /// they do not intersect. With no pair it is the whole line (every frequency is allowed).
-    static func intersection(of pairs: [Pair], at instant: TimeBaseInstant, policy: ClockPolicy)
-        -> (
-            lower: Double, upper: Double
-        )?
-    {
-        var lower = -Double.infinity
-        var upper = Double.infinity
-        let jump = policy.wanderFraction
-        let rate = policy.wanderRatePerSecond * (1 + policy.priorFraction)
-        let limit = policy.wanderLimitFraction
-        let now = instant.total.secondsDouble
-        for pair in pairs {
-            let width = pair.halfWidth + min(jump + rate * pair.age(at: now), limit)
-            lower = max(lower, pair.center - width)
-            upper = min(upper, pair.center + width)
-        }
-        guard lower <= upper else { return nil }
-        return (lower, upper)
-    }
-
-    /// The mean-frequency interval of the pair (`first`, `second`), or nil when it is unusable: an
-    /// awake span under ``minimumPairSpan`` or suspended time going backwards.
-    static func pair(_ first: Point, _ second: Point, policy: ClockPolicy) -> Pair? {
-        let (early, late) = first.base.total <= second.base.total ? (first, second) : (second, first)
-        let awake = late.base.awake - early.base.awake
-        let suspended = late.base.suspended - early.base.suspended
-        guard awake >= minimumPairSpan, suspended >= .zero else { return nil }
-        // Exact in Duration, then one division.
-        let excess = awake + suspended - (late.trueTime - early.trueTime)
-        let span = awake.secondsDouble
-        var spread = (early.errorBound + late.errorBound).secondsDouble
-        if suspended > .zero {
-            spread += suspended.secondsDouble * policy.suspendToleranceFraction
-            if suspended > HoldoverAging.suspendNoise {
-                spread += policy.sanitizedSuspendResolution.secondsDouble
-            }
-        }
-        return Pair(
-            center: excess.secondsDouble / span, halfWidth: spread / span,
-            start: early.base.total.secondsDouble, end: late.base.total.secondsDouble)
     }
 }
 

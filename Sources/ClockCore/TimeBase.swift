@@ -22,6 +22,12 @@ package struct TimeBaseInstant: Sendable, Hashable {
 
     /// Awake plus suspended time: how much time the base has counted since boot.
     package var total: Duration { awake + suspended }
+
+    /// The same instant on clocks whose time-namespace offsets moved by `change`: the raw
+    /// oscillator by the monotonic offset, the suspended time by the boot-time offset less it.
+    package func shifted(by change: TimeNamespaceOffsets) -> TimeBaseInstant {
+        TimeBaseInstant(awake: awake + change.monotonic, suspended: suspended + change.suspended)
+    }
 }
 
 /// The clocks read together at one moment: the exchange clock (the one NTP and HTTP exchanges are

@@ -50,6 +50,18 @@ extension Syscalls {
         #endif
     }
 
+    /// The least `CLOCK_BOOTTIME − CLOCK_MONOTONIC` can read in this process's time namespace, in
+    /// nanoseconds: 0 outside one, its boot-time offset less its monotonic offset inside one (read
+    /// once; a restore keeps these clocks continuous, so the value it started with stays a floor);
+    /// `Int64.min` (no floor) when the offsets cannot be read.
+    static let suspendedFloor: Int64 = {
+        switch timeNamespaceOffsets() {
+        case .success(let offsets):
+            return Int64(truncatingIfNeeded: offsets.suspended.attoseconds / 1_000_000_000)
+        case .failure: return .min
+        }
+    }()
+
     /// A clock of the time base, read through the same function as the hot path reads it (the
     /// vDSO's `clock_gettime` where it can be found).
     @inline(__always)
@@ -96,8 +108,9 @@ extension Syscalls {
             let after = suspendEpoch()
             let spread = max(0, second &- first)
             #if canImport(Glibc)
-                // The kernel's boot offset is never negative; the pairing can make it look so.
-                let suspended = max(0, boot &- (first &+ spread / 2))
+                // The kernel's boot offset is never negative (in a time namespace, never below its
+                // boot-time offset less its monotonic one); the pairing can make it look so.
+                let suspended = max(suspendedFloor, boot &- (first &+ spread / 2))
             #else
                 let suspended: Int64 = 0
             #endif

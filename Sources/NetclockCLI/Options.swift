@@ -64,7 +64,8 @@ package struct QueryCommandOptions: Hashable, Sendable {
     package var warning: ThresholdRange?
     /// `check -c RANGE`: nil for the default (``CheckThresholds/defaultCritical``).
     package var critical: ThresholdRange?
-    /// `check --max-bound SEC`: a wider error bound is UNKNOWN.
+    /// `--max-bound SEC`, the widest error bound the command accepts: `sync` and `set` send nothing
+    /// while the stored anchor is within it, `now` exits 1 and `check` is UNKNOWN beyond it.
     package var maxBound: Duration?
     /// `check --max-age SEC`: with `--state`, an older anchor is UNKNOWN.
     package var maxAge: Duration?

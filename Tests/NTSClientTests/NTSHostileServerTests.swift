@@ -251,8 +251,11 @@ struct NTSHostileServerTests {
         #expect(samples.count == 4)
         for sample in samples {
             #expect(sample.delay >= .milliseconds(40))
-            // θ = truth − (return leg − outbound leg)/2 ≈ 1.5 s − 20 ms (plus loopback noise).
-            #expect(abs(sample.offset - .milliseconds(1480)) < .milliseconds(5), "\(sample)")
+            // θ = truth − (return leg − outbound leg)/2 = 1.5 s − 20 ms, give or take the loopback's
+            // own share of the round trip beyond the 40 ms (split between the legs in ways unknown)
+            // and the wall-clock pairing.
+            let noise = (sample.delay - .milliseconds(40)) / 2 + Self.wallMapping
+            #expect(abs(sample.offset - .milliseconds(1480)) <= noise, "\(sample)")
             #expect(
                 abs(sample.offset - .milliseconds(1500)) <= sample.errorBound + Self.wallMapping, "\(sample)")
         }

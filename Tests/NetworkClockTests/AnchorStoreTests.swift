@@ -49,7 +49,8 @@ struct AnchorStoreTests {
             #expect(try permissions(of: directory + "/nested/netclock") == 0o700)
             #expect(try permissions(of: directory + "/nested") == 0o700)
             let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/nested/netclock")
-            #expect(files == ["anchor.json"])  // no temporary files left behind
+            // No temporary files left behind; the lock file stays (it is never removed).
+            #expect(files.sorted() == ["anchor.json", "anchor.json.lock"])
 
             // A new process (a new clock in the same boot) restores the time and the frequency.
             let next = AnchoredClock(monotonic: timeline.monotonicClock, wall: timeline.wallClock)

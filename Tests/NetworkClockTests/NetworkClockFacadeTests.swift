@@ -157,7 +157,7 @@ struct NetworkClockFacadeTests {
             interval: .milliseconds(100), jitter: 0, minimumInterval: .milliseconds(100))
         let clock = NetworkClock(configuration: configuration)
         let events = clock.events()
-        clock.start()
+        clock.start(lifecycleReadings: nil)
         #expect(clock.isRunning)
         var syncs = 0
         for await event in events {

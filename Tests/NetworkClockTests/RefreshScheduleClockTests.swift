@@ -87,7 +87,7 @@ struct RefreshScheduleClockTests {
                 refresh: Self.policy),
             hardware: .system, nonces: SystemNonceSource(), refreshClock: manual)
         let log = EventLog(clock)
-        clock.start()
+        clock.start(lifecycleReadings: nil)
 
         // No anchor: the first sync runs at once, fails, and the loop backs off 64 s × [0.5, 1].
         let first = try await Self.sleepingDelay(on: manual)
@@ -146,7 +146,7 @@ struct RefreshScheduleClockTests {
             hardware: .system, nonces: SystemNonceSource(), refreshClock: manual)
         _ = try await clock.sync()
         let log = EventLog(clock)
-        clock.start()
+        clock.start(lifecycleReadings: nil)
         let delay = try await Self.sleepingDelay(on: manual)
         // The anchor is fresh: the loop waits (about) the whole period before its first sync.
         #expect(delay > .seconds(1020) && delay <= .seconds(1024), "\(delay)")

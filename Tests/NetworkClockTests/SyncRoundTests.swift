@@ -238,6 +238,38 @@ import TimeBase
         #expect(unused.http?.first?.report.status == .unauthenticated)
     }
 
+    /// A cold start against three servers with the default spacing (4 requests 2 s apart): a
+    /// provisional decision gives time as soon as the sources that decide are a majority of those
+    /// asked (the replies still awaited could outvote fewer), one round trip after the start; each
+    /// later reply adds to it, and the round itself ends 6 s later.
+    @Test func provisionalEvidenceGivesTimeWithinARoundTripOfTheFirstReplies() throws {
+        let c = ServerName(host: "c.example")
+        var (driver, decision) = Self.driver([Self.a, Self.b, c], query: QueryOptions())
+        driver.servers[RoundDriver.address(2)]?.oneWay = .milliseconds(8)
+        driver.servers[RoundDriver.address(3)]?.oneWay = .milliseconds(40)
+        let ran = driver.run()
+        let evidence = try #require(ran)
+        #expect(evidence.end - evidence.start == .milliseconds(6_082) + .microseconds(20))
+        // a's reply (12 ms) alone is one of three: no provisional time yet.
+        let first = try #require(driver.provisional.first)
+        #expect(first.at - RoundDriver.start == .milliseconds(12) + .microseconds(20))
+        #expect(decision.decideProvisionally(first.evidence) == nil)
+        // b's at 18 ms makes two of three: a time, bounded by the round trips.
+        let decided = driver.provisional.compactMap { entry in
+            decision.decideProvisionally(entry.evidence).map { (entry.at - RoundDriver.start, $0) }
+        }
+        let earliest = try #require(decided.first)
+        #expect(earliest.0 == .milliseconds(18) + .microseconds(20), "\(decided.map(\.0))")
+        #expect(earliest.1.errorBound < .milliseconds(10))
+        // Every reply after it gives one, each holding the truth.
+        #expect(decided.count == driver.provisional.count - 1)
+        #expect(decided.allSatisfy { abs($0.1.offset) <= $0.1.errorBound })
+        // The round's own result: as tight, but for the drift allowed over the 6 s it took.
+        let final = try decision.decide(evidence)
+        #expect(abs(final.offset) <= final.errorBound)
+        #expect(final.errorBound <= earliest.1.errorBound + Duration.milliseconds(6_100).drift(atPPM: 15) * 2)
+    }
+
     @Test func cancellingEndsTheRoundAtOnceWithWhatItHas() throws {
         let query = QueryOptions(samples: 4, interval: .seconds(2), timeout: .seconds(1))
         var (driver, decision) = Self.driver([Self.a], query: query)

@@ -1,3 +1,4 @@
+import TimeDoubles
 import LoopbackServers
 import NetClockPlatform
 import Testing

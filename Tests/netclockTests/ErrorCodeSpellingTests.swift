@@ -53,6 +53,7 @@ struct ErrorCodeSpellingTests {
         .missing, .empty, .truncated, .corrupt, .unsupportedVersion, .differentBoot, .bootIDUnavailable,
         .futureDated, .unreadable, .noDefaultLocation, .writeFailed, .invalidAnchor, .symbolicLink,
         .notRegularFile, .wrongOwner, .unsafePermissions, .unsafeDirectory, .differentTrustRoots,
+        .lockTimeout, .timeNamespaceUnavailable,
     ]
 
     /// One value of every rejection reason.

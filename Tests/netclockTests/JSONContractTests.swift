@@ -172,6 +172,7 @@ import TimeBase
                 frequency: Fixture.frequency))
         guard case .object(var expected) = Self.report else { return }
         expected["state"] = "/tmp/a/anchor.json"
+        expected["skipped"] = false
         expected["anchor_replaced"] = false
         expected["frequency"] = Self.frequency
         expected["frequency_reset"] = .null
@@ -220,6 +221,7 @@ import TimeBase
         expected["unix"] = .number(held.trueTime.secondsDouble)
         expected["authenticated"] = true
         expected["state"] = "/s"
+        expected["skipped"] = false
         expected["anchor_replaced"] = false
         expected["anchor_update"] = "kept_authenticated"
         expected["frequency"] = Self.frequency
@@ -275,6 +277,20 @@ import TimeBase
         expected["system_clock"] = .null
         let nullMismatches = JSONExpectation.object(expected).mismatches(unknown)
         #expect(nullMismatches.isEmpty, "\(nullMismatches.joined(separator: "\n"))")
+    }
+
+    /// A reading of the system clock whose wall read came late (its bracket 2 ms wide): `error_bound`
+    /// covers the offset too, so it is the time's bound plus half the bracket; `offset` keeps its
+    /// meaning (true time − system clock at the reading).
+    @Test func nowErrorBoundCoversTheReadingsOwnUncertainty() throws {
+        var comparison = Fixture.comparison
+        comparison = NetworkClock.SystemClockOffset(
+            trustedTime: comparison.trustedTime,
+            reading: NetworkClock.SystemClockReading(
+                wall: Fixture.wall, monotonic: comparison.reading.monotonic, uncertainty: .milliseconds(1)))
+        let json = try Self.decode(JSONOutput.line(NowJSON(comparison, systemClock: nil)))
+        #expect(json["error_bound"] as? Double == 0.001125, "\(json)")
+        #expect(json["offset"] as? Double == 1.5, "\(json)")
     }
 
     /// An unsynchronised kernel (the state at boot, and on this CI machine): `synchronized` false,
@@ -351,7 +367,7 @@ import TimeBase
                     frequency: Fixture.frequency)))
         #expect(
             Set(sync.keys).subtracting(report.keys).sorted() == [
-                "anchor_replaced", "anchor_update", "frequency", "frequency_reset", "state",
+                "anchor_replaced", "anchor_update", "frequency", "frequency_reset", "skipped", "state",
             ])
         let now = try Self.decode(
             JSONOutput.line(

@@ -295,13 +295,13 @@ struct QueryCLITests {
                                   [--malfeasance-report FILE] [--certificate-time auto|wall-clock]
                                   [--allow-downgrade] [--leap-seconds FILE] [--smearing-server SERVER ...]
                                   [--ca-file FILE] [-4|-6] [--json]
-                   netclock sync  [same options] [--smear] [--state FILE]
-                   netclock now   [--smear] [--state FILE] [--json]
+                   netclock sync  [same options] [--smear] [--state FILE] [--max-bound SEC]
+                   netclock now   [--smear] [--state FILE] [--max-bound SEC] [--json]
                    netclock watch [same options] [--count N] [--every SEC] [--metrics FILE]
                    netclock check [same options] [--smear] [--state FILE] [-w|--warning RANGE]
                                   [-c|--critical RANGE] [--max-bound SEC] [--max-age SEC] [-v|--verbose ...]
-                   netclock set   [same options] [--smear] [--state FILE] [--step|--slew] [--step-threshold SEC]
-                                  [--max-step SEC] [--dry-run] [--force]
+                   netclock set   [same options] [--smear] [--state FILE] [--max-bound SEC] [--step|--slew]
+                                  [--step-threshold SEC] [--max-step SEC] [--dry-run] [--force]
                    netclock completion bash|zsh|fish
                    netclock man
                    netclock --help | --version
@@ -375,8 +375,10 @@ struct QueryCLITests {
               -c, --critical RANGE
                                 check: CRITICAL when the offset's magnitude is proven outside RANGE, even at the
                                 edges of its error bound (default 120)
-              --max-bound SEC   check: UNKNOWN when the error bound is wider than SEC (default: any bound is
-                                judged)
+              --max-bound SEC   the widest error bound accepted: sync and set send nothing while the stored
+                                anchor's bound, aged to now, is within SEC and it is authenticated where --nts
+                                asks (set then corrects the clock from it); now exits 1, and check is UNKNOWN,
+                                when the bound is wider (default: any bound)
               --max-age SEC     check --state: UNKNOWN when the stored anchor is older than SEC (default: any
                                 age; its bound grows with age)
               -v, --verbose     check: print a line per source after the status line

@@ -203,8 +203,10 @@ struct SetCLITests {
     }
 
     /// A server on this machine's own clock: the true offset is zero, which an honest bound
-    /// contains, so the clock is inside the interval and nothing is called.
-    @Test func aClockInsideTheIntervalIsLeftAlone() async throws {
+    /// contains, so the clock is inside the interval. Nothing steps or slews it, but the kernel is
+    /// told it is synchronised: exactly one status call, declaring the bound plus the correction's
+    /// magnitude (how far the clock may be from true time) with `STA_UNSYNC` cleared.
+    @Test func aClockInsideTheIntervalIsLeftAloneAndTheKernelToldItIsSynchronised() async throws {
         let scene = try CertificateTimeScene()
         defer { scene.remove() }
         let server = try Self.fakeNTP(offset: .zero)
@@ -213,10 +215,24 @@ struct SetCLITests {
         #expect(run.status == 0, "\(run.printed)")
         let set = try run.set()
         #expect(set["action"] as? String == "none", "\(set)")
+        let correction = try #require(set["correction"] as? Double, "\(set)")
+        let bound = try #require(set["error_bound"] as? Double, "\(set)")
+        #expect(abs(correction) <= bound, "\(set)")
+        let declared = try #require(set["kernel_maximum_error"] as? Double, "\(set)")
+        #expect(abs(declared - (bound + abs(correction))) < 1e-9, "\(set)")
+        try #require(run.calls.count == 1, "\(run.calls)")
+        Self.expectStatusCall(run.calls[0], maximumError: declared)
+
+        // The text says so; a dry run says what it would have told the kernel and calls nothing.
+        let text = try await ClockCallRecorder.run(
+            Array(Self.ntpArguments(server, scene).filter { $0 != "--json" }), in: scene, at: nil)
+        #expect(text.status == 0 && text.calls.count == 1, "\(text.printed)")
         #expect(
-            abs(set["correction"] as? Double ?? .nan) <= set["error_bound"] as? Double ?? .nan, "\(set)")
-        #expect(set["kernel_maximum_error"] is NSNull, "\(set)")
-        #expect(run.calls.isEmpty, "\(run.calls)")
+            text.run.stdout.contains("left alone; the kernel was told it is synchronised"), "\(text.printed)")
+        let dry = try await ClockCallRecorder.run(
+            Self.ntpArguments(server, scene, ["--dry-run"]), in: scene, at: nil)
+        #expect(dry.status == 0 && dry.calls.isEmpty, "\(dry.printed)")
+        #expect(try dry.set()["kernel_maximum_error"] is NSNull, "\(dry.printed)")
     }
 
     @Test func aDryRunDecidesButRecordsNothing() async throws {

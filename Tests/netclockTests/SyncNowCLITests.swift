@@ -182,13 +182,21 @@ struct SyncNowCLITests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (good, state) = try await Self.sync(offset: .zero, in: directory)
         good.stop()
-        // A second sync through a 40 ms round trip has a far looser bound: the stored anchor stays.
-        // The delay is split evenly, so its interval (T3 − T4 … T2 − T1) reaches about 20 ms past
-        // the truth on both sides. A one-way delay would put one edge within the loopback return
-        // time of the truth, where it can cut into the stored interval and tighten it (intersected).
+        let stored = try await CLIRunner.run(["now", "--state", state, "--json"]).json()
+        let storedBound = try #require(stored["error_bound"] as? Double, "\(stored)")
+        // A second sync through a slow server has a far looser bound: the stored anchor stays. Its
+        // delay is split evenly, so its interval (T3 − T4 … T2 − T1) reaches at least the one-way
+        // delay d past the truth on both sides. The stored interval contains the truth and is
+        // 2 × its bound wide, so it lies inside the slow one (kept, not intersected) when d is at
+        // least twice the stored bound by then. That bound is not always small: under load the
+        // good sync's whole burst can wait on a descheduled client, and its interval then widens to
+        // tens of milliseconds on one side. So d is twice the stored bound (and at least 20 ms),
+        // plus 10 ms for its growth (500 ppm) over the 20 s the next process may take under load.
+        let oneWay =
+            Duration.milliseconds(max(20, Int64((2 * storedBound * 1000).rounded(.up)))) + .milliseconds(10)
         var configuration = FakeNTPServer.Configuration()
-        configuration.outboundDelay = .constant(.milliseconds(20))
-        configuration.returnDelay = .constant(.milliseconds(20))
+        configuration.outboundDelay = .constant(oneWay)
+        configuration.returnDelay = .constant(oneWay)
         let slow = try FakeNTPServer(configuration: configuration)
         defer { slow.stop() }
         let output = try await CLIRunner.run([

@@ -42,11 +42,12 @@ import Testing
         #expect(printed.isEmpty, "systemd-analyze verify: \(printed)")
     }
 
-    @Test func theServiceRunsSetBeforeTimeSyncWithOnlyCapSysTime() throws {
+    @Test func theServiceRunsSetBeforeTimeSyncAndTimeWaitSyncWithOnlyCapSysTime() throws {
         let text = try String(contentsOfFile: Self.directory + "/netclock-set.service", encoding: .utf8)
         let lines = Set(text.split(separator: "\n").map(String.init))
         for line in [
             "Type=oneshot", "After=network-online.target", "Before=time-sync.target",
+            "Before=systemd-time-wait-sync.service",
             "CapabilityBoundingSet=CAP_SYS_TIME", "AmbientCapabilities=CAP_SYS_TIME",
             "StateDirectory=netclock",
             "DynamicUser=yes", "NoNewPrivileges=yes", "ProtectSystem=strict",

@@ -82,6 +82,17 @@ package final class SimulatedMachine: Sendable {
         }
     }
 
+    /// Freezes the machine's processes for `duration` of true time, as a checkpoint that is
+    /// restored later: their clocks (awake, suspended, boot-time) read on exactly where they
+    /// stopped, as a restore's new time-namespace offsets make them, while true time and the wall
+    /// clock moved on, so the suspend epoch (monotonic − wall) changes.
+    package func freeze(for duration: Duration) {
+        state.withLock { state in
+            state.trueElapsed += duration
+            state.epoch &+= 1
+        }
+    }
+
     /// Changes the oscillator's frequency error from now on.
     package func setOscillator(ppm: Double) {
         state.withLock { $0.oscillatorPPM = ppm }

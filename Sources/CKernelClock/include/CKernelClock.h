@@ -1,12 +1,16 @@
-// The kernel time-discipline interface (`adjtimex`, `struct timex`, `STA_*`), which the Glibc
-// module map does not include, and the reads of the holdover time base's hot path. Only
-// NetClockPlatform imports this module.
+// The kernel time-discipline interface (`adjtimex`, `struct timex`, `STA_*`), the wall-clock timer
+// (`timerfd_*`, `TFD_TIMER_CANCEL_ON_SET`) and rtnetlink (`sockaddr_nl`, `RTMGRP_*`, `RTM_*`),
+// which the Glibc module map does not include, and the reads of the holdover time base's hot path.
+// Only NetClockPlatform imports this module.
 #ifndef NETCLOCK_CKERNELCLOCK_H
 #define NETCLOCK_CKERNELCLOCK_H
 
 #if defined(__linux__)
 #include <stdint.h>
 #include <sys/timex.h>
+#include <sys/timerfd.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 
 /// The hot path's reading: the raw oscillator and the suspend epoch, in nanoseconds.
 typedef struct {

@@ -39,6 +39,12 @@ struct NowCommand {
         }
         let estimate = comparison.trustedTime
         let offset = comparison.offset
+        if let maxBound = options.maxBound, estimate.errorBound > maxBound {
+            console.err(
+                "netclock: the stored anchor's bound ± \(estimate.errorBound.formattedSeconds) is wider than"
+                    + " --max-bound \(maxBound.formattedSeconds) (run `netclock sync`)")
+            return .noTime
+        }
         if options.json {
             console.out(
                 JSONOutput.line(
@@ -46,7 +52,7 @@ struct NowCommand {
                         comparison, systemClock: Syscalls.kernelClockState(), frequency: clock.frequency())))
         } else {
             var line =
-                "\(ISO8601.format(estimate.time, fractionDigits: 6)) ± \(estimate.errorBound.formattedSeconds)"
+                "\(ISO8601.format(estimate.time, fractionDigits: 6)) ± \(comparison.errorBound.formattedSeconds)"
             line += "  (\(estimate.source)\(estimate.server.map { ", \($0)" } ?? "")"
             line += estimate.isAuthenticated ? ", authenticated, synced " : ", synced "
             line +=

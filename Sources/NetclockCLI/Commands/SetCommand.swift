@@ -55,13 +55,12 @@ struct SetCommand {
         let correction = decision.correction.signedFormattedSeconds
         let wouldOrDid = outcome.dryRun ? "dry run, would have " : ""
         let time = decision.isAuthenticated ? "from authenticated time" : "from unauthenticated time"
-        if outcome.refusal != nil || decision.action == .refused {
-            return "system clock: not corrected by \(correction) (\(interval)) \(time)"
-        }
         switch decision.action {
-        case .none, .refused:
-            return
-                "system clock: \(correction) off, inside the trusted interval (\(interval)) \(time): left alone"
+        case .none:
+            return "system clock: \(correction) off, inside the trusted interval (\(interval)) \(time): "
+                + "left alone" + kernelStatusText(outcome)
+        case _ where outcome.refusal != nil, .refused:
+            return "system clock: not corrected by \(correction) (\(interval)) \(time)"
         case .slew:
             // The kernel slews a single-shot adjustment at 500 µs per second.
             let seconds = abs(decision.correction.secondsDouble) / 0.000_5
@@ -71,5 +70,17 @@ struct SetCommand {
             let now = ISO8601.format(outcome.systemClockAfter, fractionDigits: 6)
             return "system clock: \(wouldOrDid)stepped \(correction) (\(interval)) \(time); it reads \(now)"
         }
+    }
+
+    /// What the kernel was told about a clock left alone: `; the kernel was told it is synchronised
+    /// (maximum error 0.000301s)`, what a dry run would have told it, why it was not told.
+    private static func kernelStatusText(_ outcome: Outcome) -> String {
+        guard let maximum = outcome.decision.declaredMaximumError else {
+            return "; its kernel status is left to the other time discipline"
+        }
+        let status = "it is synchronised (maximum error \(maximum.formattedSeconds))"
+        if outcome.dryRun { return "; dry run, would have told the kernel \(status)" }
+        if outcome.refusal != nil { return ", but the kernel could not be told \(status)" }
+        return "; the kernel was told \(status)"
     }
 }

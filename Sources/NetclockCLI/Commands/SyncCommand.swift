@@ -12,8 +12,9 @@ import TimeBase
 /// removed before any of its cookies is sent, so two runs never send the same cookie) and spends
 /// them instead of running a new key exchange.
 ///
-/// Both state files are checked before any network traffic. One that is not private to this
-/// user (a FIFO, a symbolic link, a directory, another user's file, a file others may read or
+/// The state files and the lock file beside them (`<state>.lock`, which serialises the
+/// read-merge-write of concurrent runs) are checked before any network traffic. One that is not
+/// private to this user (a FIFO, a symbolic link, a directory, another user's file, a file others may read or
 /// write, a directory others may write) ends the command at once with status 1: `sync` exists to
 /// keep state, and it could not keep it there safely. A cookie file that is private but unusable
 /// (another boot, other trust roots, an old format, damage) only costs a key exchange.
@@ -36,7 +37,7 @@ struct SyncCommand {
             console.err("netclock: cannot store the anchor: \(error.reason)")
             return .noTime
         }
-        if let error = store.unsafeFileError()
+        if let error = store.unsafeFileError() ?? AnchorStore.unsafeFileError(at: store.lockPath)
             ?? (options.nts ? AnchorStore.unsafeFileError(at: store.ntsCookiePath) : nil)
         {
             return refuse(error)
@@ -45,6 +46,11 @@ struct SyncCommand {
             return .noTime
         }
         if case .failure(let error)? = query.clock.restoreResult, error.isUnsafeFile { return refuse(error) }
+        if let maxBound = options.maxBound, let bound = query.clock.neededBound(after: .zero),
+            bound <= maxBound
+        {
+            return skip(query.clock, store: store, settingSystemClock: settingSystemClock)
+        }
         let events = query.clock.events()
         let outcome = await query.run(status: options.json ? nil : console.status)
         let (storeFailure, frequencyReset) = await reportStateEvents(events, store: store)
@@ -107,6 +113,25 @@ struct SyncCommand {
         if settingSystemClock && setting == nil {
             console.err("netclock: the system clock was not corrected: the clock holds no trusted time")
             return .noTime
+        }
+        return setting.map(finish) ?? .success
+    }
+
+    /// `--max-bound`: the stored anchor is within it, so nothing is sent; `set` corrects the system
+    /// clock from it.
+    private func skip(_ clock: NetworkClock, store: AnchorStore, settingSystemClock: Bool) -> ExitStatus {
+        let setting = settingSystemClock ? SetCommand(options: options).run(clock: clock) : nil
+        guard let comparison = clock.systemClockOffset() else { return .noTime }
+        if options.json {
+            var json = SkippedSyncJSON(comparison, state: store.path)
+            json.set = setting.map(SetJSON.init)
+            console.out(JSONOutput.line(json))
+        } else {
+            console.out(
+                "skipped: the stored anchor's bound ± \(comparison.errorBound.formattedSeconds) is within --max-bound"
+                    + " (\(comparison.isAuthenticated ? "authenticated" : "unauthenticated")); nothing was sent"
+            )
+            if let setting { console.out(SetCommand.text(setting)) }
         }
         return setting.map(finish) ?? .success
     }

@@ -370,9 +370,12 @@ package enum CLISpec {
             help: "check: CRITICAL when the offset's magnitude is proven outside RANGE, even at the"
                 + " edges of its error bound (default 120)"),
         CLIOption(
-            ["--max-bound"], CLIValue("SEC", .number), scope: .group(.check),
-            summary: "widest error bound check judges",
-            help: "check: UNKNOWN when the error bound is wider than SEC (default: any bound is judged)"),
+            ["--max-bound"], CLIValue("SEC", .number), scope: .group(.state),
+            summary: "widest error bound accepted",
+            help: "the widest error bound accepted: sync and set send nothing while the stored anchor's"
+                + " bound, aged to now, is within SEC and it is authenticated where --nts asks (set then"
+                + " corrects the clock from it); now exits 1, and check is UNKNOWN, when the bound is wider"
+                + " (default: any bound)"),
         CLIOption(
             ["--max-age"], CLIValue("SEC", .number), scope: .group(.check),
             summary: "oldest anchor check --state accepts",

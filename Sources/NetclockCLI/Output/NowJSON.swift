@@ -8,6 +8,8 @@ import TimeBase
 struct NowJSON: Encodable {
     var time: String
     var unix: Double
+    /// The bound on `time` and on `offset`: the trusted time's bound plus the uncertainty of the
+    /// system-clock reading it was compared with.
     var errorBound: Double
     /// Seconds since the sync.
     var age: Double
@@ -42,7 +44,9 @@ struct NowJSON: Encodable {
         let estimate = comparison.trustedTime
         time = ISO8601.format(estimate.time, fractionDigits: 6)
         unix = estimate.time.secondsDouble
-        errorBound = estimate.errorBound.secondsDouble
+        // One bound for both the time and the offset: the time's, plus the reading's own
+        // uncertainty (half the gap between the monotonic reads around the wall-clock read).
+        errorBound = comparison.errorBound.secondsDouble
         age = estimate.age.secondsDouble
         source = estimate.source.rawValue
         server = Nullable(estimate.server)

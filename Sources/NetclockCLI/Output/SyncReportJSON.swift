@@ -44,6 +44,9 @@ struct SyncReportJSON: Encodable {
     var state: String?
     /// `sync` only: whether this sync's anchor replaced the stored one (absent otherwise).
     var anchorReplaced: Bool?
+    /// `sync` only: false (a `sync` that `--max-bound` skips prints ``SkippedSyncJSON``; absent
+    /// otherwise).
+    var skipped: Bool?
     /// `sync` only: what this sync's result did to the held anchor (`adopted`, `intersected`,
     /// `kept`, `kept_authenticated`, `discontinuous`, `refused`; absent otherwise). With
     /// `kept_authenticated` the held authenticated anchor, not this sync's unauthenticated
@@ -60,7 +63,7 @@ struct SyncReportJSON: Encodable {
     enum CodingKeys: String, CodingKey {
         case leap
         case offset, delay, time, unix, source, server, elapsed, servers, http, state, authenticated
-        case downgrade, roughtime, frequency, set
+        case downgrade, roughtime, frequency, set, skipped
         case certificateTime = "certificate_time"
         case certificateWarnings = "certificate_warnings"
         case errorBound = "error_bound"
@@ -99,6 +102,7 @@ struct SyncReportJSON: Encodable {
         self.state = state
         self.anchorReplaced = anchorReplaced
         self.anchorUpdate = anchorUpdate?.code
+        self.skipped = state == nil ? nil : false
         self.frequency = frequency.map(FrequencyJSON.init)
         self.frequencyReset = frequency.map { _ in Nullable(frequencyReset?.code) }
     }

@@ -44,6 +44,32 @@ public enum ClockEvent: Sendable {
     /// fallback, Roughtime). The next sync backs off as after a failure instead of repeating every
     /// minimum interval.
     case needNotMet(bound: Duration, need: Duration)
+    /// A sync still in progress gave a trusted time, or tightened it: the replies so far pass the
+    /// same selection rules as a whole sync (the cold start's majority, NTS, the floor), so
+    /// ``NetworkClock/now()`` has time within a round trip of the first replies. The sync's final
+    /// result replaces it (``synced(_:anchorReplaced:)``); it is never written to the store.
+    case provisional(TimeEstimate)
+    /// The clock dropped its anchor and frequency history: the process now runs in another boot
+    /// (a container restored on another machine, say), whose clocks count from another origin, so
+    /// the instants the anchor was measured on mean nothing there. ``NetworkClock/now()`` is nil
+    /// until the next sync. (A restore on the same machine needs no event: the clock carries its
+    /// anchor across the time its clocks did not count, with the bound grown over it.)
+    case anchorDropped(reason: String)
+    /// The machine resumed from suspend after `suspendedFor` asleep (Linux: `CLOCK_BOOTTIME` grew
+    /// by it against `CLOCK_MONOTONIC`). The bound grew meanwhile; a running clock syncs at once if
+    /// its time no longer meets the need (``NetworkClock/RefreshPolicy/maximumBound``; without
+    /// one, if the anchor is older than the interval). Emitted only while
+    /// ``NetworkClock/start()`` runs, on Linux.
+    case resumed(suspendedFor: Duration)
+    /// An address or a route was added or removed (Linux rtnetlink; a burst counts once). A
+    /// running clock whose syncs fail or back off retries within seconds, never sooner than the
+    /// minimum interval after its last request; a healthy one does nothing. Emitted only while
+    /// ``NetworkClock/start()`` runs, on Linux.
+    case networkChanged
+    /// The system's wall clock was stepped by `by` (positive: forward), by a user, a time daemon,
+    /// `netclock set` or a leap second, with no resume. ``NetworkClock/now()`` never depended on it,
+    /// so nothing is synced. Emitted only while ``NetworkClock/start()`` runs, on Linux.
+    case wallClockStepped(by: Duration)
 
     /// Why the clock's frequency history was reset (``ClockEvent/frequencyReset(_:)``).
     public typealias FrequencyReset = ClockCore.FrequencyReset

@@ -111,9 +111,15 @@ extension ClockEvent: CustomStringConvertible {
                 "anchor discontinuity: the new time disagrees with the anchor, now() jumped by \(step.signedFormattedSeconds)"
         case .frequencyReset(let reset):
             return "frequency reset: \(reset); learning the oscillator's frequency again"
+        case .provisional(let estimate): return "provisional: \(estimate) (the sync goes on)"
         case .needNotMet(let bound, let need):
             return
                 "need not met: the bound ± \(bound.formattedSeconds) is wider than the ± \(need.formattedSeconds) needed"
+        case .anchorDropped(let reason): return "anchor dropped: \(reason)"
+        case .resumed(let asleep): return "resumed: after \(asleep.formattedSeconds) suspended"
+        case .networkChanged: return "network changed: an address or a route was added or removed"
+        case .wallClockStepped(let step):
+            return "wall clock stepped by \(step.signedFormattedSeconds) (the clock's time is unaffected)"
         }
     }
 }

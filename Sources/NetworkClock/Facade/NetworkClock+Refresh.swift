@@ -8,12 +8,28 @@ extension NetworkClock {
     /// Without one: at once when there is no anchor (or only a restored one), then every
     /// ``RefreshPolicy/interval`` (jittered). Either way backing off exponentially after failures.
     /// Calling it again while running does nothing.
+    ///
+    /// On Linux it also watches the machine's lifecycle until ``stop()``: a resume from suspend
+    /// (``ClockEvent/resumed(suspendedFor:)``) syncs at once when the clock's time no longer meets
+    /// the need (without one, when the anchor is older than the interval); a network change
+    /// (``ClockEvent/networkChanged``) retries a failing or backing-off sync within seconds; a
+    /// wall-clock step (``ClockEvent/wallClockStepped(by:)``) is only reported. No sync comes
+    /// sooner than ``RefreshPolicy/minimumInterval`` after the last.
     public func start() {
+        start(lifecycleReadings: LifecycleReading.kernel)
+    }
+
+    /// Starts as ``start()`` does, with the lifecycle monitor reading the kernel's clocks through
+    /// `lifecycleReadings` (a simulated resume in tests), or with no monitor when it is nil (tests
+    /// whose schedule a route change on the host must not move).
+    package func start(lifecycleReadings: (@Sendable () -> LifecycleReading)?) {
         if case .success(let restored) = restoreResult { broadcaster.emit(.restored(restored)) }
         if case .failure(let error) = restoreResult, error.code != .missing {
             broadcaster.emit(.restoreFailed(error))
         }
-        refresh.start(self, initialDelay: BackgroundRefresh.initialDelay(for: self))
+        refresh.start(
+            self, initialDelay: BackgroundRefresh.initialDelay(for: self),
+            lifecycleReadings: lifecycleReadings)
     }
 
     /// Syncs only if the clock's time does not meet `maximumBound` (by default the refresh policy's

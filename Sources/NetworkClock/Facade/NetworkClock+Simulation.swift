@@ -12,11 +12,13 @@ extension NetworkClock {
         nonces: some NonceSource = SystemNonceSource(),
         refreshClock: some Clock<Duration> = ContinuousClock(),
         kernel: KernelClockReader = .unavailable,
-        timeBase: (any TimeBaseClock)? = nil
+        timeBase: (any TimeBaseClock)? = nil,
+        identity: ClockIdentityReader = .unchanging
     ) {
         self.init(
             configuration: configuration,
-            hardware: .simulated(monotonic: monotonic, wall: wall, kernel: kernel, timeBase: timeBase),
+            hardware: .simulated(
+                monotonic: monotonic, wall: wall, kernel: kernel, timeBase: timeBase, identity: identity),
             nonces: nonces, refreshClock: refreshClock)
     }
 }

@@ -69,6 +69,9 @@ public final class NetworkClock: Sendable {
             trustedTime: { [clock] in clock.now() })
         let broadcaster = EventBroadcaster()
         self.broadcaster = broadcaster
+        clock.observeIdentityChanges { change in
+            if case .otherBoot = change { broadcaster.emit(.anchorDropped(reason: change.description)) }
+        }
         self.files = ClockStateFiles(
             store: configuration.store, clock: clock, usesNTS: configuration.syncPolicy.usesNTS,
             trustRoots: configuration.trustRoots
@@ -102,6 +105,18 @@ public final class NetworkClock: Sendable {
         var report: SyncReport
         var engine = self.engine
         engine.progress = progress
+        // Time before the round is over: provisional answers, which the final one replaces.
+        let allowsDowngrade = configuration.allowsDowngrade
+        let provisionalSync = clock.beginProvisionalAnswers()
+        engine.onProvisional = { [clock, broadcaster] provisional in
+            // What the final answer would refuse is no provisional answer either.
+            guard allowsDowngrade || !provisional.isDowngraded else { return }
+            if clock.offerProvisional(provisional.anchor, sync: provisionalSync).replacedAnchor,
+                let estimate = clock.now()
+            {
+                broadcaster.emit(.provisional(estimate))
+            }
+        }
         let sessions = engine.ntp.ntsSessions
         if let failure = await files.takeNTSAssociations(into: sessions) {
             broadcaster.emit(.restoreFailed(failure))
@@ -124,6 +139,7 @@ public final class NetworkClock: Sendable {
                 throw SyncError.unauthenticatedOnly(report)
             }
         } catch {
+            clock.withdrawProvisional()
             if let failure = await files.keepNTSAssociations(from: sessions) {
                 broadcaster.emit(.storeFailed(failure))
             }
@@ -139,7 +155,7 @@ public final class NetworkClock: Sendable {
         // The floor rises only by what this sync's own authenticated evidence proves.
         let raisesFloor = report.isAuthenticated && update != .refused
         let evidence = report
-        report.settle(on: clock, update: update)
+        report.settle(on: clock, update: update, reading: readSystemClock())
         let replaced = update.replacedAnchor
         for server in report.servers { emitStatus(of: server) }
         if case .discontinuous(let step) = update { broadcaster.emit(.anchorDiscontinuity(by: step)) }

@@ -1,4 +1,5 @@
 import ClockCore
+import NetClockPlatform
 import SNTP
 import TimeBase
 
@@ -68,39 +69,6 @@ struct AnchorFile: Codable, Sendable {
     }
 
     /// An instant on the time base.
-    /// An anchor's ``LeapSchedule``: the scheduled leap's midnight (Unix seconds) and sign, whether
-    /// it is applied, and the Unix second through which month ends are known.
-    struct LeapRecord: Codable, Sendable {
-        var midnight: Int64?
-        var sign: Int64
-        var applied: Bool?
-        var knownThrough: Int64?
-
-        enum CodingKeys: String, CodingKey {
-            case midnight, sign, applied
-            case knownThrough = "known_through"
-        }
-
-        init(_ schedule: LeapSchedule) {
-            midnight = schedule.midnight
-            sign = schedule.sign
-            applied = schedule.applied ? true : nil
-            knownThrough = schedule.knownThrough
-        }
-
-        /// The schedule, or nil when a value is out of range (a midnight not at one, a sign not ±1).
-        var schedule: LeapSchedule? {
-            let limit: Int64 = 1 << 40
-            if let midnight, midnight % 86_400 != 0 || midnight.magnitude > limit || sign.magnitude != 1 {
-                return nil
-            }
-            if midnight == nil && sign != 0 { return nil }
-            if let knownThrough, knownThrough.magnitude > limit { return nil }
-            return LeapSchedule(
-                midnight: midnight, sign: sign, applied: applied ?? false, knownThrough: knownThrough)
-        }
-    }
-
     struct TimeBaseRecord: Codable, Sendable {
         var awake: ExactTime
         var suspended: ExactTime
@@ -140,6 +108,7 @@ struct AnchorFile: Codable, Sendable {
     var writtenAtMonotonic: ExactTime
     var anchor: AnchorRecord
     var frequency: FrequencyRecord?
+    var timeNamespace: NamespaceRecord?
 
     enum CodingKeys: String, CodingKey {
         case version
@@ -148,6 +117,7 @@ struct AnchorFile: Codable, Sendable {
         case writtenAtMonotonic = "written_at_monotonic"
         case anchor
         case frequency
+        case timeNamespace = "time_namespace"
     }
 
     /// Just the version, decoded first so that a future format is reported as such rather than as

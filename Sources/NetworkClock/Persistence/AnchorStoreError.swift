@@ -30,6 +30,9 @@ public struct AnchorStoreError: Error, Sendable, Hashable, CustomStringConvertib
         public static let differentBoot = Code(rawValue: "different_boot")
         /// The current boot identity could not be read, so the file cannot be trusted.
         public static let bootIDUnavailable = Code(rawValue: "boot_id_unavailable")
+        /// This process's time-namespace offsets (`/proc/self/timens_offsets`) could not be read,
+        /// so the file's instants cannot be converted to its clocks (or from them).
+        public static let timeNamespaceUnavailable = Code(rawValue: "time_namespace_unavailable")
         /// The file refers to monotonic instants later than now: it cannot have been written in
         /// this boot's past.
         public static let futureDated = Code(rawValue: "future_dated")
@@ -41,6 +44,9 @@ public struct AnchorStoreError: Error, Sendable, Hashable, CustomStringConvertib
         public static let writeFailed = Code(rawValue: "write_failed")
         /// There was no anchor to save, or its values are outside the supported range.
         public static let invalidAnchor = Code(rawValue: "invalid_anchor")
+        /// Another process held the lock beside the state files (`<anchor>.lock`) for longer than
+        /// a write waits; nothing was written.
+        public static let lockTimeout = Code(rawValue: "lock_timeout")
 
         // State files that are not private to this user: refused before anything is read,
         // followed or replaced (``AnchorStoreError/isUnsafeFile``).

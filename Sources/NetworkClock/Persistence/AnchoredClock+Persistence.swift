@@ -11,35 +11,43 @@ extension AnchoredClock {
     /// time-base line they were saved on, unless that line lies ahead of the clock's time base now
     /// (not this boot's, whatever the boot id says): then the history is dropped and the anchor is
     /// placed from its exchange-clock instant, at the kernel's possible slew over its age, as for a
-    /// file written before holdover.
+    /// file written before holdover (``AnchoredClock/merge(stored:base:history:)``).
     /// - Returns: the restored anchor, or why none could be restored.
     @discardableResult
     @available(*, noasync, message: "reads a file; use restore(from:) async")
     package func restore(from store: AnchorStore) -> Result<RestoredAnchor, AnchorStoreError> {
         let result = store.load()
-        if case .success(let restored) = result {
-            let now = timeBase.read().base
-            let plausible = { (base: TimeBaseInstant) in
-                base.awake <= now.awake && base.suspended <= now.suspended
-            }
-            let points = restored.frequencyHistory
-            if points.allSatisfy({ plausible($0.base) }) { restoreFrequencyHistory(points) }
-            _ = offer(restored.anchor, base: restored.timeBase.flatMap { plausible($0) ? $0 : nil })
-        }
+        if case .success(let restored) = result { merge(restored) }
         return result
     }
 
-    /// Saves the clock's anchor, its time-base instant and the frequency history to `store`.
+    /// Merges a restored anchor and its frequency history into the clock.
+    private func merge(_ restored: RestoredAnchor) {
+        merge(stored: restored.anchor, base: restored.timeBase, history: restored.frequencyHistory)
+    }
+
+    /// Saves the clock's anchor, its time-base instant and the frequency history to `store`, merged
+    /// with what the file holds now.
+    ///
+    /// Reading the file, merging it into the clock and writing the result is one critical section
+    /// across processes (``AnchorStore/withExclusiveAccess(_:)``): what other processes sharing
+    /// the file saved since this clock read it (their anchors, their sync points) is kept, not
+    /// overwritten, and this clock learns it too. A file that cannot be read (missing, another
+    /// boot, damaged) is replaced.
     /// - Throws: ``AnchorStoreError``; ``AnchorStoreError/Code/invalidAnchor`` when the clock has
-    ///   no anchor. The clock keeps working either way.
+    ///   no anchor, ``AnchorStoreError/Code/lockTimeout`` when another process held the lock too
+    ///   long. The clock keeps working either way.
     @available(*, noasync, message: "writes and fsyncs a file; use save(to:) async")
     package func save(to store: AnchorStore) throws(AnchorStoreError) {
-        let (held, frequency) = snapshot()
-        guard let held else {
-            throw AnchorStoreError(
-                code: .invalidAnchor, reason: "the clock has no anchor to save", path: store.path)
+        try store.withExclusiveAccess { () throws(AnchorStoreError) in
+            if case .success(let stored) = store.load() { merge(stored) }
+            let (held, frequency, offsets) = persistentState()
+            guard let held else {
+                throw AnchorStoreError(
+                    code: .invalidAnchor, reason: "the clock has no anchor to save", path: store.path)
+            }
+            try store.save(held.anchor, timeBase: held.base, frequency: frequency, offsets: offsets)
         }
-        try store.save(held.anchor, timeBase: held.base, frequency: frequency)
     }
 
     /// Offers `anchor` as ``offer(_:)`` does, then saves the clock's anchor to `store`.

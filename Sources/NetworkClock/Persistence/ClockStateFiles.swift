@@ -52,7 +52,9 @@ final class ClockStateFiles: Sendable {
     }
 
     /// Raises the floor to what authenticated time proved (`earliest`, and the newest certificate
-    /// `notBefore`, in Unix seconds, it rests on) and keeps it beside the anchor.
+    /// `notBefore`, in Unix seconds, it rests on) and keeps it beside the anchor: under the store's
+    /// lock, merged with what the file holds now (another process may have raised it since), so a
+    /// floor is never lowered by a writer that read it earlier.
     func raiseFloor(byAuthenticated earliest: UnixTime, certificateNotBefore: Int64?) async
         -> AnchorStoreError?
     {
@@ -64,7 +66,15 @@ final class ClockStateFiles: Sendable {
         let path = store.floorPath
         return await BlockingPool.shared.runToEnd { () -> AnchorStoreError? in
             do throws(AnchorStoreError) {
-                try raised.save(to: path)
+                try store.withExclusiveAccess { () throws(AnchorStoreError) in
+                    // A damaged file is replaced, as before.
+                    let kept = (try? TimeFloor.load(from: path)) ?? TimeFloor()
+                    let merged = self.floor.withLock { held in
+                        held = held.merged(with: kept.merged(with: raised))
+                        return held
+                    }
+                    try merged.save(to: path)
+                }
                 return nil
             } catch {
                 return error

@@ -59,6 +59,20 @@ package struct TimeFloor: Hashable, Sendable, CustomStringConvertible {
         return floor
     }
 
+    /// The later of this floor's and `other`'s values, field by field: what both prove.
+    package func merged(with other: TimeFloor) -> TimeFloor {
+        TimeFloor(
+            authenticated: Self.later(authenticated, other.authenticated),
+            certificateNotBefore: Self.later(certificateNotBefore, other.certificateNotBefore))
+    }
+
+    /// The later of two optional times.
+    private static func later(_ a: UnixTime?, _ b: UnixTime?) -> UnixTime? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return max(a, b)
+    }
+
     /// `floor 2026-11-30T12:00:00Z` or `no floor`.
     package var description: String {
         value.map { "floor \(ISO8601.format($0, fractionDigits: 0))" } ?? "no floor"

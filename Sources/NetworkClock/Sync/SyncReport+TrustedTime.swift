@@ -3,12 +3,18 @@ import TimeBase
 
 extension SyncReport {
     /// Makes the report's result the clock's trusted time once `clock` has taken it (`update`
-    /// says how): the top-level time, bound, offset and authentication become the clock's interval
-    /// at the result's instant, the one answer `set`, `check` and the metrics read too. When the
-    /// clock kept an authenticated anchor against unauthenticated evidence, each such source whose
-    /// interval lies wholly outside that anchor is marked ``SourceStatus/contradictsAuthenticated``;
-    /// the ones inside only confirm it.
-    mutating func settle(on clock: AnchoredClock, update: AnchorUpdate) {
+    /// says how): the top-level time and authentication become the clock's interval at the
+    /// result's instant, the one answer `set`, `check` and the metrics read too, and the offset is
+    /// that trusted time against `reading`, one bracketed reading of the system clock taken after
+    /// the round (``NetworkClock/SystemClockOffset``). The bound covers both: the time's bound at
+    /// the reading plus the reading's own uncertainty (half the gap between the monotonic reads
+    /// around the wall-clock read), so a thread preempted between them widens the bound instead of
+    /// showing as offset error. When the clock kept an authenticated anchor against
+    /// unauthenticated evidence, each such source whose interval lies wholly outside that anchor
+    /// is marked ``SourceStatus/contradictsAuthenticated``; the ones inside only confirm it.
+    mutating func settle(
+        on clock: AnchoredClock, update: AnchorUpdate, reading: NetworkClock.SystemClockReading
+    ) {
         anchorUpdate = update
         guard let trusted = clock.estimate(at: monotonic) else { return }
         if update == .keptAuthenticated {
@@ -24,11 +30,13 @@ extension SyncReport {
                     + "unauthenticated time never overrules authenticated time"
             }
         }
-        let localWall = trueTime - offset
         trueTime = trusted.time
         errorBound = trusted.errorBound
-        offset = trusted.time - localWall
         isAuthenticated = trusted.isAuthenticated
+        if let atReading = clock.estimate(at: reading.monotonic) {
+            offset = atReading.time - reading.wall
+            errorBound = max(errorBound, atReading.errorBound + reading.uncertainty)
+        }
     }
 }
 

@@ -33,6 +33,9 @@ package struct TimeSyncEngine: Sendable {
     /// Against which time certificates are checked, when fixed; nil to decide it by the policy
     /// (``certificateTimeSource(floor:)``).
     package var certificateTime: SyncRound.CertificateTimeSource?
+    /// Given each provisional result: a decision on the replies so far that passes the same
+    /// selection rules as the round's final one, each later reply tightening it.
+    package var onProvisional: (@Sendable (SyncReport) -> Void)?
 
     /// Creates an engine. When HTTP URLs are given, NTP gets at most half of `deadline` (or its own
     /// policy deadline, if shorter) so the fallback always has time left.
@@ -66,9 +69,14 @@ package struct TimeSyncEngine: Sendable {
         let round = SyncRound(
             setup: setup, registry: ntp.registry, sessions: ntp.ntsSessions, nonces: ntp.client.nonces,
             progress: progress)
-        let runner = SyncRoundRunner(
+        var runner = SyncRoundRunner(
             pool: ntp.pool, monotonic: ntp.client.monotonic, wall: ntp.client.wall, policy: ntp.policy,
             http: http, httpURLs: httpURLs, roughtime: roughtime, progress: progress)
+        if let onProvisional {
+            runner.onProvisional = { evidence in
+                if let report = decision.decideProvisionally(evidence) { onProvisional(report) }
+            }
+        }
         guard let evidence = await runner.run(round) else { throw .cancelled }
         return try decision.decide(evidence)
     }

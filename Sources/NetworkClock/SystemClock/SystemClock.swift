@@ -8,7 +8,9 @@ extension NetworkClock {
     /// Applies `decision`: a step (`clock_adjtime`, `ADJ_SETOFFSET`; a single-shot slew still
     /// pending is cancelled first) or a slew (single-shot `adjtimex`, which replaces a pending
     /// one), then the kernel's maximum and estimated error from the bound with
-    /// `STA_UNSYNC` cleared. Nothing for ``SystemClockDecision/Action/none`` and
+    /// `STA_UNSYNC` cleared. For ``SystemClockDecision/Action/none`` only that status call (a clock
+    /// that needed no correction is as synchronised as a corrected one), unless another discipline
+    /// owns the clock (``SystemClockDecision/declaredMaximumError`` is nil); nothing for
     /// ``SystemClockDecision/Action/refused``.
     ///
     /// - Throws: ``SystemClockRefusal/Code/notPermitted`` when the kernel answers `EPERM`,
@@ -16,7 +18,8 @@ extension NetworkClock {
     public static func applyToSystemClock(_ decision: SystemClockDecision) throws(SystemClockRefusal) {
         let change: Result<Void, Errno>
         switch decision.action {
-        case .none, .refused: return
+        case .refused: return
+        case .none: change = .success(())
         case .step:
             // A single-shot slew still pending (an earlier `set`'s) would go on moving the clock
             // after the step: it is cancelled first (a slew of zero replaces it).
@@ -35,7 +38,8 @@ extension NetworkClock {
         if case .failure(let error) = Syscalls.declareRealTimeClockSynchronized(
             maximumError: maximumError, estimatedError: maximumError)
         {
-            throw systemClockRefusal(error, doing: "set the kernel's clock status (the clock was corrected)")
+            let done = decision.action == .none ? "needed no correction" : "was corrected"
+            throw systemClockRefusal(error, doing: "set the kernel's clock status (the clock \(done))")
         }
     }
 

@@ -12,7 +12,8 @@ extension NetworkClock {
     ///    ``trueTime`` ± ``errorBound`` is what remains, and ``correction`` = ``trueTime`` − the
     ///    system clock.
     /// 2. **None** when the system clock lies inside that interval (|correction| ≤ bound), whatever
-    ///    the method.
+    ///    the method: nothing is corrected, but the kernel is told how good the clock is (unless
+    ///    another discipline was found and may not be overridden).
     /// 3. **Refused** `unauthenticated_correction_too_large` when the time is not authenticated and
     ///    |correction| exceeds ``SystemClockPolicy/maximumUnauthenticatedCorrection``; `bound_too_wide`
     ///    when the bound exceeds half the correction (below that the corrected clock, off by at most
@@ -53,6 +54,9 @@ extension NetworkClock {
         public let method: SystemClockPolicy.Method
         /// Why the correction was refused; nil unless ``action`` is ``Action/refused``.
         public let refusal: SystemClockRefusal?
+        /// Whether this decision may tell the kernel the clock's status: no other discipline was
+        /// found, or the policy overrides them.
+        private let mayDeclareStatus: Bool
 
         /// Decides from the clock's trusted time at a reading of the system clock: its interval, its
         /// authentication and the reading's own uncertainty.
@@ -99,6 +103,7 @@ extension NetworkClock {
             self.reading = reading
             self.isAuthenticated = isAuthenticated
             self.method = policy.method
+            self.mayDeclareStatus = otherDisciplines.isEmpty || policy.overridesOtherDisciplines
             let magnitude = abs(correction)
             if kept == nil, let floor {
                 action = .refused
@@ -157,12 +162,15 @@ extension NetworkClock {
         }
 
         /// The maximum error to declare to the kernel once the decision is applied: the bound after a
-        /// step, the bound plus the correction still to slew after a slew, nil otherwise.
+        /// step; the bound plus the correction's magnitude after a slew (still to be slewed) and when
+        /// nothing is corrected (the clock lies that far from the trusted time, which lies within the
+        /// bound of the truth) unless another discipline owns the clock's status; nil for a refusal.
         public var declaredMaximumError: Duration? {
             switch action {
             case .step: errorBound
             case .slew: errorBound + abs(correction)
-            case .none, .refused: nil
+            case .none: mayDeclareStatus ? errorBound + abs(correction) : nil
+            case .refused: nil
             }
         }
 

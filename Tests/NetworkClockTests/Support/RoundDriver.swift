@@ -61,6 +61,8 @@ struct RoundDriver {
     private(set) var log: [(at: MonotonicInstant, action: SyncRound.Action)] = []
     /// What the round finished with, once it has.
     private(set) var evidence: RoundEvidence?
+    /// Every provisional evidence the round gave, with its instant.
+    private(set) var provisional: [(at: MonotonicInstant, evidence: RoundEvidence)] = []
     private var pending: [(at: MonotonicInstant, order: Int, event: SyncRound.Event)] = []
     private var order = 0
 
@@ -157,6 +159,8 @@ struct RoundDriver {
                 schedule(.httpMeasured(http.outcomes), at: now + http.delay)
             case .close:
                 break
+            case .provisional(let evidence):
+                provisional.append((now, evidence))
             case .finish(let evidence):
                 self.evidence = evidence
             }

@@ -75,6 +75,16 @@ struct SyncDecision: Sendable {
         }
     }
 
+    /// A provisional decision on a round still going on: ``decide(_:)``, and, because the replies
+    /// still awaited could outvote the ones in, only when the NTP and NTS sources that decide are a
+    /// strict majority of those the round is asking. Nil otherwise.
+    func decideProvisionally(_ evidence: RoundEvidence) -> SyncReport? {
+        guard let report = try? decide(evidence) else { return nil }
+        let asked = evidence.ntp.filter { $0.report.status != .skipped && $0.report.status != .error }.count
+        let agreeing = report.servers.prefix(evidence.ntp.count).filter(\.tookPart).count
+        return agreeing * 2 > asked ? report : nil
+    }
+
     /// Decides the time from `evidence` and writes the report.
     /// - Throws: ``SyncError`` naming every source's part and the certificate time.
     func decide(_ evidence: RoundEvidence) throws(SyncError) -> SyncReport {

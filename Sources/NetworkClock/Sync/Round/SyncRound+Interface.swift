@@ -38,6 +38,10 @@ extension SyncRound {
         /// Measure every HTTP(S) URL within `within`, checking `https://` certificates against
         /// `certificateTime`, and report with ``Event/httpMeasured(_:)``.
         case measureHTTP(within: Duration, certificateTime: CertificateTime)
+        /// A reply added a sample while the round goes on: what it has gathered so far, the bursts
+        /// still running included, for a provisional decision (``SyncDecision``) that gives time
+        /// before the round is over.
+        case provisional(RoundEvidence)
         /// The round is over: what it gathered.
         case finish(RoundEvidence)
     }

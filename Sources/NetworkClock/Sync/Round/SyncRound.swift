@@ -107,6 +107,8 @@ package struct SyncRound: Sendable {
     private var httpPending = false
     private var enoughReached = false
     private var isFinished = false
+    /// Whether the event being handled added a sample to a burst that goes on.
+    private var provisionalDue = false
 
     /// A round for `setup`, not yet started.
     package init(
@@ -144,8 +146,10 @@ package struct SyncRound: Sendable {
         case .ntsPrepared(let server, let preparation): actions += prepared(server, preparation, at: now)
         case .datagram(let id, let bytes):
             if targets.indices.contains(id), var burst = targets[id].burst {
+                let samples = burst.result.samples.count
                 let step = burst.handle(bytes, at: now)
                 actions += apply(step, of: burst, to: id, at: now)
+                if step.wake != nil, burst.result.samples.count > samples { provisionalDue = true }
             }
         case .transportFailure(let id, let error):
             if targets.indices.contains(id), var burst = targets[id].burst {
@@ -160,7 +164,35 @@ package struct SyncRound: Sendable {
             actions += stopBursts(at: now, reason: nil)
             return actions + finish(at: now)
         }
-        return actions + advance(at: now)
+        actions += advance(at: now)
+        if provisionalDue, !isFinished, let evidence = provisionalEvidence {
+            actions.append(.provisional(evidence))
+        }
+        provisionalDue = false
+        return actions
+    }
+
+    /// What the round has so far for a provisional decision: ``gathered``, with each burst still
+    /// running counted with the samples it has.
+    var provisionalEvidence: RoundEvidence? {
+        guard var evidence = gathered else { return nil }
+        evidence.ntp = targets.sorted { $0.order < $1.order }.map { target in
+            guard !target.isDone, let burst = target.burst else {
+                return RoundEvidence.Source(report: target.report, candidate: target.candidate)
+            }
+            var report = target.report
+            report.ntp?.query = burst.result
+            guard let ntp = report.ntp, let estimate = ntp.estimate, let best = ntp.best else {
+                return RoundEvidence.Source(report: report, candidate: nil)
+            }
+            report.status = .survivor
+            return RoundEvidence.Source(
+                report: report,
+                candidate: Candidate(
+                    burst: estimate, best: best, name: report.name, kind: report.kind,
+                    certificates: report.certificateChain))
+        }
+        return evidence
     }
 
     private mutating func start(_ mapping: TimeMapping, at now: MonotonicInstant) -> [Action] {

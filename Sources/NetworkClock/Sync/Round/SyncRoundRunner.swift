@@ -33,17 +33,24 @@ struct SyncRoundRunner: Sendable {
     var roughtime: RoughtimeStage?
     /// Told about each HTTP(S) URL as it starts and ends.
     var progress: SyncProgressObserver?
+    /// Given what the round has gathered each time a reply adds a sample while it goes on (on the
+    /// loop's thread: it must be quick).
+    var onProvisional: (@Sendable (RoundEvidence) -> Void)?
 
     /// Runs `round` to its end and returns what it gathered; cancelling the calling task ends it
-    /// within one poll slice (the round's evidence then says so).
+    /// within one poll slice (the round's evidence then says so). The round's deadlines count from
+    /// this call, not from when a pool thread takes it up.
     func run(_ round: SyncRound) async -> RoundEvidence? {
         let runner = self
-        return try? await pool.run { flag in runner.loop(round, stop: flag) }
+        let began = monotonic.now()
+        return try? await pool.run { flag in runner.loop(round, startedAt: began, stop: flag) }
     }
 
     /// The loop: perform, wait, tell the round, until it finishes.
     @available(*, noasync, message: "blocks in poll(2); run it on the blocking pool")
-    private func loop(_ round: SyncRound, stop: CancellationFlag) -> RoundEvidence? {
+    private func loop(_ round: SyncRound, startedAt began: MonotonicInstant, stop: CancellationFlag)
+        -> RoundEvidence?
+    {
         var round = round
         guard let signal = try? SignalPipe() else { return nil }
         let mailbox = Mailbox(signal: signal)
@@ -52,7 +59,7 @@ struct SyncRoundRunner: Sendable {
         var sockets: [SyncRound.TargetID: UDPSocket] = [:]
         var buffer = [UInt8](repeating: 0, count: DatagramLoop.receiveCapacity)
         var events: [SyncRound.Event] = []
-        var actions = round.handle(.start(TimeMapping(wall: wall, monotonic: monotonic)), at: monotonic.now())
+        var actions = round.handle(.start(TimeMapping(wall: wall, monotonic: monotonic)), at: began)
         while true {
             for action in actions {
                 switch action {
@@ -68,6 +75,8 @@ struct SyncRoundRunner: Sendable {
                     }
                 case .close(let target):
                     sockets.removeValue(forKey: target)?.close()
+                case .provisional(let evidence):
+                    onProvisional?(evidence)
                 default:
                     start(action, mailbox: mailbox, flag: jobs)
                 }
@@ -158,7 +167,7 @@ struct SyncRoundRunner: Sendable {
                 let outcomes = await Self.measureAll(urls, with: client, progress: progress)
                 mailbox.post(.httpMeasured(outcomes))
             }
-        case .send, .close, .finish:
+        case .send, .close, .provisional, .finish:
             break
         }
     }

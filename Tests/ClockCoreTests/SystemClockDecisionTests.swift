@@ -39,7 +39,17 @@ typealias TimeDiscipline = NetworkClock.TimeDiscipline
                 let decision = Self.decide(correction, policy: SystemClockPolicy(method: method))
                 #expect(decision.action == .none, "\(correction) \(method): \(decision)")
                 #expect(decision.refusal == nil)
-                #expect(decision.declaredMaximumError == nil)
+                // Nothing corrected, but the kernel is told how far the clock may be from true time.
+                #expect(decision.declaredMaximumError == .milliseconds(10) + abs(correction))
+                // Unless another discipline owns the clock's status, and then not without --force.
+                let others = [TimeDiscipline(name: "chronyd", evidence: "pid 812")]
+                let shared = Self.decide(
+                    correction, others: others, policy: SystemClockPolicy(method: method))
+                #expect(shared.action == .none && shared.declaredMaximumError == nil, "\(shared)")
+                let forced = Self.decide(
+                    correction, others: others,
+                    policy: SystemClockPolicy(method: method, overridesOtherDisciplines: true))
+                #expect(forced.declaredMaximumError == .milliseconds(10) + abs(correction), "\(forced)")
             }
         }
         // Just outside the bound, a correction is due (or refused as too uncertain, see below).

@@ -1,5 +1,4 @@
 import NetClockPlatform
-import SNTP
 import TimeBase
 
 /// Drives a protocol core (``DatagramCore``) by hand, as swift-nio's `EmbeddedChannel` drives a
