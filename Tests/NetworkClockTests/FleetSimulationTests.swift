@@ -134,10 +134,10 @@ import Testing
     }
 
     /// Issue 43's requests and need targets for the demand-driven policy (its peak against
-    /// `lifecycle`'s needs the full sample: `netclock-bench fleet`). The library misses them today
-    /// (FleetSimulation.md, "Findings": the schedule charges the kernel's 500 ppm slew over the
-    /// whole wait, a sync costs 16 requests and takes 6 s): when a change meets them, this known
-    /// issue stops being recorded and the test says so.
+    /// `lifecycle`'s needs the full sample: `netclock-bench fleet`). The library misses the
+    /// requests today (FleetSimulation.md, "Findings": the schedule charges the kernel's 500 ppm
+    /// slew over the whole wait, and a sync costs 16 requests): when a change meets both, this
+    /// known issue stops being recorded and the test says so.
     @Test func theDemandPolicyMeetsIssue43sTargets() throws {
         let report = Self.simulation(clients: 8, days: 2).run(threads: 2)
         let verdict = try #require(DemandVerdict(report))

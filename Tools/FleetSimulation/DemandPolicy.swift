@@ -6,16 +6,16 @@ import NetworkClock
 /// the app's process runs. Every decision is the library's: the launch rule of
 /// `BackgroundRefresh.initialDelay(for:)` (``RefreshSchedule/timeWithin(_:boundAfter:)`` on
 /// ``NetworkClock/neededBound(after:)``, a sync at once when the restored anchor does not meet
-/// the need) and, after each sync,
-/// ``RefreshSchedule/nextDelay(afterSuccess:need:boundAfter:using:)`` on the same bound.
+/// the need), after each sync ``RefreshSchedule/nextDelay(afterSuccess:need:boundAfter:using:)``
+/// on the same bound, and the lifecycle monitor's ``RefreshSchedule/delay(reactingTo:in:using:)``.
 package final class DemandPolicy: FleetPolicy {
     /// `demand`.
     package let name = "demand"
     private let app: LibraryApp
     private var schedule: RefreshSchedule
-    private var reply: (time: Double, outcome: SyncOutcome)?
     private var due: Double?
     private var launchedAt = -Double.infinity
+    private var lastRequest: Double?
 
     /// The policy on the library configured as `app` is (a need in its refresh policy).
     package init(app: LibraryApp) {
@@ -26,40 +26,49 @@ package final class DemandPolicy: FleetPolicy {
     /// The need the library is configured with.
     private var need: Duration { app.configuration.refresh.maximumBound ?? .zero }
 
-    /// A launch starts the clock (`start()`); an exit stops it.
+    /// A launch starts the clock (`start()`); an exit stops it; a resume or a network change may
+    /// bring the next sync forward.
     package func handle(_ event: ClientEvent.Kind, in run: PolicyRun) {
         switch event {
         case .launch:
             app.launch(on: run.device)
             schedule = RefreshSchedule(policy: app.configuration.refresh)
-            launchedAt = run.device.now
+            (launchedAt, lastRequest) = (run.device.now, nil)
             guard let clock = app.facade else { return }
             let delay = RefreshSchedule.timeWithin(need, boundAfter: clock.neededBound(after:)) ?? .zero
             wake(after: delay, in: run)
         case .exit:
             app.exit()
-            (reply, due) = (nil, nil)
+            due = nil
         case .reboot:
             if let old = run.device.previousBootEnd { app.reboot(from: old) }
-        case .background, .foreground, .suspend, .networkChange: break
+        case .suspend, .networkChange:
+            let since = lastRequest.map { Duration.seconds(run.device.now - $0) }
+            guard run.isRunning, let due,
+                let delay = app.delay(
+                    reactingTo: event, schedule: schedule, sinceLastRequest: since, on: run.device,
+                    using: &run.random)
+            else { return }
+            self.due = min(due, time(after: delay, in: run))
+        case .background, .foreground: break
         }
     }
 
-    /// The sync's end, or the next scheduled sync.
-    package var nextAction: Double? { reply?.time ?? due }
+    /// The sync's next answer, or the next scheduled sync.
+    package var nextAction: Double? { app.nextAnswer ?? due }
 
-    /// Ends a sync and schedules the next as the library does, or starts the scheduled one.
+    /// Gives a sync's answer and schedules the next as the library does, or starts the scheduled
+    /// sync.
     package func act(in run: PolicyRun) {
-        guard let reply else {
+        guard app.isSyncing else {
             due = nil
             let outcome = app.outcome(model: run.model, random: &run.random)
             run.sync(outcome, reason: reason(in: run))
-            self.reply = (run.device.now + outcome.duration, outcome)
+            app.startSync(outcome, on: run.device)
+            lastRequest = run.device.now
             return
         }
-        self.reply = nil
-        app.offer(reply.outcome, on: run.device)
-        guard let clock = app.facade else { return }
+        guard app.answer(on: run.device), let clock = app.facade else { return }
         let (delay, _) = schedule.nextDelay(
             afterSuccess: true, need: need, boundAfter: clock.neededBound(after:), using: &run.random)
         wake(after: delay, in: run)
@@ -84,6 +93,11 @@ package final class DemandPolicy: FleetPolicy {
 
     /// The refresh sleeps `delay` on the boot-time clock: that much exchange-clock time.
     private func wake(after delay: Duration, in run: PolicyRun) {
-        due = run.device.now + delay.secondsDouble / (1 + run.device.ppm * 1e-6)
+        due = time(after: delay, in: run)
+    }
+
+    /// The true time `delay` of the boot-time clock from now.
+    private func time(after delay: Duration, in run: PolicyRun) -> Double {
+        run.device.now + delay.secondsDouble / (1 + run.device.ppm * 1e-6)
     }
 }

@@ -4,16 +4,17 @@ import NetworkClock
 /// `fixed1024`: the library's refresh today, as the README uses it: `try await clock.sync()` at
 /// each launch, then `clock.start()`, which syncs every ``NetworkClock/RefreshPolicy/interval``
 /// (1024 s, jittered ±25 %) while the app's process runs, background included. The delays are the
-/// library's: ``RefreshSchedule/nextDelay(afterSuccess:using:)`` and the launch rule of
-/// `BackgroundRefresh.initialDelay(for:)` (the interval less the anchor's age).
+/// library's: ``RefreshSchedule/nextDelay(afterSuccess:using:)``, the launch rule of
+/// `BackgroundRefresh.initialDelay(for:)` (the interval less the anchor's age), and the lifecycle
+/// monitor's ``RefreshSchedule/delay(reactingTo:in:using:)``.
 package final class Fixed1024Policy: FleetPolicy {
     /// `fixed1024`.
     package let name = "fixed1024"
     private let app: LibraryApp
     private var schedule: RefreshSchedule
-    private var reply: (time: Double, outcome: SyncOutcome)?
     private var due: Double?
     private var started = false
+    private var lastRequest: Double?
 
     /// The policy on the library configured as `app` is (the defaults).
     package init(app: LibraryApp) {
@@ -21,35 +22,43 @@ package final class Fixed1024Policy: FleetPolicy {
         self.schedule = RefreshSchedule(policy: app.configuration.refresh)
     }
 
-    /// A launch syncs (the README's `sync()`); an exit stops the refresh.
+    /// A launch syncs (the README's `sync()`); an exit stops the refresh; a resume or a network
+    /// change may bring the next sync forward.
     package func handle(_ event: ClientEvent.Kind, in run: PolicyRun) {
         switch event {
         case .launch:
             app.launch(on: run.device)
             schedule = RefreshSchedule(policy: app.configuration.refresh)
-            started = false
+            (started, lastRequest) = (false, nil)
             sync(in: run, reason: "launch")
         case .exit:
             app.exit()
-            (reply, due) = (nil, nil)
+            due = nil
         case .reboot:
             if let old = run.device.previousBootEnd { app.reboot(from: old) }
-        case .background, .foreground, .suspend, .networkChange: break
+        case .suspend, .networkChange:
+            let since = lastRequest.map { Duration.seconds(run.device.now - $0) }
+            guard run.isRunning, let due,
+                let delay = app.delay(
+                    reactingTo: event, schedule: schedule, sinceLastRequest: since, on: run.device,
+                    using: &run.random)
+            else { return }
+            self.due = min(due, run.device.now + delay.secondsDouble / (1 + run.device.ppm * 1e-6))
+        case .background, .foreground: break
         }
     }
 
-    /// The sync's end, or the next scheduled sync.
-    package var nextAction: Double? { reply?.time ?? due }
+    /// The sync's next answer, or the next scheduled sync.
+    package var nextAction: Double? { app.nextAnswer ?? due }
 
-    /// Ends a sync (the first one's end is `start()`), or starts the scheduled one.
+    /// Gives a sync's answer (the first one's end is `start()`), or starts the scheduled sync.
     package func act(in run: PolicyRun) {
-        guard let reply else {
+        guard app.isSyncing else {
             due = nil
             sync(in: run, reason: "scheduled")
             return
         }
-        self.reply = nil
-        app.offer(reply.outcome, on: run.device)
+        guard app.answer(on: run.device), app.process != nil else { return }
         let delay: Duration
         if started {
             delay = schedule.nextDelay(afterSuccess: true, using: &run.random)
@@ -77,6 +86,7 @@ package final class Fixed1024Policy: FleetPolicy {
     private func sync(in run: PolicyRun, reason: String) {
         let outcome = app.outcome(model: run.model, random: &run.random)
         run.sync(outcome, reason: reason)
-        reply = (run.device.now + outcome.duration, outcome)
+        app.startSync(outcome, on: run.device)
+        lastRequest = run.device.now
     }
 }

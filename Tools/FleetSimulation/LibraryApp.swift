@@ -29,6 +29,8 @@ package final class LibraryApp {
     package private(set) var facade: NetworkClock?
     /// What the anchor file holds: nil when there is none for this boot.
     private var stored: Stored?
+    /// The syncs in flight.
+    var syncs: [LibrarySync] = []
 
     private struct Stored {
         var anchor: Anchor?
@@ -70,14 +72,16 @@ package final class LibraryApp {
         (process, facade) = makeClock(on: device)
     }
 
-    /// The app's process ends.
+    /// The app's process ends, and the syncs it was making with it.
     package func exit() {
         (process, facade) = (nil, nil)
+        syncs.removeAll { $0.inProcess }
     }
 
     /// The device rebooted: the anchor file is of another boot.
     package func reboot(from old: TimeBaseInstant) {
         (process, facade) = (nil, nil)
+        syncs = []
         guard keepsFrequencyAcrossReboots, let points = stored?.points, !points.isEmpty else {
             stored = nil
             return
@@ -97,65 +101,23 @@ package final class LibraryApp {
     }
 
     /// Offers the time `outcome` learnt, now, to the running process's clock (or a short-lived
-    /// process's), and saves the clock's state.
-    package func offer(_ outcome: SyncOutcome, on device: SimulatedDevice) {
+    /// process's), and saves the clock's state, as `sync()` does.
+    func offer(_ outcome: SyncOutcome, on device: SimulatedDevice) {
         let clock = process ?? makeClock(on: device).clock
-        let anchor = Anchor(
-            trueTime: device.trueTime + .seconds(outcome.error), monotonic: device.clock.now(),
-            errorBound: .seconds(outcome.bound), source: .ntp, server: "pool.ntp.org")
-        clock.offer(anchor)
+        clock.offer(anchor(error: outcome.error, bound: outcome.bound, on: device))
         let (held, frequency) = clock.snapshot()
         stored = Stored(anchor: held?.anchor, base: held?.base, points: frequency.points)
     }
 
-    /// What the running process's `now()` reads.
-    package func reading(on device: SimulatedDevice) -> Reading? {
-        guard let estimate = process?.now() else { return nil }
-        return Reading(
-            error: (estimate.time - device.trueTime).secondsDouble, bound: estimate.errorBound.secondsDouble)
-    }
-
-    /// What the running process's `now()` reads over the next `seconds`, and how long its bound
-    /// stays within `need`.
-    package func readings(over seconds: Double, need: Double, on device: SimulatedDevice) -> ReadingSpan? {
-        guard let clock = process, let start = reading(on: device) else { return nil }
-        let distance = device.exchangeDistance(overTrueSeconds: seconds)
-        guard let end = ahead(of: clock, after: distance, on: device) else { return nil }
-        let endReading = Reading(
-            error: (end.time - (device.trueTime + .seconds(seconds))).secondsDouble, bound: end.bound)
-        var within: Double?
-        if let bound = start.bound, bound <= need {
-            if end.bound <= need {
-                within = seconds
-            } else {
-                var (low, high) = (0.0, seconds)
-                while high - low > 0.001 {
-                    let middle = (low + high) / 2
-                    let later = ahead(
-                        of: clock, after: device.exchangeDistance(overTrueSeconds: middle), on: device)
-                    if let later, later.bound <= need { low = middle } else { high = middle }
-                }
-                within = low
-            }
-        }
-        return ReadingSpan(start: start, end: endReading, boundWithin: within)
-    }
-
-    /// The time and bound `now()` will read `distance` from now on the exchange clock: the
-    /// clock's estimate there, less the charge for mapping an instant that far away, which a later
-    /// `now()` reading the time base itself does not pay.
-    private func ahead(of clock: AnchoredClock, after distance: Duration, on device: SimulatedDevice)
-        -> (time: UnixTime, bound: Double)?
-    {
-        guard let estimate = clock.estimate(at: device.clock.now() + distance) else { return nil }
-        let charge =
-            schedulesOnTimeBase ? .zero : distance.drift(atPPM: clock.kernelDiscipline.mappingRate * 1e6)
-        return (estimate.time, (estimate.errorBound - charge).secondsDouble)
+    /// An anchor taken now, off by `error` within `bound` (seconds).
+    func anchor(error: Double, bound: Double, on device: SimulatedDevice) -> Anchor {
+        Anchor(
+            trueTime: device.trueTime + .seconds(error), monotonic: device.clock.now(),
+            errorBound: .seconds(bound), source: .ntp, server: "pool.ntp.org")
     }
 
     /// A process's clock on `device` (and its facade, if it makes one), restored as
-    /// `AnchoredClock.restore(from:)` restores one: the frequency history first, then the anchor
-    /// at its time-base instant.
+    /// `AnchoredClock.restore(from:)` restores one (``AnchoredClock/merge(stored:base:history:)``).
     private func makeClock(on device: SimulatedDevice) -> (clock: AnchoredClock, facade: NetworkClock?) {
         let machine = device.clock
         let wall = device.machine.wallClock
@@ -183,10 +145,11 @@ package final class LibraryApp {
                 monotonic: machine, wall: wall, policy: configuration.clock, timeBase: machine)
         }
         if let stored {
-            clock.restoreFrequencyHistory(stored.points)
             if var anchor = stored.anchor {
                 anchor.source = .restored
-                _ = clock.offer(anchor, base: stored.base)
+                _ = clock.merge(stored: anchor, base: stored.base, history: stored.points)
+            } else {
+                clock.restoreFrequencyHistory(stored.points)
             }
         }
         return (clock, facade)

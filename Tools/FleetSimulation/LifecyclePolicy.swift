@@ -6,8 +6,6 @@ package final class LifecyclePolicy: FleetPolicy {
     /// `lifecycle`.
     package let name = "lifecycle"
     private let app: LibraryApp
-    /// Replies on their way: when each arrives and what it says.
-    private var replies: [(time: Double, outcome: SyncOutcome)] = []
 
     /// The policy on the library configured as `app` is (one request a sync).
     package init(app: LibraryApp) {
@@ -24,7 +22,6 @@ package final class LifecyclePolicy: FleetPolicy {
         case .suspend: sync(in: run, reason: "resume")
         case .networkChange: sync(in: run, reason: "network")
         case .reboot:
-            replies = []
             if let old = run.device.previousBootEnd { app.reboot(from: old) }
             sync(in: run, reason: "boot")
         case .exit: app.exit()
@@ -33,12 +30,11 @@ package final class LifecyclePolicy: FleetPolicy {
     }
 
     /// When the next reply arrives.
-    package var nextAction: Double? { replies.first?.time }
+    package var nextAction: Double? { app.nextAnswer }
 
     /// A reply arrives: its time is offered to the clock and saved.
     package func act(in run: PolicyRun) {
-        let reply = replies.removeFirst()
-        app.offer(reply.outcome, on: run.device)
+        app.answer(on: run.device)
     }
 
     /// The library clock's reading.
@@ -52,6 +48,6 @@ package final class LifecyclePolicy: FleetPolicy {
     private func sync(in run: PolicyRun, reason: String) {
         let outcome = app.outcome(model: run.model, random: &run.random)
         run.sync(outcome, reason: reason)
-        replies.append((run.device.now + outcome.duration, outcome))
+        app.startSync(outcome, on: run.device)
     }
 }

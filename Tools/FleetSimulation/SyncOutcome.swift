@@ -3,6 +3,16 @@
 /// (half the worst-case asymmetry), and its bound is half the best round trip plus the server's
 /// dispersion, so the interval always holds the truth. Every request is answered.
 package struct SyncOutcome: Sendable, Hashable {
+    /// A time learnt before the round is over.
+    package struct Provisional: Sendable, Hashable {
+        /// When, in seconds after the sync starts.
+        package var time: Double
+        /// Its error (learnt − true), in seconds.
+        package var error: Double
+        /// Its bound, in seconds.
+        package var bound: Double
+    }
+
     /// The requests sent: when, in seconds after the sync starts.
     package var requests: [Double]
     /// The error of the time learnt (learnt − true), in seconds.
@@ -13,6 +23,9 @@ package struct SyncOutcome: Sendable, Hashable {
     package var firstReply: Double
     /// When the sync is over (a clock that waits for the whole round has time then).
     package var duration: Double
+    /// The library's provisional answer: once the first replies of a strict majority of the
+    /// addresses are in, before the round is over (nil when that is its end), from those replies.
+    package var provisional: Provisional?
 
     /// Draws a sync of `addresses` in parallel, each sent `samples` requests `spacing` seconds
     /// apart.
@@ -21,7 +34,7 @@ package struct SyncOutcome: Sendable, Hashable {
     ) {
         var best = Double.infinity
         var last = 0.0
-        var first = Double.infinity
+        var firstReplies: [Double] = []
         requests = []
         for _ in 0..<max(addresses, 1) {
             for sample in 0..<max(samples, 1) {
@@ -30,13 +43,19 @@ package struct SyncOutcome: Sendable, Hashable {
                     model.roundTrip - model.roundTripSpread, model.roundTrip + model.roundTripSpread)
                 requests.append(sent)
                 best = min(best, roundTrip)
-                first = min(first, sent + roundTrip)
+                if sample == 0 { firstReplies.append(roundTrip) }
                 last = max(last, sent + roundTrip)
             }
         }
         error = random.uniform(-best / 4, best / 4)
         bound = best / 2 + model.dispersion
-        firstReply = first
+        firstReply = firstReplies.min() ?? last
         duration = last
+        let majority = firstReplies.sorted().prefix(firstReplies.count / 2 + 1)
+        if let time = majority.last, time < duration, let fastest = majority.first {
+            provisional = Provisional(
+                time: time, error: random.uniform(-fastest / 4, fastest / 4),
+                bound: fastest / 2 + model.dispersion)
+        }
     }
 }
