@@ -1,8 +1,8 @@
 import NetClockPlatform
 import NetworkClock
 
-/// `fixed1024`: the library's refresh today, as the README uses it: `try await clock.sync()` at
-/// each launch, then `clock.start()`, which syncs every ``NetworkClock/RefreshPolicy/interval``
+/// `fixed1024`: the library's fixed refresh, as the README used it before issue 43:
+/// `try await clock.sync()` at each launch, then `clock.start()`, which syncs every ``NetworkClock/RefreshPolicy/interval``
 /// (1024 s, jittered ±25 %) while the app's process runs, background included. The delays are the
 /// library's: ``RefreshSchedule/nextDelay(afterSuccess:using:)``, the launch rule of
 /// `BackgroundRefresh.initialDelay(for:)` (the interval less the anchor's age), and the lifecycle
