@@ -11,6 +11,10 @@
 # 3. The shipping modules import FoundationEssentials, never all of Foundation (except as the
 #    `#else` of `#if canImport(FoundationEssentials)`, for platforms without it): Foundation brings
 #    ICU's data, and the statically linked netclock would grow from 17 MB to 62 MB.
+# 4. The CLI (Sources/NetclockCLI) works through the facade: it imports NetworkClock, and of the
+#    lower modules only SNTP (to name its public NTPSample) and TimeBase (its values' operators,
+#    which Swift finds only in a module imported directly); it calls no platform function
+#    (`Syscalls.`, `FileSystem.`) and reads no system clock itself.
 #
 # Exit status: 0 when all hold, 1 when one does not (the offending lines are printed).
 set -euo pipefail
@@ -54,8 +58,21 @@ if hits=$(find Sources -name '*.swift' -exec awk -v pattern="$foundation" '
     echo "$hits" >&2
     status=1
 fi
+cli_imports='^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*import[[:space:]]+([a-z]+[[:space:]]+)?(NetClockPlatform|CKernelClock|NetClockTLS|NTS|NTSClient|Roughtime|HTTPTime|ClockCore)([^A-Za-z0-9_]|$)'
+if hits=$(grep -rnE --include='*.swift' "$cli_imports" Sources/NetclockCLI Sources/netclock); then
+    echo "!! the CLI imports a lower module (it works through NetworkClock):" >&2
+    echo "$hits" >&2
+    status=1
+fi
+if hits=$(grep -rnE --include='*.swift' '\b(Syscalls|FileSystem|SystemWallClock|BootTimeClock)\b' \
+    Sources/NetclockCLI Sources/netclock); then
+    echo "!! the CLI calls the platform itself (it works through NetworkClock):" >&2
+    echo "$hits" >&2
+    status=1
+fi
 if [[ $status -eq 0 ]]; then
     echo "check-layers: no listen/accept or server type in ${#shipping[@]} shipping modules;" \
-        "COpenSSL imported by NetClockTLS only; Foundation by none (FoundationEssentials)"
+        "COpenSSL imported by NetClockTLS only; Foundation by none (FoundationEssentials);" \
+        "the CLI through the facade"
 fi
 exit $status

@@ -3,9 +3,7 @@
 #else
     import Foundation
 #endif
-import NetClockPlatform
-import SNTP
-import TimeBase
+import NetworkClock
 
 /// Where the CLI writes: standard output and standard error, replaceable in tests.
 package struct Console: Sendable {
@@ -31,14 +29,14 @@ package struct Console: Sendable {
     /// scripts reading a pipe see it immediately. The status line is shown only when standard
     /// error is a terminal.
     package static let standard = Console(
-        out: { Syscalls.write($0 + "\n", to: .output) },
-        err: { Syscalls.write($0 + "\n", to: .error) },
+        out: { ProcessStreams.writeOutput($0 + "\n") },
+        err: { ProcessStreams.writeError($0 + "\n") },
         status: standardErrorStatus)
 
     /// Writes raw status bytes to standard error when it is a terminal; nil otherwise.
     private static var standardErrorStatus: (@Sendable (String) -> Void)? {
         guard Terminal.standardErrorShowsStatus else { return nil }
-        return { Syscalls.write($0, to: .error) }
+        return { ProcessStreams.writeError($0) }
     }
 }
 
@@ -47,11 +45,11 @@ enum Terminal {
     /// Whether standard error is a terminal that understands `\r` and erase-line (not a pipe, a
     /// file, or `TERM=dumb`).
     static var standardErrorShowsStatus: Bool {
-        Syscalls.isTerminal(.error) && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+        ProcessStreams.errorIsTerminal && ProcessInfo.processInfo.environment["TERM"] != "dumb"
     }
 
     /// The width of the terminal on standard error in columns, when it reports one.
     static var standardErrorColumns: Int? {
-        Syscalls.terminalColumns(of: .error)
+        ProcessStreams.errorColumns
     }
 }

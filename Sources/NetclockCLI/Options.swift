@@ -1,7 +1,4 @@
-import NetClockPlatform
 import NetworkClock
-import SNTP
-import TimeBase
 
 /// Options shared by `query`, `sync` and `watch`, parsed by hand in the shape of
 /// swift-argument-parser (which this package may not depend on).

@@ -1,7 +1,4 @@
-import NetClockPlatform
 import NetworkClock
-import SNTP
-import TimeBase
 
 /// `netclock check`: a Monitoring Plugin. Queries like `query` (every source option), or with
 /// `--state` and no servers reads the stored anchor like `now` (no network traffic), and judges

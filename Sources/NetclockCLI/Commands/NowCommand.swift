@@ -1,7 +1,4 @@
-import NetClockPlatform
 import NetworkClock
-import SNTP
-import TimeBase
 
 /// `netclock now`: the trusted time from the stored anchor, with no network traffic: a
 /// ``NetworkClock`` that only restores from its ``AnchorStore``.
@@ -49,7 +46,8 @@ struct NowCommand {
             console.out(
                 JSONOutput.line(
                     NowJSON(
-                        comparison, systemClock: Syscalls.kernelClockState(), frequency: clock.frequency())))
+                        comparison, systemClock: NetworkClock.systemClockState(), frequency: clock.frequency()
+                    )))
         } else {
             var line =
                 "\(ISO8601.format(estimate.time, fractionDigits: 6)) ± \(comparison.errorBound.formattedSeconds)"

@@ -1,6 +1,4 @@
 import NetworkClock
-import SNTP
-import TimeBase
 
 /// `netclock query`: ask the servers, print what each said and the combined result.
 struct QueryCommand {

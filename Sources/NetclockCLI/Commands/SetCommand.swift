@@ -1,5 +1,4 @@
 import NetworkClock
-import TimeBase
 
 /// `netclock set`'s own step, after the sync that `sync` runs (``SyncCommand``): decide from the
 /// clock's trusted time at one bracketed reading of the system clock

@@ -1,6 +1,4 @@
 import NetworkClock
-import SNTP
-import TimeBase
 
 /// `netclock sync`: query like `query`, then persist the result as an anchor for `now`, through
 /// a ``NetworkClock`` with an ``AnchorStore``, as an app keeps its clock.

@@ -4,9 +4,6 @@
     import Foundation
 #endif
 import NetworkClock
-import Roughtime
-import SNTP
-import TimeBase
 
 /// The clock that `query`, `sync` and `watch` ask: a ``NetworkClock`` configured from the
 /// command line, used through its public facade as an app would (plus the live status line).
@@ -28,9 +25,10 @@ struct TimeQuery {
     /// reason printed on `console`) when a file cannot be used.
     static func make(options: QueryCommandOptions, store: AnchorStore? = nil, console: Console) -> TimeQuery?
     {
-        switch RoughtimeServerList.load(options.roughtimeFiles, console: console) {
-        case .success(let servers):
-            return TimeQuery(options: options, roughtimeServers: servers, store: store)
+        switch RoughtimeServerList.load(options.roughtimeFiles) {
+        case .success(let list):
+            for skipped in list.skipped { console.err("netclock: \(skipped)") }
+            return TimeQuery(options: options, roughtimeServers: list.servers, store: store)
         case .failure(let unusable):
             console.err("netclock: \(unusable.reason)")
             return nil
@@ -43,7 +41,8 @@ struct TimeQuery {
         guard let path = options.malfeasanceReportPath, let report = roughtime?.malfeasanceReport else {
             return nil
         }
-        if let reason = RoughtimeServerList.write(report, to: path) {
+        // Mode 0644: a proof is meant to be shared.
+        if let reason = PublishedFile.write(Array(report.utf8) + [0x0A], to: path) {
             console.err("netclock: the malfeasance report could not be written: \(reason)")
             return nil
         }

@@ -1,7 +1,4 @@
-import NetClockPlatform
 import NetworkClock
-import SNTP
-import TimeBase
 
 /// `netclock watch`: start a round every `--every` seconds and print one line per round until
 /// interrupted or `--count` rounds have run.
@@ -41,7 +38,7 @@ struct WatchCommand {
                     console.out(JSONOutput.line(SyncFailureJSON(error, malfeasanceReport: proof)))
                 } else {
                     console.out(
-                        "\(ISO8601.format(SystemWallClock().now(), fractionDigits: 3))  no time: \(error)"
+                        "\(ISO8601.format(NetworkClock.systemClockNow(), fractionDigits: 3))  no time: \(error)"
                     )
                 }
             }
@@ -58,7 +55,9 @@ struct WatchCommand {
                 isAuthenticated: comparison.isAuthenticated, age: comparison.trustedTime.age.secondsDouble)
         }
         let text = metrics.text(clock: state, frequency: state == nil ? nil : clock.frequency())
-        if let reason = MetricsFile.write(text, to: path) {
+        // Mode 0644 (node_exporter usually runs as another user); the temporary file's name does
+        // not end in `.prom`, so the textfile collector never reads it.
+        if let reason = PublishedFile.write(Array(text.utf8), to: path) {
             console.err("netclock: the metrics could not be written: \(reason)")
         }
     }

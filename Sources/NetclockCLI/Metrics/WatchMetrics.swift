@@ -1,8 +1,4 @@
-import ClockCore
-import NetClockPlatform
 import NetworkClock
-import SNTP
-import TimeBase
 
 /// What `watch --metrics FILE` exports after every round: the clock's offset, bound and
 /// authentication now, the age of its last sync, the rounds' successes and failures, the measured

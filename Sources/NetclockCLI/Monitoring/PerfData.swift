@@ -1,4 +1,4 @@
-import NetClockPlatform
+import NetworkClock
 
 /// One performance datum of the Monitoring Plugins format, `label=value[UOM];warn;crit;min;max`
 /// (empty fields kept, so every datum has its four semicolons).

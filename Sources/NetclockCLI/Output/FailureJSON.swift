@@ -1,7 +1,4 @@
-import NetClockPlatform
 import NetworkClock
-import SNTP
-import TimeBase
 
 /// The `--json` object of a failed round: `error` and the sources that explain it.
 struct SyncFailureJSON: Encodable {

@@ -1,8 +1,4 @@
-import ClockCore
-import NetClockPlatform
 import NetworkClock
-import SNTP
-import TimeBase
 
 /// The `frequency` object of `now --json` and `sync --json`: what the anchored clock knows about
 /// its oscillator, the raw clock it counts time on between syncs.

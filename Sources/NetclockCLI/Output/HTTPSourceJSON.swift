@@ -1,7 +1,4 @@
-import HTTPTime
-import NetClockPlatform
 import NetworkClock
-import SNTP
 import TimeBase
 
 /// One HTTP(S) URL in the `http` array: what it measured or why it failed, and every request.

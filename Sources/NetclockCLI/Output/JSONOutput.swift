@@ -3,9 +3,7 @@
 #else
     import Foundation
 #endif
-import NetClockPlatform
-import SNTP
-import TimeBase
+import NetworkClock
 
 /// How the CLI writes `--json`: Foundation's `JSONEncoder`, compact, keys sorted so the output is
 /// stable and diffable, and `/` left unescaped so URLs stay readable.

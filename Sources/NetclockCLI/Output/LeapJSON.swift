@@ -1,5 +1,4 @@
 import NetworkClock
-import TimeBase
 
 /// The `leap` object of `now --json` and `sync --json`: `kind` (`none`, `insert`, `delete`,
 /// `unknown`), `at` (the UTC midnight it concerns; for `none`, the first month end nothing is known

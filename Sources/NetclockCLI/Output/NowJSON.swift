@@ -1,8 +1,4 @@
-import ClockCore
-import NetClockPlatform
 import NetworkClock
-import SNTP
-import TimeBase
 
 /// The `now --json` object: the trusted time from the stored anchor.
 struct NowJSON: Encodable {

@@ -1,8 +1,4 @@
-import ClockCore
-import NetClockPlatform
 import NetworkClock
-import SNTP
-import TimeBase
 
 /// The human-readable output of `query`, `sync` and `watch`.
 enum ReportText {
@@ -85,7 +81,7 @@ enum ReportText {
         if report.isSmearing {
             // How far its time was moved onto stepping time (and widened), when it was.
             var note = "smearing"
-            if let shift = report.smearCorrection, abs(shift) >= .microseconds(1) {
+            if let shift = report.smearCorrection, shift >= .microseconds(1) || shift <= .microseconds(-1) {
                 note += ", mapped \(shift.signedFormattedSeconds)"
             }
             if let widening = report.smearWidening, widening >= .microseconds(1) {

@@ -1,7 +1,4 @@
-import NetClockPlatform
 import NetworkClock
-import SNTP
-import TimeBase
 
 /// The `roughtime` object of the `--json` output, present when `--roughtime` is given: the
 /// offsets the servers' signed answers agree on, each server's part, the liars, and where their

@@ -1,7 +1,6 @@
-import NetClockPlatform
 import NetworkClock
-import SNTP
 import TimeBase
+import SNTP
 
 /// One entry of a source's `samples`: a request of the burst, or a reply rejected while waiting.
 ///

@@ -1,5 +1,4 @@
 import NetworkClock
-import TimeBase
 
 /// The `set` object of `set --json`, beside the sync's keys (which stay as `sync` prints them):
 /// what was done to the system clock. Durations are seconds; times ISO 8601 UTC.

@@ -1,5 +1,4 @@
 import NetworkClock
-import TimeBase
 
 /// The `--json` object of a `sync` or `set` that `--max-bound` skipped: nothing was sent, because
 /// the stored anchor's bound aged to now is within it. `skipped` is true, the time is the stored

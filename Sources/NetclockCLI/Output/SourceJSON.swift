@@ -1,7 +1,4 @@
-import NetClockPlatform
 import NetworkClock
-import SNTP
-import TimeBase
 
 /// One NTP source (one address of one server) in the `servers` array.
 ///

@@ -1,8 +1,4 @@
-import ClockCore
-import NetClockPlatform
 import NetworkClock
-import SNTP
-import TimeBase
 
 /// The `--json` object of a successful `query`, `sync` or `watch` round (CLIReference, "The JSON of
 /// query, sync and watch"). Durations are seconds.
@@ -77,7 +73,7 @@ struct SyncReportJSON: Encodable {
     /// what the result did to it.
     init(
         _ report: SyncReport, state: String? = nil, anchorReplaced: Bool? = nil,
-        anchorUpdate: AnchorUpdate? = nil, malfeasanceReport: String? = nil,
+        anchorUpdate: SyncReport.AnchorUpdate? = nil, malfeasanceReport: String? = nil,
         frequency: FrequencyEstimate? = nil, frequencyReset: ClockEvent.FrequencyReset? = nil
     ) {
         roughtime = report.roughtime.map {

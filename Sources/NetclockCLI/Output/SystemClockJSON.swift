@@ -1,6 +1,4 @@
-import NetClockPlatform
-import SNTP
-import TimeBase
+import NetworkClock
 
 /// The `system_clock` object of `now --json`: the kernel's own view of the system clock, from its
 /// time discipline (`adjtimex`, read-only), as the local time daemon left it.

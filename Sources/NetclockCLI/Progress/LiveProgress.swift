@@ -1,8 +1,5 @@
-import NetClockPlatform
 import NetworkClock
-import SNTP
 import Synchronization
-import TimeBase
 
 /// The live status line of one sync round: counts the engine's ``SyncProgress`` events, redraws
 /// the line about ten times a second on a ticking task, and erases it when the round is done.

@@ -1,7 +1,4 @@
-import NetClockPlatform
 import NetworkClock
-import SNTP
-import TimeBase
 
 /// What a sync round has done so far, counted from its ``SyncProgress`` events, and the status
 /// line that says so: `querying 3 addresses: 7 sent, 5 answered, 1 timed out… (1.2s)`.

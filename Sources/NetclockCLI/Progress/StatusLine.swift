@@ -1,6 +1,4 @@
-import NetClockPlatform
-import SNTP
-import TimeBase
+import NetworkClock
 
 /// A transient status line on a terminal: when to draw it, and the bytes that draw and erase it.
 ///

@@ -46,6 +46,10 @@ extension NetworkClock {
     /// Reads the system clock (`CLOCK_REALTIME`) now.
     public static func systemClockNow() -> UnixTime { SystemWallClock().now() }
 
+    /// The kernel's discipline of the system clock (`adjtimex`: status, frequency, maximum and
+    /// estimated error, a pending slew), as `netclock now` reports it; nil where it cannot be read.
+    package static func systemClockState() -> KernelClockState? { Syscalls.kernelClockState() }
+
     /// The refusal for a failed call: `not_permitted` for `EPERM`, naming the capability and how
     /// to grant it.
     static func systemClockRefusal(_ error: Errno, doing what: String) -> SystemClockRefusal {
