@@ -129,6 +129,16 @@ let package = Package(
         .target(
             name: "TimeDoubles", dependencies: ["TimeBase", "ClockCore", "NetClockPlatform"],
             path: "Tools/TimeDoubles", swiftSettings: strict),
+        // The fleet simulator (issue 43): a sampled fleet of apps on simulated machines, each policy
+        // on the same events, the demand-driven one on the library's own clock and schedule
+        // (FleetSimulation.md). `netclock-bench fleet` runs it; a test runs a small sample.
+        .target(
+            name: "FleetSimulation",
+            dependencies: [
+                "NetworkClock", "ClockCore", "SNTP", "TimeBase", "NetClockPlatform", "TimeDoubles",
+                "LoopbackServers",
+            ],
+            path: "Tools/FleetSimulation", swiftSettings: strict),
         // A Swift Testing trait for suites whose truth is the system wall clock (Testing.md).
         .target(
             name: "WallClockReference", dependencies: ["NetClockPlatform"], path: "Tools/WallClockReference",
@@ -146,7 +156,7 @@ let package = Package(
             dependencies: [
                 "NetworkClock", "ClockCore", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform",
                 "LoopbackServers", "NTSClient",
-                "NetClockTLS", "Roughtime", "NetClockTestSupport", "TimeDoubles",
+                "NetClockTLS", "Roughtime", "NetClockTestSupport", "TimeDoubles", "FleetSimulation",
             ],
             path: "Tools/Benchmarks", swiftSettings: strict),
         // The release-mode soak: the CLI and the library's refresh for many rounds over every
@@ -197,7 +207,7 @@ let package = Package(
             dependencies: [
                 "NetworkClock", "ClockCore", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform",
                 "NetClockTLS", "LoopbackServers", "LoopbackTestSupport", "WallClockReference",
-                "NTSClient", "Roughtime", "NetClockTestSupport", "TimeDoubles",
+                "NTSClient", "Roughtime", "NetClockTestSupport", "TimeDoubles", "FleetSimulation",
             ],
             path: "Tests/NetworkClockTests", swiftSettings: strict),
         .testTarget(
