@@ -148,6 +148,25 @@ package final class AnchoredClock: Sendable {
             uncertainty: uncertainty.nanosecondsRoundedUp)
     }
 
+    /// The true time `later` from now as the time base counts it (the raw oscillator awake, the
+    /// suspended time as now), with the bound the anchor will have grown to by then; `nil` until
+    /// the first accepted ``offer(_:)``. What a schedule asks ("when does the bound reach the
+    /// need?"): no exchange-clock instant is mapped, so nothing of the kernel's slew is charged; a
+    /// sleeper on another clock shortens its wait by that clock's possible rate instead.
+    package func estimate(afterElapsed later: Duration) -> TimeEstimate? {
+        var reading = timeBase.read()
+        guard var published = cell.read() else { return nil }
+        if reading.epoch != published.epoch && checkIdentity() {
+            guard let carried = cell.read() else { return nil }
+            published = carried
+            reading = timeBase.read()
+        }
+        return published.estimate(
+            awakeNanoseconds: (reading.base.awake + later).truncatedNanoseconds,
+            suspendedNanoseconds: reading.base.suspended.truncatedNanoseconds,
+            uncertainty: reading.uncertainty.nanosecondsRoundedUp)
+    }
+
     /// Whether the clock has an anchor.
     package var isSynchronized: Bool { cell.read() != nil }
 

@@ -60,6 +60,28 @@ struct KernelDisciplineTests {
         #expect(abs(growth - .microseconds(2_300)) < .microseconds(50), "grew \(growth)")
     }
 
+    // The schedule asks how the bound grows on the time base (`estimate(afterElapsed:)`): as the
+    // measured frequency interval says, 2.3 ms over 600 s, as `now()` then reads it. Mapping a
+    // boot-time instant 600 s ahead instead (`estimate(at:)`) charges the daemon's possible 500 ppm
+    // (and the kernel's 0 ppm here) over the distance, 300 ms: what made a demand-driven clock sync
+    // every few minutes whatever its oscillator (FleetSimulation.md).
+    @Test("the bound a schedule reads ahead grows at the measured frequency, not at the slew limit")
+    func boundAheadOnTheTimeBase() throws {
+        let machine = SimulatedMachine(oscillatorPPM: 30)
+        let clock = makeClock(machine, kernel: ScriptedKernel(ScriptedKernel.slewing(remaining: .zero)))
+        clock.offer(machine.anchor(bound: .microseconds(100)))
+        machine.advance(by: .seconds(600))
+        clock.offer(machine.anchor(bound: .microseconds(100)))
+        let synced = try #require(clock.now())
+        let ahead = try #require(clock.estimate(afterElapsed: .seconds(600)))
+        let mapped = try #require(clock.estimate(at: machine.bootReading + .seconds(600)))
+        machine.advance(by: .seconds(600))
+        let later = try #require(clock.now())
+        #expect(abs(ahead.errorBound - later.errorBound) < .microseconds(10), "\(ahead) vs \(later)")
+        #expect(abs((ahead.errorBound - synced.errorBound) - .microseconds(2_300)) < .microseconds(50))
+        #expect(mapped.errorBound - ahead.errorBound >= .milliseconds(300), "\(mapped) vs \(ahead)")
+    }
+
     @Test(
         "a phase still to slew widens an anchor placed across a distance (PLL offset or adjtime remainder), not one placed at once",
         arguments: [

@@ -53,7 +53,7 @@ extension NetworkClock {
     /// asks for (authenticated when NTS or Roughtime servers are configured and downgrades are not
     /// allowed); nil otherwise.
     package func neededBound(after later: Duration) -> Duration? {
-        guard let estimate = clock.estimate(at: clock.monotonic.now() + later) else { return nil }
+        guard let estimate = clock.estimate(afterElapsed: later) else { return nil }
         let policy = configuration.syncPolicy
         if policy.usesAuthenticatedSources && !configuration.allowsDowngrade && !estimate.isAuthenticated {
             return nil

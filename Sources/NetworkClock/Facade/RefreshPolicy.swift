@@ -1,3 +1,4 @@
+import ClockCore
 import SNTP
 import TimeBase
 
@@ -72,18 +73,21 @@ package struct RefreshSchedule: Hashable, Sendable {
     static let longestWait = Duration.seconds(86_400)
 
     /// How long from now the bound stays within `need`, as `boundAfter` says it grows (the bound
-    /// `d` from now; nil when there is no time), up to ``longestWait``: nil when it is already past
-    /// the need.
+    /// `d` from now on the clock's time base; nil when there is no time), up to ``longestWait``:
+    /// nil when it is already past the need. Returned as a wait on a sleeper's clock (boot time),
+    /// which a time daemon may run up to 500 ppm slower than the time base
+    /// (``KernelDiscipline/slewLimit``): shortened by that much, so the wake is never late.
     package static func timeWithin(_ need: Duration, boundAfter: (Duration) -> Duration?) -> Duration? {
         guard let now = boundAfter(.zero), now <= need else { return nil }
-        if let latest = boundAfter(longestWait), latest <= need { return longestWait }
+        let sleeperRate = 1 - KernelDiscipline.slewLimit
+        if let latest = boundAfter(longestWait), latest <= need { return longestWait * sleeperRate }
         // The bound only grows: halve the interval until it is within a millisecond.
         var (within, past) = (Duration.zero, longestWait)
         while past - within > .milliseconds(1) {
             let middle = within + (past - within) / 2
             if let bound = boundAfter(middle), bound <= need { within = middle } else { past = middle }
         }
-        return within
+        return within * sleeperRate
     }
 
     /// The delay before the next sync of a clock that needs its bound within `need` (the bound `d`
