@@ -20,8 +20,8 @@ struct AppDemandTests {
     }
 
     /// Ten launches of an app that needs 100 ms, one after another with one store, as the README
-    /// shows it (`syncIfNeeded()` at launch): the first syncs, the other nine send nothing and have
-    /// trusted time at once.
+    /// shows it (`syncIfNeeded()` at launch): the first syncs (one request: its first reply meets
+    /// the need), the other nine send nothing and have trusted time at once.
     @Test func launchesSendNothingWhileTheStoredAnchorMeetsTheNeed() async throws {
         let server = try FakeNTPServer(configuration: FakeNTPServer.Configuration(offset: .milliseconds(700)))
         defer { server.stop() }
@@ -43,7 +43,8 @@ struct AppDemandTests {
             await clock.persister?.waitUntilIdle()
             requests.append(server.requestCount)
         }
-        #expect(requests == Array(repeating: 2, count: 10), "requests after each launch: \(requests)")
+        // The first launch's sync ends at its first reply (within half the need): one request.
+        #expect(requests == Array(repeating: 1, count: 10), "requests after each launch: \(requests)")
     }
 
     /// A cold start against three servers with the default spacing (4 requests 2 s apart): `now()`
@@ -56,9 +57,10 @@ struct AppDemandTests {
             try FakeNTPServer(configuration: FakeNTPServer.Configuration(offset: .milliseconds(-300)))
         }
         defer { servers.forEach { $0.stop() } }
-        var configuration = NetworkClock.Configuration(
+        // No need stated: the round runs its whole burst (with one, it ends at the first replies:
+        // the next test).
+        let configuration = NetworkClock.Configuration(
             servers: servers.map { ServerName(host: $0.host, port: $0.port) }, query: QueryOptions())
-        configuration.refresh = .demand(maximumBound: .milliseconds(100))
         let clock = NetworkClock(configuration: configuration)
         let events = clock.events()
         let started = ContinuousClock.now
@@ -85,5 +87,31 @@ struct AppDemandTests {
         await #expect(throws: SyncError.cancelled) { try await sync.value }
         #expect(clock.now() == nil, "the cancelled sync's provisional time stands")
         print("provisional time after \(firstTime)")
+    }
+
+    /// The same cold start by an app that needs 100 ms: the sync ends as soon as the replies so far
+    /// give time within half of it, one request to each server instead of four, and in a round
+    /// trip instead of the burst's 6 s. The anchor is the sync's final one, stored, holding the truth.
+    @Test func aSyncWithANeedEndsOnceTheFirstRepliesMeetIt() async throws {
+        let servers = try (0..<3).map { _ in
+            try FakeNTPServer(configuration: FakeNTPServer.Configuration(offset: .milliseconds(-300)))
+        }
+        defer { servers.forEach { $0.stop() } }
+        var configuration = NetworkClock.Configuration(
+            servers: servers.map { ServerName(host: $0.host, port: $0.port) }, query: QueryOptions())
+        configuration.refresh = .demand(maximumBound: .milliseconds(100))
+        let clock = NetworkClock(configuration: configuration)
+        let started = ContinuousClock.now
+        let report = try await clock.sync()
+        let took = ContinuousClock.now - started
+        // A round trip on loopback; 2 s is a third of the burst it no longer waits for.
+        #expect(took < .seconds(2), "the sync took \(took)")
+        #expect(report.errorBound <= .milliseconds(50), "\(report)")
+        let requests = servers.map(\.requestCount)
+        #expect(requests.reduce(0, +) <= 3 && requests.allSatisfy { $0 <= 1 }, "requests: \(requests)")
+        #expect(clock.clock.snapshot().anchor != nil, "the final decision is the anchor")
+        let comparison = try #require(clock.systemClockOffset())
+        #expect(abs(comparison.offset + .milliseconds(300)) <= comparison.errorBound)
+        print("a sync with a need: \(requests) requests in \(took)")
     }
 }

@@ -270,6 +270,32 @@ import TimeBase
         #expect(final.errorBound <= earliest.1.errorBound + Duration.milliseconds(6_100).drift(atPPM: 15) * 2)
     }
 
+    /// A clock with a need (100 ms) against three servers with the default burst (4 requests 2 s
+    /// apart): once a provisional decision is within half the need, two of three first replies in
+    /// at 18 ms, the round ends. Three requests instead of twelve; the decision is the round's
+    /// own, not cancelled, and holds the truth.
+    @Test func aProvisionalDecisionWithinTheNeedEndsTheRoundAfterTheFirstReplies() throws {
+        let c = ServerName(host: "c.example")
+        var (driver, decision) = Self.driver([Self.a, Self.b, c], query: QueryOptions())
+        driver.servers[RoundDriver.address(2)]?.oneWay = .milliseconds(8)
+        driver.servers[RoundDriver.address(3)]?.oneWay = .milliseconds(40)
+        driver.satisfiedBy = { evidence in
+            decision.decideProvisionally(evidence).map { $0.errorBound <= .milliseconds(50) } ?? false
+        }
+        let ran = driver.run()
+        let evidence = try #require(ran)
+        #expect(!evidence.cancelled)
+        #expect(evidence.end - evidence.start == .milliseconds(18) + .microseconds(20))
+        let sent = (1...3).map { driver.sends(to: RoundDriver.address($0)).count }
+        #expect(sent == [1, 1, 1], "\(sent)")
+        let final = try decision.decide(evidence)
+        #expect(abs(final.offset) <= final.errorBound)
+        #expect(final.errorBound <= .milliseconds(50))
+        // c's request went out; its reply, still on its way, is not waited for.
+        let third = try #require(final.servers.first { $0.name == c.description })
+        #expect(third.reason == "no sample before the need was met", "\(third)")
+    }
+
     @Test func cancellingEndsTheRoundAtOnceWithWhatItHas() throws {
         let query = QueryOptions(samples: 4, interval: .seconds(2), timeout: .seconds(1))
         var (driver, decision) = Self.driver([Self.a], query: query)

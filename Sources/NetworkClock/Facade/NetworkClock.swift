@@ -107,15 +107,20 @@ public final class NetworkClock: Sendable {
         engine.progress = progress
         // Time before the round is over: provisional answers, which the final one replaces.
         let allowsDowngrade = configuration.allowsDowngrade
+        let need = configuration.refresh.maximumBound
         let provisionalSync = clock.beginProvisionalAnswers()
         engine.onProvisional = { [clock, broadcaster] provisional in
             // What the final answer would refuse is no provisional answer either.
-            guard allowsDowngrade || !provisional.isDowngraded else { return }
+            guard allowsDowngrade || !provisional.isDowngraded else { return false }
             if clock.offerProvisional(provisional.anchor, sync: provisionalSync).replacedAnchor,
                 let estimate = clock.now()
             {
                 broadcaster.emit(.provisional(estimate))
             }
+            // A clock with a need ends the sync once its time is within half of it: the schedule
+            // keeps the other half for the bound to grow into (FleetSimulation.md).
+            guard let need else { return false }
+            return provisional.errorBound <= need / 2
         }
         let sessions = engine.ntp.ntsSessions
         if let failure = await files.takeNTSAssociations(into: sessions) {

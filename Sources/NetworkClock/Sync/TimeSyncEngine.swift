@@ -34,8 +34,9 @@ package struct TimeSyncEngine: Sendable {
     /// (``certificateTimeSource(floor:)``).
     package var certificateTime: SyncRound.CertificateTimeSource?
     /// Given each provisional result: a decision on the replies so far that passes the same
-    /// selection rules as the round's final one, each later reply tightening it.
-    package var onProvisional: (@Sendable (SyncReport) -> Void)?
+    /// selection rules as the round's final one, each later reply tightening it. Returns whether it
+    /// already meets the sync's need: the round then ends with what it has.
+    package var onProvisional: (@Sendable (SyncReport) -> Bool)?
 
     /// Creates an engine. When HTTP URLs are given, NTP gets at most half of `deadline` (or its own
     /// policy deadline, if shorter) so the fallback always has time left.
@@ -74,7 +75,8 @@ package struct TimeSyncEngine: Sendable {
             http: http, httpURLs: httpURLs, roughtime: roughtime, progress: progress)
         if let onProvisional {
             runner.onProvisional = { evidence in
-                if let report = decision.decideProvisionally(evidence) { onProvisional(report) }
+                guard let report = decision.decideProvisionally(evidence) else { return false }
+                return onProvisional(report)
             }
         }
         guard let evidence = await runner.run(round) else { throw .cancelled }

@@ -63,6 +63,9 @@ struct RoundDriver {
     private(set) var evidence: RoundEvidence?
     /// Every provisional evidence the round gave, with its instant.
     private(set) var provisional: [(at: MonotonicInstant, evidence: RoundEvidence)] = []
+    /// Whether a provisional decision on the evidence meets the sync's need (the facade's rule);
+    /// nil: no need, the round runs to its end.
+    var satisfiedBy: ((RoundEvidence) -> Bool)?
     private var pending: [(at: MonotonicInstant, order: Int, event: SyncRound.Event)] = []
     private var order = 0
 
@@ -161,6 +164,8 @@ struct RoundDriver {
                 break
             case .provisional(let evidence):
                 provisional.append((now, evidence))
+                // As the runner does: a provisional decision that meets the need ends the round.
+                if satisfiedBy?(evidence) == true { schedule(.satisfied, at: now) }
             case .finish(let evidence):
                 self.evidence = evidence
             }

@@ -66,6 +66,12 @@ extension SyncRound {
         case httpMeasured([Result<HTTPTimeMeasurement, HTTPTimeError>])
         /// The caller gave up: the round finishes at once with what it has.
         case cancel
+        /// A provisional decision on what the round has gathered already meets the sync's need
+        /// (``NetworkClock/RefreshPolicy/maximumBound``): the bursts stop with the samples they
+        /// have and the round ends as at its deadline (Roughtime still awaited, the fallback still
+        /// judged), its evidence not cancelled. A demand-driven sync then costs about one request
+        /// per address instead of a whole burst.
+        case satisfied
     }
 
     /// What preparing one NTS server gave: the association (new or kept) and the NTP address, or why

@@ -163,6 +163,9 @@ package struct SyncRound: Sendable {
             evidence?.cancelled = true
             actions += stopBursts(at: now, reason: nil)
             return actions + finish(at: now)
+        case .satisfied:
+            enoughReached = true
+            actions += stopBursts(at: now, reason: "no sample before the need was met")
         }
         actions += advance(at: now)
         if provisionalDue, !isFinished, let evidence = provisionalEvidence {

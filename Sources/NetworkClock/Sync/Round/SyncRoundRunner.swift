@@ -34,8 +34,9 @@ struct SyncRoundRunner: Sendable {
     /// Told about each HTTP(S) URL as it starts and ends.
     var progress: SyncProgressObserver?
     /// Given what the round has gathered each time a reply adds a sample while it goes on (on the
-    /// loop's thread: it must be quick).
-    var onProvisional: (@Sendable (RoundEvidence) -> Void)?
+    /// loop's thread: it must be quick); returns whether that already meets the sync's need, which
+    /// ends the round (``SyncRound/Event/satisfied``).
+    var onProvisional: (@Sendable (RoundEvidence) -> Bool)?
 
     /// Runs `round` to its end and returns what it gathered; cancelling the calling task ends it
     /// within one poll slice (the round's evidence then says so). The round's deadlines count from
@@ -76,7 +77,7 @@ struct SyncRoundRunner: Sendable {
                 case .close(let target):
                     sockets.removeValue(forKey: target)?.close()
                 case .provisional(let evidence):
-                    onProvisional?(evidence)
+                    if onProvisional?(evidence) == true { events.append(.satisfied) }
                 default:
                     start(action, mailbox: mailbox, flag: jobs)
                 }
