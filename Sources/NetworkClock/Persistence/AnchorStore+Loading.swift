@@ -32,6 +32,11 @@ extension AnchorStore {
         guard !trimmed.isEmpty else { return .failure(error(.empty, "the anchor file is empty")) }
         let data = Data(bytes)
         let decoder = JSONDecoder()
+        // The whole file first: a valid file of this format is parsed once. Only a file that does
+        // not decode is parsed again, for its version alone, to say why.
+        if let file = try? decoder.decode(AnchorFile.self, from: data), file.version == Self.formatVersion {
+            return restore(file)
+        }
         let version: Int?
         do {
             version = try decoder.decode(AnchorFile.VersionProbe.self, from: data).version
@@ -52,14 +57,7 @@ extension AnchorStore {
                     .unsupportedVersion,
                     "the anchor file has format version \(version); this build reads \(Self.formatVersion)"))
         }
-        let file: AnchorFile
-        do {
-            file = try decoder.decode(AnchorFile.self, from: data)
-        } catch {
-            return .failure(
-                self.error(.corrupt, "the anchor file lacks a field or has one of the wrong type"))
-        }
-        return restore(file)
+        return .failure(self.error(.corrupt, "the anchor file lacks a field or has one of the wrong type"))
     }
 
     private func restore(_ file: AnchorFile) -> Result<RestoredAnchor, AnchorStoreError> {
