@@ -129,13 +129,7 @@ package final class AnchoredClock: Sendable {
     /// the exchange clock. The instant is placed on the time base from a reading taken now, at the
     /// kernel's possible slew over the distance (none when the exchange clock is the time base).
     package func estimate(at instant: MonotonicInstant) -> TimeEstimate? {
-        var reading = timeBase.read()
-        guard var published = cell.read() else { return nil }
-        if reading.epoch != published.epoch && checkIdentity() {
-            guard let carried = cell.read() else { return nil }
-            published = carried
-            reading = timeBase.read()
-        }
+        guard let (published, reading) = readingWithAnchor() else { return nil }
         let distance = reading.exchange - instant
         var uncertainty = reading.uncertainty
         if !timeBase.exchangeClockIsBase && distance != .zero {
@@ -154,6 +148,16 @@ package final class AnchoredClock: Sendable {
     /// need?"): no exchange-clock instant is mapped, so nothing of the kernel's slew is charged; a
     /// sleeper on another clock shortens its wait by that clock's possible rate instead.
     package func estimate(afterElapsed later: Duration) -> TimeEstimate? {
+        guard let (published, reading) = readingWithAnchor() else { return nil }
+        return published.estimate(
+            awakeNanoseconds: (reading.base.awake + later).truncatedNanoseconds,
+            suspendedNanoseconds: reading.base.suspended.truncatedNanoseconds,
+            uncertainty: reading.uncertainty.nanosecondsRoundedUp)
+    }
+
+    /// A time-base reading and the published anchor, the anchor first carried or dropped when
+    /// the reading shows another epoch of another boot or namespace; nil without an anchor.
+    private func readingWithAnchor() -> (PublishedAnchor, TimeBaseReading)? {
         var reading = timeBase.read()
         guard var published = cell.read() else { return nil }
         if reading.epoch != published.epoch && checkIdentity() {
@@ -161,10 +165,7 @@ package final class AnchoredClock: Sendable {
             published = carried
             reading = timeBase.read()
         }
-        return published.estimate(
-            awakeNanoseconds: (reading.base.awake + later).truncatedNanoseconds,
-            suspendedNanoseconds: reading.base.suspended.truncatedNanoseconds,
-            uncertainty: reading.uncertainty.nanosecondsRoundedUp)
+        return (published, reading)
     }
 
     /// Whether the clock has an anchor.
