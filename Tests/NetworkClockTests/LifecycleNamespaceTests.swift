@@ -4,7 +4,7 @@
     import NetClockTestSupport
     import SNTP
     import Testing
-    import TimeBase
+    import TimeValues
     import TimeDoubles
 
     @testable import NetworkClock

@@ -8,7 +8,7 @@ import TimeValues
     import SNTP
     import Synchronization
     import Testing
-    import TimeBase
+    import TimeValues
     import TimeDoubles
 
     @testable import NetworkClock
