@@ -54,7 +54,7 @@ public struct ClockPolicy: Sendable, Hashable {
     /// at the host's calibration. A kernel that only calibrates quickly against the PIT was seen
     /// to spread by ±56 ppm over five boots (2400.204 ± 0.134 MHz): raise it there. A move beyond
     /// it is caught at the next sync, as any change beyond the wander allowance is (the
-    /// HowTheErrorBoundWorks article, "Frequency"). Clamped to `0...1000`.
+    /// HowTheErrorBoundWorks article, "After a reboot"). Clamped to `0...1000`.
     public var rebootAllowancePPM: Double
     /// The tolerance of suspended time, in ppm of it: suspend is measured by the RTC (a
     /// 32 kHz tuning-fork crystal, typically ±20 ppm at 25 °C and −0.034 ppm/°C² away from it)

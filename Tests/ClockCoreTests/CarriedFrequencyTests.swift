@@ -95,7 +95,7 @@ struct CarriedFrequencyTests {
     // intersected with the carried interval (never looser than it).
     @Test(
         "the truth stays inside over hours offline, the oscillator moved within the allowance",
-        arguments: [0.0, 15, -15, 19])
+        arguments: [0.0, 15, -15, 19, -19])
     func truthInside(shiftPPM: Double) throws {
         let first = try Self.firstBoot()
         let (machine, clock) = Self.secondBoot(after: first, shiftPPM: shiftPPM)
