@@ -22,17 +22,21 @@ struct AnchorCell: ~Copyable, Sendable {
         let suspendedNanoseconds = Atomic<Int64>(0)
         let epoch = Atomic<Int64>(0)
         let frequencyFixed = Atomic<Int64>(0)
-        let linearGrowth = Atomic<UInt64>(0)
-        let halfWanderRate = Atomic<UInt64>(0)
+        let linearFixed = Atomic<Int64>(0)
+        let wanderFixed = Atomic<Int64>(0)
         let kneeAwake = Atomic<Int64>(0)
         let kneeGrowth = Atomic<Int64>(0)
         let rateFixed = Atomic<Int64>(0)
         let metadata = Atomic<UInt64>(0)
+        let fastLimit = Atomic<Int64>(.min)
+        let leapReportedInstant = Atomic<Int64>(0)
+        // The slow path's fields.
+        let linearGrowth = Atomic<UInt64>(0)
+        let halfWanderRate = Atomic<UInt64>(0)
         let leapFrom = Atomic<Int64>(.max)
         let leapMidnight = Atomic<Int64>(.max)
         let leapKnownThrough = Atomic<Int64>(.max)
         let leapFlags = Atomic<Int64>(0)
-        let leapReportedInstant = Atomic<Int64>(0)
         let leapReportBits = Atomic<UInt64>(0)
         let anchorSuspended = Atomic<Int64>(0)
         let boundNanoseconds = Atomic<Int64>(0)
@@ -55,9 +59,12 @@ struct AnchorCell: ~Copyable, Sendable {
             suspendedNanoseconds.store(value.suspendedNanoseconds, ordering: .relaxed)
             epoch.store(value.epoch, ordering: .relaxed)
             frequencyFixed.store(value.frequencyFixed, ordering: .relaxed)
+            linearFixed.store(value.linearFixed, ordering: .relaxed)
+            wanderFixed.store(value.wanderFixed, ordering: .relaxed)
             linearGrowth.store(value.linearGrowth.bitPattern, ordering: .relaxed)
             halfWanderRate.store(value.halfWanderRate.bitPattern, ordering: .relaxed)
             kneeAwake.store(value.kneeAwake, ordering: .relaxed)
+            fastLimit.store(value.fastLimit, ordering: .relaxed)
             kneeGrowth.store(value.kneeGrowth, ordering: .relaxed)
             rateFixed.store(value.rateFixed, ordering: .relaxed)
             metadata.store(value.metadata, ordering: .relaxed)
@@ -139,17 +146,15 @@ struct AnchorCell: ~Copyable, Sendable {
         }
         guard fields.metadata & 1 != 0 else { return nil }
         let (awake, epoch) = read()
-        guard fields.epoch == epoch else { return nil }
-        let estimate = PublishedAnchor.estimate(
+        // Near a leap second (or past a month end nothing is known about) the slow path applies it:
+        // one comparison of the reading, before any arithmetic (``PublishedAnchor/fastLimit``).
+        guard fields.epoch == epoch, awake &- fields.anchorAwake <= fields.limit else { return nil }
+        return PublishedAnchor.estimate(
             awake: awake, fastTrueAttoseconds: Int128(fields.high) << 64 | Int128(fields.low),
             anchorAwake: fields.anchorAwake, fastBound: fields.bound, suspendedNanoseconds: fields.suspended,
-            frequencyFixed: fields.frequency, linearGrowth: Double(bitPattern: fields.linear),
-            halfWanderRate: Double(bitPattern: fields.halfWanderRate),
+            frequencyFixed: fields.frequency, linearFixed: fields.linear, wanderFixed: fields.wander,
             kneeAwake: fields.kneeAwake, kneeGrowth: fields.kneeGrowth, rateFixed: fields.rateFixed,
             metadata: fields.metadata, leapReported: fields.leapReported)
-        // Near a leap second (or past a month end nothing is known about) the slow path applies it.
-        guard !estimate.reaches(leapFrom: fields.leapFrom) else { return nil }
-        return estimate
     }
 
     /// The fast path's fields of one slot, as loaded.
@@ -161,13 +166,13 @@ struct AnchorCell: ~Copyable, Sendable {
         var suspended: Int64
         var epoch: Int64
         var frequency: Int64
-        var linear: UInt64
-        var halfWanderRate: UInt64
+        var linear: Int64
+        var wander: Int64
         var kneeAwake: Int64
         var kneeGrowth: Int64
         var rateFixed: Int64
         var metadata: UInt64
-        var leapFrom: Int64
+        var limit: Int64
         var leapReported: Int64
     }
 
@@ -183,13 +188,13 @@ struct AnchorCell: ~Copyable, Sendable {
             suspended: slot.suspendedNanoseconds.load(ordering: .relaxed),
             epoch: slot.epoch.load(ordering: .relaxed),
             frequency: slot.frequencyFixed.load(ordering: .relaxed),
-            linear: slot.linearGrowth.load(ordering: .relaxed),
-            halfWanderRate: slot.halfWanderRate.load(ordering: .relaxed),
+            linear: slot.linearFixed.load(ordering: .relaxed),
+            wander: slot.wanderFixed.load(ordering: .relaxed),
             kneeAwake: slot.kneeAwake.load(ordering: .relaxed),
             kneeGrowth: slot.kneeGrowth.load(ordering: .relaxed),
             rateFixed: slot.rateFixed.load(ordering: .relaxed),
             metadata: slot.metadata.load(ordering: .relaxed),
-            leapFrom: slot.leapFrom.load(ordering: .relaxed),
+            limit: slot.fastLimit.load(ordering: .relaxed),
             leapReported: slot.leapReportedInstant.load(ordering: .relaxed))
         atomicMemoryFence(ordering: .acquiring)
         guard slot.sequence.load(ordering: .relaxed) == before else { return nil }
@@ -229,6 +234,9 @@ struct AnchorCell: ~Copyable, Sendable {
             kneeGrowth: slot.kneeGrowth.load(ordering: .relaxed),
             rateFixed: slot.rateFixed.load(ordering: .relaxed),
             metadata: slot.metadata.load(ordering: .relaxed), leap: leap(slot),
+            linearFixed: slot.linearFixed.load(ordering: .relaxed),
+            wanderFixed: slot.wanderFixed.load(ordering: .relaxed),
+            fastLimit: slot.fastLimit.load(ordering: .relaxed),
             anchorSuspended: slot.anchorSuspended.load(ordering: .relaxed),
             boundNanoseconds: slot.boundNanoseconds.load(ordering: .relaxed),
             halfWidth: Double(bitPattern: slot.halfWidth.load(ordering: .relaxed)),
@@ -249,7 +257,7 @@ extension PublishedAnchor {
         fastTrueAttoseconds: 0, anchorAwake: 0, fastBound: 0, suspendedNanoseconds: 0, epoch: 0,
         frequencyFixed: 0,
         linearGrowth: 0, halfWanderRate: 0, kneeAwake: 0, kneeGrowth: 0, rateFixed: 0, metadata: 0,
-        leap: .none,
+        leap: .none, linearFixed: 0, wanderFixed: 0, fastLimit: .min,
         anchorSuspended: 0, boundNanoseconds: 0, halfWidth: 0, knee: 0, rateLimit: 0, suspendTolerance: 0,
         suspendResolutionNanoseconds: 0)
 
@@ -258,7 +266,8 @@ extension PublishedAnchor {
     init(
         fastTrueAttoseconds: Int128, anchorAwake: Int64, fastBound: Int64, suspendedNanoseconds: Int64,
         epoch: Int64, frequencyFixed: Int64, linearGrowth: Double, halfWanderRate: Double, kneeAwake: Int64,
-        kneeGrowth: Int64, rateFixed: Int64, metadata: UInt64, leap: PublishedLeap, anchorSuspended: Int64,
+        kneeGrowth: Int64, rateFixed: Int64, metadata: UInt64, leap: PublishedLeap, linearFixed: Int64,
+        wanderFixed: Int64, fastLimit: Int64, anchorSuspended: Int64,
         boundNanoseconds: Int64, halfWidth: Double, knee: Double, rateLimit: Double, suspendTolerance: Double,
         suspendResolutionNanoseconds: Int64
     ) {
@@ -275,6 +284,9 @@ extension PublishedAnchor {
         self.rateFixed = rateFixed
         self.metadata = metadata
         self.leap = leap
+        self.linearFixed = linearFixed
+        self.wanderFixed = wanderFixed
+        self.fastLimit = fastLimit
         self.anchorSuspended = anchorSuspended
         self.boundNanoseconds = boundNanoseconds
         self.halfWidth = halfWidth

@@ -46,6 +46,14 @@ struct PublishedAnchor: Sendable, Equatable {
     var metadata: UInt64
     /// The leap-second schedule, applied only to estimates that reach it (``PublishedLeap/from``).
     var leap: PublishedLeap
+    /// ``linearGrowth`` in units of 2⁻⁶², rounded up: the quadratic branch in integer arithmetic.
+    var linearFixed: Int64
+    /// ``halfWanderRate`` in units of 2⁻⁹⁴ per nanosecond, rounded up.
+    var wanderFixed: Int64
+    /// The most awake nanoseconds after ``anchorAwake`` at which a fast estimate certainly does not
+    /// reach ``leap`` (``PublishedLeap/from``), so that the hot path checks the leap with one
+    /// comparison of its reading, before any arithmetic (``fastLimit(leapFrom:)``).
+    var fastLimit: Int64
 
     // MARK: What the slow path needs besides
 
@@ -132,6 +140,11 @@ struct PublishedAnchor: Sendable, Equatable {
         bits |= UInt64(anchor.source.code) << 8
         bits |= UInt64(ServerNames.identifier(for: anchor.server)) << 32
         self.metadata = bits | leap.reportBits
+        self.linearFixed = 0
+        self.wanderFixed = 0
+        self.fastLimit = .min
+        setFastPathFixedPoint(rateLimit: rateLimit)
+        self.fastLimit = fastLimit(leapFrom: leap.from)
     }
 
     /// The estimate at awake reading `awake` (ns) while the suspend epoch is ``epoch``;
@@ -141,7 +154,7 @@ struct PublishedAnchor: Sendable, Equatable {
         let estimate = Self.estimate(
             awake: awake, fastTrueAttoseconds: fastTrueAttoseconds, anchorAwake: anchorAwake,
             fastBound: fastBound, suspendedNanoseconds: suspendedNanoseconds, frequencyFixed: frequencyFixed,
-            linearGrowth: linearGrowth, halfWanderRate: halfWanderRate, kneeAwake: kneeAwake,
+            linearFixed: linearFixed, wanderFixed: wanderFixed, kneeAwake: kneeAwake,
             kneeGrowth: kneeGrowth, rateFixed: rateFixed, metadata: metadata,
             leapReported: leap.reportedInstant)
         if leap.applies(time: estimate.timeAttoseconds, bound: estimate.boundNanoseconds) {
@@ -151,35 +164,6 @@ struct PublishedAnchor: Sendable, Equatable {
                 metadata, leap)
         }
         return estimate
-    }
-
-    /// The fast estimate from the published fields (see ``AnchorCell``'s hot path).
-    @inline(__always)
-    static func estimate(
-        awake: Int64, fastTrueAttoseconds: Int128, anchorAwake: Int64, fastBound: Int64,
-        suspendedNanoseconds: Int64, frequencyFixed: Int64, linearGrowth: Double, halfWanderRate: Double,
-        kneeAwake: Int64, kneeGrowth: Int64, rateFixed: Int64, metadata: UInt64, leapReported: Int64
-    ) -> TimeEstimate {
-        let elapsed = awake &- anchorAwake
-        // |elapsed| < 2^62 ns in practice (146 years); the correction and growth stay inside Int64.
-        // The correction is a fixed-point product, within the 2 ns the published bound already
-        // includes. The growth is rounded up: past the knee a fixed-point product floored plus
-        // 1 ns (the rate is rounded up), before it a double truncated plus 1 ns.
-        let correction = Self.correction(elapsed, frequencyFixed)
-        let a = elapsed < 0 ? 0 &- elapsed : elapsed
-        let roundUp: Int64 = a == 0 ? 0 : 1
-        let growth: Int64
-        if a >= kneeAwake {
-            growth = kneeGrowth &+ Self.correction(a &- kneeAwake, rateFixed) &+ roundUp
-        } else {
-            let x = Double(a)
-            growth = Int64(x * (linearGrowth + halfWanderRate * x)) &+ roundUp
-        }
-        let trueElapsed = elapsed &- correction
-        return TimeEstimate(
-            timeAttoseconds: fastTrueAttoseconds &+ Int128(trueElapsed) &* 1_000_000_000,
-            boundNanoseconds: fastBound &+ growth, ageNanoseconds: elapsed &+ suspendedNanoseconds,
-            metadata: metadata, leapSeconds: leapReported)
     }
 
     /// `frequency` in units of 2⁻⁶² (clamped to ±1, far beyond any real oscillator).

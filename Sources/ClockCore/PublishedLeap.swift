@@ -125,13 +125,3 @@ package struct PublishedLeap: Sendable, Hashable {
         return (t, b)
     }
 }
-
-extension TimeEstimate {
-    /// Whether this estimate (before any leap is applied) reaches Unix second `leapFrom`, where a
-    /// published ``PublishedLeap`` starts to apply: the hot path's only leap check.
-    @inline(__always)
-    func reaches(leapFrom: Int64) -> Bool {
-        timeAttoseconds &+ Int128(boundNanoseconds) &* 1_000_000_000 >= Int128(leapFrom)
-            &* PublishedLeap.second
-    }
-}

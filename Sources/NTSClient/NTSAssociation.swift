@@ -44,6 +44,11 @@ package final class NTSAssociation: Sendable {
     /// association restored from a file).
     package let certificateChain: [CertificateValidity]
     private let state: Mutex<State>
+    /// The client-to-server key's AES-SIV schedules, made once for every request of the
+    /// association (or why OpenSSL could not make them).
+    let sealing: Result<AESSIVKey, AESSIVError>
+    /// The server-to-client key's, for every reply.
+    let opening: Result<AESSIVKey, AESSIVError>
 
     /// An association from a finished key exchange.
     package init(_ result: NTSKeyExchangeResult) {
@@ -52,6 +57,8 @@ package final class NTSAssociation: Sendable {
             aead: result.aead, clientToServer: result.clientToServerKey,
             serverToClient: result.serverToClientKey)
         state = Mutex(State(cookies: Array(result.cookies.prefix(Self.cookieTarget))))
+        sealing = Result { () throws(AESSIVError) in try AESSIVKey(result.clientToServerKey) }
+        opening = Result { () throws(AESSIVError) in try AESSIVKey(result.serverToClientKey) }
         certificateTime = result.certificateTime
         certificateChain = result.certificateChain
     }

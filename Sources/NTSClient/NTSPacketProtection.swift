@@ -35,18 +35,19 @@ package struct NTSPacketProtection: PacketProtection {
             throw .unauthenticated(
                 ProtectionFailure(.ntsNoCookies, "no NTS cookie left: a new NTS key exchange is needed"))
         }
-        uniqueIdentifier = NTSRandom.bytes(Self.uniqueIdentifierLength)
+        // The Unique Identifier and the nonce from one draw of random bytes.
+        let random = NTSRandom.bytes(Self.uniqueIdentifierLength + Self.nonceLength)
+        uniqueIdentifier = Array(random[..<Self.uniqueIdentifierLength])
         let placeholders = max(
             0, min(NTSRequest.maximumPlaceholders, NTSAssociation.cookieTarget - 1 - remaining))
-        let key = association.keys.clientToServer
+        let key = association.sealing
         do {
             let request = try NTSRequest(
                 header: header, uniqueIdentifier: uniqueIdentifier, cookie: cookie,
-                placeholderCount: placeholders, nonce: NTSRandom.bytes(Self.nonceLength))
+                placeholderCount: placeholders, nonce: Array(random[Self.uniqueIdentifierLength...]))
             return try request.encoded { associatedData, nonce, plaintext throws(NTSError) in
                 do {
-                    return try AESSIV.seal(
-                        key: key, nonce: nonce, associatedData: [associatedData], plaintext: plaintext)
+                    return try key.get().seal(associatedData: [associatedData, nonce], plaintext: plaintext)
                 } catch {
                     throw NTSError(.unencodable, "\(error)")
                 }
@@ -64,9 +65,9 @@ package struct NTSPacketProtection: PacketProtection {
         let associatedData = Array(datagram[packet.associatedDataRange])
         let plaintext: [UInt8]
         do {
-            plaintext = try AESSIV.open(
-                key: association.keys.serverToClient, nonce: packet.authenticator.nonce,
-                associatedData: [associatedData], ciphertext: packet.authenticator.ciphertext)
+            plaintext = try association.opening.get().open(
+                associatedData: [associatedData, packet.authenticator.nonce],
+                ciphertext: packet.authenticator.ciphertext)
         } catch {
             throw .unauthenticated(
                 ProtectionFailure(
@@ -171,11 +172,14 @@ extension ProtectionFailureCode {
     static let ntsMissingAuthenticator = Self(rawValue: "nts_missing_authenticator")
 }
 
-/// Fresh random bytes from the kernel's CSPRNG (`getrandom(2)`, through
-/// `SystemRandomNumberGenerator`): Unique Identifiers and authenticator nonces.
+/// Fresh random bytes for Unique Identifiers and authenticator nonces: OpenSSL's CSPRNG
+/// (`RAND_bytes`, seeded from the kernel's `getrandom(2)`), one call for a whole request and no
+/// system call; the kernel's CSPRNG through `SystemRandomNumberGenerator` (a `getrandom(2)` for every
+/// eight bytes) if OpenSSL ever fails.
 package enum NTSRandom {
     /// `count` random bytes.
     package static func bytes(_ count: Int) -> [UInt8] {
+        if let bytes = SecureRandom.bytes(count) { return bytes }
         var generator = SystemRandomNumberGenerator()
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count + 7)

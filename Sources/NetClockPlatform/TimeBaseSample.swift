@@ -75,8 +75,9 @@ extension Syscalls {
 
     /// `CLOCK_MONOTONIC_RAW` in whole nanoseconds, then ``suspendEpoch()`` (in that order: a
     /// resume between the two changes the epoch, so a raw reading taken before a resume is never
-    /// paired with the epoch from before it). One call for the hot path of an anchored clock's
-    /// `now()`.
+    /// paired with the epoch from before it). Inlinable, so that an anchored clock's `now()` calls
+    /// the vDSO itself, through no wrapper function.
+    @inlinable @inline(__always)
     package static func awakeNanosecondsAndSuspendEpoch() -> (awake: Int64, epoch: Int64) {
         #if canImport(Glibc)
             let reading = netclock_raw_and_suspend_epoch()

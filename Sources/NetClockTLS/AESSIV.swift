@@ -5,9 +5,9 @@ import NetClockPlatform
 /// encryption with a 32-byte key, its 16-byte synthetic IV (the tag) first in the ciphertext.
 ///
 /// The nonce, when there is one, is the **last** associated-data item, as RFC 5297 §3 and NTS
-/// (RFC 8915 §5.6) use it. A non-empty plaintext goes through OpenSSL's `AES-128-SIV` cipher, one
-/// `EVP_EncryptUpdate` per associated-data item; an empty one (the usual NTS request) is tagged by
-/// ``S2V`` on OpenSSL's CMAC, because OpenSSL 3.0's SIV mode produces no tag for it.
+/// (RFC 8915 §5.6) use it. Built from its two parts on OpenSSL: ``S2V`` on `CMAC` and `AES-128-CTR`
+/// (``AESSIVKey``), not OpenSSL's `AES-128-SIV` cipher, which makes its key schedules and contexts
+/// anew for every message (and produces no tag for an empty plaintext in OpenSSL 3.0).
 package enum AESSIV {
     /// The key length: 32 bytes (the first half keys S2V, the second half CTR mode).
     package static let keyLength = 32
@@ -34,19 +34,13 @@ package enum AESSIV {
     }
 
     /// Encrypts `plaintext` under RFC 5297's general form: the associated-data items in order (a
-    /// nonce, if any, already the last of them).
+    /// nonce, if any, already the last of them). One message under a fresh key (its key schedules
+    /// included): for many messages under one key, ``AESSIVKey``.
     package static func seal(key: [UInt8], associatedData: [[UInt8]], plaintext: [UInt8]) throws(AESSIVError)
         -> [UInt8]
     {
-        try validate(key: key, associatedData: associatedData)
-        if plaintext.isEmpty {
-            return try S2V.vector(macKey: Array(key.prefix(16)), components: associatedData, plaintext: [])
-        }
-        let cipher = try SIVCipher(key: key, encrypting: true)
-        try cipher.addAssociatedData(associatedData)
-        let body = try cipher.process(plaintext)
-        let tag = try cipher.finishEncrypting()
-        return tag + body
+        try validate(associatedData: associatedData)
+        return try AESSIVKey(key).seal(associatedData: associatedData, plaintext: plaintext)
     }
 
     /// Decrypts and verifies a ciphertext made by ``seal(key:associatedData:plaintext:)``.
@@ -54,27 +48,12 @@ package enum AESSIV {
     package static func open(key: [UInt8], associatedData: [[UInt8]], ciphertext: [UInt8]) throws(AESSIVError)
         -> [UInt8]
     {
-        try validate(key: key, associatedData: associatedData)
-        guard ciphertext.count >= tagLength else { throw .ciphertextTooShort(ciphertext.count) }
-        let tag = Array(ciphertext.prefix(tagLength))
-        let body = Array(ciphertext.dropFirst(tagLength))
-        if body.isEmpty {
-            let expected = try S2V.vector(
-                macKey: Array(key.prefix(16)), components: associatedData, plaintext: [])
-            guard CRYPTO_memcmp(expected, tag, tagLength) == 0 else { throw .authenticationFailed }
-            return []
-        }
-        let cipher = try SIVCipher(key: key, encrypting: false)
-        try cipher.setExpectedTag(tag)
-        try cipher.addAssociatedData(associatedData)
-        let plaintext = try cipher.process(body)
-        try cipher.finishDecrypting()
-        return plaintext
+        try validate(associatedData: associatedData)
+        return try AESSIVKey(key).open(associatedData: associatedData, ciphertext: ciphertext)
     }
 
-    /// Checks the key length and the number of associated-data items.
-    private static func validate(key: [UInt8], associatedData: [[UInt8]]) throws(AESSIVError) {
-        guard key.count == keyLength else { throw .invalidKeyLength(key.count) }
+    /// Checks the number of associated-data items.
+    static func validate(associatedData: [[UInt8]]) throws(AESSIVError) {
         guard associatedData.count <= maximumAssociatedDataItems else {
             throw .tooManyAssociatedDataItems(associatedData.count)
         }

@@ -1,48 +1,61 @@
-/// RFC 5297's S2V ("string to vector", §2.4): the synthetic IV of AES-SIV, computed by hand on
-/// ``AESCMAC``.
+/// RFC 5297's S2V ("string to vector", §2.4): the synthetic IV of AES-SIV, on a keyed ``AESCMAC``.
 ///
-/// ``AESSIV`` needs it for an empty plaintext, for which OpenSSL 3.0's `AES-128-SIV` produces no
-/// tag (upstream issues 17268 and 26580); for any other input it equals OpenSSL's tag, which the
-/// tests check.
-enum S2V {
-    /// S2V over `components` (the associated-data items, nonce last) followed by `plaintext`, keyed
-    /// with the MAC half of the AES-SIV key (16 bytes).
+/// `CMAC(K, 0¹²⁸)`, the first step of every S2V, depends on the key alone: it is computed once, when
+/// the key is set. Blocks are ``SIVBlock``s in place; the strings are MACed where they lie.
+struct S2V {
+    /// The CMAC keyed with the MAC half of the AES-SIV key.
+    let cmac: AESCMAC
+    /// `CMAC(K, 0¹²⁸)`.
+    let start: SIVBlock
+
+    /// S2V keyed with `macKey` (16 bytes).
+    init(macKey: [UInt8]) throws(AESSIVError) {
+        let cmac = try AESCMAC(key: macKey)
+        guard let start = SIVBlock.zero.withUnsafeBytes({ cmac.tag($0) }) else { throw AESCMAC.failure() }
+        self.cmac = cmac
+        self.start = start
+    }
+
+    /// S2V over `components` (the associated-data items, nonce last) followed by `plaintext`.
+    func vector(components: [[UInt8]], plaintext: UnsafeRawBufferPointer) throws(AESSIVError) -> SIVBlock {
+        var d = start
+        for component in components {
+            guard let tag = component.withUnsafeBytes({ cmac.tag($0) }) else { throw AESCMAC.failure() }
+            d = d.doubled ^ tag
+        }
+        let t: SIVBlock?
+        if plaintext.count >= AESCMAC.blockLength {
+            // T = plaintext xorend D: the last block changed, the rest MACed where it lies.
+            let split = plaintext.count - AESCMAC.blockLength
+            let last = SIVBlock(UnsafeRawBufferPointer(rebasing: plaintext[split...])) ^ d
+            let started =
+                cmac.begin() && cmac.update(UnsafeRawBufferPointer(rebasing: plaintext[..<split]))
+                && last.withUnsafeBytes { cmac.update($0) }
+            t = started ? cmac.finish() : nil
+        } else {
+            // T = dbl(D) xor pad(plaintext): 10* padding.
+            var padded = SIVBlock.zero
+            padded.withUnsafeMutableBytes { bytes in
+                bytes.copyMemory(from: plaintext)
+                bytes[plaintext.count] = 0x80
+            }
+            t = (d.doubled ^ padded).withUnsafeBytes { cmac.tag($0) }
+        }
+        guard let t else { throw AESCMAC.failure() }
+        return t
+    }
+
+    /// S2V keyed with `macKey` over `components` and `plaintext`, for one message.
     static func vector(macKey: [UInt8], components: [[UInt8]], plaintext: [UInt8]) throws(AESSIVError)
         -> [UInt8]
     {
-        let cmac = try AESCMAC(key: macKey)
-        var d = try cmac.tag([UInt8](repeating: 0, count: AESCMAC.blockLength))
-        for component in components {
-            d = xor(double(d), try cmac.tag(component))
+        let s2v = try S2V(macKey: macKey)
+        var result: Result<SIVBlock, AESSIVError> = .failure(AESCMAC.failure())
+        plaintext.withUnsafeBytes { bytes in
+            result = Result { () throws(AESSIVError) in
+                try s2v.vector(components: components, plaintext: bytes)
+            }
         }
-        if plaintext.count >= AESCMAC.blockLength {
-            var t = plaintext
-            let start = t.count - AESCMAC.blockLength
-            for index in 0..<AESCMAC.blockLength { t[start + index] ^= d[index] }
-            return try cmac.tag(t)
-        }
-        var padded = plaintext
-        padded.append(0x80)
-        padded += [UInt8](repeating: 0, count: AESCMAC.blockLength - padded.count)
-        return try cmac.tag(xor(double(d), padded))
-    }
-
-    /// Doubling in GF(2¹²⁸) (`dbl`, RFC 5297 §2.3): a left shift by one bit, and `0x87` folded into
-    /// the last byte when the top bit was set.
-    static func double(_ block: [UInt8]) -> [UInt8] {
-        var result = [UInt8](repeating: 0, count: block.count)
-        for index in block.indices {
-            let carry = index + 1 < block.count ? block[index + 1] >> 7 : 0
-            result[index] = block[index] << 1 | carry
-        }
-        if let first = block.first, first & 0x80 != 0, let last = result.indices.last {
-            result[last] ^= 0x87
-        }
-        return result
-    }
-
-    /// The bytewise exclusive or of two blocks of equal length.
-    private static func xor(_ lhs: [UInt8], _ rhs: [UInt8]) -> [UInt8] {
-        zip(lhs, rhs).map { $0 ^ $1 }
+        return try result.get().array
     }
 }

@@ -30,6 +30,46 @@ package enum Netclock {
         }
     }
 
+    /// The commands that need no concurrency (`now`, `--version`, the help), run on the calling
+    /// thread, so that they start no executor thread and no task; nil for every other command
+    /// (``run(_:console:)`` runs those, and these too).
+    package static func runSynchronously(_ arguments: [String], console: Console = .standard) -> Int32? {
+        guard let command = arguments.first, command != "check" else { return nil }
+        let rest = Array(arguments.dropFirst())
+        if isHelp(command, rest) {
+            console.out(HelpText.full)
+            return ExitStatus.success.rawValue
+        }
+        switch command {
+        case "--version":
+            console.out(HelpText.version)
+            return ExitStatus.success.rawValue
+        case "now":
+            do throws(UsageError) {
+                let options = try QueryCommandOptions.parse(rest, accepting: [.state])
+                return NowCommand(options: options, console: console).run().rawValue
+            } catch {
+                return usageFailure(error, console: console).rawValue
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// Whether the command line asks for the help.
+    private static func isHelp(_ command: String, _ rest: [String]) -> Bool {
+        rest.contains("--help") || rest.contains("-h") || command == "--help" || command == "-h"
+            || command == "help"
+    }
+
+    /// Reports a usage error: the reason and where help is, as git, curl and the Monitoring
+    /// Plugins do (the whole usage block would bury the reason).
+    private static func usageFailure(_ error: UsageError, console: Console) -> ExitStatus {
+        console.err("netclock: \(error.message)")
+        console.err(HelpText.seeHelp)
+        return .usage
+    }
+
     /// Every command but `check`.
     private static func run(command arguments: [String], console: Console) async -> ExitStatus {
         guard let command = arguments.first else {
@@ -37,9 +77,7 @@ package enum Netclock {
             return .usage
         }
         let rest = Array(arguments.dropFirst())
-        if rest.contains("--help") || rest.contains("-h") || command == "--help" || command == "-h"
-            || command == "help"
-        {
+        if isHelp(command, rest) {
             console.out(HelpText.full)
             return .success
         }
@@ -78,11 +116,7 @@ package enum Netclock {
                 throw UsageError("unknown command '\(command)'")
             }
         } catch {
-            // The reason and where help is, as git, curl and the Monitoring Plugins do: the whole
-            // usage block would bury the reason.
-            console.err("netclock: \(error.message)")
-            console.err(HelpText.seeHelp)
-            return .usage
+            return usageFailure(error, console: console)
         }
     }
 }

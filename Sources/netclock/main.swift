@@ -21,5 +21,8 @@ func commandLineArguments() -> [String] {
     }
 }
 
-let status = await Netclock.run(Array(commandLineArguments().dropFirst()))
+let arguments = Array(commandLineArguments().dropFirst())
+// `now`, `--version` and the help run here, before anything awaits: no task, no executor thread.
+if let status = Netclock.runSynchronously(arguments) { exit(status) }
+let status = await Netclock.run(arguments)
 exit(status)

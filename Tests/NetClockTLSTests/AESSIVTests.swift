@@ -24,7 +24,7 @@ import Testing
         #expect(opened == vector.plaintext)
     }
 
-    @Test("S2V by hand equals OpenSSL's SIV tag for non-empty plaintexts")
+    @Test("S2V alone equals the tag of a sealed non-empty plaintext")
     func handMadeS2VMatchesOpenSSL() throws {
         var generator = SystemRandomNumberGenerator()
         for length in [1, 15, 16, 17, 48, 100] {

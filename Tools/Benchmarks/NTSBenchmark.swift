@@ -22,8 +22,12 @@ struct NTSBenchmarkFailure: Error, CustomStringConvertible {
 /// 3. a first `NTSQuery` (fresh sessions: key exchange + 4-sample burst) and a second one (cookies
 ///    kept) vs a plain 4-sample burst, all with interval 0.
 ///
-/// Every sample's offset must lie within its error bound of the configured offset, and no key
-/// exchange may happen during the exchange series; otherwise the table is printed and the run fails.
+/// Each run is timed twice: on the wall (what a caller waits, the server's work and the loopback
+/// included) and on the calling thread's CPU clock (`CLOCK_THREAD_CPUTIME_ID`: the client's own
+/// work, since the servers run on threads of their own): the CPU ratios are what NTS costs the
+/// client. Every sample's offset must lie within its error bound of the configured offset, and no
+/// key exchange may happen during the exchange series; otherwise the table is printed and the run
+/// fails.
 func runNTSBenchmark() throws {
     let truth = Duration.milliseconds(1500)
     let certificates: TestCertificates
@@ -86,7 +90,9 @@ func runNTSBenchmark() throws {
         // the server's single NTS-KE thread may still be closing the previous connection.
         if round % everyNth == 0 {
             let start = bench.clock.now()
+            let cpu = threadCPUSeconds()
             _ = try bench.keyExchange()
+            keyExchange.cpu.append(threadCPUSeconds() - cpu)
             keyExchange.times.append((bench.clock.now() - start).secondsDouble)
         } else if round % everyNth == everyNth / 2 {
             plainBurst.add(try bench.plainBurst(), truth: truth)
@@ -108,16 +114,20 @@ func runNTSBenchmark() throws {
 
     let one = plainExchange.median
     let four = plainBurst.median
+    let oneCPU = plainExchange.cpuMedian
+    let fourCPU = plainBurst.cpuMedian
     var table = Table(header: [
-        "measurement", "runs", "median (ms)", "p90 (ms)", "ratio", "baseline", "p90 |offset err| (ms)",
-        "in bound",
+        "measurement", "runs", "median (ms)", "p90 (ms)", "ratio", "baseline", "client CPU (ms)", "CPU ratio",
+        "p90 |offset err| (ms)", "in bound",
     ])
-    table.add(plainExchange.row("plain SNTP exchange", baseline: one, baselineName: "A (itself)"))
-    table.add(ntsExchange.row("NTS exchange (association kept)", baseline: one, baselineName: "A"))
-    table.add(keyExchange.row("NTS-KE (TCP+TLS 1.3+records+export)", baseline: one, baselineName: "A"))
-    table.add(plainBurst.row("plain 4-sample burst", baseline: four, baselineName: "B (itself)"))
-    table.add(firstQuery.row("NTSQuery 1st (fresh sessions: KE+4)", baseline: four, baselineName: "B"))
-    table.add(secondQuery.row("NTSQuery 2nd (cookies kept: 4)", baseline: four, baselineName: "B"))
+    table.add(plainExchange.row("plain SNTP exchange", baseline: one, oneCPU, baselineName: "A (itself)"))
+    table.add(ntsExchange.row("NTS exchange (association kept)", baseline: one, oneCPU, baselineName: "A"))
+    table.add(
+        keyExchange.row("NTS-KE (TCP+TLS 1.3+records+export)", baseline: one, oneCPU, baselineName: "A"))
+    table.add(plainBurst.row("plain 4-sample burst", baseline: four, fourCPU, baselineName: "B (itself)"))
+    table.add(
+        firstQuery.row("NTSQuery 1st (fresh sessions: KE+4)", baseline: four, fourCPU, baselineName: "B"))
+    table.add(secondQuery.row("NTSQuery 2nd (cookies kept: 4)", baseline: four, fourCPU, baselineName: "B"))
     print("nts: NTS (RFC 8915) vs plain SNTP against in-process fake servers on 127.0.0.1, true offset")
     print("+1.500 s, interval 0, timeout 1 s; all series interleaved round by round. Ratios are medians over")
     print(
@@ -160,7 +170,9 @@ private struct NTSBench {
     /// One timed single-request query of `address`, protected by `protection` if given.
     func exchange(_ address: SocketAddress, protection: NTSPacketProtection?) throws -> NTSBenchRun {
         let start = clock.now()
+        let cpu = threadCPUSeconds()
         let result = client.query(address, options: single, deadline: nil, protection: protection)
+        let cpuTime = threadCPUSeconds() - cpu
         let time = (clock.now() - start).secondsDouble
         guard let best = result.best else {
             let kind = protection == nil ? "plain" : "NTS"
@@ -168,19 +180,21 @@ private struct NTSBench {
                 "a \(kind) exchange with \(address) gave no sample: \(result.failure?.description ?? "unknown")"
             )
         }
-        return NTSBenchRun(time: time, sample: best)
+        return NTSBenchRun(time: time, cpu: cpuTime, sample: best)
     }
 
     /// One timed plain 4-sample burst.
     func plainBurst() throws -> NTSBenchRun {
         let start = clock.now()
+        let cpu = threadCPUSeconds()
         let result = client.query(plainAddress, options: burst)
+        let cpuTime = threadCPUSeconds() - cpu
         let time = (clock.now() - start).secondsDouble
         guard let best = result.best, result.samples.count == burst.samples else {
             throw NTSBenchmarkFailure(
                 "a plain burst gave \(result.samples.count) samples: \(result.failure?.description ?? "")")
         }
-        return NTSBenchRun(time: time, sample: best)
+        return NTSBenchRun(time: time, cpu: cpuTime, sample: best)
     }
 
     /// A timed first NTS query with fresh sessions (key exchange + burst), then a timed second one
@@ -191,8 +205,10 @@ private struct NTSBench {
             keyExchangeTimeout: .seconds(5))
         func timed(_ expectedKeyExchanges: Int) throws -> NTSBenchRun {
             let start = clock.now()
+            let cpu = threadCPUSeconds()
             let outcome = query.query(
                 keServer, options: burst, deadline: client.monotonic.now() + .seconds(10))
+            let cpuTime = threadCPUSeconds() - cpu
             let time = (clock.now() - start).secondsDouble
             if let failure = outcome.failure {
                 throw NTSBenchmarkFailure("NTSQuery of \(keServer) failed: \(failure)")
@@ -205,7 +221,7 @@ private struct NTSBench {
                         + "\(outcome.keyExchanges) key exchanges (expected \(burst.samples) and \(expectedKeyExchanges))"
                 )
             }
-            return NTSBenchRun(time: time, sample: best)
+            return NTSBenchRun(time: time, cpu: cpuTime, sample: best)
         }
         let first = try timed(1)
         let second = try timed(0)
@@ -213,20 +229,30 @@ private struct NTSBench {
     }
 }
 
-/// One timed run and the sample it gave.
+/// One timed run (wall and calling-thread CPU seconds) and the sample it gave.
 private struct NTSBenchRun {
     var time: Double
+    var cpu: Double
     var sample: NTPSample
+}
+
+/// Seconds of CPU time the calling thread has used.
+private func threadCPUSeconds() -> Double {
+    var time = timespec()
+    _ = clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
 }
 
 /// The times of one kind of run, its offset errors, and how many lay outside their bound.
 private struct NTSBenchSeries {
     var times: [Double] = []
+    var cpu: [Double] = []
     var errors: [Double] = []
     var outside = 0
 
     mutating func add(_ run: NTSBenchRun, truth: Duration) {
         times.append(run.time)
+        cpu.append(run.cpu)
         let error = run.sample.offset - truth
         let magnitude = error < .zero ? .zero - error : error
         errors.append(magnitude.secondsDouble)
@@ -234,11 +260,14 @@ private struct NTSBenchSeries {
     }
 
     var median: Double { Stats.median(times) }
+    var cpuMedian: Double { Stats.median(cpu) }
 
-    func row(_ name: String, baseline: Double, baselineName: String) -> [String] {
+    func row(_ name: String, baseline: Double, _ cpuBaseline: Double, baselineName: String) -> [String] {
         [
             name, "\(times.count)", ms(median), ms(Stats.quantile(times, 0.9)),
             baseline > 0 ? String(format: "×%.2f", median / baseline) : "–", baselineName,
+            String(format: "%.4f", cpuMedian * 1000),
+            cpuBaseline > 0 ? String(format: "×%.2f", cpuMedian / cpuBaseline) : "–",
             errors.isEmpty ? "–" : ms(Stats.quantile(errors, 0.9)),
             errors.isEmpty ? "–" : "\(errors.count - outside)/\(errors.count)",
         ]

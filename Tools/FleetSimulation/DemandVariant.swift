@@ -2,9 +2,9 @@ import NetClockPlatform
 import NetworkClock
 
 /// Changes to the library that the `demand` policy can be run with, to see what a change would do
-/// before it is made: the settings the library already has (the burst, the clock policy), and two
-/// changes to its code modelled in the simulator (scheduling on the time base, keeping the
-/// frequency across reboots). Nil or false: the library as it is.
+/// before it is made: the settings the library already has (the burst, the clock policy), and a
+/// change to its code modelled in the simulator (keeping the frequency across reboots). Nil or
+/// false: the library as it is.
 package struct DemandVariant: Sendable, Hashable {
     /// Samples per address (`QueryOptions.samples`; default 4).
     package var samples: Int?
@@ -18,9 +18,6 @@ package struct DemandVariant: Sendable, Hashable {
     package var wanderRatePPMPerHour: Double?
     /// `ClockPolicy.wanderLimitPPM` (default 10).
     package var wanderLimitPPM: Double?
-    /// The schedule asks for the bound a later `now()` will read, along the time base, instead of
-    /// mapping a later boot-time instant at the kernel's possible slew (``ExactTimeBase``).
-    package var schedulesOnTimeBase = false
     /// The frequency history outlives a reboot (moved onto the new boot's time base across a
     /// second of RTC-measured gap); the anchor does not.
     package var keepsFrequencyAcrossReboots = false
@@ -52,7 +49,6 @@ package struct DemandVariant: Sendable, Hashable {
         if let suspendTolerancePPM { flags.append("--suspend-tolerance \(suspendTolerancePPM)") }
         if let wanderRatePPMPerHour { flags.append("--wander-rate \(wanderRatePPMPerHour)") }
         if let wanderLimitPPM { flags.append("--wander-limit \(wanderLimitPPM)") }
-        if schedulesOnTimeBase { flags.append("--schedule-on-time-base") }
         if keepsFrequencyAcrossReboots { flags.append("--keep-frequency") }
         return flags
     }

@@ -42,7 +42,6 @@ package struct FleetSimulation: Sendable {
             DemandPolicy(
                 app: LibraryApp(
                     configuration: demandConfiguration, usesFacade: true,
-                    schedulesOnTimeBase: variant.schedulesOnTimeBase,
                     keepsFrequencyAcrossReboots: variant.keepsFrequencyAcrossReboots)),
         ]
     }

@@ -37,16 +37,14 @@ extension LibraryApp {
         return ReadingSpan(start: start, end: endReading, boundWithin: within)
     }
 
-    /// The time and bound `now()` will read `distance` from now on the exchange clock: the
-    /// clock's estimate there, less the charge for mapping an instant that far away, which a later
-    /// `now()` reading the time base itself does not pay.
+    /// The time and bound `now()` will read `distance` from now (the simulated kernel never
+    /// slews, so the exchange clock's distance is the time base's): what the schedule asks too
+    /// (``AnchoredClock/estimate(afterElapsed:)``).
     func ahead(of clock: AnchoredClock, after distance: Duration, on device: SimulatedDevice)
         -> (time: UnixTime, bound: Double)?
     {
-        guard let estimate = clock.estimate(at: device.clock.now() + distance) else { return nil }
-        let charge =
-            schedulesOnTimeBase ? .zero : distance.drift(atPPM: clock.kernelDiscipline.mappingRate * 1e6)
-        return (estimate.time, (estimate.errorBound - charge).secondsDouble)
+        guard let estimate = clock.estimate(afterElapsed: distance) else { return nil }
+        return (estimate.time, estimate.errorBound.secondsDouble)
     }
 
 }

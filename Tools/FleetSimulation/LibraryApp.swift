@@ -16,8 +16,6 @@ import TimeDoubles
 package final class LibraryApp {
     /// What the app configures.
     package let configuration: NetworkClock.Configuration
-    /// The variant `--schedule-on-time-base` (``ExactTimeBase``).
-    package let schedulesOnTimeBase: Bool
     /// The variant `--keep-frequency`: the frequency history outlives a reboot.
     package let keepsFrequencyAcrossReboots: Bool
     /// Whether each process makes a ``NetworkClock`` (whose setup reads the environment for its
@@ -41,17 +39,15 @@ package final class LibraryApp {
     /// The library configured with `configuration`, with the variants given.
     package init(
         configuration: NetworkClock.Configuration, usesFacade: Bool = false,
-        schedulesOnTimeBase: Bool = false,
         keepsFrequencyAcrossReboots: Bool = false
     ) {
         self.configuration = configuration
         self.usesFacade = usesFacade
-        self.schedulesOnTimeBase = schedulesOnTimeBase
         self.keepsFrequencyAcrossReboots = keepsFrequencyAcrossReboots
     }
 
-    /// The requests one sync sends: every server's addresses, each a burst of the configured
-    /// samples.
+    /// The requests one sync sends at most: every server's addresses, each a burst of the
+    /// configured samples (a clock with a need stops sooner: ``outcome(model:random:)``).
     package var requestsPerSync: Int {
         configuration.servers.count * configuration.addressesPerHost * configuration.query.samples
     }
@@ -60,11 +56,13 @@ package final class LibraryApp {
     /// interval after the previous one.
     package var sampleSpacing: Double { configuration.query.interval.secondsDouble }
 
-    /// Draws a sync as configured.
+    /// Draws a sync as configured: with a need (``NetworkClock/RefreshPolicy/maximumBound``) it
+    /// ends once a provisional decision is within half of it, as `sync()` does.
     package func outcome(model: FleetModel, random: inout FleetRandom) -> SyncOutcome {
         SyncOutcome(
             addresses: configuration.servers.count * configuration.addressesPerHost,
-            samples: configuration.query.samples, spacing: sampleSpacing, model: model, random: &random)
+            samples: configuration.query.samples, spacing: sampleSpacing, model: model,
+            endsWithin: configuration.refresh.maximumBound.map { $0.secondsDouble / 2 }, random: &random)
     }
 
     /// The app starts: a new process, its clock restored from the store.
@@ -123,23 +121,12 @@ package final class LibraryApp {
         let wall = device.machine.wallClock
         let facade: NetworkClock?
         let clock: AnchoredClock
-        switch (usesFacade, schedulesOnTimeBase) {
-        case (true, true):
-            let made = NetworkClock(
-                configuration: configuration, monotonic: ExactTimeBase(machine), wall: wall,
-                refreshClock: ManualClock(), timeBase: ExactTimeBase(machine))
-            (clock, facade) = (made.clock, made)
-        case (true, false):
+        if usesFacade {
             let made = NetworkClock(
                 configuration: configuration, monotonic: machine, wall: wall, refreshClock: ManualClock(),
                 timeBase: machine)
             (clock, facade) = (made.clock, made)
-        case (false, true):
-            facade = nil
-            clock = AnchoredClock(
-                monotonic: ExactTimeBase(machine), wall: wall, policy: configuration.clock,
-                timeBase: ExactTimeBase(machine))
-        case (false, false):
+        } else {
             facade = nil
             clock = AnchoredClock(
                 monotonic: machine, wall: wall, policy: configuration.clock, timeBase: machine)

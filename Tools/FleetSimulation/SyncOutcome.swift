@@ -28,9 +28,11 @@ package struct SyncOutcome: Sendable, Hashable {
     package var provisional: Provisional?
 
     /// Draws a sync of `addresses` in parallel, each sent `samples` requests `spacing` seconds
-    /// apart.
+    /// apart; with `endsWithin` (seconds), the round ends as soon as its provisional answer's bound
+    /// is within it (the library's clock with a need, at half of it), and sends no more.
     package init(
-        addresses: Int, samples: Int, spacing: Double, model: FleetModel, random: inout FleetRandom
+        addresses: Int, samples: Int, spacing: Double, model: FleetModel, endsWithin: Double? = nil,
+        random: inout FleetRandom
     ) {
         var best = Double.infinity
         var last = 0.0
@@ -56,6 +58,11 @@ package struct SyncOutcome: Sendable, Hashable {
             provisional = Provisional(
                 time: time, error: random.uniform(-fastest / 4, fastest / 4),
                 bound: fastest / 2 + model.dispersion)
+        }
+        if let endsWithin, let early = provisional, early.bound <= endsWithin {
+            // Only the requests sent before the provisional answer went out.
+            requests = requests.filter { $0 <= early.time }
+            (error, bound, duration, provisional) = (early.error, early.bound, early.time, nil)
         }
     }
 }

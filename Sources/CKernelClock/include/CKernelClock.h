@@ -11,6 +11,7 @@
 #include <sys/timerfd.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <time.h>
 
 /// The hot path's reading: the raw oscillator and the suspend epoch, in nanoseconds.
 typedef struct {
@@ -18,11 +19,35 @@ typedef struct {
     int64_t epoch;
 } netclock_raw_reading;
 
+/// A `clock_gettime`.
+typedef int (*netclock_gettime_fn)(clockid_t, struct timespec *);
+
+/// The vDSO's own `clock_gettime`, found when the library is loaded; NULL when it cannot be found
+/// (then the C library's is called). Written once, before `main`; only read afterwards.
+extern netclock_gettime_fn netclock_vdso_gettime;
+
+/// One clock in nanoseconds through `read` (the C library's `clock_gettime` when NULL); 0 if the
+/// clock cannot be read (these clock ids cannot fail on the kernels that have them).
+static inline __attribute__((always_inline)) int64_t netclock_read(netclock_gettime_fn read, clockid_t id) {
+    struct timespec ts;
+    int failed = read != NULL ? read(id, &ts) : clock_gettime(id, &ts);
+    if (failed != 0) return 0;
+    return (int64_t)ts.tv_sec * 1000000000 + (int64_t)ts.tv_nsec;
+}
+
 /// `CLOCK_MONOTONIC_RAW` in nanoseconds, then `CLOCK_MONOTONIC_COARSE − CLOCK_REALTIME_COARSE`
 /// (the suspend epoch), through the vDSO's `clock_gettime` directly when it can be found (the C
 /// library's wrapper adds a few nanoseconds a call), else the C library's. The same clocks as
-/// `clock_gettime` reads: the vDSO is what it calls for these clock ids.
-netclock_raw_reading netclock_raw_and_suspend_epoch(void);
+/// `clock_gettime` reads: the vDSO is what it calls for these clock ids. Inline, so that the hot
+/// path calls the vDSO and nothing else (no call of a C or Swift wrapper around it).
+static inline __attribute__((always_inline)) netclock_raw_reading netclock_raw_and_suspend_epoch(void) {
+    netclock_gettime_fn read = netclock_vdso_gettime;
+    netclock_raw_reading reading;
+    reading.awake = netclock_read(read, CLOCK_MONOTONIC_RAW);
+    int64_t wall = netclock_read(read, CLOCK_REALTIME_COARSE);
+    reading.epoch = netclock_read(read, CLOCK_MONOTONIC_COARSE) - wall;
+    return reading;
+}
 
 /// One clock in nanoseconds, read the same way (for the time base's paired readings, so that they
 /// read the raw oscillator and the suspend epoch through the same function as the hot path).

@@ -33,6 +33,11 @@ package struct HTTPProxyPolicy: Hashable, Sendable {
         self.bypass = bypass
     }
 
+    /// Every environment variable the policies read (``environment(_:)``, ``fixed(_:environment:)``).
+    package static let environmentNames = [
+        "http_proxy", "https_proxy", "HTTPS_PROXY", "no_proxy", "NO_PROXY",
+    ]
+
     /// The proxy of a process's environment, as curl reads it: `https_proxy`, else `HTTPS_PROXY`,
     /// for `https://` URLs; `http_proxy` (lower case only: a CGI program gets a request's `Proxy:`
     /// header as `HTTP_PROXY`) for `http://` URLs; `no_proxy`, else `NO_PROXY`, for the hosts that

@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import HTTPTime
+import NetClockPlatform
 import SNTP
 import TimeBase
 
@@ -154,9 +155,12 @@ extension NetworkClock.HTTPOptions.TimestampUnit {
 extension NetworkClock.HTTPOptions {
     /// The HTTP time client's configuration for these options, with the clock policy's frequency
     /// tolerance (``NetworkClock/ClockPolicy/frequencyTolerancePPM``, the one place it is set) and
-    /// the proxy policy (reading `environment` when ``proxy`` is ``Proxy/environment``).
+    /// the proxy policy (reading `environment` when ``proxy`` is ``Proxy/environment``; by default
+    /// the process's proxy variables, read alone: every facade is configured so, `netclock now`'s
+    /// included).
     package func clientConfiguration(
-        frequencyTolerancePPM: Double, environment: [String: String] = ProcessInfo.processInfo.environment
+        frequencyTolerancePPM: Double,
+        environment: [String: String] = Syscalls.environment(HTTPProxyPolicy.environmentNames)
     ) -> HTTPTimeClient.Configuration {
         var configuration = self.configuration
         configuration.frequencyTolerancePPM = frequencyTolerancePPM

@@ -57,6 +57,11 @@ extension AnchorStore {
         guard !trimmed.isEmpty else { return .failure(error(.empty, "the anchor file is empty")) }
         let data = Data(bytes)
         let decoder = JSONDecoder()
+        // The whole file first: a valid file of this format is parsed once. Only a file that does
+        // not decode is parsed again, for its version alone, to say why.
+        if let file = try? decoder.decode(AnchorFile.self, from: data), file.version == Self.formatVersion {
+            return .success(file)
+        }
         let version: Int?
         do {
             version = try decoder.decode(AnchorFile.VersionProbe.self, from: data).version
@@ -77,12 +82,7 @@ extension AnchorStore {
                     .unsupportedVersion,
                     "the anchor file has format version \(version); this build reads \(Self.formatVersion)"))
         }
-        do {
-            return .success(try decoder.decode(AnchorFile.self, from: data))
-        } catch {
-            return .failure(
-                self.error(.corrupt, "the anchor file lacks a field or has one of the wrong type"))
-        }
+        return .failure(self.error(.corrupt, "the anchor file lacks a field or has one of the wrong type"))
     }
 
     /// The anchor of a valid file, with what was saved beside it, if the file is of this boot.

@@ -1,0 +1,93 @@
+import COpenSSL
+import Synchronization
+
+/// An AES-SIV-CMAC-256 key (RFC 5297) ready for many messages: S2V on a keyed ``AESCMAC`` and the
+/// encryption on keyed ``AESCTR``, their AES key schedules made once, when the key is made.
+///
+/// A message then costs its CMAC and counter-mode blocks, two output arrays and nothing else: no
+/// algorithm fetch, context allocation or key schedule per message (which is what sealing with a
+/// fresh key costs, ``AESSIV``'s one-shot functions). An NTS association keeps one per direction.
+/// Messages under one key are taken one at a time (a mutex, never contended in practice).
+package final class AESSIVKey: Sendable {
+    /// The two keyed primitives.
+    private struct Engine {
+        var s2v: S2V
+        var ctr: AESCTR
+    }
+
+    private let engine: Mutex<Engine>
+
+    /// Makes the key schedules of `key` (32 bytes: the first half keys S2V, the second CTR mode).
+    package init(_ key: [UInt8]) throws(AESSIVError) {
+        guard key.count == AESSIV.keyLength else { throw .invalidKeyLength(key.count) }
+        let s2v = try S2V(macKey: Array(key[0..<16]))
+        let ctr = try AESCTR(key: Array(key[16..<32]))
+        engine = Mutex(Engine(s2v: s2v, ctr: ctr))
+    }
+
+    /// Encrypts `plaintext` under the associated-data items in order (a nonce, if any, the last of
+    /// them). - Returns: the 16-byte synthetic IV, then as many bytes of ciphertext as `plaintext`.
+    package func seal(associatedData: [[UInt8]], plaintext: [UInt8]) throws(AESSIVError) -> [UInt8] {
+        try AESSIV.validate(associatedData: associatedData)
+        return try engine.withLock { engine throws(AESSIVError) in
+            var sealed = [UInt8](repeating: 0, count: AESSIV.tagLength + plaintext.count)
+            var failure: AESSIVError?
+            plaintext.withUnsafeBytes { text in
+                sealed.withUnsafeMutableBytes { output in
+                    do throws(AESSIVError) {
+                        let v = try engine.s2v.vector(components: associatedData, plaintext: text)
+                        v.withUnsafeBytes { output.copyMemory(from: $0) }
+                        guard !text.isEmpty else { return }
+                        try engine.ctr.apply(
+                            counter: Self.counter(v), text,
+                            to: UnsafeMutableRawBufferPointer(rebasing: output[AESSIV.tagLength...]))
+                    } catch {
+                        failure = error
+                    }
+                }
+            }
+            if let failure { throw failure }
+            return sealed
+        }
+    }
+
+    /// Decrypts and verifies what ``seal(associatedData:plaintext:)`` made.
+    /// - Throws: ``AESSIVErrorCode/authenticationFailed`` when any bit of the key, associated data,
+    ///   tag or ciphertext differs; nothing of the plaintext is returned then.
+    package func open(associatedData: [[UInt8]], ciphertext: [UInt8]) throws(AESSIVError) -> [UInt8] {
+        try AESSIV.validate(associatedData: associatedData)
+        guard ciphertext.count >= AESSIV.tagLength else { throw .ciphertextTooShort(ciphertext.count) }
+        return try engine.withLock { engine throws(AESSIVError) in
+            var plaintext = [UInt8](repeating: 0, count: ciphertext.count - AESSIV.tagLength)
+            var failure: AESSIVError?
+            ciphertext.withUnsafeBytes { sealed in
+                plaintext.withUnsafeMutableBytes { output in
+                    do throws(AESSIVError) {
+                        let v = SIVBlock(sealed)
+                        if !output.isEmpty {
+                            try engine.ctr.apply(
+                                counter: Self.counter(v),
+                                UnsafeRawBufferPointer(rebasing: sealed[AESSIV.tagLength...]), to: output)
+                        }
+                        let t = try engine.s2v.vector(
+                            components: associatedData, plaintext: UnsafeRawBufferPointer(output))
+                        let equal = t.withUnsafeBytes { expected in
+                            CRYPTO_memcmp(expected.baseAddress, sealed.baseAddress, AESSIV.tagLength) == 0
+                        }
+                        if !equal { failure = .authenticationFailed }
+                    } catch {
+                        failure = error
+                    }
+                }
+            }
+            if let failure { throw failure }
+            return plaintext
+        }
+    }
+
+    /// The initial counter block for synthetic IV `v`: `V` with bits 63 and 31 of its last 64 bits
+    /// cleared (RFC 5297 §2.6), so that implementations with 32- or 64-bit counters agree.
+    static func counter(_ v: SIVBlock) -> SIVBlock {
+        SIVBlock(high: v.high, low: v.low & ~(1 << 63 | 1 << 31))
+    }
+}
