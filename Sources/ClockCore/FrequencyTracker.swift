@@ -79,9 +79,9 @@ package struct FrequencyTracker: Sendable, Hashable {
     /// A point at the same instant as a kept one replaces it only if its bound is tighter. Points
     /// older than ``ClockPolicy/frequencyHistoryWindow`` before the newest are forgotten; beyond
     /// ``ClockPolicy/frequencyHistoryCapacity``, one of the closest-spaced pair is dropped.
-    /// - Returns: ``ResetReason/frequencyChanged`` when the point contradicted the history, which
-    ///   was then cut back to the newest points that agree; nil otherwise.
     /// A point whose pairs contradict ``carried`` drops it, as a reset.
+    /// - Returns: ``ResetReason/frequencyChanged`` when the point contradicted the history (which
+    ///   was then cut back to the newest points that agree) or ``carried``; nil otherwise.
     @discardableResult
     package mutating func add(_ point: Point) -> ResetReason? {
         guard insert(point) else { return nil }
