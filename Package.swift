@@ -6,9 +6,11 @@ let strict: [SwiftSetting] = [
 ]
 
 // Targets are cut by effect, in layers (Architecture.md in the NetworkClock DocC catalog):
-//   platform:        NetClockPlatform (every libc call a client makes, the pool and its waiter);
+//   values:          TimeValues (time values and their text, the one interval type and drift rule,
+//                    the clock protocols; no system call)
+//   platform:        NetClockPlatform (every libc call a client makes: sockets and the datagram
+//                    loop, the system's clocks, the pool and its waiter; server names);
 //                    NetClockTLS (every OpenSSL call, through the COpenSSL system library)
-//   time base:       TimeBase (time values, the one interval type and drift rule, the datagram loop)
 //   protocol cores:  SNTP (wire, the burst core, sample math); NTS / NTSClient
 //                    (a transform of SNTP's packets); Roughtime (its own core); HTTPTime (the HTTP(S)
 //                    time client and its parsers)
@@ -37,16 +39,14 @@ let package = Package(
         // The header behind `adjtimex` (the Glibc module map lacks <sys/timex.h>) and the vDSO
         // clock lookup; used only by NetClockPlatform.
         .target(name: "CKernelClock", path: "Sources/CKernelClock"),
+        // The values every layer builds on, with no system call: the time values (UnixTime,
+        // MonotonicInstant, TimeMapping, ISO 8601, Duration's text), the one interval type and drift
+        // rule (TrueTimeInterval, Duration.drift(atPPM:)), Marzullo's intersection and the clock
+        // protocols that tests inject.
+        .target(name: "TimeValues", path: "Sources/TimeValues", swiftSettings: strict),
         .target(
-            name: "NetClockPlatform", dependencies: ["CKernelClock"], path: "Sources/NetClockPlatform",
-            swiftSettings: strict),
-        // The time base every protocol and the clock build on: the time values (UnixTime,
-        // MonotonicInstant, TimeMapping), the one interval type and drift rule (TrueTimeInterval,
-        // Duration.drift(atPPM:)), the injectable clocks and the sans-I/O contract (DatagramCore,
-        // DatagramLoop).
-        .target(
-            name: "TimeBase", dependencies: ["NetClockPlatform"], path: "Sources/TimeBase",
-            swiftSettings: strict),
+            name: "NetClockPlatform", dependencies: ["CKernelClock", "TimeValues"],
+            path: "Sources/NetClockPlatform", swiftSettings: strict),
         // OpenSSL 3 from the system (`libssl-dev`): headers and a shim for the macros Swift cannot
         // import. Among shipping modules only NetClockTLS imports it.
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
@@ -56,40 +56,41 @@ let package = Package(
             name: "NetClockTLS", dependencies: ["COpenSSL", "NetClockPlatform"], path: "Sources/NetClockTLS",
             swiftSettings: strict),
         .target(
-            name: "SNTP", dependencies: ["NetClockPlatform", "TimeBase"], path: "Sources/SNTP",
+            name: "SNTP", dependencies: ["NetClockPlatform", "TimeValues"], path: "Sources/SNTP",
             swiftSettings: strict),
         // Pure NTS (RFC 8915) wire codecs: NTS-KE records, NTS extension fields for NTPv4.
         .target(
-            name: "NTS", dependencies: ["SNTP", "TimeBase"], path: "Sources/NTS",
+            name: "NTS", dependencies: ["SNTP", "TimeValues"], path: "Sources/NTS",
             swiftSettings: strict),
         // The NTS client (RFC 8915): NTS-KE over NetClockTLS, the keys and cookies of an
         // association, and the protection of NTP requests and replies.
         .target(
-            name: "NTSClient", dependencies: ["NTS", "SNTP", "TimeBase", "NetClockTLS", "NetClockPlatform"],
+            name: "NTSClient",
+            dependencies: ["NTS", "SNTP", "TimeValues", "NetClockTLS", "NetClockPlatform"],
             path: "Sources/NTSClient", swiftSettings: strict),
         // Roughtime (RFC 10049, the drafts from 10 on, Google-Roughtime): tagged messages, Merkle
         // proofs, delegation and signature checks, the exchange core, chained multi-server queries
         // and malfeasance reports.
         .target(
-            name: "Roughtime", dependencies: ["SNTP", "TimeBase", "NetClockTLS", "NetClockPlatform"],
+            name: "Roughtime", dependencies: ["TimeValues", "NetClockTLS", "NetClockPlatform"],
             path: "Sources/Roughtime", swiftSettings: strict),
         // The HTTP(S) time client (for networks where NTP's UDP is blocked), beside SNTP and NTS:
         // `Parsing/` total parsers for HTTP dates, response heads and timestamp headers (what the
         // fuzz targets link), `Client/` its own HTTP/1.1 client over TCP and NetClockTLS, the
         // Date-header refiner and the measurement.
         .target(
-            name: "HTTPTime", dependencies: ["TimeBase", "NetClockPlatform", "NetClockTLS"],
+            name: "HTTPTime", dependencies: ["TimeValues", "NetClockPlatform", "NetClockTLS"],
             path: "Sources/HTTPTime", swiftSettings: strict),
         // The clock layer: the anchored clock and everything it keeps (anchor, frequency tracker,
         // holdover aging, leap schedule, time base readers), without I/O above the platform and
         // without the facade's types (NetworkClock names its public types through typealiases).
         .target(
-            name: "ClockCore", dependencies: ["TimeBase", "NetClockPlatform"], path: "Sources/ClockCore",
+            name: "ClockCore", dependencies: ["TimeValues", "NetClockPlatform"], path: "Sources/ClockCore",
             swiftSettings: strict),
         .target(
             name: "NetworkClock",
             dependencies: [
-                "ClockCore", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform", "NetClockTLS", "NTSClient",
+                "ClockCore", "SNTP", "TimeValues", "HTTPTime", "NetClockPlatform", "NetClockTLS", "NTSClient",
                 "Roughtime",
             ],
             path: "Sources/NetworkClock", swiftSettings: strict),
@@ -98,7 +99,7 @@ let package = Package(
         // module imported directly (Architecture.md, "The command line through the facade").
         .target(
             name: "NetclockCLI",
-            dependencies: ["NetworkClock", "SNTP", "TimeBase"],
+            dependencies: ["NetworkClock", "SNTP", "TimeValues"],
             path: "Sources/NetclockCLI",
             swiftSettings: strict),
         .executableTarget(
@@ -114,7 +115,7 @@ let package = Package(
         .target(
             name: "LoopbackServers",
             dependencies: [
-                "SNTP", "TimeBase", "NetClockPlatform", "NetClockTLS", "NTS", "Roughtime",
+                "SNTP", "TimeValues", "NetClockPlatform", "NetClockTLS", "NTS", "Roughtime",
                 "NetClockTestSupport",
             ],
             path: "Tools/LoopbackServers", swiftSettings: strict),
@@ -127,7 +128,7 @@ let package = Package(
         // scripted clocks. It needs nothing above ClockCore and does not import Testing
         // (Architecture.md).
         .target(
-            name: "TimeDoubles", dependencies: ["TimeBase", "ClockCore", "NetClockPlatform"],
+            name: "TimeDoubles", dependencies: ["TimeValues", "ClockCore", "NetClockPlatform"],
             path: "Tools/TimeDoubles", swiftSettings: strict),
         // The fleet simulator (issue 43): a sampled fleet of apps on simulated machines, each policy
         // on the same events, the demand-driven one on the library's own clock and schedule
@@ -135,7 +136,7 @@ let package = Package(
         .target(
             name: "FleetSimulation",
             dependencies: [
-                "NetworkClock", "ClockCore", "SNTP", "TimeBase", "NetClockPlatform", "TimeDoubles",
+                "NetworkClock", "ClockCore", "SNTP", "TimeValues", "NetClockPlatform", "TimeDoubles",
                 "LoopbackServers",
             ],
             path: "Tools/FleetSimulation", swiftSettings: strict),
@@ -145,7 +146,9 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "fake-ntp-server",
-            dependencies: ["LoopbackServers", "SNTP", "TimeBase", "NetClockPlatform", "NetClockTestSupport"],
+            dependencies: [
+                "LoopbackServers", "SNTP", "TimeValues", "NetClockPlatform", "NetClockTestSupport",
+            ],
             path: "Tools/fake-ntp-server", swiftSettings: strict),
         .executableTarget(
             name: "fake-roughtime-server",
@@ -154,7 +157,7 @@ let package = Package(
         .executableTarget(
             name: "netclock-bench",
             dependencies: [
-                "NetworkClock", "ClockCore", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform",
+                "NetworkClock", "ClockCore", "SNTP", "TimeValues", "HTTPTime", "NetClockPlatform",
                 "LoopbackServers", "NTSClient",
                 "NetClockTLS", "Roughtime", "NetClockTestSupport", "TimeDoubles", "FleetSimulation",
             ],
@@ -164,24 +167,25 @@ let package = Package(
         .executableTarget(
             name: "netclock-soak",
             dependencies: [
-                "NetworkClock", "SNTP", "TimeBase", "LoopbackServers", "NetClockPlatform", "Roughtime",
+                "NetworkClock", "SNTP", "TimeValues", "LoopbackServers", "NetClockPlatform", "Roughtime",
             ],
             path: "Tools/Soak", swiftSettings: strict),
         .testTarget(
             name: "SNTPTests",
             dependencies: [
-                "SNTP", "TimeBase", "NetClockPlatform", "LoopbackServers", "LoopbackTestSupport",
+                "SNTP", "TimeValues", "NetClockPlatform", "LoopbackServers", "LoopbackTestSupport",
                 "WallClockReference", "TimeDoubles",
             ],
             path: "Tests/SNTPTests",
             swiftSettings: strict),
         .testTarget(
-            name: "NTSTests", dependencies: ["NTS", "SNTP", "TimeBase"], path: "Tests/NTSTests",
+            name: "NTSTests", dependencies: ["NTS", "SNTP", "TimeValues"], path: "Tests/NTSTests",
             swiftSettings: strict),
         .testTarget(
             name: "NTSClientTests",
             dependencies: [
-                "NTSClient", "NTS", "SNTP", "TimeBase", "NetClockTLS", "NetClockPlatform", "LoopbackServers",
+                "NTSClient", "NTS", "SNTP", "TimeValues", "NetClockTLS", "NetClockPlatform",
+                "LoopbackServers",
                 "WallClockReference", "TimeDoubles",
             ],
             path: "Tests/NTSClientTests", swiftSettings: strict),
@@ -191,21 +195,21 @@ let package = Package(
             path: "Tests/NetClockPlatformTests", swiftSettings: strict),
         .testTarget(
             name: "HTTPTimeTests",
-            dependencies: ["HTTPTime", "TimeBase", "NetClockTLS", "LoopbackServers"],
+            dependencies: ["HTTPTime", "TimeValues", "NetClockTLS", "LoopbackServers"],
             path: "Tests/HTTPTimeTests", swiftSettings: strict),
         // The clock's own tests (the anchored clock, holdover, leap seconds, floors, namespaces, the
         // system-clock decision), on the doubles' simulated machines; they build without the facade.
         .testTarget(
             name: "ClockCoreTests",
             dependencies: [
-                "ClockCore", "TimeBase", "NetClockPlatform", "LoopbackServers", "NetClockTestSupport",
+                "ClockCore", "TimeValues", "NetClockPlatform", "LoopbackServers", "NetClockTestSupport",
                 "TimeDoubles",
             ],
             path: "Tests/ClockCoreTests", swiftSettings: strict),
         .testTarget(
             name: "NetworkClockTests",
             dependencies: [
-                "NetworkClock", "ClockCore", "SNTP", "TimeBase", "HTTPTime", "NetClockPlatform",
+                "NetworkClock", "ClockCore", "SNTP", "TimeValues", "HTTPTime", "NetClockPlatform",
                 "NetClockTLS", "LoopbackServers", "LoopbackTestSupport", "WallClockReference",
                 "NTSClient", "Roughtime", "NetClockTestSupport", "TimeDoubles", "FleetSimulation",
             ],
@@ -217,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "RoughtimeTests",
             dependencies: [
-                "Roughtime", "SNTP", "TimeBase", "NetClockTLS", "NetClockPlatform", "LoopbackServers",
+                "Roughtime", "SNTP", "TimeValues", "NetClockTLS", "NetClockPlatform", "LoopbackServers",
                 "WallClockReference",
                 "NetClockTestSupport",
             ],
@@ -225,7 +229,7 @@ let package = Package(
         .testTarget(
             name: "LoopbackServersTests",
             dependencies: [
-                "LoopbackServers", "LoopbackTestSupport", "WallClockReference", "SNTP", "TimeBase",
+                "LoopbackServers", "LoopbackTestSupport", "WallClockReference", "SNTP", "TimeValues",
                 "NetClockPlatform", "NTS",
                 "NetClockTLS",
                 "NetClockTestSupport", "TimeDoubles",
@@ -234,7 +238,7 @@ let package = Package(
         .testTarget(
             name: "netclockTests",
             dependencies: [
-                "NetclockCLI", "NetworkClock", "ClockCore", "SNTP", "TimeBase", "HTTPTime",
+                "NetclockCLI", "NetworkClock", "ClockCore", "SNTP", "TimeValues", "HTTPTime",
                 "NetClockPlatform",
                 "LoopbackServers", "LoopbackTestSupport", "WallClockReference",
                 "NetClockTestSupport",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Counts the public API of the library products NetworkClock and SNTP (each with the public types
-# it names from the package's lower targets: SNTP's time values from TimeBase, NetworkClock's
+# it names from the package's lower targets: SNTP's time values from TimeValues, NetworkClock's
 # address family from NetClockPlatform and its clock types from ClockCore).
 #
 #   Tools/api-count.sh [--list] [NETWORKCLOCK_LIMIT [SNTP_LIMIT [NETWORKCLOCK_SYMBOLS [SNTP_SYMBOLS]]]]
@@ -70,7 +70,7 @@ for module in NetworkClock SNTP; do
     if [[ $module == SNTP ]]; then
         limit=$sntp_limit
         symbol_limit=$sntp_symbols
-        named=(TimeBase)
+        named=(TimeValues NetClockPlatform)
     fi
     rm -rf "${out:?}/$module"
     mkdir -p "$out/$module"

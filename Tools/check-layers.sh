@@ -12,7 +12,7 @@
 #    `#else` of `#if canImport(FoundationEssentials)`, for platforms without it): Foundation brings
 #    ICU's data, and the statically linked netclock would grow from 17 MB to 62 MB.
 # 4. The CLI (Sources/NetclockCLI) works through the facade: it imports NetworkClock, and of the
-#    lower modules only SNTP (to name its public NTPSample) and TimeBase (its values' operators,
+#    lower modules only SNTP (to name its public NTPSample) and TimeValues (its values' operators,
 #    which Swift finds only in a module imported directly); it calls no platform function
 #    (`Syscalls.`, `FileSystem.`) and reads no system clock itself.
 #
@@ -23,7 +23,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 # The modules the NetworkClock library product links (see Package.swift), and the CLI on top.
-linked=(NetClockPlatform CKernelClock TimeBase NetClockTLS SNTP NTS NTSClient Roughtime HTTPTime ClockCore NetworkClock)
+linked=(TimeValues NetClockPlatform CKernelClock NetClockTLS SNTP NTS NTSClient Roughtime HTTPTime ClockCore NetworkClock)
 shipping=("${linked[@]}" NetclockCLI netclock)
 dirs=()
 for module in "${shipping[@]}"; do

@@ -68,16 +68,16 @@ toolchain_bin=$(dirname "$(readlink -f "$swiftc")")
 # The package modules each harness imports, directly or not, in dependency order (see Package.swift).
 modules_of() {
     case $1 in
-        ntp) echo NetClockPlatform TimeBase SNTP ;;
-        # The parsers, TrueTimeInterval's server-reading constructor (TimeBase: what a reading becomes) and
+        ntp) echo TimeValues NetClockPlatform SNTP ;;
+        # The parsers, TrueTimeInterval's server-reading constructor (TimeValues: what a reading becomes) and
         # HTTPResponseEvidence (reading it from a response's fields) live in HTTPTime, whose client
         # also links the TLS module (https://).
-        httpdate | httphead) echo NetClockPlatform TimeBase NetClockTLS HTTPTime ;;
-        ntske | ntsef) echo NetClockPlatform TimeBase SNTP NTS ;;
+        httpdate | httphead) echo TimeValues NetClockPlatform NetClockTLS HTTPTime ;;
+        ntske | ntsef) echo TimeValues NetClockPlatform SNTP NTS ;;
         # The TLS engine and OpenSSL (COpenSSL's module map is passed to every compile).
-        tls) echo NetClockPlatform NetClockTLS ;;
-        roughtime) echo NetClockPlatform TimeBase SNTP NetClockTLS Roughtime ;;
-        leapsec) echo NetClockPlatform TimeBase ;;
+        tls) echo TimeValues NetClockPlatform NetClockTLS ;;
+        roughtime) echo TimeValues NetClockPlatform SNTP NetClockTLS Roughtime ;;
+        leapsec) echo TimeValues ;;
     esac
 }
 harness_of() {

@@ -87,12 +87,14 @@ func count(_ arguments: [String]) -> Int32 {
     let graphs = arguments.dropFirst(2).map(Graph.init(path:))
     let module = graphs.first { !$0.isExtensionGraph }?.module ?? graphs[0].module
     // A lower module's type that the module names by a typealias counts once, as the typealias;
-    // its members count as the module's.
+    // its members count as the module's. The lower module's other types are not the module's API.
     let aliased = Set(graphs.filter { !$0.isNamedLowerGraph }.flatMap(\.symbols).flatMap(\.aliasTargets))
     let declared = graphs.flatMap { graph in
-        graph.symbols.filter {
-            !$0.isSynthesized && !(graph.isNamedLowerGraph && aliased.contains($0.preciseIdentifier))
-        }
+        guard graph.isNamedLowerGraph else { return graph.symbols.filter { !$0.isSynthesized } }
+        let named = Set(
+            graph.symbols.filter { $0.path.count == 1 && aliased.contains($0.preciseIdentifier) }.map(
+                \.path[0]))
+        return graph.symbols.filter { $0.path.count > 1 && !$0.isSynthesized && named.contains($0.path[0]) }
     }
     let topLevel = graphs.filter { !$0.isExtensionGraph }.flatMap(\.symbols)
         .filter { $0.path.count == 1 && typeKinds.contains($0.kind) }

@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// A point where true time is known against the monotonic clock: "at `monotonic`, the true time was
 /// `trueTime`, give or take `errorBound`".

@@ -1,5 +1,5 @@
 import Synchronization
-import TimeBase
+import TimeValues
 
 /// A lock-free, double-buffered sequence lock holding the ``PublishedAnchor``.
 ///

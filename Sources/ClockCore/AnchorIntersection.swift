@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// The intersection of a clock's current anchor with an offered one, both carried to the later
 /// of their two instants on the time base (so neither is aged further than needed).

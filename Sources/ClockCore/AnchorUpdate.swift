@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// What a new time (a sync's result, an ingested response) did to the clock's anchor.
 public enum AnchorUpdate: Sendable, Hashable, CustomStringConvertible {

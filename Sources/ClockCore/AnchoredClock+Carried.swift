@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// What an ``AnchoredClock`` takes from an earlier boot of the same machine: the frequency its
 /// syncs measured, as a widened prior (``FrequencyTracker/carried``), never as points (the

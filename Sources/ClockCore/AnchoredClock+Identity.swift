@@ -1,6 +1,6 @@
 import NetClockPlatform
 import Synchronization
-import TimeBase
+import TimeValues
 
 /// The identity of an ``AnchoredClock``'s clocks (``ClockIdentity``): checked on slow paths, never
 /// on ``AnchoredClock/now()``'s hot path; a restore's new time-namespace offsets carry the anchor

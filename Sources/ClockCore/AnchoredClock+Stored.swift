@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// What a state file gives an ``AnchoredClock`` and takes from it: a stored anchor and frequency
 /// history merged in, the history on its own, and a consistent snapshot to save.

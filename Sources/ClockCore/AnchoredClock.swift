@@ -1,6 +1,6 @@
 import NetClockPlatform
 import Synchronization
-import TimeBase
+import TimeValues
 
 /// A clock that tells true time from an anchor on a time base no one can set or slew
 /// (``SystemTimeBase``), unaffected by the wall clock, with an error bound that grows with time

@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// The clocks an ``AnchoredClock`` reads, chosen once by whoever creates it: the kernel's own in
 /// production (``system``), simulated ones in tests and benchmarks

@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// What the instants an ``AnchoredClock`` holds are measured against: the boot its clocks count
 /// from and its time namespace's offsets on them. Under the same boot and offsets an instant means

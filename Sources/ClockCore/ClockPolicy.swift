@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// How the clock learns its oscillator's frequency from successive syncs and how it grows the
 /// error bound between them (holdover).

@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 extension Duration {
 

@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// What an ``AnchoredClock`` knows about its oscillator's frequency at one moment: the correction
 /// it applies, where the frequency error can lie now, and the history behind it. The CLI's

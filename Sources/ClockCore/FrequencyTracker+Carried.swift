@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// What a ``FrequencyTracker`` takes from an earlier boot: the frequency it measured, as an interval
 /// widened for the reboot, never as points, since the earlier boot's instants are on clocks that

@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// The pairs of sync points a ``FrequencyTracker`` measures the frequency with, and their
 /// intersection (the HowTheErrorBoundWorks article, "Frequency").

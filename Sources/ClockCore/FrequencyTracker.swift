@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// Learns the oscillator's frequency error from the sync history, as an interval: each pair of
 /// points bounds the mean frequency between them, widened by the wander allowed since

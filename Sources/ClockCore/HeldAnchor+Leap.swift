@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 extension HeldAnchor {
     /// Applies the anchor's leap schedule to a time just carried along the line from `start` (the

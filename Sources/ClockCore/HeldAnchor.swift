@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// An anchor as an ``AnchoredClock`` holds it: the anchor (true time at an exchange-clock instant,
 /// within its bound) and where that instant lies on the time base, the line the clock extrapolates

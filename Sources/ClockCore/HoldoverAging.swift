@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// How an anchor is carried along the time base: the frequency correction applied to awake time,
 /// and the bound's growth, at most `min(halfWidth + wanderRate·|u|, rateLimit)` per awake second at

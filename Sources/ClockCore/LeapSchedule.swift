@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// What an anchor knows about leap seconds: at most one scheduled leap (an inserted or a deleted
 /// second at a UTC midnight ending a month), and up to which instant every other month end is

@@ -1,4 +1,5 @@
-import TimeBase
+import TimeValues
+import NetClockPlatform
 
 /// Reads an ``AnchoredClock``'s monotonic source as whole nanoseconds, as cheaply as possible.
 ///

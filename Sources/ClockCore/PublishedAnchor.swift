@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// The anchor and its aging in the form ``AnchoredClock/now()`` computes with: plain integers and
 /// doubles, no references, so that it can be published through atomics.

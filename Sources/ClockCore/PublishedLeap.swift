@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// An anchor's ``LeapSchedule`` as the clock publishes it, precomputed so that ``AnchoredClock/now()``
 /// pays one comparison until the leap (or an unknown month end) is near: ``from`` is the earliest

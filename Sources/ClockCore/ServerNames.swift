@@ -1,5 +1,5 @@
 import Synchronization
-import TimeBase
+import TimeValues
 
 /// Interns server names as small integers, so that ``AnchoredClock/now()`` can publish and copy an
 /// estimate's server without touching a reference count (which would make concurrent readers

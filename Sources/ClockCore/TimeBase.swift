@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// An instant on the holdover time base: awake time counted by the raw oscillator plus time spent
 /// suspended, both since boot.

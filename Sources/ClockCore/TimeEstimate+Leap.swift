@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 extension TimeEstimate {
     /// What the clock knows about the next leap second, as the estimate was computed with it (see

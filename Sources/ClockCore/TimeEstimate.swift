@@ -4,7 +4,7 @@
     import Foundation
 #endif
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// The true time as the clock knows it at one moment: a best estimate and a
 /// bound on its error, so that the truth lies in ``earliest``...``latest``.

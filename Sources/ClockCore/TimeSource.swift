@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// Where the time behind an anchor came from.
 ///

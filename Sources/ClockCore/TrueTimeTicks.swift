@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// One tick of the clock's tick sequence (`ticks(every:)`): a true-time interval boundary and
 /// the clock's estimate when the tick was delivered.

@@ -2,7 +2,7 @@ import NTS
 import NetClockPlatform
 import NetClockTLS
 import SNTP
-import TimeBase
+import TimeValues
 
 /// Why an NTS source gave no authenticated time: the key exchange failed (TLS, certificate, ALPN,
 /// a refused or malformed NTS-KE response) or it could not be reached. A stable

@@ -2,7 +2,7 @@ import NTS
 import NetClockPlatform
 import NetClockTLS
 import SNTP
-import TimeBase
+import TimeValues
 
 /// The client side of NTS Key Establishment (RFC 8915 §4): TLS 1.3 to the NTS-KE server with
 /// ALPN `ntske/1` required, the request records, the response parsed by the bounded

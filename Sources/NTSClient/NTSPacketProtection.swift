@@ -2,7 +2,7 @@ import NTS
 import NetClockPlatform
 import NetClockTLS
 import SNTP
-import TimeBase
+import TimeValues
 
 /// Protects one burst's requests to an NTS association's NTP server and checks its replies
 /// (RFC 8915 §5.7): a fresh 32-byte Unique Identifier and one cookie per request, placeholders to

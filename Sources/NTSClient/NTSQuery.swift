@@ -2,7 +2,7 @@ import NTS
 import NetClockPlatform
 import NetClockTLS
 import SNTP
-import TimeBase
+import TimeValues
 
 /// Queries NTS servers (RFC 8915): a key exchange when no usable association exists, then a
 /// burst of NTS-protected requests to the NTP server it named, every reply authenticated.

@@ -1,6 +1,6 @@
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 /// What querying one NTS server produced: the association used, how many key exchanges it took,
 /// the NTP address queried and the burst's record; or why there was no burst.

@@ -1,7 +1,7 @@
 import NetClockPlatform
 import SNTP
 import Synchronization
-import TimeBase
+import TimeValues
 
 /// The NTS associations of a client, one per NTS-KE server, kept across queries so that cookies
 /// are spent before a new key exchange is run; and the back-off after failed key exchanges, so a

@@ -1,3 +1,5 @@
+import TimeValues
+
 /// The kernel's time discipline as `adjtimex(2)` reports it (read-only, `modes = 0`): whether a
 /// time daemon keeps the clock synchronised, how much it still has to slew, and the errors the
 /// daemon last declared.

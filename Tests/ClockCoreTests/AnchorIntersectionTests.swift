@@ -3,7 +3,7 @@ import LoopbackServers
 import NetClockPlatform
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 import TimeDoubles
 
 @testable import ClockCore

@@ -1,7 +1,7 @@
 import LoopbackServers
 import NetClockPlatform
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import ClockCore
 

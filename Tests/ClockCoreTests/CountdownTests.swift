@@ -2,7 +2,7 @@ import Foundation
 import SNTP
 import Synchronization
 import Testing
-import TimeBase
+import TimeValues
 import TimeDoubles
 
 @testable import ClockCore

@@ -2,7 +2,7 @@ import Foundation
 import LoopbackServers
 import NetClockPlatform
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import ClockCore
 

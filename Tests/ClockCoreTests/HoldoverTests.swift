@@ -3,7 +3,7 @@ import NetClockPlatform
 import SNTP
 import NetClockTestSupport
 import Testing
-import TimeBase
+import TimeValues
 import TimeDoubles
 
 @testable import ClockCore

@@ -1,7 +1,7 @@
 import NetClockPlatform
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 import TimeDoubles
 
 @testable import ClockCore

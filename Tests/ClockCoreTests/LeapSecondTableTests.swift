@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import ClockCore
 @testable import NetworkClock

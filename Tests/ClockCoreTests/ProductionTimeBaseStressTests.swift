@@ -3,7 +3,7 @@ import NetClockPlatform
 import Synchronization
 import NetClockTestSupport
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import ClockCore
 

@@ -2,7 +2,7 @@ import NetClockPlatform
 import NetClockTestSupport
 import Synchronization
 import Testing
-import TimeBase
+import TimeValues
 import TimeDoubles
 
 @testable import ClockCore

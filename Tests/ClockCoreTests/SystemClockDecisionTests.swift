@@ -1,6 +1,6 @@
 import NetClockPlatform
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import NetworkClock
 

@@ -1,6 +1,6 @@
 import LoopbackServers
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import HTTPTime
 

@@ -1,7 +1,7 @@
 @testable import HTTPTime
 import LoopbackServers
 import Testing
-import TimeBase
+import TimeValues
 
 @Suite struct HTTPDateTests {
     /// 1994-11-06T08:49:37Z, the RFC 9110 example.

@@ -3,7 +3,7 @@ import HTTPTime
 import LoopbackServers
 import NetClockTLS
 import Testing
-import TimeBase
+import TimeValues
 
 /// What each response proves, on the manual clock: the status rules, the headers read or refused,
 /// the request budget and deadlines, certificates checked against the server's own time, and the

@@ -3,7 +3,7 @@ import HTTPTime
 import LoopbackServers
 import NetClockTLS
 import Testing
-import TimeBase
+import TimeValues
 
 /// The HTTP(S) measurement's decisions on a manual clock: no socket, no waiting. A scripted server
 /// whose clock is the truth answers each request the core asks for after a one-way delay each way.

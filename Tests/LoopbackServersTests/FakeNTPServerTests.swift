@@ -12,7 +12,7 @@ import LoopbackTestSupport
 import NetClockPlatform
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 import TimeDoubles
 import WallClockReference
 

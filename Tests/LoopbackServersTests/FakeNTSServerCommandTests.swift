@@ -3,7 +3,7 @@ import LoopbackServers
 import NTS
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 /// `fake-ntp-server --nts`: the options, and the command serving a real NTS exchange.
 @Suite("fake-ntp-server --nts")

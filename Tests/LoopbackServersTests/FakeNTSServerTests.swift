@@ -6,7 +6,7 @@ import NetClockTLS
 import NetClockTestSupport
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 import WallClockReference
 
 /// The fake NTS server against a client written in the tests from the codecs (``NTSTestClient``):

@@ -4,7 +4,7 @@ import NetClockPlatform
 import NetClockTLS
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 /// A minimal NTS client written in the tests from the codecs (NTS-KE with ``TLSConnection``, NTP
 /// requests sealed with ``AESSIV``), independent of the fake server's own code paths, so the

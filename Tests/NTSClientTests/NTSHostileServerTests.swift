@@ -4,7 +4,7 @@ import NetClockPlatform
 import NetClockTLS
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import NTSClient
 import WallClockReference

@@ -3,7 +3,7 @@ import NetClockPlatform
 import NetClockTLS
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import NTSClient
 

@@ -1,6 +1,6 @@
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import NTS
 

@@ -2,7 +2,7 @@ import Foundation
 import NetClockPlatform
 import NetClockTestSupport
 import Testing
-import TimeBase
+import TimeValues
 import TimeDoubles
 
 @testable import ClockCore

@@ -3,7 +3,7 @@ import NetClockPlatform
 import NetClockTestSupport
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 import TimeDoubles
 
 @testable import ClockCore

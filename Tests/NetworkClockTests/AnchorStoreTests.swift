@@ -4,7 +4,7 @@ import SNTP
 import Synchronization
 import NetClockTestSupport
 import Testing
-import TimeBase
+import TimeValues
 import TimeDoubles
 
 @testable import ClockCore

@@ -2,7 +2,7 @@ import LoopbackServers
 import NetClockPlatform
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import NetworkClock
 import WallClockReference

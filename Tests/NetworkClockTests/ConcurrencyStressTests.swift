@@ -1,9 +1,10 @@
 import Dispatch
+import NetClockPlatform
 import Foundation
 import SNTP
 import Synchronization
 import Testing
-import TimeBase
+import TimeValues
 import TimeDoubles
 
 @testable import ClockCore

@@ -1,4 +1,5 @@
 import Testing
+import TimeValues
 import NetClockPlatform
 
 @testable import NetworkClock

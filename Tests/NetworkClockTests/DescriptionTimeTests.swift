@@ -1,7 +1,7 @@
 import Roughtime
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import ClockCore
 @testable import NetworkClock

@@ -4,7 +4,7 @@ import NetClockPlatform
 import NetClockTestSupport
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import NetworkClock
 import WallClockReference

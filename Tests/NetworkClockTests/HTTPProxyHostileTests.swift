@@ -4,7 +4,7 @@ import LoopbackServers
 import NetClockPlatform
 import NetClockTestSupport
 import Testing
-import TimeBase
+import TimeValues
 import WallClockReference
 
 /// `https://` and `http://` time through a hostile proxy (``HostileProxy``): each fault ends in its

@@ -3,7 +3,7 @@ import Foundation
 import LoopbackServers
 import NetClockPlatform
 import Testing
-import TimeBase
+import TimeValues
 import WallClockReference
 
 /// A cache that lies about freshness (TESTING.md, "Proxies on loopback"): Squid told to answer

@@ -5,7 +5,7 @@ import LoopbackTestSupport
 import NetClockTLS
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import NetworkClock
 import WallClockReference

@@ -4,7 +4,7 @@ import LoopbackServers
 import NetClockTLS
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import NetworkClock
 import WallClockReference

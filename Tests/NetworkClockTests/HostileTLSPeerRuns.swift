@@ -6,7 +6,7 @@ import NetClockTestSupport
 @testable import NTSClient
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 /// How ``HostileTLSPeerTests`` plays its cases: each against a peer of its own, with its client on
 /// a one-thread pool whose CPU clock is read before the call and after every case has returned and

@@ -6,7 +6,7 @@ import NetClockTestSupport
 @testable import NTSClient
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 import WallClockReference
 
 /// Both TLS clients — `https://` time (``HTTPTimeClient``) and NTS-KE (``NTSQuery``, on a blocking

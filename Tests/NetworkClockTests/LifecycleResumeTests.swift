@@ -1,3 +1,5 @@
+import TimeValues
+
 #if os(Linux)
     import ClockCore
     import LoopbackServers

@@ -5,7 +5,7 @@ import NetClockPlatform
 import SNTP
 import NetClockTestSupport
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import NetworkClock
 import WallClockReference

@@ -1,7 +1,7 @@
 import NetClockTLS
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import NetworkClock
 

@@ -4,7 +4,7 @@ import NetClockPlatform
 import SNTP
 import NetClockTestSupport
 import Testing
-import TimeBase
+import TimeValues
 import TimeDoubles
 
 @testable import NetworkClock

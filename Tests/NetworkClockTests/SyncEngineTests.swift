@@ -4,7 +4,7 @@ import LoopbackTestSupport
 import NetClockPlatform
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import NetworkClock
 import WallClockReference

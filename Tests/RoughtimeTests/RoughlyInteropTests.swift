@@ -1,9 +1,10 @@
 import Foundation
+import NetClockPlatform
 import LoopbackServers
 import Roughtime
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 import WallClockReference
 
 /// Interoperability with `roughly` (PyPI 0.3.0), an independent Roughtime client and server, both

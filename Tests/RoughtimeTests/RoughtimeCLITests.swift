@@ -5,7 +5,7 @@ import NetClockTLS
 import Roughtime
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 import WallClockReference
 
 /// `netclock query|sync --roughtime FILE` in a child process, as scripts use it: against

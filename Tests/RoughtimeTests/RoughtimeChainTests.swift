@@ -1,7 +1,7 @@
 import Roughtime
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 /// Measurement sequences: chained nonces, the order check that catches a liar, malfeasance reports
 /// (written, read back and checked as a third party would), and the majority that names the liar.

@@ -3,7 +3,7 @@ import NetClockPlatform
 import Roughtime
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 /// The exchange core on simulated time and datagrams: what it sends and when it wakes, bad
 /// datagrams refused without ending the wait, retransmissions, the deadline, cancellation.

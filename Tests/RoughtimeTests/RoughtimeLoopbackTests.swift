@@ -4,7 +4,7 @@ import NetClockPlatform
 import Roughtime
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 import WallClockReference
 
 /// The client through the real datagram loop against the fake server on loopback: the time, the

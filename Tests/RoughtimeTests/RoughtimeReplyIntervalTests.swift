@@ -1,7 +1,7 @@
 import Roughtime
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 /// The bound one reply proves (``TrueTimeInterval/init(_:tolerancePPM:)``): never tighter than the signed radius, wider
 /// by the round trip, carried forward with the clock's possible drift.

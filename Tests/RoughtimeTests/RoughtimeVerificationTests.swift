@@ -3,7 +3,7 @@ import NetClockTLS
 import Roughtime
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 /// Reply verification (RFC 10049 §5.4 and the drafts): valid replies of every version, the
 /// vectors of independent implementations, and every hostile reply refused with its reason.

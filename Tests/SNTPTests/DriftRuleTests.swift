@@ -1,6 +1,6 @@
 import NetClockPlatform
 import Testing
-import TimeBase
+import TimeValues
 
 /// The package's one drift rule, `Duration.drift(atPPM:)`: never less than the exact product, and at
 /// most two nanoseconds more.

@@ -2,7 +2,7 @@ import TimeDoubles
 import LoopbackServers
 import NetClockPlatform
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import SNTP
 

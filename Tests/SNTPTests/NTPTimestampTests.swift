@@ -1,6 +1,6 @@
 import NetClockPlatform
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import SNTP
 
@@ -72,7 +72,7 @@ struct NTPTimestampTests {
         UnixTime(seconds: 2_085_978_495, nanoseconds: 999_999_999),
         UnixTime(seconds: 4_000_000_000, nanoseconds: 123_456_789),
     ])
-    func roundTripIsExactToTheNanosecond(time: TimeBase.UnixTime) {
+    func roundTripIsExactToTheNanosecond(time: TimeValues.UnixTime) {
         let back = NTPTimestamp(time).unixTime(near: time)
         // 2⁻³² s ≈ 0.23 ns resolution, rounded to nearest: error ≤ 0.12 ns.
         #expect(abs(back - time) <= .nanoseconds(1) / 8)

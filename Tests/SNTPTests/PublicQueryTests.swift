@@ -2,7 +2,7 @@ import LoopbackServers
 import NetClockPlatform
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 import WallClockReference
 
 /// `SNTPClient().query(ServerName)`, the SNTP product's front door, blocking and async, against

@@ -4,7 +4,7 @@ import NetClockPlatform
 import SNTP
 import Synchronization
 import Testing
-import TimeBase
+import TimeValues
 import TimeDoubles
 
 @testable import SNTP

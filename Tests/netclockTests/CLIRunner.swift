@@ -1,7 +1,7 @@
 import Foundation
 import LoopbackServers
 import SNTP
-import TimeBase
+import TimeValues
 
 /// Runs the built `netclock` binary (or another product of this package) and captures its output.
 struct CLIRunner {

@@ -4,7 +4,7 @@ import NetClockPlatform
 import NetworkClock
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 import WallClockReference
 
 @testable import NetclockCLI

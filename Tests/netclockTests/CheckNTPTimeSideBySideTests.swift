@@ -2,7 +2,7 @@ import Foundation
 import LoopbackServers
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 import WallClockReference
 
 /// `netclock check` beside the Monitoring Plugins' `check_ntp_time`, against the same fake server

@@ -8,7 +8,7 @@ import LoopbackServers
 import NetClockPlatform
 import NetworkClock
 import SNTP
-import TimeBase
+import TimeValues
 
 /// A real chronyd serving its local clock over NTP on loopback, for one test; with ``NTS`` also an
 /// NTS-KE server (``ChronyNTSServer`` wraps that case).

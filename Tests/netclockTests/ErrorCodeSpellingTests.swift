@@ -6,7 +6,7 @@ import NetClockPlatform
 import NetClockTLS
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import NetclockCLI
 @testable import NetworkClock

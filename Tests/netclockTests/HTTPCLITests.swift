@@ -4,7 +4,7 @@ import NetClockPlatform
 import NetworkClock
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 import WallClockReference
 
 /// `--http`, `--http-only` and the HTTP part of the JSON report, end to end.

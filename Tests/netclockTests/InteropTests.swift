@@ -9,7 +9,7 @@ import NetClockPlatform
 import NetworkClock
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 import WallClockReference
 
 /// Interoperability with NTP software nobody here wrote: chrony's `chronyd` (as a server for our

@@ -7,7 +7,7 @@ import Foundation
 import LoopbackServers
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 /// Finding and running the real NTP programs (chrony, ntpsec's ntpdig) the interoperability tests
 /// talk to, and probing loopback UDP ports for them.

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTime
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 @testable import ClockCore
 @testable import NetworkClock

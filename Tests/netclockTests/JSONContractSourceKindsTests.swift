@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import NetclockCLI
 @testable import NetworkClock

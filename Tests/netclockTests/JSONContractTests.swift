@@ -2,7 +2,7 @@ import Foundation
 import NetClockPlatform
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import NetclockCLI
 @testable import NetworkClock

@@ -1,6 +1,6 @@
 import Foundation
 import SNTP
-import TimeBase
+import TimeValues
 
 /// An expected JSON value, compared with what `JSONSerialization` decoded: the kind must match
 /// (a `true` is not a `1`, a `null` is not an absent key) and so must the value.

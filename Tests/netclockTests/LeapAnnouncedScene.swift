@@ -3,7 +3,7 @@ import LoopbackServers
 import NetClockPlatform
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 import WallClockReference
 
 /// `sync --state F` a few seconds before a fake server's month end (its clock offset to put it

@@ -3,7 +3,7 @@ import LoopbackServers
 import NetClockPlatform
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 import WallClockReference
 
 /// Stepping and smearing fake servers together on loopback, `lead` seconds before their month end

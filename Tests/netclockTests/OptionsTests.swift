@@ -1,7 +1,7 @@
 import NetworkClock
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import NetclockCLI
 

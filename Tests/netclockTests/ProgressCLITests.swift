@@ -3,7 +3,7 @@ import LoopbackServers
 import NetworkClock
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 import WallClockReference
 
 /// The live status line end to end: the built binary against a slow loopback server (each reply

@@ -5,7 +5,7 @@ import NetClockPlatform
 import NetworkClock
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import NetclockCLI
 import WallClockReference

@@ -2,7 +2,7 @@ import NetClockPlatform
 import SNTP
 import Synchronization
 import Testing
-import TimeBase
+import TimeValues
 
 @testable import NetclockCLI
 @testable import NetworkClock

@@ -4,7 +4,7 @@ import NetClockPlatform
 import NetworkClock
 import SNTP
 import Testing
-import TimeBase
+import TimeValues
 import WallClockReference
 
 /// `netclock sync` then `netclock now`, including under the real `faketime` tool: the wall clock of

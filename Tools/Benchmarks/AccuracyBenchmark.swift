@@ -3,7 +3,7 @@ import LoopbackServers
 import NetClockPlatform
 import NetworkClock
 import SNTP
-import TimeBase
+import TimeValues
 
 /// `netclock-bench accuracy`: a source's estimate from the intersection of all its samples' intervals
 /// against the minimum-delay sample alone, and both against the two approaches apps usually take,

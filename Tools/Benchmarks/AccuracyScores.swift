@@ -1,7 +1,7 @@
 import Foundation
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 /// One method's errors and bounds over a scenario's trials.
 struct MethodScore {

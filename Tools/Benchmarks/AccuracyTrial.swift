@@ -1,7 +1,7 @@
 import LoopbackServers
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 /// One trial of `netclock-bench accuracy`: a burst of 8 exchanges, and the path each packet
 /// actually took, read from the fake server's request log.

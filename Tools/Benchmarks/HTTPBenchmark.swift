@@ -4,7 +4,7 @@ import LoopbackServers
 import NetClockPlatform
 import NetworkClock
 import SNTP
-import TimeBase
+import TimeValues
 
 /// `netclock-bench http`: in one run, against one loopback HTTP server (true offset +2.3 s,
 /// 0–20 ms uniform processing delay, seeded), compares the error of

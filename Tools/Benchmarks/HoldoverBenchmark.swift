@@ -4,7 +4,7 @@ import LoopbackServers
 import NetClockPlatform
 import NetworkClock
 import SNTP
-import TimeBase
+import TimeValues
 import TimeDoubles
 
 // `netclock-bench holdover`: how the anchored clock's bound holds up over hours and days without

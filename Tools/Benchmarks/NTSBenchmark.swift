@@ -4,7 +4,7 @@ import NTSClient
 import NetClockPlatform
 import NetClockTLS
 import SNTP
-import TimeBase
+import TimeValues
 
 /// A failure of `netclock-bench nts` that makes its figures meaningless.
 struct NTSBenchmarkFailure: Error, CustomStringConvertible {

@@ -1,9 +1,10 @@
 import ClockCore
+import NetClockPlatform
 import Foundation
 import NetworkClock
 import SNTP
 import Synchronization
-import TimeBase
+import TimeValues
 
 #if canImport(Glibc)
     import Glibc

@@ -3,7 +3,7 @@ import LoopbackServers
 import NetClockPlatform
 import NetworkClock
 import SNTP
-import TimeBase
+import TimeValues
 
 /// `netclock-bench query`: how long a burst takes against the loopback fake server, as a ratio to a
 /// single exchange measured in the same run.

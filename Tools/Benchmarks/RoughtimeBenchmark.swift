@@ -4,7 +4,7 @@ import NetClockPlatform
 import NetClockTLS
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 /// A failure of `netclock-bench roughtime` that makes its figures meaningless.
 struct RoughtimeBenchmarkFailure: Error, CustomStringConvertible {

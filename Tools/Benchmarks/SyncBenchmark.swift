@@ -3,7 +3,7 @@ import LoopbackServers
 import NetClockPlatform
 import NetworkClock
 import SNTP
-import TimeBase
+import TimeValues
 
 /// `netclock-bench sync`: the whole engine (parallel bursts, intersection, combination) with 1, 3
 /// and 5 servers under jittery, asymmetric, seeded delays; and the three ways of combining the

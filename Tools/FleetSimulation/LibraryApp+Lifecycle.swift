@@ -1,7 +1,7 @@
 import ClockCore
 import NetClockPlatform
 import NetworkClock
-import TimeBase
+import TimeValues
 
 /// The machine's lifecycle as the running library sees it: on Linux its refresh loop's monitor
 /// hears a resume or a network change and may bring the next sync forward, as

@@ -1,6 +1,6 @@
 import ClockCore
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// What the app's `now()` reads, now and over a stretch.
 extension LibraryApp {

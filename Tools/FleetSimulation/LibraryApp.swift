@@ -1,7 +1,7 @@
 import ClockCore
 import NetClockPlatform
 import NetworkClock
-import TimeBase
+import TimeValues
 import TimeDoubles
 
 /// The library in one app on one device: an ``AnchoredClock`` for each process of the app (inside

@@ -1,6 +1,6 @@
 import ClockCore
 import NetClockPlatform
-import TimeBase
+import TimeValues
 import TimeDoubles
 
 /// One client's device as one policy's run sees it: a ``SimulatedMachine`` per boot whose

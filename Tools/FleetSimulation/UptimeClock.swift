@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// A clock without a bound, as Kronos, TrueTime.swift and the system clock under timesyncd are:
 /// the time learnt at a sync plus the device's elapsed boot time since (suspends included), with no

@@ -9,7 +9,7 @@
 // `fatalError` with a message, which libFuzzer reports as a crash.
 
 import HTTPTime
-import TimeBase
+import TimeValues
 
 private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition {

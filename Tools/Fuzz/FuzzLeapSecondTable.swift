@@ -8,7 +8,7 @@
 // must satisfy the invariants below; every violation calls `fatalError` with a message, which
 // libFuzzer reports as a crash. Rejections are fine: what matters is that no input traps.
 
-import TimeBase
+import TimeValues
 
 private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition {

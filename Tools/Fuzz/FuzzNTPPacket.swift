@@ -18,7 +18,7 @@
 
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 /// Reads fixed-size values from the steering bytes, yielding zeros past the end.
 private struct Steering {

@@ -12,7 +12,7 @@
 
 import NTS
 import SNTP
-import TimeBase
+import TimeValues
 
 private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition {

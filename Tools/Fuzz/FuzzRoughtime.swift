@@ -17,7 +17,7 @@
 import NetClockTLS
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition {

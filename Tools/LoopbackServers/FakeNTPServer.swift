@@ -2,7 +2,7 @@ import NetClockPlatform
 import NetClockTestSupport
 import SNTP
 import Synchronization
-import TimeBase
+import TimeValues
 
 /// An SNTP server on a loopback address, run in-process on its own thread, whose clock, paths and
 /// manners are all configurable: the counterpart tests and benchmarks need for a client.

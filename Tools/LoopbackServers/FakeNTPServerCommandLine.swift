@@ -1,6 +1,6 @@
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 extension FakeNTPServer {
     /// A command-line mistake: the message for stderr; the command exits with status 2.

@@ -1,5 +1,5 @@
 import SNTP
-import TimeBase
+import TimeValues
 
 extension FakeNTPServer {
     /// Everything a fake server does: where it listens, how wrong its clock is, how slow its paths

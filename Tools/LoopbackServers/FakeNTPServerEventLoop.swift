@@ -2,7 +2,7 @@ import NetClockPlatform
 import NetClockTestSupport
 import SNTP
 import Synchronization
-import TimeBase
+import TimeValues
 
 extension FakeNTPServer {
     /// What the server object and its thread share: the sockets, the configuration, the log.

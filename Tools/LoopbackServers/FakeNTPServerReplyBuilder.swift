@@ -1,5 +1,5 @@
 import SNTP
-import TimeBase
+import TimeValues
 
 extension FakeNTPServer {
     /// One datagram the server sends for a request.

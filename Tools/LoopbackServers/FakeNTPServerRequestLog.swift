@@ -1,7 +1,7 @@
 import NetClockPlatform
 import SNTP
 import Synchronization
-import TimeBase
+import TimeValues
 
 extension FakeNTPServer {
     /// One datagram the server received, and what it did about it.

@@ -1,5 +1,5 @@
 import SNTP
-import TimeBase
+import TimeValues
 
 extension FakeNTPServer {
     /// Work to do at given instants, kept in time order; work due at the same instant runs in the

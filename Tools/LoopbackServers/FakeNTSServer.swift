@@ -2,7 +2,7 @@ import NetClockPlatform
 import NetClockTestSupport
 import SNTP
 import Synchronization
-import TimeBase
+import TimeValues
 
 /// A fake NTS server (RFC 8915) on a loopback address, run in-process on two threads of its own:
 /// NTS-KE over TLS 1.3 on a TCP listener, and NTS-protected NTP on a UDP socket of the same address,

@@ -1,6 +1,6 @@
 import NTS
 import SNTP
-import TimeBase
+import TimeValues
 
 extension FakeNTSServer {
     /// Everything a fake NTS server does: where it listens, which certificate it serves, how wrong

@@ -1,6 +1,6 @@
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 extension FakeNTSServer {
     /// A reply waiting out ``Configuration/replyDelay``.

@@ -1,7 +1,7 @@
 import NTS
 import NetClockTLS
 import SNTP
-import TimeBase
+import TimeValues
 
 extension FakeNTSServer {
     /// What the server does with one NTP datagram, and why.

@@ -4,7 +4,7 @@ import NetClockTLS
 import Roughtime
 import SNTP
 import Synchronization
-import TimeBase
+import TimeValues
 
 /// A Roughtime server on a loopback address, run in-process on its own thread: RFC 10049, the
 /// drafts 10 to 15 and Google-Roughtime, correct or hostile as configured. The counterpart tests

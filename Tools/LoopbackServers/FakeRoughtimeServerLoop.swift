@@ -1,7 +1,7 @@
 import NetClockPlatform
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 extension FakeRoughtimeServer {
     /// A reply waiting out ``Configuration/replyDelay``.

@@ -1,7 +1,7 @@
 import NetClockTLS
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 extension FakeRoughtimeServer {
     /// What became of one request.

@@ -1,7 +1,7 @@
 import NetClockPlatform
 import NetClockTestSupport
 import SNTP
-import TimeBase
+import TimeValues
 
 /// An in-process HTTP/1.1 time server on a loopback address and an ephemeral port, for tests and
 /// benchmarks of HTTP time sources; with ``HTTPSTimeServerTLS`` settings, an HTTPS server (TLS 1.2

@@ -1,5 +1,5 @@
 import SNTP
-import TimeBase
+import TimeValues
 
 /// A random delay: how long the loopback HTTP server "processes" a request.
 package enum HTTPDelayDistribution: Hashable, Sendable {

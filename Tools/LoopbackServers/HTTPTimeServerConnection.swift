@@ -1,7 +1,7 @@
 import NetClockPlatform
 import NetClockTestSupport
 import SNTP
-import TimeBase
+import TimeValues
 
 /// One connection to the loopback HTTP(S) time server, served on its own thread: (HTTPS: run the
 /// TLS handshake) read the request head, wait, stamp, wait, answer (or misbehave), and let the

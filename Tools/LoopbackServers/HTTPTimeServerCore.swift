@@ -2,7 +2,7 @@ import NetClockPlatform
 import NetClockTestSupport
 import SNTP
 import Synchronization
-import TimeBase
+import TimeValues
 
 /// The shared state of a running ``HTTPTimeServer``: sockets, configuration, delay generator,
 /// request log and the threads to join. Threads hold this core, not the public server, so that

@@ -1,5 +1,5 @@
 import SNTP
-import TimeBase
+import TimeValues
 
 /// The three HTTP-date forms (RFC 9110 §5.6.7) the loopback server can write in its `Date` header.
 package enum HTTPTimeServerDateStyle: String, Hashable, Sendable, CaseIterable {

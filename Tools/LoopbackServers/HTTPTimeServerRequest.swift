@@ -1,5 +1,5 @@
 import SNTP
-import TimeBase
+import TimeValues
 
 /// One request the loopback HTTP time server received, as logged for tests' assertions.
 package struct HTTPTimeServerRequest: Hashable, Sendable {

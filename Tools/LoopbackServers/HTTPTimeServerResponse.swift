@@ -1,5 +1,5 @@
 import SNTP
-import TimeBase
+import TimeValues
 
 /// The bytes the loopback HTTP time server answers one request with, built from its configuration
 /// and its (offset) clock reading at the moment of stamping.

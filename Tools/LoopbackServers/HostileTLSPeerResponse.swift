@@ -1,7 +1,7 @@
 import NTS
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 /// The honest response a ``HostileTLSPeer`` sends after the handshake, when its script lets one
 /// through (trickled, or cut after its first record).

@@ -3,7 +3,7 @@ import NetClockPlatform
 import NetClockTLS
 import NetClockTestSupport
 import SNTP
-import TimeBase
+import TimeValues
 
 /// One connection of a ``HostileTLSPeer``: the script played against one client, on the
 /// connection's own thread. Every wait ends when the client goes away, when the peer stops, or

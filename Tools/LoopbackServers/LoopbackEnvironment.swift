@@ -1,6 +1,6 @@
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 /// What this machine's loopback offers, for tests that depend on it.
 ///

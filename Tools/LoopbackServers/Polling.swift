@@ -1,6 +1,6 @@
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 /// Waiting for a condition that another thread makes true (a fake server's counters, a pool's
 /// threads going idle), bounded in time: what tests and the fake servers poll for, in one place.

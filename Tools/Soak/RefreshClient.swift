@@ -1,7 +1,7 @@
 import Foundation
 import NetworkClock
 import SNTP
-import TimeBase
+import TimeValues
 
 /// `netclock-soak refresh-client ROUNDS URL|SERVER...`: the library's background refresh
 /// (``NetworkClock/start()``) with a short interval, printing one line per sync (`synced ...` or

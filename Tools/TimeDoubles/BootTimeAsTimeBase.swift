@@ -1,4 +1,5 @@
-import TimeBase
+import TimeValues
+import NetClockPlatform
 
 /// `CLOCK_BOOTTIME` as a plain monotonic clock (not ``BootTimeClock``), so that an
 /// ``AnchoredClock`` uses it as its own time base (``ExchangeClockTimeBase``): anchors are then

@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// `CLOCK_BOOTTIME` of a ``HoldoverMachine``: what today's design extrapolates on, and what
 /// anchors are stamped with.

@@ -1,7 +1,7 @@
 import ClockCore
 import Foundation
 import Synchronization
-import TimeBase
+import TimeValues
 
 /// A simulated machine for `netclock-bench holdover`: an undisciplined oscillator whose frequency
 /// error is a constant plus a daily thermal cycle plus a step, counting awake time; suspends that

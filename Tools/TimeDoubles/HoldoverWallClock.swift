@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// The wall clock of a ``HoldoverMachine`` (never read for time; only for offsets): the truth.
 package struct HoldoverWallClock: WallClock {

@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// Drives a protocol core (``DatagramCore``) by hand, as swift-nio's `EmbeddedChannel` drives a
 /// handler: the test owns the clock, reads what the core sent, and decides which datagram arrives

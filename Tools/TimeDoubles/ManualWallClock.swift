@@ -1,5 +1,5 @@
 import Synchronization
-import TimeBase
+import TimeValues
 
 /// A wall clock that moves only when a test says so.
 package final class ManualWallClock: WallClock, Sendable {

@@ -1,6 +1,6 @@
 import ClockCore
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// The clocks of a ``SimulatedMachine`` as a process in a time namespace reads them: the boot-time
 /// clock shifted by the namespace's boot-time offset, the raw oscillator by its monotonic offset,

@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// The wall clock of a ``SimulatedMachine`` read by a thread that is preempted just before every
 /// wall-clock read: `preemption` of true time passes (the machine advances, awake) between

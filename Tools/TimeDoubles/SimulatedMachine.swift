@@ -1,6 +1,6 @@
 import ClockCore
 import Synchronization
-import TimeBase
+import TimeValues
 
 /// A simulated machine with the clocks ``SystemTimeBase`` reads, each moving as on Linux.
 ///

@@ -1,5 +1,5 @@
 import ClockCore
-import TimeBase
+import TimeValues
 
 /// The boot-time clock of a ``SimulatedMachine``, which is also its time base (a
 /// ``TimeBaseClock`` with suspend), unlike ``SimulatedMonotonicClock``.

@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// The wall clock of a ``SimulatedMachine``: the truth plus the user's steps.
 package struct SimulatedMachineWallClock: WallClock {

@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// The monotonic clock of a ``SimulatedTimeline``: a plain ``MonotonicClock``, so an
 /// ``AnchoredClock`` uses it as its own time base (unlike ``SimulatedMachineClock``).

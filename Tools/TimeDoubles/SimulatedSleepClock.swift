@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// A `Clock` for ``AnchoredClock/ticks(every:sleepingOn:)`` whose sleeps return at once after
 /// advancing the simulated monotonic clock to the deadline plus a fixed lateness, and after running

@@ -1,6 +1,6 @@
 import ClockCore
 import Synchronization
-import TimeBase
+import TimeValues
 
 /// A simulated world: true time advances when the test says so; the monotonic clock follows it at a
 /// chosen frequency error; the wall clock follows it plus whatever steps the "user" applied.

@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// The wall clock of a ``SimulatedTimeline``, including the user's steps.
 package struct SimulatedWallClock: WallClock {

@@ -1,5 +1,6 @@
 import Synchronization
-import TimeBase
+import NetClockPlatform
+import TimeValues
 
 /// The system wall clock for the first `reads` reads (by default as many as a burst takes for its
 /// mapping, `TimeMapping.attempts`), then `step` (by default an hour) ahead for every later read:

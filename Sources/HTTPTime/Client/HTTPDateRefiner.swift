@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// The logic of refining the time from server timestamps, without any I/O: it intersects the
 /// interval each response gives (carried to the latest response by the local clock's frequency

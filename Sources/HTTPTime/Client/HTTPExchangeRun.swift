@@ -1,6 +1,6 @@
 import NetClockPlatform
 import NetClockTLS
-import TimeBase
+import TimeValues
 
 /// The steps of one ``HTTPHeadClient`` exchange, each ending early with a ``Stop`` that carries the
 /// result.

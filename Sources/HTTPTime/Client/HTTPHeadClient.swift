@@ -1,6 +1,6 @@
 import NetClockPlatform
 import NetClockTLS
-import TimeBase
+import TimeValues
 
 /// NetworkClock's own minimal HTTP/1.1 client, for `http://` and `https://` URLs alike: one request
 /// per connection, connected (through a proxy's `CONNECT` tunnel when the target has one, and

@@ -4,7 +4,7 @@
     import Foundation
 #endif
 import NetClockTLS
-import TimeBase
+import TimeValues
 
 /// The decisions of one HTTP(S) time measurement, without any I/O, as ``NTPBurst`` is for NTP:
 /// driven by the monotonic time and by each request's outcome, it says what to do next (send a

@@ -3,7 +3,7 @@
 #else
     import Foundation
 #endif
-import TimeBase
+import TimeValues
 
 /// One ``HTTPTimeClient`` measurement: performs the requests its ``HTTPMeasurementCore`` asks for
 /// over the transport, and nothing else.

@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// One HTTP request made while measuring, with what it showed: for reports and the CLI's JSON.
 package struct HTTPRequestRecord: Hashable, Sendable {

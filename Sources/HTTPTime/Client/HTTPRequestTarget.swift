@@ -3,7 +3,7 @@
 #else
     import Foundation
 #endif
-import TimeBase
+import TimeValues
 
 /// Where an `http://` or `https://` URL points and what ``HTTPHeadClient`` sends there: the host to
 /// resolve (and, over TLS, the name the certificate must carry), the port, whether the stream is

@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// What one HTTP response says about the time: the header it was read from and the interval.
 package struct HTTPResponseEvidence: Sendable {

@@ -5,7 +5,7 @@
 #endif
 import NetClockPlatform
 import NetClockTLS
-import TimeBase
+import TimeValues
 
 /// Measures the local clock's offset from an HTTP(S) server's clock, for networks where NTP's UDP
 /// port 123 is blocked: `HEAD` requests through ``HTTPHeadClient``, timed on the monotonic clock,

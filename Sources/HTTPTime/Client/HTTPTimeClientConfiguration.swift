@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 extension HTTPTimeClient {
     /// How an ``HTTPTimeClient`` measures: which header to read, how many requests it may make and

@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// Why an ``HTTPTimeClient`` measurement produced no time. Compare ``code``; ``reason`` is for people.
 package struct HTTPTimeError: Error, Sendable, CustomStringConvertible {

@@ -4,7 +4,7 @@
     import Foundation
 #endif
 import NetClockTLS
-import TimeBase
+import TimeValues
 
 /// The clock offset one ``HTTPTimeClient`` measurement established against one URL, with a sound
 /// error bound: when the server's clock is right, the true offset lies in

@@ -1,5 +1,5 @@
 import NetClockTLS
-import TimeBase
+import TimeValues
 
 /// How one measurement's requests travel: ``HTTPHeadClient`` to the URL's host and port (or
 /// through the target's proxy: a `CONNECT` tunnel for `https://`, absolute form for `http://`),

@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// An HTTP-date (RFC 9110 §5.6.7) parsed from a `Date` or similar header field, in any of the three
 /// forms recipients must accept (``Format``). The parser is total over the UTF-8 bytes (it never

@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// Why an HTTP-date (RFC 9110 §5.6.7) could not be parsed.
 ///

@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// The English day and month names of HTTP-dates.
 enum HTTPDateNames {

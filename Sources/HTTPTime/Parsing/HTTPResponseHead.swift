@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// The head of an HTTP/1.x response: the status line and the header fields (RFC 9112 §4, §5).
 ///

@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// A response header that carries the server's clock as a number since the Unix epoch, such as
 /// `X-Server-Time-Ms: 1732932805123`: finer than the 1-second `Date` header.

@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 extension HTTPExchangeRun {
     /// Asks `proxy`, connected on `connection`, for a tunnel to the URL's host and port (RFC 9110

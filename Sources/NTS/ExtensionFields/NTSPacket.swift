@@ -1,5 +1,5 @@
 import SNTP
-import TimeBase
+import TimeValues
 
 /// An NTS-protected NTP packet as received (RFC 8915 §5): the 48-byte header, then extension
 /// fields, the last of which is the authenticator. The codec checks the framing only; verifying

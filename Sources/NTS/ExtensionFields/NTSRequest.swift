@@ -1,5 +1,5 @@
 import SNTP
-import TimeBase
+import TimeValues
 
 /// A client's NTS-protected NTP request (RFC 8915 §5.7): the header, a Unique Identifier, one
 /// cookie, placeholders of the cookie's length to be refilled, and the authenticator. The crypto is

@@ -1,5 +1,5 @@
 import NetworkClock
-import TimeBase
+import TimeValues
 
 /// One HTTP(S) URL in the `http` array: what it measured or why it failed, and every request.
 struct HTTPSourceJSON: Encodable {

@@ -1,5 +1,5 @@
 import NetworkClock
-import TimeBase
+import TimeValues
 import SNTP
 
 /// One entry of a source's `samples`: a request of the burst, or a reply rejected while waiting.

@@ -1,6 +1,6 @@
 import ClockCore
 import SNTP
-import TimeBase
+import TimeValues
 
 /// Something that happened inside a ``NetworkClock``, for logging and metrics.
 public enum ClockEvent: Sendable {

@@ -3,7 +3,7 @@ import HTTPTime
 import NetClockPlatform
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 // The lower modules' types that the command line names in its output and progress, so that it
 // imports this module only: Swift needs a direct import to name a type, not to use the members of
@@ -22,6 +22,6 @@ package typealias RejectedReply = SNTP.RejectedReply
 /// One HTTP(S) request of a fallback measurement (`--json`).
 package typealias HTTPRequestRecord = HTTPTime.HTTPRequestRecord
 /// An interval the true time lies within.
-package typealias TrueTimeInterval = TimeBase.TrueTimeInterval
+package typealias TrueTimeInterval = TimeValues.TrueTimeInterval
 /// ISO 8601 text for an instant, as every output prints it.
-package typealias ISO8601 = TimeBase.ISO8601
+package typealias ISO8601 = TimeValues.ISO8601

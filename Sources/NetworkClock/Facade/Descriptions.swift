@@ -5,7 +5,7 @@
 #endif
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 // How NetworkClock's public values print: as a person reads them in a log line, not as a dump of
 // fields.

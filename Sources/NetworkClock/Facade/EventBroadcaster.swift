@@ -1,6 +1,6 @@
 import SNTP
 import Synchronization
-import TimeBase
+import TimeValues
 
 /// Delivers ``ClockEvent``s to every live `AsyncStream` subscriber. A subscriber that stops
 /// iterating is removed; a slow one keeps only the newest events (bounded buffer).

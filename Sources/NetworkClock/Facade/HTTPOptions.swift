@@ -6,7 +6,7 @@
 import HTTPTime
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 extension NetworkClock {
     /// How time is measured from HTTP(S) responses when NTP gives none: which header to read, how

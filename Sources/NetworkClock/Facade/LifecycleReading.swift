@@ -1,4 +1,5 @@
 import NetClockPlatform
+import TimeValues
 
 /// What the lifecycle monitor reads of the kernel's clocks each time it wakes, and how two readings
 /// tell a resume from a wall-clock step.

@@ -1,7 +1,7 @@
 import ClockCore
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 extension NetworkClock {
     /// Why ``NetworkClock/ingest(serverTime:requestSent:responseReceived:resolution:server:)`` refused

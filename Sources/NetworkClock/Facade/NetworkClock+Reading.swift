@@ -1,6 +1,6 @@
 import ClockCore
 import SNTP
-import TimeBase
+import TimeValues
 
 /// Reading the clock: lock-free answers from the anchor, never from the network.
 extension NetworkClock {

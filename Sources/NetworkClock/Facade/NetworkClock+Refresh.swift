@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// Syncing in the background (``BackgroundRefresh``).
 extension NetworkClock {

@@ -1,6 +1,6 @@
 import ClockCore
 import SNTP
-import TimeBase
+import TimeValues
 
 extension NetworkClock {
     /// Creates a clock on simulated clocks (``ClockHardware/simulated(monotonic:wall:kernel:timeBase:)``)

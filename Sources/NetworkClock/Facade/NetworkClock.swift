@@ -1,7 +1,7 @@
 import ClockCore
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 /// A clock you can trust when the machine's clock is wrong: syncs with NTP servers (HTTP(S) when
 /// UDP is blocked), anchors the result to the boot-time clock, and answers ``now()`` from the

@@ -8,7 +8,7 @@ import HTTPTime
 import NetClockPlatform
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 extension NetworkClock {
     /// Everything a ``NetworkClock`` needs to know: where time comes from, how politely to ask,

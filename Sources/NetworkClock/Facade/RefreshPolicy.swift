@@ -1,6 +1,6 @@
 import ClockCore
 import SNTP
-import TimeBase
+import TimeValues
 
 extension NetworkClock {
     /// When a running ``NetworkClock`` syncs again: a jittered period after success, exponential

@@ -1,6 +1,6 @@
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 // The time value types and names that NetworkClock's API speaks in, defined once in SNTP and
 // named here so that `import NetworkClock` is all an app needs.

@@ -1,7 +1,7 @@
 import ClockCore
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 /// Reading an anchor file's values back: every value in range, or a sentence saying which is not
 /// (the StateFiles article, "Formats").

@@ -1,7 +1,7 @@
 import ClockCore
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 /// The anchor file's JSON layout, version 1: the anchor on the exchange clock (`monotonic`) and on
 /// the time base (`time_base`), and the frequency history, in exact integer times (seconds and

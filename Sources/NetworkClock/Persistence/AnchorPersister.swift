@@ -2,7 +2,7 @@ import ClockCore
 import NetClockPlatform
 import SNTP
 import Synchronization
-import TimeBase
+import TimeValues
 
 /// Writes a clock's anchor to its store in the background, one write at a time, so that callers
 /// that must not block (``NetworkClock/ingest(serverTime:requestSent:responseReceived:resolution:server:)``

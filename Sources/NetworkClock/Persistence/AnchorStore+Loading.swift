@@ -6,7 +6,7 @@ import ClockCore
 #endif
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 /// Reading an ``AnchorStore``'s file back: every check a file must pass before its anchor is used
 /// (the StateFiles article).

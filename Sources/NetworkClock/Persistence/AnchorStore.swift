@@ -6,7 +6,7 @@
 import ClockCore
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 /// Persists an anchor across process restarts within one boot, in a small versioned JSON file.
 ///

@@ -1,6 +1,6 @@
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 /// Why an ``AnchorStore`` could not load or save an anchor: a stable ``code`` for programs and a
 /// ``reason`` for people.

@@ -1,7 +1,7 @@
 import ClockCore
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 extension AnchoredClock {
     /// Loads the store's anchor and frequency history into the clock.

@@ -3,7 +3,7 @@ import NTSClient
 import NetClockPlatform
 import SNTP
 import Synchronization
-import TimeBase
+import TimeValues
 
 /// The one owner of a clock's state files beside its anchor (``AnchorStore``): the anchor itself
 /// (restored at start-up, written after syncs and ingests), the time floor (`<anchor>.floor`) and

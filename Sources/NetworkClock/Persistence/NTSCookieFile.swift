@@ -7,7 +7,7 @@ import NTSClient
 import NetClockPlatform
 import NetClockTLS
 import SNTP
-import TimeBase
+import TimeValues
 
 /// The NTS associations (keys and unused cookies) kept beside the anchor file, in `<anchor>.nts`, so
 /// that a later process in the same boot spends the cookies instead of running a new key exchange.

@@ -1,6 +1,6 @@
 import ClockCore
 import SNTP
-import TimeBase
+import TimeValues
 
 /// An anchor read back from an ``AnchorStore``, with what was saved alongside it.
 public struct RestoredAnchor: Sendable, Hashable {

@@ -5,7 +5,7 @@
 #endif
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 /// A lower bound on the true time that survives reboots: the earliest the last authenticated time
 /// could have been, and the newest `notBefore` of a certificate that verified. True time never

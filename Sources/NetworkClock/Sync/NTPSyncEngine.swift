@@ -1,7 +1,7 @@
 import NTSClient
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 /// The NTP and NTS part of a sync, and what it keeps across syncs: the policy, the client's clocks
 /// and nonces, the etiquette state of every address (a burst never starts before the spacing since

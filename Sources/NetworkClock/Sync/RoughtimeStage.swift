@@ -1,7 +1,7 @@
 import NetClockPlatform
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 /// The Roughtime part of a sync: the chained query of the configured Roughtime servers, which
 /// ``SyncRoundRunner`` runs on the blocking pool beside the NTP round. Each server's validly signed

@@ -1,7 +1,7 @@
 import NetClockPlatform
 import SNTP
 import Synchronization
-import TimeBase
+import TimeValues
 
 /// The etiquette state of every address queried, kept across syncs (one ``SourceEtiquette`` per
 /// address): the sync engine asks it before a burst and tells it how the burst ended.

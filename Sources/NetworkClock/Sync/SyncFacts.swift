@@ -1,5 +1,5 @@
 import NetClockTLS
-import TimeBase
+import TimeValues
 
 /// What is known when one sync begins, and differs from sync to sync: an argument of the sync, not
 /// part of its policy.

@@ -2,7 +2,7 @@ import NetClockPlatform
 import NetClockTLS
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 extension NetworkClock {
     /// How the sync engine combines the surviving sources into one result.

@@ -6,7 +6,7 @@
 import HTTPTime
 import NetClockTLS
 import SNTP
-import TimeBase
+import TimeValues
 
 extension SyncReport.Server {
     /// What only an HTTP(S) URL reports: the header its time came from and every request made.

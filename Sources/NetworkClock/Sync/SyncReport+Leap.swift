@@ -4,7 +4,7 @@
     import Foundation
 #endif
 import ClockCore
-import TimeBase
+import TimeValues
 
 extension SyncReport {
     /// What the sync learnt about the next leap second, as an estimate at ``trueTime`` reports it

@@ -1,7 +1,7 @@
 import NetClockPlatform
 import NetClockTLS
 import SNTP
-import TimeBase
+import TimeValues
 
 extension SyncReport.Server {
     /// What only an NTP or NTS server reports: its burst and, for NTS, its association.

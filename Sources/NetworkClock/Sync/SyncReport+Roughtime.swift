@@ -1,6 +1,6 @@
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 extension SyncReport.Server {
     /// What only a Roughtime server reports: its last valid reply.

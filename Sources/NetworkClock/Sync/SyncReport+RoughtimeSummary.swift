@@ -1,6 +1,6 @@
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 extension SyncReport {
     /// What the Roughtime servers of a sync found together: the interval their signed answers

@@ -1,6 +1,6 @@
 import NetClockTLS
 import SNTP
-import TimeBase
+import TimeValues
 
 extension SyncReport {
     /// One server's part in a sync, whatever its protocol: an address of an NTP or NTS server, a

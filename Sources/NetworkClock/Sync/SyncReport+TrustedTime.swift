@@ -1,5 +1,5 @@
 import ClockCore
-import TimeBase
+import TimeValues
 
 extension SyncReport {
     /// Makes the report's result the clock's trusted time once `clock` has taken it (`update`

@@ -1,7 +1,7 @@
 import ClockCore
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 /// The outcome of a successful sync: the estimated true time with its bound, and every source's
 /// part in it.

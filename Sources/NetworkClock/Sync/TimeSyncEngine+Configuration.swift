@@ -1,7 +1,7 @@
 import HTTPTime
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 extension TimeSyncEngine {
     /// The engine a ``NetworkClock`` with `configuration` syncs with: its NTP and NTS servers, its

@@ -7,7 +7,7 @@ import HTTPTime
 import NetClockTLS
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 /// One sync of every configured source: NTP and NTS, Roughtime beside them, and the HTTP(S)
 /// fallback when the selection needs it, all within one overall deadline. A ``SyncRound`` makes

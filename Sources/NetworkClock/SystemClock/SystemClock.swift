@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// The system clock (`CLOCK_REALTIME`) as `netclock set` changes it: a
 /// ``NetworkClock/SystemClockDecision`` applied with one call of the platform shim each (step, slew,

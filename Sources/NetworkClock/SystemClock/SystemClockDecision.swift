@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 extension NetworkClock {
     /// What to do to the system clock: nothing, a slew, a step, or a refusal with its reason. A pure

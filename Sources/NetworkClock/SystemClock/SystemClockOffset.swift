@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 extension NetworkClock {
     /// How far the system clock is from the clock's trusted time, measured at one reading of it.

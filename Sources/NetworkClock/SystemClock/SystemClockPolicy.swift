@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 extension NetworkClock {
     /// How `netclock set` (``SystemClockDecision``) may correct the system clock: the method, the

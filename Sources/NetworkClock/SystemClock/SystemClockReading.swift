@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 extension NetworkClock {
     /// One reading of the system clock (`CLOCK_REALTIME`) paired with the monotonic instant it was

@@ -1,5 +1,5 @@
-import SNTP
-import TimeBase
+import NetClockPlatform
+import TimeValues
 
 /// The time a majority of servers agrees on: the intersection (Marzullo's algorithm, as NTP
 /// selects, RFC 5905 §11.2.1) of their intervals, each carried to a common local instant.

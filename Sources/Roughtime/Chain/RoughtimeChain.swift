@@ -1,5 +1,5 @@
-import SNTP
-import TimeBase
+import NetClockPlatform
+import TimeValues
 
 /// A measurement sequence (RFC 10049 §8.2): valid replies from servers queried one after the
 /// other, each request's nonce derived from the previous reply, `nonce = H(reply || rand)`, so

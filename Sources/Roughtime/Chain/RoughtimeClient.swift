@@ -1,6 +1,5 @@
 import NetClockPlatform
-import SNTP
-import TimeBase
+import TimeValues
 
 /// Queries Roughtime servers in a chained measurement sequence (RFC 10049 §8.2) over UDP, blocking
 /// the calling thread, and selects the time a majority agrees on (``RoughtimeAgreement``). Each
@@ -145,7 +144,7 @@ package struct RoughtimeClient: Sendable {
         for text in server.addresses {
             let addresses: [SocketAddress]
             do {
-                let name = try ServerName(parsing: text)
+                let name = try ServerName.parse(text).get()
                 addresses = try Resolver.resolve(
                     name.host, port: name.port ?? RoughtimeServer.defaultPort, family: options.addressFamily,
                     limit: 4)

@@ -1,5 +1,5 @@
-import SNTP
-import TimeBase
+import NetClockPlatform
+import TimeValues
 
 /// What a chained query of several Roughtime servers found: the agreed time or why there is none,
 /// each server's part, the liars, and the proof of their lies when the chain holds one.

@@ -1,5 +1,5 @@
-import SNTP
-import TimeBase
+import NetClockPlatform
+import TimeValues
 
 /// What one server did in a query: its last valid reply (if any) and how it stood against the
 /// others.

@@ -1,6 +1,5 @@
 import NetClockPlatform
-import SNTP
-import TimeBase
+import TimeValues
 
 /// One Roughtime request to one server and the wait for its valid reply, as a ``DatagramCore``:
 /// told the time and the datagrams, it answers what to send and when to wake.

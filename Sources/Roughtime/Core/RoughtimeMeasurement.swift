@@ -1,5 +1,5 @@
-import SNTP
-import TimeBase
+import NetClockPlatform
+import TimeValues
 
 /// One valid reply with the local instants around it: the request's first transmission and the
 /// reply's arrival, both on the local monotonic clock (never the wall clock, which may be wrong or

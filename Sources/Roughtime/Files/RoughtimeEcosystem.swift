@@ -3,8 +3,8 @@
 #else
     import Foundation
 #endif
-import SNTP
-import TimeBase
+import NetClockPlatform
+import TimeValues
 
 /// A Roughtime server list (an "ecosystem" file, RFC 10049 §8.3, in the JSON format Cloudflare
 /// publishes and `roughly` reads). A server this client cannot use (an unknown version or key type,
@@ -87,7 +87,7 @@ package struct RoughtimeEcosystem: Hashable, Sendable {
         }
         var addresses: [String] = []
         for address in entry.addresses ?? [] where address.protocol?.lowercased() == "udp" {
-            guard let text = address.address, (try? ServerName(parsing: text)) != nil else {
+            guard let text = address.address, (try? ServerName.parse(text).get()) != nil else {
                 return skip("address \(address.address ?? "(none)") is not host:port")
             }
             addresses.append(text)

@@ -40,9 +40,6 @@ package struct RoughtimeProfile: Hashable, Sendable {
     /// Whether `MIDP`, `RADI`, `MINT` and `MAXT` count microseconds (Google) rather than seconds.
     package var countsMicroseconds: Bool { !isFramed }
 
-    /// The tag requests are padded with: `ZZZZ`, or `PAD\xff` for Google.
-    package var paddingTag: RoughtimeTag { isFramed ? .zzzz : .googlePadding }
-
     /// The context string of the response signature, with its zero byte.
     package var responseContext: [UInt8] {
         Array((version == .rfc ? "Roughtime v1 response signature" : "RoughTime v1 response signature").utf8)

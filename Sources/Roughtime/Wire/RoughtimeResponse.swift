@@ -1,6 +1,6 @@
+import NetClockPlatform
 import NetClockTLS
-import SNTP
-import TimeBase
+import TimeValues
 
 /// A Roughtime reply that passed every check of RFC 10049 §5.4 (or its draft's equivalent) for one
 /// request and one long-term key: what the server signed.

@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// One burst of SNTP requests to one server address, as a protocol core (``DatagramCore``): it
 /// decides when each request goes out (``QueryOptions/interval`` apart, not before `notBefore`, none

@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// How politely we treat one server address across bursts: the spacing between packets, the
 /// silence a RATE kiss asks for, and the end of all traffic after DENY or RSTR (RFC 5905 §7.4,

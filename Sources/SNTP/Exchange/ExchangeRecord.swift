@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// A datagram that arrived during an exchange and was rejected.
 package struct RejectedReply: Hashable, Sendable {

@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// One validated exchange with a server: the four timestamps and what follows from them.
 ///

@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// How to query one server address: how many packets, how far apart, how long to wait.
 public struct QueryOptions: Hashable, Sendable {

@@ -18,7 +18,7 @@ extension SNTPClient {
     /// print("local clock is off by", sample.offset, "±", sample.errorBound)
     /// ```
     /// - Throws: ``SNTPError``, for the first address tried, when no address gave a sample;
-    ///   ``SNTPError/Code/invalidServerName`` for an NTS server (``ServerName/nts(_:port:)``).
+    ///   ``SNTPError/Code/invalidServerName`` for an NTS server (`ServerName.nts(_:port:)`).
     @available(*, noasync, message: "blocks its thread in poll(2); use the async query(_:options:)")
     public func query(_ server: ServerName, options: QueryOptions = QueryOptions()) throws(SNTPError)
         -> NTPSample
@@ -54,8 +54,10 @@ extension SNTPClient {
         -> NTPSample
     {
         guard !server.usesNTS else {
-            throw .invalidServerName(
-                "\(server) is an NTS-KE server; SNTPClient queries plain NTP servers (NetworkClock queries both)"
+            throw SNTPError(
+                code: .invalidServerName,
+                reason:
+                    "\(server) is an NTS-KE server; SNTPClient queries plain NTP servers (NetworkClock queries both)"
             )
         }
         let addresses: [SocketAddress]

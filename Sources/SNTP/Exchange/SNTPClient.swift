@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// An SNTPv4 client (RFC 4330 / RFC 5905) that queries one server address with a burst of
 /// requests and validates every reply.

@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 extension ServerQueryResult {
     /// The burst's estimate: the intersection of every accepted sample's interval, aged to the latest

@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// Why a server gave no usable sample.
 package enum QueryFailure: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import NetClockPlatform
+import TimeValues
 
 /// The limits a reply must meet to become a sample.
 public struct ValidationPolicy: Hashable, Sendable {

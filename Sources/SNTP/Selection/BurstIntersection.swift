@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 /// The intersection of every interval of one burst, each aged to the latest one's instant: its
 /// midpoint is the burst's estimate and its half-width the bound (HowTheErrorBoundWorks.md, "Many

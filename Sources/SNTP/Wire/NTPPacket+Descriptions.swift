@@ -1,5 +1,5 @@
 import NetClockPlatform
-import TimeBase
+import TimeValues
 
 // How the wire values print: as a person reads them in a log line, not as a dump of fields.
 

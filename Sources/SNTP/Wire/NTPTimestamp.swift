@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 /// An NTP timestamp: 32 bits of seconds and 32 bits of binary fraction since 1900-01-01T00:00:00Z
 /// (RFC 5905 §6), with a resolution of 2⁻³² s (about 233 ps).
 ///

@@ -5,7 +5,7 @@ import NTSClient
 import NetClockPlatform
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 @testable import NetworkClock
 

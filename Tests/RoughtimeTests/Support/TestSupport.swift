@@ -5,7 +5,7 @@ import Roughtime
 import SNTP
 import Synchronization
 import Testing
-import TimeBase
+import TimeValues
 
 /// Fixed keys, nonces and replies for tests that run without sockets.
 enum TestSupport {

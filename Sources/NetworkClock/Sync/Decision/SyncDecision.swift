@@ -8,7 +8,7 @@ import HTTPTime
 import NetClockTLS
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 /// The one decision of a sync: a round's evidence (``RoundEvidence``) through the one selection
 /// (``SourceSelection``), then the report written from the decision. Every source kind takes part

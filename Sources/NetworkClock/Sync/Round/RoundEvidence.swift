@@ -1,7 +1,7 @@
 import NetClockTLS
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 /// What one sync round gathered, before any selection: every source's own result, measured once,
 /// and the candidate it yields (built where it was measured, from the measurement itself).

@@ -9,7 +9,7 @@ import NetClockPlatform
 import NetClockTLS
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 extension SyncRound {
     /// Identifies one NTP or NTS target (an address of a plain server, or an NTS server) in a round.

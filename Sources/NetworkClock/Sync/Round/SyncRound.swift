@@ -9,7 +9,7 @@ import NetClockPlatform
 import NetClockTLS
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 /// One sync round as a state machine that is told the time and answers with actions, as
 /// ntpd-rs's `NtpSource` answers `NtpSourceAction`s: which names to resolve, which NTS servers to

@@ -10,7 +10,7 @@ import NetClockTLS
 import Roughtime
 import SNTP
 import Synchronization
-import TimeBase
+import TimeValues
 
 /// Performs a ``SyncRound``'s actions, and nothing else: one loop on a pool thread keeps a
 /// connected UDP socket per target and waits on them all and on a ``SignalPipe`` at once; name

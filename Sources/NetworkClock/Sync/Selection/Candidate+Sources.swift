@@ -2,7 +2,7 @@ import HTTPTime
 import NetClockTLS
 import Roughtime
 import SNTP
-import TimeBase
+import TimeValues
 
 /// Where each source kind's evidence becomes a candidate: once, from its own measurement.
 extension Candidate {

@@ -1,5 +1,5 @@
 import NetClockTLS
-import TimeBase
+import TimeValues
 
 /// One source's evidence, whatever its protocol: the interval of true time it proves, at a
 /// monotonic instant, and what that proof rests on. Every source kind is screened and combined as

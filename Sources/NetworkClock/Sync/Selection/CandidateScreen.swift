@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// Why a candidate may not decide the time.
 enum Rejection: Hashable, Sendable {

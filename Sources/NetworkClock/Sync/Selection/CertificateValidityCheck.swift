@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// A cold start's certificate rule: no validity period was checked at the handshake (there was no
 /// trusted time), so every certificate a candidate rests on must be valid over the whole interval

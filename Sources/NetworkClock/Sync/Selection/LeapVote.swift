@@ -1,5 +1,5 @@
 import ClockCore
-import TimeBase
+import TimeValues
 
 /// The leap second the sources that decided the time announce, decided like the time: the voters
 /// (the selected source and the survivors that carry a leap indicator: NTP and NTS) must all agree;

@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// Roughtime's signed time as a screen: what a strict majority of the Roughtime servers' signed
 /// intervals agree on is proven by signatures without any certificate or local clock, so an

@@ -1,5 +1,5 @@
 import ClockCore
-import TimeBase
+import TimeValues
 
 /// What is known, before the selection, about the leap at a month-end midnight, for mapping
 /// smearing servers (``SmearMapping``): a valid leap-second table decides; else the stepping

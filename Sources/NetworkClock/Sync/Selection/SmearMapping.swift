@@ -1,5 +1,5 @@
 import ClockCore
-import TimeBase
+import TimeValues
 
 /// Maps a smearing server's interval onto POSIX stepping time, which anchors hold, before it is
 /// screened and intersected. The smear is the one the big public smearing servers use: linear over

@@ -1,6 +1,6 @@
 import NetClockPlatform
 import SNTP
-import TimeBase
+import TimeValues
 
 /// Selects and combines candidates: the intersection algorithm rejects falsetickers, then the
 /// survivors are combined by the chosen method.

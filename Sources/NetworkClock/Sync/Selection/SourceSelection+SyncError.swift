@@ -1,5 +1,5 @@
 import SNTP
-import TimeBase
+import TimeValues
 
 extension SourceSelection.Decision {
     /// Why the decision cannot stand although the vote succeeded: every authenticated source of one

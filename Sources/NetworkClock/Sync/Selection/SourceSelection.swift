@@ -1,5 +1,5 @@
 import SNTP
-import TimeBase
+import TimeValues
 
 /// The one selection every source kind goes through (NTP, NTS, each Roughtime server, and HTTP(S)
 /// as the fallback tier):

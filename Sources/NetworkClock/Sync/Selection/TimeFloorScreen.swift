@@ -1,4 +1,4 @@
-import TimeBase
+import TimeValues
 
 /// The time floor (``TimeFloor``) as a screen: the true time was once proven to be at least
 /// ``floor``, so a candidate keeps only the part of its interval from the floor on

@@ -1,4 +1,4 @@
-import NetClockPlatform
+import TimeValues
 
 /// What a protocol core asks of the I/O loop after each event: datagrams to send now, and when to
 /// wake it if nothing arrives first. A core never owns a socket or reads a clock: the loop tells

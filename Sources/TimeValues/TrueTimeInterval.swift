@@ -1,5 +1,3 @@
-import NetClockPlatform
-
 /// What evidence proves about the time: the true time at the local monotonic instant ``instant``
 /// lies in ``earliest`` ... ``latest``.
 ///

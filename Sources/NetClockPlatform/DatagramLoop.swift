@@ -1,4 +1,4 @@
-import NetClockPlatform
+import TimeValues
 
 /// The one I/O loop that drives any ``DatagramCore`` over a connected UDP socket: it sends what the
 /// core asks, waits in `poll(2)` for a datagram or the core's wake-up, and tells the core what

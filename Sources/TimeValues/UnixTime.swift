@@ -1,5 +1,3 @@
-import NetClockPlatform
-
 /// An instant on the UTC time scale, counted from the Unix epoch (1970-01-01T00:00:00Z).
 ///
 /// `UnixTime` stores a `Duration` since the epoch, so it is exact to the attosecond over a range of

@@ -1,5 +1,3 @@
-import NetClockPlatform
-
 extension TrueTimeInterval {
     /// The interval as one time and a bound, the one rounding every result and anchor takes: the
     /// midpoint rounded down to a whole nanosecond (exact in the anchor file), and the bound around

@@ -1,5 +1,3 @@
-import NetClockPlatform
-
 /// A reading of a monotonic clock: time elapsed since an unspecified origin (boot, on Linux).
 ///
 /// Only differences between two instants from the same clock are meaningful.
