@@ -15,7 +15,7 @@
 # typealias). --list prints one type per line with its kind.
 #
 # Exit status: 0 when NetworkClock has at most NETWORKCLOCK_LIMIT (default 15) top-level public
-# types and NETWORKCLOCK_SYMBOLS (default 435) public symbols, and SNTP at most SNTP_LIMIT (default
+# types and NETWORKCLOCK_SYMBOLS (default 436) public symbols, and SNTP at most SNTP_LIMIT (default
 # 12) and SNTP_SYMBOLS (default 195); 1 when a module is over a limit, 2 on a usage or build error.
 # The symbol limits are the counts as they are: a change that adds public API must raise them, in
 # review; one that removes some should lower them.
@@ -43,7 +43,7 @@ done
 [[ ${#limits[@]} -le 4 ]] || { echo "api-count.sh: at most four limits" >&2; exit 2; }
 networkclock_limit=${limits[0]:-15}
 sntp_limit=${limits[1]:-12}
-networkclock_symbols=${limits[2]:-435}
+networkclock_symbols=${limits[2]:-436}
 sntp_symbols=${limits[3]:-195}
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

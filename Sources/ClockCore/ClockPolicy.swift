@@ -9,8 +9,10 @@ import TimeValues
 /// estimate by the interval's middle and grows the bound by the interval's half-width plus an
 /// allowance for the frequency wandering since (temperature): a jump of
 /// ``wanderPPM``, then ``wanderRatePPMPerHour``, never more than ``wanderLimitPPM`` in all.
-/// Before two syncs, the bound grows at ``priorTolerancePPM``. Out-of-range values are clamped
-/// where they are used, never trapped on.
+/// Before two syncs, the bound grows at ``priorTolerancePPM``; after a reboot, at what an earlier
+/// boot measured, widened by ``wanderLimitPPM`` and ``rebootAllowancePPM`` (the kernel calibrates
+/// the raw clock again at each boot), until this boot's syncs measure it. Out-of-range values are
+/// clamped where they are used, never trapped on.
 public struct ClockPolicy: Sendable, Hashable {
     /// The frequency error assumed over the seconds one exchange or burst takes, in ppm: it
     /// widens each NTP sample's bound by that much of its round trip, each burst sample's
@@ -43,6 +45,17 @@ public struct ClockPolicy: Sendable, Hashable {
     /// ±10 ppm range chrony's temperature compensation accepts (`tempcomp`). Clamped to
     /// `0...1000`.
     public var wanderLimitPPM: Double
+    /// How far the frequency error may move across a reboot, in ppm, on top of
+    /// ``wanderLimitPPM``: the kernel calibrates the raw clock again at each boot, so an earlier
+    /// boot's measured frequency is carried over only widened by this much. Default 10 ppm: a TSC
+    /// whose frequency the CPU reports (CPUID leaf 0x15) gets the same nominal value at every
+    /// boot; the kernel's refined calibration measures it over about a second against the HPET
+    /// or ACPI PM timer and keeps whole kHz (under 1 ppm of a GHz clock); in a VM, kvm-clock runs
+    /// at the host's calibration. A kernel that only calibrates quickly against the PIT was seen
+    /// to spread by ±56 ppm over five boots (2400.204 ± 0.134 MHz): raise it there. A move beyond
+    /// it is caught at the next sync, as any change beyond the wander allowance is (the
+    /// HowTheErrorBoundWorks article, "After a reboot"). Clamped to `0...1000`.
+    public var rebootAllowancePPM: Double
     /// The tolerance of suspended time, in ppm of it: suspend is measured by the RTC (a
     /// 32 kHz tuning-fork crystal, typically ±20 ppm at 25 °C and −0.034 ppm/°C² away from it)
     /// or by a clock source that runs through suspend. Default 100 ppm. Clamped to `0...1000`.
@@ -71,6 +84,7 @@ public struct ClockPolicy: Sendable, Hashable {
         wanderPPM: Double = 1,
         wanderRatePPMPerHour: Double = 10,
         wanderLimitPPM: Double = 10,
+        rebootAllowancePPM: Double = 10,
         suspendTolerancePPM: Double = 100,
         suspendResolution: Duration = .seconds(1),
         frequencyHistoryCapacity: Int = 16,
@@ -81,6 +95,7 @@ public struct ClockPolicy: Sendable, Hashable {
         self.wanderPPM = wanderPPM
         self.wanderRatePPMPerHour = wanderRatePPMPerHour
         self.wanderLimitPPM = wanderLimitPPM
+        self.rebootAllowancePPM = rebootAllowancePPM
         self.suspendTolerancePPM = suspendTolerancePPM
         self.suspendResolution = suspendResolution
         self.frequencyHistoryCapacity = frequencyHistoryCapacity
@@ -102,6 +117,9 @@ public struct ClockPolicy: Sendable, Hashable {
     var wanderLimitFraction: Double {
         max(wanderFraction, Self.fraction(ppm: wanderLimitPPM, fallback: 10))
     }
+
+    /// `rebootAllowancePPM` as a fraction.
+    var rebootAllowanceFraction: Double { Self.fraction(ppm: rebootAllowancePPM, fallback: 10) }
 
     /// `suspendTolerancePPM` as a fraction.
     var suspendToleranceFraction: Double { Self.fraction(ppm: suspendTolerancePPM, fallback: 100) }

@@ -15,8 +15,12 @@ package struct FrequencyEstimate: Sendable, Hashable {
     package var growthRate: Double
     /// The interval's half-width at the anchor, before any wander since.
     package var halfWidthAtAnchor: Double
-    /// Whether the frequency was measured from two syncs or more (else the prior tolerance holds).
+    /// Whether the frequency was measured from two syncs or more, or carried from an earlier boot
+    /// (else the prior tolerance holds).
     package var isMeasured: Bool
+    /// Whether what an earlier boot measured is part of it (``FrequencyTracker/carried``): alone
+    /// before this boot's syncs measure it, then intersected with what they measure.
+    package var isCarried: Bool
     /// Whether the measurement lies outside the prior tolerance, which was then set aside.
     package var exceedsPrior: Bool
     /// The sync points in the history.
@@ -38,6 +42,7 @@ package struct FrequencyEstimate: Sendable, Hashable {
         let sinceAnchor = anchor.map { max(.zero, now.total - $0.total).secondsDouble } ?? 0
         growthRate = aging.growthRate(afterSeconds: sinceAnchor)
         isMeasured = aging.isMeasured
+        isCarried = tracker.carried != nil
         exceedsPrior = anchor.map { tracker.interval(at: $0).exceedsPrior } ?? false
         syncCount = tracker.points.count
         if let first = tracker.points.first, let last = tracker.points.last {
@@ -54,13 +59,14 @@ package struct FrequencyEstimate: Sendable, Hashable {
     /// An estimate from its parts (for reports built without a clock, e.g. tests).
     package init(
         frequencyError: Double, growthRate: Double, halfWidthAtAnchor: Double, isMeasured: Bool,
-        exceedsPrior: Bool = false, syncCount: Int, span: Duration, age: Duration?, resetCount: Int = 0,
-        lastReset: FrequencyTracker.ResetReason? = nil
+        isCarried: Bool = false, exceedsPrior: Bool = false, syncCount: Int, span: Duration, age: Duration?,
+        resetCount: Int = 0, lastReset: FrequencyTracker.ResetReason? = nil
     ) {
         self.frequencyError = frequencyError
         self.growthRate = growthRate
         self.halfWidthAtAnchor = halfWidthAtAnchor
         self.isMeasured = isMeasured
+        self.isCarried = isCarried
         self.exceedsPrior = exceedsPrior
         self.syncCount = syncCount
         self.span = span

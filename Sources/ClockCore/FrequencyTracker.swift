@@ -5,7 +5,8 @@ import TimeValues
 /// points bounds the mean frequency between them, widened by the wander allowed since
 /// (``ClockPolicy/wanderPPM``, ``ClockPolicy/wanderRatePPMPerHour``, ``ClockPolicy/wanderLimitPPM``),
 /// and the tracker keeps the intersection. An empty one resets the history to the newest points that
-/// still agree; with fewer than two points the interval is ±``ClockPolicy/priorTolerancePPM``.
+/// still agree; with fewer than two points the interval is ±``ClockPolicy/priorTolerancePPM``, or
+/// what an earlier boot measured (``carried``, `FrequencyTracker+Carried.swift`).
 ///
 /// A plain value with no threads or clocks inside; ``AnchoredClock`` feeds it. The derivation: the
 /// HowTheErrorBoundWorks article, "Frequency".
@@ -48,6 +49,10 @@ package struct FrequencyTracker: Sendable, Hashable {
     package private(set) var lastReset: ResetReason?
     /// Every usable pair of ``points``, kept up to date with them (offers read them often).
     private(set) var pairs: [Pair] = []
+    /// Where an earlier boot left the frequency error, widened for the reboot (``carry(from:)``);
+    /// it holds at every instant of this boot while the wander and reboot allowances do. Dropped
+    /// by any reset but a leap second's.
+    package internal(set) var carried: FrequencyInterval?
 
     /// Pairs whose awake span is shorter than this are not used: their interval would be hundreds
     /// of ppm wide at best.
@@ -55,11 +60,16 @@ package struct FrequencyTracker: Sendable, Hashable {
 
     /// Creates a tracker, optionally seeded with points saved earlier in this boot; points that do
     /// not agree with the newest are dropped (not counted as a reset).
-    package init(policy: ClockPolicy = ClockPolicy(), points: [Point] = []) {
+    /// A `carried` interval (``FrequencyInterval/carried(lower:upper:policy:)``) is kept while
+    /// the points agree with it.
+    package init(policy: ClockPolicy = ClockPolicy(), points: [Point] = [], carried: FrequencyInterval? = nil)
+    {
         self.policy = policy
         for point in points { _ = insert(point) }
         pairs = Self.pairs(of: self.points, policy: policy)
         keepConsistentNewest()
+        self.carried = carried
+        if !carriedAgrees { self.carried = nil }
     }
 
     // MARK: Adding
@@ -69,13 +79,16 @@ package struct FrequencyTracker: Sendable, Hashable {
     /// A point at the same instant as a kept one replaces it only if its bound is tighter. Points
     /// older than ``ClockPolicy/frequencyHistoryWindow`` before the newest are forgotten; beyond
     /// ``ClockPolicy/frequencyHistoryCapacity``, one of the closest-spaced pair is dropped.
-    /// - Returns: ``ResetReason/frequencyChanged`` when the point contradicted the history, which
-    ///   was then cut back to the newest points that agree; nil otherwise.
+    /// A point whose pairs contradict ``carried`` drops it, as a reset.
+    /// - Returns: ``ResetReason/frequencyChanged`` when the point contradicted the history (which
+    ///   was then cut back to the newest points that agree) or ``carried``; nil otherwise.
     @discardableResult
     package mutating func add(_ point: Point) -> ResetReason? {
         guard insert(point) else { return nil }
         pairs = Self.pairs(of: points, policy: policy)
-        guard !keepConsistentNewest() else { return nil }
+        let consistent = keepConsistentNewest()
+        guard !consistent || !carriedAgrees else { return nil }
+        carried = nil
         resetCount += 1
         lastReset = .frequencyChanged
         return .frequencyChanged
@@ -90,6 +103,7 @@ package struct FrequencyTracker: Sendable, Hashable {
         guard changed else { return }
         pairs = Self.pairs(of: points, policy: policy)
         keepConsistentNewest()
+        if !carriedAgrees { carried = nil }
     }
 
     /// The same history on clocks whose time-namespace offsets moved by `change`: every point's
@@ -103,10 +117,15 @@ package struct FrequencyTracker: Sendable, Hashable {
         pairs = Self.pairs(of: points, policy: policy)
     }
 
-    /// Forgets every point but `point`'s (after a sync contradicted the clock's prediction). It
-    /// counts as a reset when a frequency had been measured (two points or more).
+    /// Forgets every point but `point`'s (after a sync contradicted the clock's prediction), and
+    /// ``carried`` unless a leap second is the reason (it says nothing about the oscillator). It
+    /// counts as a reset when a frequency had been measured (two points or more) or carried.
     package mutating func reset(keeping point: Point, reason: ResetReason) {
-        if points.count >= 2 {
+        if reason != .leapSecond, carried != nil {
+            carried = nil
+            resetCount += 1
+            lastReset = reason
+        } else if points.count >= 2 {
             resetCount += 1
             lastReset = reason
         }
@@ -180,32 +199,44 @@ package struct FrequencyTracker: Sendable, Hashable {
     // MARK: The interval
 
     /// The interval at `instant`: where the oscillator's frequency error lies then, by every pair
-    /// widened to it, intersected with the prior unless the measurement contradicts the prior.
+    /// widened to it, intersected with the prior unless the measurement contradicts the prior, and
+    /// with ``carried`` when they overlap; ``carried`` alone, or else the prior, when the pairs
+    /// measure nothing.
     package func interval(at instant: TimeBaseInstant) -> FrequencyInterval {
         let prior = policy.priorFraction
-        guard !pairs.isEmpty, let measured = Self.intersection(of: pairs, at: instant, policy: policy) else {
-            return FrequencyInterval(
+        let unmeasured =
+            carried
+            ?? FrequencyInterval(
                 lower: -prior, upper: prior, rateLimit: prior, isMeasured: false, exceedsPrior: false)
+        guard !pairs.isEmpty, let measured = Self.intersection(of: pairs, at: instant, policy: policy) else {
+            return unmeasured
         }
         var lower = measured.lower
         var upper = measured.upper
         let exceedsPrior = lower > prior || upper < -prior
         if !exceedsPrior && lower <= -prior && upper >= prior {
             // The pairs say nothing the prior does not.
-            return FrequencyInterval(
-                lower: -prior, upper: prior, rateLimit: prior, isMeasured: false, exceedsPrior: false)
+            return unmeasured
         }
         if !exceedsPrior {
             lower = max(lower, -prior)
             upper = min(upper, prior)
         }
+        // Both hold at every instant (the carried one by its widening), so both at once.
+        let carried = carried.flatMap { max($0.lower, lower) <= min($0.upper, upper) ? $0 : nil }
+        if let carried {
+            lower = max(lower, carried.lower)
+            upper = min(upper, carried.upper)
+        }
         let center = (lower + upper) / 2
         let halfWidth = (upper - lower) / 2
-        // However long the wander, the frequency stays within Ω of every pair's unwidened interval.
+        // However long the wander, the frequency stays within Ω of every pair's unwidened interval,
+        // and within the carried interval.
         var limit = exceedsPrior ? Double.infinity : prior + abs(center)
         for pair in pairs {
             limit = min(limit, abs(center - pair.center) + pair.halfWidth + policy.wanderLimitFraction)
         }
+        if let carried { limit = min(limit, abs(center - carried.center) + carried.halfWidth) }
         return FrequencyInterval(
             lower: lower, upper: upper, rateLimit: max(limit, halfWidth), isMeasured: true,
             exceedsPrior: exceedsPrior)
@@ -221,25 +252,4 @@ extension FrequencyTracker.Point {
             && abs(base.suspended) < limit
             && abs(trueTime.sinceEpoch) < .seconds(Int64(1) << 40)
     }
-}
-
-/// Where the oscillator's frequency error lies at one instant (fractions; positive when the
-/// oscillator runs fast), as ``FrequencyTracker/interval(at:)`` found it.
-package struct FrequencyInterval: Sendable, Hashable {
-    /// The lowest frequency error still possible.
-    package var lower: Double
-    /// The highest frequency error still possible.
-    package var upper: Double
-    /// The most the frequency error can ever differ from ``center`` while the wander model holds:
-    /// the ceiling of the bound's growth rate.
-    package var rateLimit: Double
-    /// Whether the interval was measured (two points or more) rather than being the prior.
-    package var isMeasured: Bool
-    /// Whether the measured interval lies outside the prior tolerance (which was then dropped).
-    package var exceedsPrior: Bool
-
-    /// The middle of the interval: the correction applied.
-    package var center: Double { (lower + upper) / 2 }
-    /// Half the interval's width.
-    package var halfWidth: Double { (upper - lower) / 2 }
 }

@@ -1,5 +1,6 @@
-// What identifies the clocks a process reads: the boot they count from (`boot_id`) and the time
-// namespace's offsets on them (`/proc/self/timens_offsets`). Read on slow paths only.
+// What identifies the clocks a process reads: the boot they count from (`boot_id`), the time
+// namespace's offsets on them (`/proc/self/timens_offsets`) and the machine whose oscillator they
+// count (`/etc/machine-id`). Read on slow paths only.
 
 #if canImport(Glibc)
     import Glibc
@@ -33,6 +34,32 @@ extension Syscalls {
         }
         let text = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace).first
         return text.map(String.init)
+    }
+
+    /// Where systemd (and D-Bus, before it) keep the machine's identity.
+    package static let machineIDPaths = ["/etc/machine-id", "/var/lib/dbus/machine-id"]
+
+    /// The machine's identity from the first of ``machineIDPaths`` that holds one
+    /// (``machineID(parsing:)``); nil where none does.
+    package static func machineID() -> String? {
+        for path in machineIDPaths {
+            guard case .success(let bytes) = FileSystem.readFile(atPath: path, limit: 256),
+                let id = machineID(parsing: bytes)
+            else { continue }
+            return id
+        }
+        return nil
+    }
+
+    /// A machine-id file's identity: 32 lower-case hexadecimal digits, not all zero, before any
+    /// white space (machine-id(5)); nil for anything else, e.g. `uninitialized` early in a boot.
+    package static func machineID(parsing bytes: [UInt8]) -> String? {
+        guard let text = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace).first,
+            text.utf8.count == 32,
+            text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }),
+            text.contains(where: { $0 != "0" })
+        else { return nil }
+        return String(text)
     }
 
     /// This process's time-namespace offsets (``TimeNamespaceOffsets``), or why they cannot be

@@ -161,8 +161,9 @@ import TimeValues
     static let frequency: JSONExpectation = [
         "ppm": .number(Fixture.frequency.ppm),
         "interval_ppm": [.number(Fixture.frequency.lowerPPM), .number(Fixture.frequency.upperPPM)],
-        "growth_ppm": .number(Fixture.frequency.growthRatePPM), "measured": true, "syncs": 4, "span": 180,
-        "age": 2, "resets": 1, "last_reset": "frequency_changed",
+        "growth_ppm": .number(Fixture.frequency.growthRatePPM), "measured": true, "carried": false,
+        "syncs": 4,
+        "span": 180, "age": 2, "resets": 1, "last_reset": "frequency_changed",
     ]
 
     @Test func syncAddsStateAnchorReplacedAndFrequency() throws {
@@ -384,8 +385,8 @@ import TimeValues
         let frequency = try #require(now["frequency"] as? [String: Any])
         #expect(
             frequency.keys.sorted() == [
-                "age", "growth_ppm", "interval_ppm", "last_reset", "measured", "ppm", "resets", "span",
-                "syncs",
+                "age", "carried", "growth_ppm", "interval_ppm", "last_reset", "measured", "ppm", "resets",
+                "span", "syncs",
             ])
         let systemClock = try #require(now["system_clock"] as? [String: Any])
         #expect(

@@ -13,8 +13,11 @@ struct FrequencyJSON: Encodable {
     var intervalPPM: [Double]
     /// How fast the error bound grows now: half the interval's width.
     var growthPPM: Double
-    /// Whether two syncs or more measured it (false: the prior tolerance only).
+    /// Whether two syncs or more measured it, or an earlier boot's did (false: the prior
+    /// tolerance only).
     var measured: Bool
+    /// Whether what an earlier boot measured, widened for the reboot, is part of it.
+    var carried: Bool
     /// The sync points in the history.
     var syncs: Int
     /// The time between the oldest and the newest of them.
@@ -27,7 +30,7 @@ struct FrequencyJSON: Encodable {
     var lastReset: Nullable<String>
 
     enum CodingKeys: String, CodingKey {
-        case ppm, measured, syncs, span, age, resets
+        case ppm, measured, carried, syncs, span, age, resets
         case intervalPPM = "interval_ppm"
         case growthPPM = "growth_ppm"
         case lastReset = "last_reset"
@@ -39,6 +42,7 @@ struct FrequencyJSON: Encodable {
         intervalPPM = [frequency.lowerPPM, frequency.upperPPM]
         growthPPM = frequency.growthRatePPM
         measured = frequency.isMeasured
+        carried = frequency.isCarried
         syncs = frequency.syncCount
         span = frequency.span.secondsDouble
         age = Nullable(frequency.age?.secondsDouble)

@@ -41,16 +41,19 @@ enum ReportText {
     }
 
     /// The clock's frequency knowledge after a sync, e.g. `frequency -59.996 ppm ± 2.630 (4 syncs
-    /// over 180.0s): the bound grows 2.630 ppm of the time offline` or, before a second sync,
-    /// `frequency not measured yet (1 sync): the bound grows 500.000 ppm of the time offline`; a
-    /// reset this sync caused is named.
+    /// over 180.0s): the bound grows 2.630 ppm of the time offline`, before a second sync
+    /// `frequency not measured yet (1 sync): the bound grows 500.000 ppm of the time offline`, or
+    /// with an earlier boot's measurement `frequency -59.996 ppm ± 21.300 (carried from an earlier
+    /// boot; 1 sync): …`; a reset this sync caused is named.
     static func frequency(_ frequency: FrequencyEstimate, reset: ClockEvent.FrequencyReset?) -> String {
         let growth = frequency.growthRatePPM.decimalString(fractionDigits: 3)
         let syncs = "\(frequency.syncCount) sync\(frequency.syncCount == 1 ? "" : "s")"
         var line: String
         if frequency.isMeasured {
+            let carried = frequency.isCarried ? "carried from an earlier boot; " : ""
+            let span = frequency.syncCount > 1 ? " over \(frequency.span.formattedSeconds)" : ""
             line =
-                "frequency \(frequency.ppm.signedDecimalString(fractionDigits: 3)) ppm ± \(growth) (\(syncs) over \(frequency.span.formattedSeconds))"
+                "frequency \(frequency.ppm.signedDecimalString(fractionDigits: 3)) ppm ± \(growth) (\(carried)\(syncs)\(span))"
         } else {
             line = "frequency not measured yet (\(syncs))"
         }

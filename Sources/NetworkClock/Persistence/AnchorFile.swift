@@ -94,10 +94,14 @@ struct AnchorFile: Codable, Sendable {
         var intervalPPM: [Double]?
         var resets: Int?
         var points: [FrequencyPointRecord]
+        /// `[lower, upper]`, in ppm: what an earlier boot measured, widened for the reboot
+        /// (`FrequencyTracker.carried`); absent when nothing is carried, and in older files.
+        var carriedPPM: [Double]?
 
         enum CodingKeys: String, CodingKey {
             case frequencyPPM = "frequency_ppm"
             case intervalPPM = "interval_ppm"
+            case carriedPPM = "carried_ppm"
             case resets, points
         }
     }
@@ -109,9 +113,13 @@ struct AnchorFile: Codable, Sendable {
     var anchor: AnchorRecord
     var frequency: FrequencyRecord?
     var timeNamespace: NamespaceRecord?
+    /// The machine the file was written on (``AnchorStore/machineTag(_:)``), so that its frequency
+    /// is carried across a reboot only on the same oscillator; absent where `/etc/machine-id` could
+    /// not be read, and in older files.
+    var machine: String?
 
     enum CodingKeys: String, CodingKey {
-        case version
+        case version, machine
         case bootID = "boot_id"
         case writtenAt = "written_at"
         case writtenAtMonotonic = "written_at_monotonic"
@@ -157,8 +165,8 @@ struct AnchorFile: Codable, Sendable {
                 TimeBaseRecord(awake: ExactTime($0.awake), suspended: ExactTime($0.suspended))
             },
             leap: anchor.leap == .unknown ? nil : LeapRecord(anchor.leap))
-        if let frequency, !frequency.points.isEmpty {
-            let interval = frequency.points.last.map { frequency.interval(at: $0.base) }
+        if let frequency, !frequency.points.isEmpty || frequency.carried != nil {
+            let interval = frequency.points.last.map { frequency.interval(at: $0.base) } ?? frequency.carried
             self.frequency = FrequencyRecord(
                 frequencyPPM: interval.flatMap { $0.isMeasured ? Self.finite($0.center * 1e6) : nil },
                 intervalPPM: interval.flatMap { interval in
@@ -175,7 +183,8 @@ struct AnchorFile: Codable, Sendable {
                         errorBoundNanoseconds: Self.boundNanoseconds(
                             point.errorBound,
                             truncating: [point.trueTime.sinceEpoch, point.base.awake, point.base.suspended]))
-                })
+                },
+                carriedPPM: frequency.carried.map { [$0.lower * 1e6, $0.upper * 1e6] })
         } else {
             self.frequency = nil
         }
@@ -188,92 +197,4 @@ struct AnchorFile: Codable, Sendable {
 
     /// The largest frequency history a file may hold.
     static let maximumPoints = 1024
-
-    /// What a valid file holds.
-    struct Contents: Sendable {
-        var anchor: Anchor
-        var timeBase: TimeBaseInstant?
-        var points: [FrequencyTracker.Point]
-        var writtenAt: UnixTime
-        var writtenAtMonotonic: MonotonicInstant
-    }
-
-    /// The anchor, its time-base instant and the frequency history, or a sentence saying which
-    /// value is out of range.
-    func validated() -> Result<Contents, ValidationFailure> {
-        guard !bootID.isEmpty, bootID.count <= 256 else { return .failure("boot_id is empty or too long") }
-        guard let writtenAt = writtenAt.duration, let writtenAtMonotonic = writtenAtMonotonic.duration else {
-            return .failure("written_at is out of range")
-        }
-        guard let source = TimeSource(rawValue: anchor.source) else {
-            return .failure(ValidationFailure("unknown source \"\(anchor.source.prefix(32))\""))
-        }
-        guard anchor.server.map({ $0.utf8.count <= 1024 }) ?? true else {
-            return .failure("server is too long")
-        }
-        guard let monotonic = anchor.monotonic.duration, let trueTime = anchor.trueTime.duration,
-            (0...Self.maximumBoundNanoseconds).contains(anchor.errorBoundNanoseconds)
-        else {
-            return .failure("anchor time, monotonic instant or error bound is out of range")
-        }
-        var restored = Anchor(
-            trueTime: UnixTime(sinceEpoch: trueTime), monotonic: MonotonicInstant(sinceOrigin: monotonic),
-            errorBound: .nanoseconds(anchor.errorBoundNanoseconds), source: source,
-            server: anchor.server, isAuthenticated: anchor.authenticated ?? false)
-        if let record = anchor.leap {
-            guard let schedule = record.schedule else {
-                return .failure("the anchor's leap second is out of range")
-            }
-            restored.leap = schedule
-        }
-        guard restored.isWithinSupportedRange else {
-            return .failure("anchor time, monotonic instant or error bound is out of range")
-        }
-        var timeBase: TimeBaseInstant?
-        if let record = anchor.timeBase {
-            guard let base = Self.instant(record.awake, record.suspended) else {
-                return .failure("the anchor's time-base instant is out of range")
-            }
-            timeBase = base
-        }
-        var points = [FrequencyTracker.Point]()
-        if let frequency {
-            guard frequency.points.count <= Self.maximumPoints else {
-                return .failure("frequency history is too long")
-            }
-            for entry in frequency.points {
-                guard let base = Self.instant(entry.awake, entry.suspended),
-                    let trueTime = entry.trueTime.duration,
-                    (0...Self.maximumBoundNanoseconds).contains(entry.errorBoundNanoseconds)
-                else {
-                    return .failure("a frequency point is out of range")
-                }
-                let point = FrequencyTracker.Point(
-                    base: base, trueTime: UnixTime(sinceEpoch: trueTime),
-                    errorBound: .nanoseconds(entry.errorBoundNanoseconds))
-                guard point.isValid else { return .failure("a frequency point is out of range") }
-                points.append(point)
-            }
-        }
-        return .success(
-            Contents(
-                anchor: restored, timeBase: timeBase, points: points,
-                writtenAt: UnixTime(sinceEpoch: writtenAt),
-                writtenAtMonotonic: MonotonicInstant(sinceOrigin: writtenAtMonotonic)))
-    }
-
-    /// A time-base instant from its records: both parts in range, neither negative.
-    private static func instant(_ awake: ExactTime, _ suspended: ExactTime) -> TimeBaseInstant? {
-        guard let awake = awake.duration, let suspended = suspended.duration, awake >= .zero,
-            suspended >= .zero
-        else { return nil }
-        return TimeBaseInstant(awake: awake, suspended: suspended)
-    }
-
-    /// A reason a file's values were refused.
-    struct ValidationFailure: Error, ExpressibleByStringLiteral {
-        var reason: String
-        init(stringLiteral reason: String) { self.reason = reason }
-        init(_ reason: String) { self.reason = reason }
-    }
 }

@@ -16,6 +16,31 @@ extension AnchorStore {
     /// holds.
     @available(*, noasync, message: "reads a file; from async code call it from a thread of your own")
     public func load() -> Result<RestoredAnchor, AnchorStoreError> {
+        loadIncludingEarlierBoot().anchor
+    }
+
+    /// ``load()``, and from a valid file written in another boot of this machine (refused as
+    /// ``AnchorStoreError/Code/differentBoot`` all the same), what it knew of the oscillator's
+    /// frequency (``earlierBootFrequency(of:_:)``), from one read of the file.
+    @available(*, noasync, message: "reads a file; from async code call it from a thread of your own")
+    package func loadIncludingEarlierBoot() -> (
+        anchor: Result<RestoredAnchor, AnchorStoreError>, earlierBoot: EarlierBootFrequency?
+    ) {
+        let file: AnchorFile
+        switch read() {
+        case .success(let read): file = read
+        case .failure(let error): return (.failure(error), nil)
+        }
+        switch file.validated() {
+        case .success(let values): return (restore(file, values), earlierBootFrequency(of: file, values))
+        case .failure(let failure):
+            return (.failure(error(.corrupt, "the anchor file is invalid: \(failure.reason)")), nil)
+        }
+    }
+
+    /// The file's JSON, decoded, or why it cannot be (missing, unsafe, too large, cut short, not
+    /// JSON, another format version).
+    private func read() -> Result<AnchorFile, AnchorStoreError> {
         let bytes: [UInt8]
         switch FileSystem.readPrivateFile(atPath: path, limit: Self.maximumFileSize) {
         case .success(let content):
@@ -35,7 +60,7 @@ extension AnchorStore {
         // The whole file first: a valid file of this format is parsed once. Only a file that does
         // not decode is parsed again, for its version alone, to say why.
         if let file = try? decoder.decode(AnchorFile.self, from: data), file.version == Self.formatVersion {
-            return restore(file)
+            return .success(file)
         }
         let version: Int?
         do {
@@ -60,13 +85,11 @@ extension AnchorStore {
         return .failure(self.error(.corrupt, "the anchor file lacks a field or has one of the wrong type"))
     }
 
-    private func restore(_ file: AnchorFile) -> Result<RestoredAnchor, AnchorStoreError> {
-        var values: AnchorFile.Contents
-        switch file.validated() {
-        case .success(let valid): values = valid
-        case .failure(let failure):
-            return .failure(error(.corrupt, "the anchor file is invalid: \(failure.reason)"))
-        }
+    /// The anchor of a valid file, with what was saved beside it, if the file is of this boot.
+    private func restore(_ file: AnchorFile, _ valid: AnchorFile.Contents) -> Result<
+        RestoredAnchor, AnchorStoreError
+    > {
+        var values = valid
         guard let current = bootID() else {
             return .failure(
                 error(.bootIDUnavailable, "cannot read the boot identity from \(Self.bootIDPath)"))
@@ -104,7 +127,7 @@ extension AnchorStore {
         return .success(
             RestoredAnchor(
                 anchor: anchor, originalSource: values.anchor.source, timeBase: values.timeBase,
-                frequencyHistory: values.points, bootID: file.bootID,
+                frequencyHistory: values.points, carriedFrequency: values.carried, bootID: file.bootID,
                 writtenAt: values.writtenAt, writtenAtMonotonic: values.writtenAtMonotonic))
     }
 

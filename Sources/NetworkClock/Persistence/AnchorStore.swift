@@ -25,6 +25,9 @@ public struct AnchorStore: Sendable {
     /// The anchor file's path.
     public let path: String
     let bootID: @Sendable () -> String?
+    /// Reads the machine's identity (`/etc/machine-id`), to tell the oscillator of a file written
+    /// in another boot from another machine's.
+    let machineID: @Sendable () -> String?
     let monotonic: any MonotonicClock
     private let wall: any WallClock
     let namespace: @Sendable () -> Result<TimeNamespaceOffsets, TimeNamespaceUnreadable>
@@ -35,7 +38,7 @@ public struct AnchorStore: Sendable {
     public init(path: String) {
         self.init(
             path: path, bootID: AnchorStore.systemBootID, monotonic: BootTimeClock(), wall: SystemWallClock(),
-            namespace: Syscalls.timeNamespaceOffsets)
+            namespace: Syscalls.timeNamespaceOffsets, machineID: Syscalls.machineID)
     }
 
     /// Creates a store for the file at `path` with injected boot identity, clocks and time
@@ -49,6 +52,8 @@ public struct AnchorStore: Sendable {
     ///   - wall: The wall clock, only to stamp the file's informational `written_at`.
     ///   - namespace: Reads the offsets of this process's time namespace (none by default, as for
     ///     simulated clocks).
+    ///   - machineID: Reads the machine's identity; none by default, so that no frequency is
+    ///     carried from a file of another boot (tests inject one).
     package init(
         path: String,
         bootID: @escaping @Sendable () -> String?,
@@ -56,10 +61,12 @@ public struct AnchorStore: Sendable {
         wall: some WallClock,
         namespace: @escaping @Sendable () -> Result<TimeNamespaceOffsets, TimeNamespaceUnreadable> = {
             .success(.zero)
-        }
+        },
+        machineID: @escaping @Sendable () -> String? = { nil }
     ) {
         self.path = path
         self.bootID = bootID
+        self.machineID = machineID
         self.monotonic = monotonic
         self.wall = wall
         self.namespace = namespace
@@ -146,6 +153,7 @@ public struct AnchorStore: Sendable {
             anchor: hostAnchor, timeBase: timeBase?.shifted(by: toHost), frequency: hostFrequency,
             bootID: bootID, writtenAt: wall.now(), writtenAtMonotonic: monotonic.now() + toHost.bootTime)
         file.timeNamespace = AnchorFile.NamespaceRecord(measuredIn)
+        file.machine = currentMachineTag
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data: Data

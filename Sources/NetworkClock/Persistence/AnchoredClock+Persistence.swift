@@ -11,19 +11,26 @@ extension AnchoredClock {
     /// time-base line they were saved on, unless that line lies ahead of the clock's time base now
     /// (not this boot's, whatever the boot id says): then the history is dropped and the anchor is
     /// placed from its exchange-clock instant, at the kernel's possible slew over its age, as for a
-    /// file written before holdover (``AnchoredClock/merge(stored:base:history:)``).
+    /// file written before holdover (``AnchoredClock/merge(stored:base:history:carried:)``).
+    ///
+    /// A file written in an earlier boot of this machine is refused all the same
+    /// (``AnchorStoreError/Code/differentBoot``), but what it knew of the oscillator's frequency is
+    /// carried over as a widened prior (``AnchoredClock/carryFrequency(fromEarlierBoot:carried:)``).
     /// - Returns: the restored anchor, or why none could be restored.
     @discardableResult
     @available(*, noasync, message: "reads a file; use restore(from:) async")
     package func restore(from store: AnchorStore) -> Result<RestoredAnchor, AnchorStoreError> {
-        let result = store.load()
+        let (result, earlier) = store.loadIncludingEarlierBoot()
         if case .success(let restored) = result { merge(restored) }
+        if let earlier { carryFrequency(fromEarlierBoot: earlier.points, carried: earlier.carried) }
         return result
     }
 
     /// Merges a restored anchor and its frequency history into the clock.
     private func merge(_ restored: RestoredAnchor) {
-        merge(stored: restored.anchor, base: restored.timeBase, history: restored.frequencyHistory)
+        merge(
+            stored: restored.anchor, base: restored.timeBase, history: restored.frequencyHistory,
+            carried: restored.carriedFrequency)
     }
 
     /// Saves the clock's anchor, its time-base instant and the frequency history to `store`, merged

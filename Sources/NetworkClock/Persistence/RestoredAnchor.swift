@@ -13,6 +13,8 @@ public struct RestoredAnchor: Sendable, Hashable {
     package var timeBase: TimeBaseInstant?
     /// The frequency history's sync points that were saved, oldest first.
     package var frequencyHistory: [FrequencyTracker.Point]
+    /// What the history carried from an earlier boot (fractions, `lower...upper`), if anything.
+    package var carriedFrequency: ClosedRange<Double>?
     /// The boot identity the file was written in (equal to the current one).
     public var bootID: String
     /// The wall-clock time when the file was written; informational only, since the wall clock may
@@ -31,13 +33,14 @@ public struct RestoredAnchor: Sendable, Hashable {
     /// Creates a restored anchor from its parts.
     package init(
         anchor: Anchor, originalSource: TimeSource, timeBase: TimeBaseInstant? = nil,
-        frequencyHistory: [FrequencyTracker.Point] = [], bootID: String, writtenAt: UnixTime,
-        writtenAtMonotonic: MonotonicInstant
+        frequencyHistory: [FrequencyTracker.Point] = [], carriedFrequency: ClosedRange<Double>? = nil,
+        bootID: String, writtenAt: UnixTime, writtenAtMonotonic: MonotonicInstant
     ) {
         self.anchor = anchor
         self.originalSource = originalSource
         self.timeBase = timeBase
         self.frequencyHistory = frequencyHistory
+        self.carriedFrequency = carriedFrequency
         self.bootID = bootID
         self.writtenAt = writtenAt
         self.writtenAtMonotonic = writtenAtMonotonic
