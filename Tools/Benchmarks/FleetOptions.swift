@@ -22,7 +22,7 @@ struct FleetOptions {
         usage: netclock-bench fleet [--json|--markdown] [--svg FILE] [--clients N] [--seed N] [--threads N]
                                     [--samples N] [--addresses N] [--suspend-resolution SEC]
                                     [--suspend-tolerance PPM] [--wander-rate PPM_PER_H]
-                                    [--wander-limit PPM] [--keep-frequency]
+                                    [--wander-limit PPM]
           The fleet simulator (FleetSimulation.md): N sampled clients (default 10000) over two
           simulated days, scaled to a million; every policy on the same events. --json prints one
           object, --markdown the main table, --svg writes the plot of queries per second. The flags after --threads run the
@@ -73,7 +73,6 @@ struct FleetOptions {
             case "--suspend-tolerance": options.simulation.variant.suspendTolerancePPM = try number(flag)
             case "--wander-rate": options.simulation.variant.wanderRatePPMPerHour = try number(flag)
             case "--wander-limit": options.simulation.variant.wanderLimitPPM = try number(flag)
-            case "--keep-frequency": options.simulation.variant.keepsFrequencyAcrossReboots = true
             default: throw UsageError(description: "unknown option '\(flag)'")
             }
         }

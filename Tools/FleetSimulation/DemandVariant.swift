@@ -2,9 +2,8 @@ import NetClockPlatform
 import NetworkClock
 
 /// Changes to the library that the `demand` policy can be run with, to see what a change would do
-/// before it is made: the settings the library already has (the burst, the clock policy), and a
-/// change to its code modelled in the simulator (keeping the frequency across reboots). Nil or
-/// false: the library as it is.
+/// before it is made: the settings the library already has (the burst, the clock policy). Nil:
+/// the library as it is.
 package struct DemandVariant: Sendable, Hashable {
     /// Samples per address (`QueryOptions.samples`; default 4).
     package var samples: Int?
@@ -18,9 +17,6 @@ package struct DemandVariant: Sendable, Hashable {
     package var wanderRatePPMPerHour: Double?
     /// `ClockPolicy.wanderLimitPPM` (default 10).
     package var wanderLimitPPM: Double?
-    /// The frequency history outlives a reboot (moved onto the new boot's time base across a
-    /// second of RTC-measured gap); the anchor does not.
-    package var keepsFrequencyAcrossReboots = false
 
     /// The library as it is.
     package init() {}
@@ -49,7 +45,6 @@ package struct DemandVariant: Sendable, Hashable {
         if let suspendTolerancePPM { flags.append("--suspend-tolerance \(suspendTolerancePPM)") }
         if let wanderRatePPMPerHour { flags.append("--wander-rate \(wanderRatePPMPerHour)") }
         if let wanderLimitPPM { flags.append("--wander-limit \(wanderLimitPPM)") }
-        if keepsFrequencyAcrossReboots { flags.append("--keep-frequency") }
         return flags
     }
 }

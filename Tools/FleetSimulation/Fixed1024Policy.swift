@@ -35,7 +35,7 @@ package final class Fixed1024Policy: FleetPolicy {
             app.exit()
             due = nil
         case .reboot:
-            if let old = run.device.previousBootEnd { app.reboot(from: old) }
+            if run.device.previousBootEnd != nil { app.reboot() }
         case .suspend, .networkChange:
             let since = lastRequest.map { Duration.seconds(run.device.now - $0) }
             guard run.isRunning, let due,

@@ -40,9 +40,7 @@ package struct FleetSimulation: Sendable {
             TimesyncdPolicy(bootedAt: schedule.bootedAt),
             Fixed1024Policy(app: LibraryApp(configuration: NetworkClock.Configuration())),
             DemandPolicy(
-                app: LibraryApp(
-                    configuration: demandConfiguration, usesFacade: true,
-                    keepsFrequencyAcrossReboots: variant.keepsFrequencyAcrossReboots)),
+                app: LibraryApp(configuration: demandConfiguration, usesFacade: true)),
         ]
     }
 

@@ -6,9 +6,10 @@ import TimeDoubles
 
 /// The library in one app on one device: an ``AnchoredClock`` for each process of the app (inside
 /// a ``NetworkClock`` where the policy asks the facade), restored from what the previous process
-/// saved in this boot, as the anchor store does (a reboot voids the anchor and the frequency
-/// history with it). A sync offers the clock the time a real one would have learnt and saves the
-/// clock's state, as `sync()` does.
+/// saved in this boot, as the anchor store does (a reboot voids the anchor; the frequency the
+/// earlier boot measured is carried as a widened prior, ``AnchoredClock/carryFrequency(fromEarlierBoot:carried:)``).
+/// A sync offers the clock the time a real one would have learnt and saves the clock's state, as
+/// `sync()` does.
 ///
 /// What is read and decided is the library's own: the anchored clock's bound (its frequency
 /// tracking and holdover), ``NetworkClock/neededBound(after:)``, and the schedule
@@ -16,8 +17,6 @@ import TimeDoubles
 package final class LibraryApp {
     /// What the app configures.
     package let configuration: NetworkClock.Configuration
-    /// The variant `--keep-frequency`: the frequency history outlives a reboot.
-    package let keepsFrequencyAcrossReboots: Bool
     /// Whether each process makes a ``NetworkClock`` (whose setup reads the environment for its
     /// HTTP proxy, the bulk of a process's cost here) rather than the clock alone.
     package let usesFacade: Bool
@@ -34,16 +33,18 @@ package final class LibraryApp {
         var anchor: Anchor?
         var base: TimeBaseInstant?
         var points: [FrequencyTracker.Point]
+        /// The interval the clock carried from an earlier boot, as the file keeps it.
+        var carried: ClosedRange<Double>?
+        /// Whether the file is of an earlier boot (its anchor void, its frequency carried).
+        var isEarlierBoot = false
     }
 
     /// The library configured with `configuration`, with the variants given.
     package init(
-        configuration: NetworkClock.Configuration, usesFacade: Bool = false,
-        keepsFrequencyAcrossReboots: Bool = false
+        configuration: NetworkClock.Configuration, usesFacade: Bool = false
     ) {
         self.configuration = configuration
         self.usesFacade = usesFacade
-        self.keepsFrequencyAcrossReboots = keepsFrequencyAcrossReboots
     }
 
     /// The requests one sync sends at most: every server's addresses, each a burst of the
@@ -76,26 +77,14 @@ package final class LibraryApp {
         syncs.removeAll { $0.inProcess }
     }
 
-    /// The device rebooted: the anchor file is of another boot.
-    package func reboot(from old: TimeBaseInstant) {
+    /// The device rebooted: the anchor file is of an earlier boot, whose frequency the next
+    /// process carries.
+    package func reboot() {
         (process, facade) = (nil, nil)
         syncs = []
-        guard keepsFrequencyAcrossReboots, let points = stored?.points, !points.isEmpty else {
-            stored = nil
-            return
-        }
-        // The boot's own points (not those it kept from the one before: each reboot's gap is
-        // known only to the RTC's second, which the pair rule charges once), moved onto the new
-        // boot's time base with the reboot as a suspend of a millisecond: every pair across it is
-        // then charged a suspend's resolution, as a pair across a suspend is.
-        let shifted = points.filter { $0.base.suspended >= .zero }.map { point in
-            var point = point
-            point.base = TimeBaseInstant(
-                awake: point.base.awake - old.awake + SimulatedDevice.awakeAtBoot,
-                suspended: point.base.suspended - old.suspended - .milliseconds(1))
-            return point
-        }
-        stored = Stored(anchor: nil, base: nil, points: shifted)
+        stored?.anchor = nil
+        stored?.base = nil
+        stored?.isEarlierBoot = true
     }
 
     /// Offers the time `outcome` learnt, now, to the running process's clock (or a short-lived
@@ -104,7 +93,9 @@ package final class LibraryApp {
         let clock = process ?? makeClock(on: device).clock
         clock.offer(anchor(error: outcome.error, bound: outcome.bound, on: device))
         let (held, frequency) = clock.snapshot()
-        stored = Stored(anchor: held?.anchor, base: held?.base, points: frequency.points)
+        stored = Stored(
+            anchor: held?.anchor, base: held?.base, points: frequency.points,
+            carried: frequency.carried.map { $0.lower...$0.upper })
     }
 
     /// An anchor taken now, off by `error` within `bound` (seconds).
@@ -132,11 +123,14 @@ package final class LibraryApp {
                 monotonic: machine, wall: wall, policy: configuration.clock, timeBase: machine)
         }
         if let stored {
-            if var anchor = stored.anchor {
+            if stored.isEarlierBoot {
+                clock.carryFrequency(fromEarlierBoot: stored.points, carried: stored.carried)
+            } else if var anchor = stored.anchor {
                 anchor.source = .restored
-                _ = clock.merge(stored: anchor, base: stored.base, history: stored.points)
+                _ = clock.merge(
+                    stored: anchor, base: stored.base, history: stored.points, carried: stored.carried)
             } else {
-                clock.restoreFrequencyHistory(stored.points)
+                clock.restoreFrequencyHistory(stored.points, carried: stored.carried)
             }
         }
         return (clock, facade)

@@ -22,7 +22,7 @@ package final class LifecyclePolicy: FleetPolicy {
         case .suspend: sync(in: run, reason: "resume")
         case .networkChange: sync(in: run, reason: "network")
         case .reboot:
-            if let old = run.device.previousBootEnd { app.reboot(from: old) }
+            if run.device.previousBootEnd != nil { app.reboot() }
             sync(in: run, reason: "boot")
         case .exit: app.exit()
         case .background: break
