@@ -15,40 +15,6 @@ import WallClockReference
 /// is checked by advancing time by hand and counting syncs, never by measuring wall time.
 @Suite(.serialized, .wallClockReference)
 struct RefreshScheduleClockTests {
-    /// Records every event of a clock, in order.
-    final class EventLog: Sendable {
-        private final class Storage: Sendable {
-            let events = Mutex<[ClockEvent]>([])
-        }
-
-        private let storage = Storage()
-        private let task: Task<Void, Never>
-
-        init(_ clock: NetworkClock) {
-            let stream = clock.events()
-            let storage = self.storage
-            task = Task {
-                for await event in stream { storage.events.withLock { $0.append(event) } }
-            }
-        }
-
-        deinit { task.cancel() }
-
-        private var snapshot: [ClockEvent] { storage.events.withLock { $0 } }
-
-        var syncs: Int {
-            snapshot.filter { if case .synced = $0 { true } else { false } }.count
-        }
-        var failures: Int {
-            snapshot.filter { if case .syncFailed = $0 { true } else { false } }.count
-        }
-        var backoffs: [(delay: Duration, failures: Int)] {
-            snapshot.compactMap { event in
-                if case .backoff(let delay, let failures) = event { (delay, failures) } else { nil }
-            }
-        }
-    }
-
     static let policy = NetworkClock.RefreshPolicy(
         interval: .seconds(1024), jitter: 0.25, minimumInterval: .seconds(1), initialBackoff: .seconds(64),
         maximumBackoff: .seconds(3600))
@@ -86,7 +52,7 @@ struct RefreshScheduleClockTests {
                 query: QueryOptions(samples: 1, interval: .zero, timeout: .milliseconds(100)),
                 refresh: Self.policy),
             hardware: .system, nonces: SystemNonceSource(), refreshClock: manual)
-        let log = EventLog(clock)
+        let log = ClockEventLog(clock)
         clock.start(lifecycleReadings: nil)
 
         // No anchor: the first sync runs at once, fails, and the loop backs off 64 s × [0.5, 1].
@@ -145,7 +111,7 @@ struct RefreshScheduleClockTests {
                 refresh: Self.policy),
             hardware: .system, nonces: SystemNonceSource(), refreshClock: manual)
         _ = try await clock.sync()
-        let log = EventLog(clock)
+        let log = ClockEventLog(clock)
         clock.start(lifecycleReadings: nil)
         let delay = try await Self.sleepingDelay(on: manual)
         // The anchor is fresh: the loop waits (about) the whole period before its first sync.
