@@ -22,13 +22,13 @@ struct AnchorCell: ~Copyable, Sendable {
         let suspendedNanoseconds = Atomic<Int64>(0)
         let epoch = Atomic<Int64>(0)
         let frequencyFixed = Atomic<Int64>(0)
-        let linearFixed = Atomic<Int64>(0)
-        let wanderFixed = Atomic<Int64>(0)
+        let linearFixed = Atomic<UInt64>(0)
+        let wanderFixed = Atomic<UInt64>(0)
         let kneeAwake = Atomic<Int64>(0)
         let kneeGrowth = Atomic<Int64>(0)
-        let rateFixed = Atomic<Int64>(0)
+        let rateFixed = Atomic<UInt64>(0)
         let metadata = Atomic<UInt64>(0)
-        let fastLimit = Atomic<Int64>(.min)
+        let fastSpan = Atomic<UInt64>(0)
         let leapReportedInstant = Atomic<Int64>(0)
         // The slow path's fields.
         let linearGrowth = Atomic<UInt64>(0)
@@ -64,7 +64,7 @@ struct AnchorCell: ~Copyable, Sendable {
             linearGrowth.store(value.linearGrowth.bitPattern, ordering: .relaxed)
             halfWanderRate.store(value.halfWanderRate.bitPattern, ordering: .relaxed)
             kneeAwake.store(value.kneeAwake, ordering: .relaxed)
-            fastLimit.store(value.fastLimit, ordering: .relaxed)
+            fastSpan.store(value.fastSpan, ordering: .relaxed)
             kneeGrowth.store(value.kneeGrowth, ordering: .relaxed)
             rateFixed.store(value.rateFixed, ordering: .relaxed)
             metadata.store(value.metadata, ordering: .relaxed)
@@ -129,76 +129,61 @@ struct AnchorCell: ~Copyable, Sendable {
     /// nothing was published): the caller then takes the slow path.
     ///
     /// The hot path of ``AnchoredClock/now()``: it loads only the fields the fast estimate needs
-    /// and computes from locals, so no published value is copied. The clocks are read after the
-    /// fields, so the anchor is never younger than the reading (the estimate's age is never
-    /// negative), and outside the sequence-lock window, so a slow clock read never makes a reader
-    /// retry.
+    /// and computes from locals, so no published value is copied. The clocks are read inside the
+    /// slot's sequence window, after its first sequence load: a reading whose window saw no publish
+    /// is later than the publish of the fields it is paired with (the estimate's age is never
+    /// negative). Only two publishes during the reads (the writer fills the other slot first) make
+    /// the reader retry, clocks and all. Most fields are loaded after the reads, so that they are not
+    /// held across the three calls of the vDSO (Benchmarks.md, "now(): where the time goes").
     @inline(__always)
     borrowing func estimate(reading read: () -> (awake: Int64, epoch: Int64)) -> TimeEstimate? {
-        var fields: FastFields
         while true {
-            let loaded =
-                active.load(ordering: .acquiring) == 0 ? Self.fastFields(first) : Self.fastFields(second)
-            if let loaded {
-                fields = loaded
-                break
-            }
+            let attempt =
+                active.load(ordering: .acquiring) == 0
+                ? Self.estimate(first, reading: read) : Self.estimate(second, reading: read)
+            if let attempt { return attempt }
         }
-        guard fields.metadata & 1 != 0 else { return nil }
-        let (awake, epoch) = read()
-        // Near a leap second (or past a month end nothing is known about) the slow path applies it:
-        // one comparison of the reading, before any arithmetic (``PublishedAnchor/fastLimit``).
-        guard fields.epoch == epoch, awake &- fields.anchorAwake <= fields.limit else { return nil }
-        return PublishedAnchor.estimate(
-            awake: awake, fastTrueAttoseconds: Int128(fields.high) << 64 | Int128(fields.low),
-            anchorAwake: fields.anchorAwake, fastBound: fields.bound, suspendedNanoseconds: fields.suspended,
-            frequencyFixed: fields.frequency, linearFixed: fields.linear, wanderFixed: fields.wander,
-            kneeAwake: fields.kneeAwake, kneeGrowth: fields.kneeGrowth, rateFixed: fields.rateFixed,
-            metadata: fields.metadata, leapReported: fields.leapReported)
     }
 
-    /// The fast path's fields of one slot, as loaded.
-    private struct FastFields {
-        var high: Int64
-        var low: UInt64
-        var anchorAwake: Int64
-        var bound: Int64
-        var suspended: Int64
-        var epoch: Int64
-        var frequency: Int64
-        var linear: Int64
-        var wander: Int64
-        var kneeAwake: Int64
-        var kneeGrowth: Int64
-        var rateFixed: Int64
-        var metadata: UInt64
-        var limit: Int64
-        var leapReported: Int64
-    }
-
-    /// One attempt to load the fast path's fields of `slot`; nil when a publish raced with it.
+    /// One attempt at the fast estimate from `slot`: `.some(nil)` for the slow path, `nil` when two
+    /// publishes raced with it and the caller must retry.
     @inline(__always)
-    private static func fastFields(_ slot: borrowing Slot) -> FastFields? {
+    private static func estimate(
+        _ slot: borrowing Slot, reading read: () -> (awake: Int64, epoch: Int64)
+    ) -> TimeEstimate?? {
         let before = slot.sequence.load(ordering: .acquiring)
         if before & 1 != 0 { return nil }
-        let fields = FastFields(
-            high: slot.fastTrueHigh.load(ordering: .relaxed), low: slot.fastTrueLow.load(ordering: .relaxed),
-            anchorAwake: slot.anchorAwake.load(ordering: .relaxed),
-            bound: slot.fastBound.load(ordering: .relaxed),
-            suspended: slot.suspendedNanoseconds.load(ordering: .relaxed),
-            epoch: slot.epoch.load(ordering: .relaxed),
-            frequency: slot.frequencyFixed.load(ordering: .relaxed),
-            linear: slot.linearFixed.load(ordering: .relaxed),
-            wander: slot.wanderFixed.load(ordering: .relaxed),
+        // Nothing published (or a publish racing with this load): the slow path reads the cell in
+        // full.
+        let metadata = slot.metadata.load(ordering: .relaxed)
+        guard metadata & 1 != 0 else { return .some(nil) }
+        let (awake, epoch) = read()
+        // Each field is loaded where it is used, and the estimate computed before the sequence is
+        // checked again (wrapping arithmetic: fields torn by a racing publish cannot trap, and
+        // such an estimate is thrown away), so that few values are live at once.
+        let elapsed = awake &- slot.anchorAwake.load(ordering: .relaxed)
+        // Near a leap second (or past a month end nothing is known about), and before the anchor,
+        // the slow path applies: one unsigned comparison of the reading, before any arithmetic
+        // (``PublishedAnchor/fastSpan``).
+        guard slot.epoch.load(ordering: .relaxed) == epoch,
+            UInt64(bitPattern: elapsed) < slot.fastSpan.load(ordering: .relaxed)
+        else { return .some(nil) }
+        let estimate = PublishedAnchor.estimate(
+            elapsed: elapsed,
+            fastTrueAttoseconds: Int128(slot.fastTrueHigh.load(ordering: .relaxed)) << 64
+                | Int128(slot.fastTrueLow.load(ordering: .relaxed)),
+            fastBound: slot.fastBound.load(ordering: .relaxed),
+            suspendedNanoseconds: slot.suspendedNanoseconds.load(ordering: .relaxed),
+            frequencyFixed: slot.frequencyFixed.load(ordering: .relaxed),
+            linearFixed: slot.linearFixed.load(ordering: .relaxed),
+            wanderFixed: slot.wanderFixed.load(ordering: .relaxed),
             kneeAwake: slot.kneeAwake.load(ordering: .relaxed),
             kneeGrowth: slot.kneeGrowth.load(ordering: .relaxed),
-            rateFixed: slot.rateFixed.load(ordering: .relaxed),
-            metadata: slot.metadata.load(ordering: .relaxed),
-            limit: slot.fastLimit.load(ordering: .relaxed),
+            rateFixed: slot.rateFixed.load(ordering: .relaxed), metadata: metadata,
             leapReported: slot.leapReportedInstant.load(ordering: .relaxed))
         atomicMemoryFence(ordering: .acquiring)
         guard slot.sequence.load(ordering: .relaxed) == before else { return nil }
-        return fields
+        return estimate
     }
 
     /// The leap fields of `slot` (relaxed loads, inside the caller's sequence window).
@@ -236,7 +221,7 @@ struct AnchorCell: ~Copyable, Sendable {
             metadata: slot.metadata.load(ordering: .relaxed), leap: leap(slot),
             linearFixed: slot.linearFixed.load(ordering: .relaxed),
             wanderFixed: slot.wanderFixed.load(ordering: .relaxed),
-            fastLimit: slot.fastLimit.load(ordering: .relaxed),
+            fastSpan: slot.fastSpan.load(ordering: .relaxed),
             anchorSuspended: slot.anchorSuspended.load(ordering: .relaxed),
             boundNanoseconds: slot.boundNanoseconds.load(ordering: .relaxed),
             halfWidth: Double(bitPattern: slot.halfWidth.load(ordering: .relaxed)),
@@ -257,7 +242,7 @@ extension PublishedAnchor {
         fastTrueAttoseconds: 0, anchorAwake: 0, fastBound: 0, suspendedNanoseconds: 0, epoch: 0,
         frequencyFixed: 0,
         linearGrowth: 0, halfWanderRate: 0, kneeAwake: 0, kneeGrowth: 0, rateFixed: 0, metadata: 0,
-        leap: .none, linearFixed: 0, wanderFixed: 0, fastLimit: .min,
+        leap: .none, linearFixed: 0, wanderFixed: 0, fastSpan: 0,
         anchorSuspended: 0, boundNanoseconds: 0, halfWidth: 0, knee: 0, rateLimit: 0, suspendTolerance: 0,
         suspendResolutionNanoseconds: 0)
 
@@ -266,8 +251,8 @@ extension PublishedAnchor {
     init(
         fastTrueAttoseconds: Int128, anchorAwake: Int64, fastBound: Int64, suspendedNanoseconds: Int64,
         epoch: Int64, frequencyFixed: Int64, linearGrowth: Double, halfWanderRate: Double, kneeAwake: Int64,
-        kneeGrowth: Int64, rateFixed: Int64, metadata: UInt64, leap: PublishedLeap, linearFixed: Int64,
-        wanderFixed: Int64, fastLimit: Int64, anchorSuspended: Int64,
+        kneeGrowth: Int64, rateFixed: UInt64, metadata: UInt64, leap: PublishedLeap, linearFixed: UInt64,
+        wanderFixed: UInt64, fastSpan: UInt64, anchorSuspended: Int64,
         boundNanoseconds: Int64, halfWidth: Double, knee: Double, rateLimit: Double, suspendTolerance: Double,
         suspendResolutionNanoseconds: Int64
     ) {
@@ -286,7 +271,7 @@ extension PublishedAnchor {
         self.leap = leap
         self.linearFixed = linearFixed
         self.wanderFixed = wanderFixed
-        self.fastLimit = fastLimit
+        self.fastSpan = fastSpan
         self.anchorSuspended = anchorSuspended
         self.boundNanoseconds = boundNanoseconds
         self.halfWidth = halfWidth

@@ -5,13 +5,13 @@ import TimeValues
 /// doubles, no references, so that it can be published through atomics.
 ///
 /// Times are nanoseconds on the time base. The fast path (``estimate(awakeNanoseconds:)``) holds
-/// while the suspend epoch equals ``epoch``: the suspended time since the anchor is then exactly
-/// ``suspendedNanoseconds``, folded in advance into ``fastTrueAttoseconds``, ``fastBound`` and the
-/// growth coefficients, so a reading costs the raw clock read, the epoch check, one comparison
-/// and a few multiplications. The bound's growth over `A` ns awake after `S` ns suspended is
-/// ``HoldoverAging``'s `H(S + A) − H(S)`: quadratic (`A·(linearGrowth + halfWanderRate·A)`) until
-/// the growth rate reaches the limit after ``kneeAwake`` ns, linear beyond (in integer arithmetic:
-/// ``rateFixed``).
+/// while the suspend epoch equals ``epoch`` and the reading lies within ``fastSpan`` after the
+/// anchor: the suspended time since the anchor is then exactly ``suspendedNanoseconds``, folded in
+/// advance into ``fastTrueAttoseconds``, ``fastBound`` and the growth coefficients, so a reading
+/// costs the raw clock read, the epoch check, one comparison and a few multiplications. The bound's
+/// growth over `A` ns awake after `S` ns suspended is ``HoldoverAging``'s `H(S + A) − H(S)`:
+/// quadratic (`A·(linearGrowth + halfWanderRate·A)`) until the growth rate reaches the limit after
+/// ``kneeAwake`` ns, linear beyond (in integer arithmetic: ``rateFixed``).
 struct PublishedAnchor: Sendable, Equatable {
     // MARK: The fast path's fields
 
@@ -39,21 +39,27 @@ struct PublishedAnchor: Sendable, Equatable {
     var kneeAwake: Int64
     /// The growth over the first ``kneeAwake`` ns, rounded up.
     var kneeGrowth: Int64
-    /// The growth rate's ceiling in units of 2⁻⁶², rounded up.
-    var rateFixed: Int64
+    /// The growth rate's ceiling in units of 2⁻⁶⁴, rounded up (unsigned: the fast path's growth is
+    /// the high word of one product, no shift).
+    var rateFixed: UInt64
     /// Bit 0: present; bit 1: drift corrected; bit 2: authenticated; bits 8–15: source code; bits
     /// 32–63: server id.
     var metadata: UInt64
     /// The leap-second schedule, applied only to estimates that reach it (``PublishedLeap/from``).
     var leap: PublishedLeap
-    /// ``linearGrowth`` in units of 2⁻⁶², rounded up: the quadratic branch in integer arithmetic.
-    var linearFixed: Int64
-    /// ``halfWanderRate`` in units of 2⁻⁹⁴ per nanosecond, rounded up.
-    var wanderFixed: Int64
-    /// The most awake nanoseconds after ``anchorAwake`` at which a fast estimate certainly does not
-    /// reach ``leap`` (``PublishedLeap/from``), so that the hot path checks the leap with one
-    /// comparison of its reading, before any arithmetic (``fastLimit(leapFrom:)``).
-    var fastLimit: Int64
+    /// ``linearGrowth`` in units of 2⁻⁶⁴, rounded up, plus one unit for the floor of the wander
+    /// part: the quadratic branch in integer arithmetic.
+    var linearFixed: UInt64
+    /// ``halfWanderRate`` in units of 2⁻¹¹² per nanosecond, rounded up: times the elapsed time
+    /// shifted left by 16 bits, the high word is the wander part of the rate in units of 2⁻⁶⁴ (no
+    /// shift after the product; elapsed times under 2⁴⁸ ns, 78 hours, ``quadraticSpan``).
+    var wanderFixed: UInt64
+    /// The awake nanoseconds after ``anchorAwake`` (`0..<fastSpan`) in which the fast estimate
+    /// holds: it certainly does not reach ``leap`` (``PublishedLeap/from``, see
+    /// ``fastLimit(leapFrom:)``) and the reading is not before the anchor, so that the hot path
+    /// checks both with one unsigned comparison of its reading, before any arithmetic. 0 when the
+    /// fast path never holds (a leap within reach, or a growth rate of ½ and more: no oscillator).
+    var fastSpan: UInt64
 
     // MARK: What the slow path needs besides
 
@@ -142,17 +148,27 @@ struct PublishedAnchor: Sendable, Equatable {
         self.metadata = bits | leap.reportBits
         self.linearFixed = 0
         self.wanderFixed = 0
-        self.fastLimit = .min
+        self.fastSpan = 0
         setFastPathFixedPoint(rateLimit: rateLimit)
-        self.fastLimit = fastLimit(leapFrom: leap.from)
+        self.fastSpan = Self.span(limit: fastLimit(leapFrom: leap.from))
+        // The quadratic branch's product holds for elapsed times under 2⁴⁸ ns: beyond, with wander
+        // (a knee more than 78 hours away, so a tiny wander rate), the slow path answers.
+        if wanderFixed != 0 && kneeAwake > Self.quadraticSpan {
+            self.fastSpan = min(fastSpan, UInt64(Self.quadraticSpan))
+        }
     }
 
-    /// The estimate at awake reading `awake` (ns) while the suspend epoch is ``epoch``;
-    /// allocation-free.
-    @inline(__always)
+    /// The estimate at awake reading `awake` (ns) while the suspend epoch is ``epoch``: the fast
+    /// estimate within ``fastSpan`` after the anchor, the full one elsewhere; allocation-free.
     func estimate(awakeNanoseconds awake: Int64) -> TimeEstimate {
+        let elapsed = awake &- anchorAwake
+        guard UInt64(bitPattern: elapsed) < fastSpan else {
+            return estimate(
+                awakeNanoseconds: awake, suspendedNanoseconds: anchorSuspended &+ suspendedNanoseconds,
+                uncertainty: 0)
+        }
         let estimate = Self.estimate(
-            awake: awake, fastTrueAttoseconds: fastTrueAttoseconds, anchorAwake: anchorAwake,
+            elapsed: elapsed, fastTrueAttoseconds: fastTrueAttoseconds,
             fastBound: fastBound, suspendedNanoseconds: suspendedNanoseconds, frequencyFixed: frequencyFixed,
             linearFixed: linearFixed, wanderFixed: wanderFixed, kneeAwake: kneeAwake,
             kneeGrowth: kneeGrowth, rateFixed: rateFixed, metadata: metadata,
@@ -172,10 +188,20 @@ struct PublishedAnchor: Sendable, Equatable {
         return Int64((min(1, max(-1, frequency)) * 0x1p62).rounded())
     }
 
-    /// `rate` in units of 2⁻⁶², rounded up (clamped to `0...1`).
-    static func fixedRoundingUp(_ rate: Double) -> Int64 {
-        guard rate.isFinite, rate > 0 else { return rate > 0 ? 1 << 62 : 0 }
-        return Int64((min(1, rate) * 0x1p62).rounded(.up))
+    /// `rate` in units of 2⁻⁶⁴, rounded up (`UInt64.max` for 1 and more).
+    static func fixedRoundingUp(_ rate: Double) -> UInt64 {
+        guard rate.isFinite, rate > 0 else { return rate > 0 ? .max : 0 }
+        let scaled = (rate * 0x1p64).rounded(.up)
+        return scaled < 0x1p64 ? UInt64(scaled) : .max
+    }
+
+    /// The elapsed nanoseconds below which the quadratic branch's product is exact: 2⁴⁸ (78 hours).
+    static let quadraticSpan: Int64 = 1 << 48
+
+    /// ``fastSpan`` for the most awake nanoseconds `limit` after the anchor at which the fast
+    /// estimate holds (none when negative).
+    static func span(limit: Int64) -> UInt64 {
+        limit < 0 ? 0 : UInt64(limit) + 1
     }
 
     /// `⌊elapsed × fixed / 2⁶²⌋`: the correction for `elapsed` ns, within 2 ns of the exact
@@ -185,6 +211,13 @@ struct PublishedAnchor: Sendable, Equatable {
     static func correction(_ elapsed: Int64, _ fixed: Int64) -> Int64 {
         let (high, low) = elapsed.multipliedFullWidth(by: fixed)
         return (high &<< 2) | Int64(truncatingIfNeeded: low &>> 62)
+    }
+
+    /// `⌊elapsed × rate / 2⁶⁴⌋` for `elapsed ≥ 0`: the bound's growth over `elapsed` ns at a rate in
+    /// units of 2⁻⁶⁴ (``rateFixed``), floored; the fast path adds 1 ns.
+    @inline(__always)
+    static func correction(_ elapsed: Int64, _ rate: UInt64) -> Int64 {
+        Int64(bitPattern: UInt64(bitPattern: elapsed).multipliedFullWidth(by: rate).high)
     }
 
     /// The estimate at any time-base reading (`awake` and `suspended` in ns since boot, read

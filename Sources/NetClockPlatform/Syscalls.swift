@@ -12,6 +12,11 @@
 /// Thin, typed wrappers over the C library. Each reports a failure as an ``Errno`` through
 /// ``valueOrErrno(retryOnInterrupt:_:)`` (Errno.swift), which retries on `EINTR` where that is
 /// meaningful.
+///
+/// `@usableFromInline`: without it, the body of an `@inlinable package` member is not inlined into
+/// another module (the compiler takes the member's `Syscalls.Type` self as not usable from inline
+/// and keeps the call, silently), so the hot path's clock read stayed a call (Benchmarks.md).
+@usableFromInline
 package enum Syscalls {
     /// The kernel clocks NetworkClock reads.
     package enum ClockID {
