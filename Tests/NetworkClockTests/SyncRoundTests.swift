@@ -296,6 +296,77 @@ import TimeValues
         #expect(third.reason == "no sample before the need was met", "\(third)")
     }
 
+    /// A sync with a need against one name with four addresses: three are asked (two of them
+    /// agreeing outvote one falseticker, as three of four would), the fourth waits in reserve, and
+    /// once two first replies meet the need the round ends: three requests, not four.
+    @Test func aSyncWithANeedAsksThreeOfFourAddressesAndKeepsTheFourthInReserve() throws {
+        var (driver, decision) = Self.poolDriver()
+        driver.servers[RoundDriver.address(2)]?.oneWay = .milliseconds(8)
+        driver.servers[RoundDriver.address(3)]?.oneWay = .milliseconds(40)
+        let ran = driver.run()
+        let evidence = try #require(ran)
+        let sent = (1...4).map { driver.sends(to: RoundDriver.address($0)).count }
+        #expect(sent == [1, 1, 1, 0], "\(sent)")
+        #expect(evidence.end - evidence.start == .milliseconds(18) + .microseconds(20))
+        let final = try decision.decide(evidence)
+        #expect(abs(final.offset) <= final.errorBound)
+        #expect(final.servers[3].status == .skipped)
+        #expect(
+            final.servers[3].reason == "not asked: the addresses asked met the need", "\(final.servers[3])")
+        // Without a need all four are asked, each the whole burst.
+        var (plain, _) = Self.poolDriver(reserves: false)
+        _ = plain.run()
+        #expect((1...4).map { plain.sends(to: RoundDriver.address($0)).count } == [4, 4, 4, 4])
+    }
+
+    /// The reserve is asked as soon as those asked can no longer form a majority (two of three
+    /// refuse at once), and a request timeout after the start when they are slow (two silent).
+    @Test func theReserveIsAskedWhenThoseAskedCannotDecide() throws {
+        var (refusing, refusingDecision) = Self.poolDriver()
+        refusing.servers[RoundDriver.address(1)]?.behaviour = .refused
+        refusing.servers[RoundDriver.address(2)]?.behaviour = .kiss("DENY")
+        let refusingRan = refusing.run()
+        let refused = try #require(refusingRan)
+        // Refused 10 ms after the requests went out (5 ms each way), the fourth asked then; two
+        // of four are no majority for a provisional answer, so its whole burst goes out, and it
+        // takes part in the round's decision.
+        #expect(refusing.sends(to: RoundDriver.address(4)).first == .milliseconds(12) + .microseconds(20))
+        let report = try refusingDecision.decide(refused)
+        #expect(report.servers[3].tookPart, "\(report.servers)")
+        #expect(abs(report.offset) <= report.errorBound)
+
+        var (slow, _) = Self.poolDriver()
+        slow.servers[RoundDriver.address(1)]?.behaviour = .silent
+        slow.servers[RoundDriver.address(2)]?.behaviour = .silent
+        _ = slow.run()
+        // The query timeout (1 s) after the round's start.
+        #expect(slow.sends(to: RoundDriver.address(4)).first == .seconds(1))
+    }
+
+    /// `2f + 1` of `2f + 1` or `2f + 2` addresses; all of one or two.
+    @Test func theAddressesAskedFirstAreTheLargestOddCount() {
+        #expect((0...8).map(SyncRound.addressesAskedFirst(of:)) == [0, 1, 2, 3, 3, 5, 5, 7, 7])
+    }
+
+    /// One name resolving to four addresses after 2 ms, the servers' one-way delay 5 ms, a need
+    /// of 100 ms (satisfied within 50 ms).
+    static func poolDriver(reserves: Bool = true) -> (RoundDriver, SyncDecision) {
+        let pool = ServerName(host: "pool.example")
+        let (round, decision) = RoundDriver.round(
+            servers: [pool], query: QueryOptions(samples: 4, interval: .seconds(2), timeout: .seconds(1)),
+            reservesAddresses: reserves)
+        var driver = RoundDriver(round)
+        let addresses = (1...4).map { RoundDriver.address(UInt8($0)) }
+        driver.names[pool] = (addresses, .milliseconds(2))
+        for address in addresses { driver.servers[address] = RoundDriver.Server() }
+        if reserves {
+            driver.satisfiedBy = { evidence in
+                decision.decideProvisionally(evidence).map { $0.errorBound <= .milliseconds(50) } ?? false
+            }
+        }
+        return (driver, decision)
+    }
+
     @Test func cancellingEndsTheRoundAtOnceWithWhatItHas() throws {
         let query = QueryOptions(samples: 4, interval: .seconds(2), timeout: .seconds(1))
         var (driver, decision) = Self.driver([Self.a], query: query)

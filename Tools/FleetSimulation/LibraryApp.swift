@@ -58,12 +58,17 @@ package final class LibraryApp {
     package var sampleSpacing: Double { configuration.query.interval.secondsDouble }
 
     /// Draws a sync as configured: with a need (``NetworkClock/RefreshPolicy/maximumBound``) it
-    /// ends once a provisional decision is within half of it, as `sync()` does.
+    /// asks each host's addresses up to the largest odd count (the round's reserve:
+    /// `SyncRound.addressesAskedFirst(of:)`; every request is answered here, so the reserve is
+    /// never asked) and ends once a provisional decision is within half of it, as `sync()` does.
     package func outcome(model: FleetModel, random: inout FleetRandom) -> SyncOutcome {
-        SyncOutcome(
-            addresses: configuration.servers.count * configuration.addressesPerHost,
+        let need = configuration.refresh.maximumBound
+        let perHost = configuration.addressesPerHost
+        return SyncOutcome(
+            addresses: configuration.servers.count
+                * (need == nil ? perHost : SyncRound.addressesAskedFirst(of: perHost)),
             samples: configuration.query.samples, spacing: sampleSpacing, model: model,
-            endsWithin: configuration.refresh.maximumBound.map { $0.secondsDouble / 2 }, random: &random)
+            endsWithin: need.map { $0.secondsDouble / 2 }, random: &random)
     }
 
     /// The app starts: a new process, its clock restored from the store.

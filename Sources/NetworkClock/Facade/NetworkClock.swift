@@ -108,6 +108,9 @@ public final class NetworkClock: Sendable {
         // Time before the round is over: provisional answers, which the final one replaces.
         let allowsDowngrade = configuration.allowsDowngrade
         let need = configuration.refresh.maximumBound
+        // A sync with a need ends at the first replies that meet it: three of four addresses
+        // outvote as many falsetickers as four (FleetSimulation.md).
+        engine.reservesAddresses = need != nil
         let provisionalSync = clock.beginProvisionalAnswers()
         engine.onProvisional = { [clock, broadcaster] provisional in
             // What the final answer would refuse is no provisional answer either.

@@ -30,7 +30,9 @@ extension NetworkClock {
         /// restored anchor meets it, and each sync for just before the bound reaches it again,
         /// jittered earlier and never sooner than ``minimumInterval``. A sync that cannot reach it
         /// (only a slow source answered) backs off as after a failure
-        /// (``ClockEvent/needNotMet(bound:need:)``). Default nil.
+        /// (``ClockEvent/needNotMet(bound:need:)``). A sync with a need ends at the first answers
+        /// within half of it, and asks a name's addresses up to the largest odd count (three of
+        /// four), the others only if those cannot decide. Default nil.
         public var maximumBound: Duration?
 
         /// Creates a policy; every parameter has the default described on its property.

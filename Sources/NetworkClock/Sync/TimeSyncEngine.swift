@@ -37,6 +37,9 @@ package struct TimeSyncEngine: Sendable {
     /// selection rules as the round's final one, each later reply tightening it. Returns whether it
     /// already meets the sync's need: the round then ends with what it has.
     package var onProvisional: (@Sendable (SyncReport) -> Bool)?
+    /// Whether the round holds each host's addresses beyond the largest odd count in reserve
+    /// (``SyncRound/Setup/reservesAddresses``): for a sync with a need.
+    package var reservesAddresses = false
 
     /// Creates an engine. When HTTP URLs are given, NTP gets at most half of `deadline` (or its own
     /// policy deadline, if shorter) so the fallback always has time left.
@@ -62,11 +65,12 @@ package struct TimeSyncEngine: Sendable {
     {
         try SyncError.checkCancellation()
         let decision = SyncDecision(policy: ntp.policy, httpURLs: httpURLs, floor: floor, smear: smear)
-        let setup = SyncRound.Setup(
+        var setup = SyncRound.Setup(
             policy: ntp.policy, httpURLs: httpURLs, deadline: deadline, usesRoughtime: roughtime != nil,
             certificateTime: certificateTime ?? certificateTimeSource(floor: floor),
             rateBackoff: ntp.rateBackoff,
             needsFallback: { decision.needsFallback($0) })
+        setup.reservesAddresses = reservesAddresses
         let round = SyncRound(
             setup: setup, registry: ntp.registry, sessions: ntp.ntsSessions, nonces: ntp.client.nonces,
             progress: progress)

@@ -182,7 +182,8 @@ extension RoundDriver {
         httpURLs: [URL] = [], deadline: Duration? = nil, minimumSources: Int? = nil,
         mode: NetworkClock.NTSMode = .require,
         roughtime: Bool = false, certificateTime: SyncRound.CertificateTimeSource = .known(nil, .wallClock),
-        registry: SourceRegistry = SourceRegistry(), sessions: NTSSessions = NTSSessions()
+        registry: SourceRegistry = SourceRegistry(), sessions: NTSSessions = NTSSessions(),
+        reservesAddresses: Bool = false
     ) -> (SyncRound, SyncDecision) {
         var policy = SyncPolicy(servers: servers, query: query, minimumSources: minimumSources)
         policy.ntsMode = mode
@@ -193,11 +194,12 @@ extension RoundDriver {
             ]
         }
         let decision = SyncDecision(policy: policy, httpURLs: httpURLs)
-        let setup = SyncRound.Setup(
+        var setup = SyncRound.Setup(
             policy: policy, httpURLs: httpURLs,
             deadline: deadline ?? policy.deadline + (httpURLs.isEmpty ? .zero : .seconds(10)),
             usesRoughtime: roughtime, certificateTime: certificateTime,
             needsFallback: { decision.needsFallback($0) })
+        setup.reservesAddresses = reservesAddresses
         let round = SyncRound(
             setup: setup, registry: registry, sessions: sessions, nonces: SystemNonceSource())
         return (round, decision)

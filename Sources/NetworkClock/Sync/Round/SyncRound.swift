@@ -26,6 +26,10 @@ import TimeValues
 ///   NTP deadline, and bursts still waiting 100 ms after it are stopped; the whole round ends by
 ///   its own deadline.
 /// - **Enough sources**: once ``SyncPolicy/minimumSources`` targets gave samples, the others stop.
+/// - **Addresses in reserve**: a sync with a need (``Setup/reservesAddresses``) asks each host's
+///   addresses up to the largest odd count (3 of 4, ``addressesAskedFirst(of:)``), which outvotes as
+///   many falsetickers as all of them do; the rest are asked only when those asked can no longer
+///   form a majority, or a request timeout after the start without the need met.
 /// - **Roughtime in parallel**: the Roughtime query starts with the round and is awaited until the
 ///   round's deadline; on a cold start that checks certificates it is the certificate time, and the
 ///   NTS key exchanges and `https://` measurements wait for it (plain NTP does not).
@@ -55,6 +59,9 @@ package struct SyncRound: Sendable {
         /// Whether the selection needs the HTTP(S) fallback, given what the round has gathered
         /// without it (``SyncDecision/needsFallback(_:)``).
         package var needsFallback: @Sendable (RoundEvidence) -> Bool
+        /// Whether each host's addresses beyond ``SyncRound/addressesAskedFirst(of:)`` wait in
+        /// reserve: for a sync with a need, which ends once the first replies meet it.
+        package var reservesAddresses = false
 
         /// A setup; the NTP part gets at most half the round's deadline when HTTP URLs are
         /// configured beside NTP servers, so the fallback always has time left.
@@ -165,6 +172,11 @@ package struct SyncRound: Sendable {
             return actions + finish(at: now)
         case .satisfied:
             enoughReached = true
+            for id in targets.indices where targets[id].isReserved {
+                targets[id].isReserved = false
+                targets[id].isDone = true
+                targets[id].report.reason = "not asked: the addresses asked met the need"
+            }
             actions += stopBursts(at: now, reason: "no sample before the need was met")
         }
         actions += advance(at: now)
@@ -240,9 +252,13 @@ package struct SyncRound: Sendable {
                         server: server, address: nil, status: .error, reason: error.description),
                     isDone: true))
         case .success(let addresses):
-            for (position, address) in addresses.prefix(setup.policy.addressesPerHost).enumerated() {
-                let admission = registry.admission(
-                    for: address, at: now, spacing: setup.policy.query.interval)
+            let used = addresses.prefix(setup.policy.addressesPerHost)
+            let admissions = used.map {
+                registry.admission(for: $0, at: now, spacing: setup.policy.query.interval)
+            }
+            let allowed = admissions.filter { if case .allowed = $0 { true } else { false } }.count
+            var toAsk = setup.reservesAddresses ? Self.addressesAskedFirst(of: allowed) : allowed
+            for (position, (address, admission)) in zip(used, admissions).enumerated() {
                 guard case .allowed = admission else {
                     targets.append(
                         Target(
@@ -263,6 +279,13 @@ package struct SyncRound: Sendable {
                         "no sample before enough other sources answered"
                     continue
                 }
+                guard toAsk > 0 else {
+                    targets[targets.count - 1].isReserved = true
+                    targets[targets.count - 1].report.status = .skipped
+                    targets[targets.count - 1].report.reason = Self.reserveReason
+                    continue
+                }
+                toAsk -= 1
                 actions += startBurst(targets.count - 1, to: address, protection: nil, at: now)
             }
         }
@@ -495,7 +518,8 @@ package struct SyncRound: Sendable {
                 targets[id].isDone = true
                 targets[id].nts?.isWaiting = false
                 targets[id].nts?.isPreparing = false
-                if let reason { targets[id].report.reason = reason }
+                if let reason, !targets[id].isReserved { targets[id].report.reason = reason }
+                targets[id].isReserved = false
                 updateNTSDetails(id)
             }
         }
@@ -622,8 +646,9 @@ package struct SyncRound: Sendable {
     /// What follows from the state after an event: the early fallback, the fallback the selection
     /// needs, or the end of the round; and the next wake-up.
     private mutating func advance(at now: MonotonicInstant) -> [Action] {
-        guard var evidence = gathered, !isFinished else { return [] }
-        var actions: [Action] = []
+        guard !isFinished else { return [] }
+        var actions = releaseReserveIfNeeded(at: now)
+        guard var evidence = gathered else { return actions }
         if certificate != nil {
             evidence.certificateCheck = certificate?.check
             evidence.certificateTime = certificate?.time ?? .wallClock
@@ -674,7 +699,44 @@ package struct SyncRound: Sendable {
         if !unresolved.isEmpty { candidates.append(resolutionEnd) }
         if !ntpIsDone { candidates.append(ntpEnd + Self.replyGrace) }
         if roughtimePending { candidates.append(roundEnd) }
+        if targets.contains(where: \.isReserved) { candidates.append(reserveEnd) }
         return candidates.min()
+    }
+
+    // MARK: Addresses in reserve
+
+    /// How many of `count` addresses of a host a sync with a need asks first: the largest odd
+    /// number not above it (3 of 4, 5 of 6), since `2f + 1` sources outvote `f` falsetickers as
+    /// `2f + 2` do; one or two are all asked (two can at least tell that they disagree).
+    package static func addressesAskedFirst(of count: Int) -> Int {
+        count <= 2 ? max(count, 0) : (count - 1) / 2 * 2 + 1
+    }
+
+    static let reserveReason = "held in reserve: the other addresses outvote as many falsetickers"
+
+    /// The reserve is asked by this, if the need is not met before.
+    private var reserveEnd: MonotonicInstant { started + setup.policy.query.timeout }
+
+    /// Asks the addresses held in reserve once those asked cannot meet the need: so many of them
+    /// ended without a sample that the rest are no strict majority of them, or a request timeout
+    /// has passed since the start (replies that slow, or bounds too wide, would have met it by then).
+    private mutating func releaseReserveIfNeeded(at now: MonotonicInstant) -> [Action] {
+        guard targets.contains(where: \.isReserved) else { return [] }
+        let asked = targets.filter { !$0.isReserved && $0.isQueried }
+        let failed = asked.filter { $0.isDone && $0.report.ntp?.best == nil }.count
+        guard failed * 2 >= asked.count || now >= reserveEnd else { return [] }
+        var actions: [Action] = []
+        for id in targets.indices where targets[id].isReserved {
+            targets[id].isReserved = false
+            guard !enoughReached, now < ntpEnd, let address = targets[id].report.ntp?.address else {
+                targets[id].isDone = true
+                continue
+            }
+            targets[id].report.status = .timeout
+            targets[id].report.reason = nil
+            actions += startBurst(id, to: address, protection: nil, at: now)
+        }
+        return actions
     }
 }
 
@@ -692,9 +754,12 @@ extension SyncRound {
         var burstWake: MonotonicInstant?
         var isDone = false
         var nts: NTSState?
+        /// Not asked yet: held in reserve (``Setup/reservesAddresses``).
+        var isReserved = false
 
-        /// Whether the round queries it (it was not skipped or failed before any request).
-        var isQueried: Bool { !(isDone && burst == nil && report.ntp?.query == nil) }
+        /// Whether the round queries it (it was not skipped or failed before any request, and is
+        /// not held in reserve).
+        var isQueried: Bool { !isReserved && !(isDone && burst == nil && report.ntp?.query == nil) }
     }
 
     /// An NTS target's association and key exchanges.
