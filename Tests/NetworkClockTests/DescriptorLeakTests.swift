@@ -144,7 +144,11 @@ struct DescriptorLeakTests {
 
         // The run did what it claims.
         #expect(tally.exchanges >= 2_000)
-        #expect(tally.samples >= 1_100)
+        // 1,140 samples when every reply is prompt: 800 from `good` (200 ms timeouts, so all), 100
+        // from `half` and 240 in the engines' syncs, both with 5 ms timeouts, which a loaded
+        // machine misses some of (CI's second run, one core kept busy beside its builds: 1,078).
+        // `good`'s 800 and 150 of the 340 still prove the success path hundreds of times.
+        #expect(tally.samples >= 950)
         #expect(tally.timeouts >= 500)
         #expect(tally.refusals >= 400)
         // 100 truncated replies are sent; one that the server thread sends more than 8 ms late (a
