@@ -52,10 +52,10 @@ final class AESCMAC {
         return finish()
     }
 
-    /// Starts a message under the key; false when OpenSSL failed.
+    /// Starts a message under the key; false when OpenSSL failed. The caller empties the error
+    /// queue once per AES-SIV message (``OpenSSLErrorQueue/clearIfNotEmpty()``), not per CMAC.
     func begin() -> Bool {
-        OpenSSLErrorQueue.clear()
-        return EVP_MAC_init(context, nil, 0, nil) == 1
+        EVP_MAC_init(context, nil, 0, nil) == 1
     }
 
     /// Adds `bytes` to the message; false when OpenSSL failed.

@@ -30,6 +30,7 @@ package final class AESSIVKey: Sendable {
     package func seal(associatedData: [[UInt8]], plaintext: [UInt8]) throws(AESSIVError) -> [UInt8] {
         try AESSIV.validate(associatedData: associatedData)
         return try engine.withLock { engine throws(AESSIVError) in
+            OpenSSLErrorQueue.clearIfNotEmpty()
             var sealed = [UInt8](repeating: 0, count: AESSIV.tagLength + plaintext.count)
             var failure: AESSIVError?
             plaintext.withUnsafeBytes { text in
@@ -58,6 +59,7 @@ package final class AESSIVKey: Sendable {
         try AESSIV.validate(associatedData: associatedData)
         guard ciphertext.count >= AESSIV.tagLength else { throw .ciphertextTooShort(ciphertext.count) }
         return try engine.withLock { engine throws(AESSIVError) in
+            OpenSSLErrorQueue.clearIfNotEmpty()
             var plaintext = [UInt8](repeating: 0, count: ciphertext.count - AESSIV.tagLength)
             var failure: AESSIVError?
             ciphertext.withUnsafeBytes { sealed in
