@@ -47,7 +47,8 @@ package struct NTSPacketProtection: PacketProtection {
                 placeholderCount: placeholders, nonce: Array(random[Self.uniqueIdentifierLength...]))
             return try request.encoded { associatedData, nonce, plaintext throws(NTSError) in
                 do {
-                    return try key.get().seal(associatedData: [associatedData, nonce], plaintext: plaintext)
+                    return try key.get().seal(
+                        associatedData: [associatedData[...], nonce[...]], plaintext: plaintext)
                 } catch {
                     throw NTSError(.unencodable, "\(error)")
                 }
@@ -62,12 +63,11 @@ package struct NTSPacketProtection: PacketProtection {
     /// authenticator; then keeps the cookies it carries.
     package mutating func verify(reply datagram: [UInt8]) throws(RejectionReason) {
         let packet = try parse(datagram)
-        let associatedData = Array(datagram[packet.associatedDataRange])
         let plaintext: [UInt8]
         do {
             plaintext = try association.opening.get().open(
-                associatedData: [associatedData, packet.authenticator.nonce],
-                ciphertext: packet.authenticator.ciphertext)
+                associatedData: [datagram[..<packet.authenticatorOffset], datagram[packet.nonce]],
+                ciphertext: datagram[packet.ciphertext])
         } catch {
             throw .unauthenticated(
                 ProtectionFailure(
@@ -118,11 +118,11 @@ package struct NTSPacketProtection: PacketProtection {
         }
     }
 
-    /// The datagram as an NTS packet carrying our Unique Identifier.
-    private func parse(_ datagram: [UInt8]) throws(RejectionReason) -> NTSPacket {
-        let packet: NTSPacket
+    /// Where the parts of the datagram lie, an NTS packet carrying our Unique Identifier.
+    private func parse(_ datagram: [UInt8]) throws(RejectionReason) -> NTSPacket.Layout {
+        let packet: NTSPacket.Layout
         do {
-            packet = try NTSPacket(parsing: datagram)
+            packet = try NTSPacket.Layout(parsing: datagram)
         } catch {
             switch error.code {
             case .noExtensionFields:
@@ -141,7 +141,7 @@ package struct NTSPacketProtection: PacketProtection {
                     ProtectionFailure(.ntsMalformedReply, "malformed NTS reply: \(error.reason)"))
             }
         }
-        guard packet.uniqueIdentifier == uniqueIdentifier else {
+        guard datagram[packet.uniqueIdentifier].elementsEqual(uniqueIdentifier) else {
             throw .unauthenticated(
                 ProtectionFailure(
                     .ntsUniqueIdentifierMismatch,

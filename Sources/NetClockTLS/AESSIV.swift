@@ -54,9 +54,12 @@ package enum AESSIV {
 
     /// Checks the number of associated-data items.
     static func validate(associatedData: [[UInt8]]) throws(AESSIVError) {
-        guard associatedData.count <= maximumAssociatedDataItems else {
-            throw .tooManyAssociatedDataItems(associatedData.count)
-        }
+        try validate(count: associatedData.count)
+    }
+
+    /// Checks a number of associated-data items.
+    static func validate(count: Int) throws(AESSIVError) {
+        guard count <= maximumAssociatedDataItems else { throw .tooManyAssociatedDataItems(count) }
     }
 }
 
