@@ -47,7 +47,8 @@ package struct NTSPacketProtection: PacketProtection {
                 placeholderCount: placeholders, nonce: Array(random[Self.uniqueIdentifierLength...]))
             return try request.encoded { associatedData, nonce, plaintext throws(NTSError) in
                 do {
-                    return try key.get().seal(associatedData: [associatedData, nonce], plaintext: plaintext)
+                    return try key.get().seal(
+                        associatedData: [associatedData[...], nonce[...]], plaintext: plaintext)
                 } catch {
                     throw NTSError(.unencodable, "\(error)")
                 }
@@ -62,12 +63,11 @@ package struct NTSPacketProtection: PacketProtection {
     /// authenticator; then keeps the cookies it carries.
     package mutating func verify(reply datagram: [UInt8]) throws(RejectionReason) {
         let packet = try parse(datagram)
-        let associatedData = Array(datagram[packet.associatedDataRange])
         let plaintext: [UInt8]
         do {
             plaintext = try association.opening.get().open(
-                associatedData: [associatedData, packet.authenticator.nonce],
-                ciphertext: packet.authenticator.ciphertext)
+                associatedData: [datagram[..<packet.authenticatorOffset], datagram[packet.nonce]],
+                ciphertext: datagram[packet.ciphertext])
         } catch {
             throw .unauthenticated(
                 ProtectionFailure(
@@ -118,11 +118,11 @@ package struct NTSPacketProtection: PacketProtection {
         }
     }
 
-    /// The datagram as an NTS packet carrying our Unique Identifier.
-    private func parse(_ datagram: [UInt8]) throws(RejectionReason) -> NTSPacket {
-        let packet: NTSPacket
+    /// Where the parts of the datagram lie, an NTS packet carrying our Unique Identifier.
+    private func parse(_ datagram: [UInt8]) throws(RejectionReason) -> NTSPacket.Layout {
+        let packet: NTSPacket.Layout
         do {
-            packet = try NTSPacket(parsing: datagram)
+            packet = try NTSPacket.Layout(parsing: datagram)
         } catch {
             switch error.code {
             case .noExtensionFields:
@@ -141,7 +141,7 @@ package struct NTSPacketProtection: PacketProtection {
                     ProtectionFailure(.ntsMalformedReply, "malformed NTS reply: \(error.reason)"))
             }
         }
-        guard packet.uniqueIdentifier == uniqueIdentifier else {
+        guard datagram[packet.uniqueIdentifier].elementsEqual(uniqueIdentifier) else {
             throw .unauthenticated(
                 ProtectionFailure(
                     .ntsUniqueIdentifierMismatch,
@@ -172,16 +172,19 @@ extension ProtectionFailureCode {
     static let ntsMissingAuthenticator = Self(rawValue: "nts_missing_authenticator")
 }
 
-/// Fresh random bytes for Unique Identifiers and authenticator nonces: OpenSSL's CSPRNG
-/// (`RAND_bytes`, seeded from the kernel's `getrandom(2)`), one call for a whole request and no
-/// system call; the kernel's CSPRNG through `SystemRandomNumberGenerator` (a `getrandom(2)` for every
-/// eight bytes) if OpenSSL ever fails.
+/// Fresh random bytes for Unique Identifiers and authenticator nonces: the kernel's CSPRNG, one
+/// `getrandom(2)` for a whole request (half the cost of OpenSSL's `RAND_bytes`, whose CTR-DRBG
+/// re-keys on every call); OpenSSL's CSPRNG if the kernel has no `getrandom`, and
+/// `SystemRandomNumberGenerator` if OpenSSL fails too.
 package enum NTSRandom {
     /// `count` random bytes.
     package static func bytes(_ count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let filled = bytes.withUnsafeMutableBytes { Syscalls.fillRandom($0) }
+        if case .success = filled { return bytes }
         if let bytes = SecureRandom.bytes(count) { return bytes }
         var generator = SystemRandomNumberGenerator()
-        var bytes: [UInt8] = []
+        bytes = []
         bytes.reserveCapacity(count + 7)
         while bytes.count < count {
             withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }

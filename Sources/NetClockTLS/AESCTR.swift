@@ -38,11 +38,11 @@ final class AESCTR {
     }
 
     /// Writes `input` exclusive-or the key stream from counter block `counter` to `output` (as many
-    /// bytes as `input`, at most `Int32.max`): encryption and decryption alike.
+    /// bytes as `input`, at most `Int32.max`): encryption and decryption alike. The caller empties
+    /// the error queue first (once per AES-SIV message).
     func apply(counter: SIVBlock, _ input: UnsafeRawBufferPointer, to output: UnsafeMutableRawBufferPointer)
         throws(AESSIVError)
     {
-        OpenSSLErrorQueue.clear()
         let started = counter.withUnsafeBytes { iv in
             EVP_EncryptInit_ex2(context, nil, nil, iv.baseAddress?.assumingMemoryBound(to: UInt8.self), nil)
         }

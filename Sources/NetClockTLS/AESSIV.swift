@@ -5,8 +5,8 @@ import NetClockPlatform
 /// encryption with a 32-byte key, its 16-byte synthetic IV (the tag) first in the ciphertext.
 ///
 /// The nonce, when there is one, is the **last** associated-data item, as RFC 5297 §3 and NTS
-/// (RFC 8915 §5.6) use it. Built from its two parts on OpenSSL: ``S2V`` on `CMAC` and `AES-128-CTR`
-/// (``AESSIVKey``), not OpenSSL's `AES-128-SIV` cipher, which makes its key schedules and contexts
+/// (RFC 8915 §5.6) use it. Built from its two parts on OpenSSL: ``S2V`` on a CMAC over `AES-128-CBC`
+/// (``AESCMAC``) and `AES-128-CTR` (``AESSIVKey``), not OpenSSL's `AES-128-SIV` cipher, which makes its key schedules and contexts
 /// anew for every message (and produces no tag for an empty plaintext in OpenSSL 3.0).
 package enum AESSIV {
     /// The key length: 32 bytes (the first half keys S2V, the second half CTR mode).
@@ -54,9 +54,12 @@ package enum AESSIV {
 
     /// Checks the number of associated-data items.
     static func validate(associatedData: [[UInt8]]) throws(AESSIVError) {
-        guard associatedData.count <= maximumAssociatedDataItems else {
-            throw .tooManyAssociatedDataItems(associatedData.count)
-        }
+        try validate(count: associatedData.count)
+    }
+
+    /// Checks a number of associated-data items.
+    static func validate(count: Int) throws(AESSIVError) {
+        guard count <= maximumAssociatedDataItems else { throw .tooManyAssociatedDataItems(count) }
     }
 }
 

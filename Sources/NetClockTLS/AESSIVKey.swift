@@ -28,8 +28,16 @@ package final class AESSIVKey: Sendable {
     /// Encrypts `plaintext` under the associated-data items in order (a nonce, if any, the last of
     /// them). - Returns: the 16-byte synthetic IV, then as many bytes of ciphertext as `plaintext`.
     package func seal(associatedData: [[UInt8]], plaintext: [UInt8]) throws(AESSIVError) -> [UInt8] {
-        try AESSIV.validate(associatedData: associatedData)
+        try seal(associatedData: associatedData.map { $0[...] }, plaintext: plaintext)
+    }
+
+    /// ``seal(associatedData:plaintext:)`` with the associated-data items where they lie (parts of
+    /// a packet), none copied.
+    package func seal(associatedData: [ArraySlice<UInt8>], plaintext: [UInt8]) throws(AESSIVError) -> [UInt8]
+    {
+        try AESSIV.validate(count: associatedData.count)
         return try engine.withLock { engine throws(AESSIVError) in
+            OpenSSLErrorQueue.clearIfNotEmpty()
             var sealed = [UInt8](repeating: 0, count: AESSIV.tagLength + plaintext.count)
             var failure: AESSIVError?
             plaintext.withUnsafeBytes { text in
@@ -55,9 +63,18 @@ package final class AESSIVKey: Sendable {
     /// - Throws: ``AESSIVErrorCode/authenticationFailed`` when any bit of the key, associated data,
     ///   tag or ciphertext differs; nothing of the plaintext is returned then.
     package func open(associatedData: [[UInt8]], ciphertext: [UInt8]) throws(AESSIVError) -> [UInt8] {
-        try AESSIV.validate(associatedData: associatedData)
+        try open(associatedData: associatedData.map { $0[...] }, ciphertext: ciphertext[...])
+    }
+
+    /// ``open(associatedData:ciphertext:)`` with the associated data and the ciphertext where they
+    /// lie (parts of a received packet), none copied.
+    package func open(associatedData: [ArraySlice<UInt8>], ciphertext: ArraySlice<UInt8>) throws(AESSIVError)
+        -> [UInt8]
+    {
+        try AESSIV.validate(count: associatedData.count)
         guard ciphertext.count >= AESSIV.tagLength else { throw .ciphertextTooShort(ciphertext.count) }
         return try engine.withLock { engine throws(AESSIVError) in
+            OpenSSLErrorQueue.clearIfNotEmpty()
             var plaintext = [UInt8](repeating: 0, count: ciphertext.count - AESSIV.tagLength)
             var failure: AESSIVError?
             ciphertext.withUnsafeBytes { sealed in

@@ -16,6 +16,12 @@ package enum OpenSSLErrorQueue {
         ERR_clear_error()
     }
 
+    /// Empties the queue when it holds anything: for the hot paths (an AES-SIV message), where
+    /// `ERR_clear_error` costs ~160 ns even on an empty queue (it wipes all 16 slots) and a peek ~20.
+    package static func clearIfNotEmpty() {
+        if ERR_peek_error() != 0 { ERR_clear_error() }
+    }
+
     /// Takes every queued error, oldest first, leaving the queue empty.
     package static func drain() -> [Entry] {
         var entries: [Entry] = []

@@ -17,7 +17,9 @@ struct S2V {
     }
 
     /// S2V over `components` (the associated-data items, nonce last) followed by `plaintext`.
-    func vector(components: [[UInt8]], plaintext: UnsafeRawBufferPointer) throws(AESSIVError) -> SIVBlock {
+    func vector(components: [ArraySlice<UInt8>], plaintext: UnsafeRawBufferPointer) throws(AESSIVError)
+        -> SIVBlock
+    {
         var d = start
         for component in components {
             guard let tag = component.withUnsafeBytes({ cmac.tag($0) }) else { throw AESCMAC.failure() }
@@ -53,7 +55,7 @@ struct S2V {
         var result: Result<SIVBlock, AESSIVError> = .failure(AESCMAC.failure())
         plaintext.withUnsafeBytes { bytes in
             result = Result { () throws(AESSIVError) in
-                try s2v.vector(components: components, plaintext: bytes)
+                try s2v.vector(components: components.map { $0[...] }, plaintext: bytes)
             }
         }
         return try result.get().array

@@ -1,4 +1,5 @@
 import NTS
+import NetClockPlatform
 import NetClockTLS
 
 extension FakeNTSServer {
@@ -71,10 +72,15 @@ extension FakeNTSServer {
             )
         }
 
-        /// `count` bytes from the system's random number generator. (Not through an `inout`
-        /// generator: the system one has no size, and ThreadSanitizer crashed on such an access.)
+        /// `count` bytes from the kernel's CSPRNG: one `getrandom(2)` (not one per byte, as
+        /// `UInt8.random` makes: ~30 system calls a reply slowed the server enough that the
+        /// benchmark's clients slept for every reply and paid the context switches); the system's
+        /// generator if that fails. (Not through an `inout` generator: the system one has no size,
+        /// and ThreadSanitizer crashed on such an access.)
         static func randomBytes(_ count: Int) -> [UInt8] {
-            (0..<count).map { _ in UInt8.random(in: 0...255) }
+            var bytes = [UInt8](repeating: 0, count: count)
+            if case .success = bytes.withUnsafeMutableBytes({ Syscalls.fillRandom($0) }) { return bytes }
+            return (0..<count).map { _ in UInt8.random(in: 0...255) }
         }
     }
 }

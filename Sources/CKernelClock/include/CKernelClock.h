@@ -1,6 +1,7 @@
 // The kernel time-discipline interface (`adjtimex`, `struct timex`, `STA_*`), the wall-clock timer
 // (`timerfd_*`, `TFD_TIMER_CANCEL_ON_SET`) and rtnetlink (`sockaddr_nl`, `RTMGRP_*`, `RTM_*`),
-// which the Glibc module map does not include, and the reads of the holdover time base's hot path.
+// which the Glibc module map does not include, the reads of the holdover time base's hot path, and
+// `getrandom` (<sys/random.h>, which the Glibc module map does not include either).
 // Only NetClockPlatform imports this module.
 #ifndef NETCLOCK_CKERNELCLOCK_H
 #define NETCLOCK_CKERNELCLOCK_H
@@ -9,6 +10,7 @@
 #include <stdint.h>
 #include <sys/timex.h>
 #include <sys/timerfd.h>
+#include <sys/random.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <time.h>
@@ -57,6 +59,11 @@ int64_t netclock_clock_nanoseconds(int id);
 /// `_GNU_SOURCE`, which Swift's Glibc module does not set). Called through the C library, never as
 /// a raw system call, so a preloaded library can intercept it.
 int netclock_clock_adjtime(int clock, struct timex *timex);
+
+/// `getrandom(buffer, length, 0)`: the kernel's CSPRNG, blocking only until it is first seeded.
+static inline long netclock_getrandom(void *buffer, size_t length) {
+    return (long)getrandom(buffer, length, 0);
+}
 #endif
 
 #endif

@@ -9,7 +9,18 @@ enum NTPExtensionFieldFraming {
     static func split(
         _ bytes: [UInt8], from start: Int, maximumFields: Int
     ) throws(NTSError) -> [(offset: Int, field: NTPExtensionField)] {
-        var fields: [(offset: Int, field: NTPExtensionField)] = []
+        try layout(bytes, from: start, maximumFields: maximumFields).map { located in
+            let body = Array(bytes[(located.offset + NTPExtensionField.headerSize)..<located.end])
+            return (located.offset, NTPExtensionField(type: located.type, wireBody: body))
+        }
+    }
+
+    /// Where each field of `bytes[start...]` lies, with the checks of ``split(_:from:maximumFields:)``
+    /// and without copying any body.
+    static func layout(
+        _ bytes: [UInt8], from start: Int, maximumFields: Int
+    ) throws(NTSError) -> [(offset: Int, type: NTPExtensionFieldType, end: Int)] {
+        var fields: [(offset: Int, type: NTPExtensionFieldType, end: Int)] = []
         var offset = start
         while offset < bytes.count {
             guard fields.count < maximumFields else {
@@ -37,9 +48,7 @@ enum NTPExtensionFieldFraming {
                     .truncatedField,
                     "field at offset \(offset) of length \(fieldLength) runs past the \(bytes.count) bytes")
             }
-            let body = Array(bytes[(offset + NTPExtensionField.headerSize)..<(offset + fieldLength)])
-            fields.append(
-                (offset, NTPExtensionField(type: NTPExtensionFieldType(rawValue: type), wireBody: body)))
+            fields.append((offset, NTPExtensionFieldType(rawValue: type), offset + fieldLength))
             offset += fieldLength
         }
         return fields

@@ -20,8 +20,19 @@ package struct NTSAuthenticator: Hashable, Sendable {
 
     /// Parses an authenticator field's body.
     package init(parsing body: [UInt8]) throws(NTSError) {
-        guard let nonceLength = WireBytes.uint16(body, at: 0),
-            let ciphertextLength = WireBytes.uint16(body, at: 2)
+        let (nonce, ciphertext) = try Self.ranges(in: body, body: 0..<body.count)
+        self.nonce = Array(body[nonce])
+        self.ciphertext = Array(body[ciphertext])
+    }
+
+    /// Where the nonce and the ciphertext lie in an authenticator body, `bytes[body]`, with every
+    /// check of ``init(parsing:)`` and without copying either.
+    static func ranges(in bytes: [UInt8], body: Range<Int>) throws(NTSError) -> (
+        nonce: Range<Int>, ciphertext: Range<Int>
+    ) {
+        let start = body.lowerBound
+        guard body.count >= 4, let nonceLength = WireBytes.uint16(bytes, at: start),
+            let ciphertextLength = WireBytes.uint16(bytes, at: start + 2)
         else {
             throw NTSError(.malformedAuthenticator, "authenticator body of \(body.count) bytes")
         }
@@ -42,8 +53,10 @@ package struct NTSAuthenticator: Hashable, Sendable {
             throw NTSError(
                 .malformedAuthenticator, "nonce of \(nonceLength) bytes without the additional padding to 16")
         }
-        nonce = Array(body[4..<(4 + Int(nonceLength))])
-        ciphertext = Array(body[nonceEnd..<(nonceEnd + Int(ciphertextLength))])
+        return (
+            (start + 4)..<(start + 4 + Int(nonceLength)),
+            (start + nonceEnd)..<(start + nonceEnd + Int(ciphertextLength))
+        )
     }
 
     /// The field carrying this authenticator, with the additional padding RFC 8915 §5.6 requires.

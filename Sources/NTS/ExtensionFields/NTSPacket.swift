@@ -37,60 +37,23 @@ package struct NTSPacket: Hashable, Sendable {
 
     /// Parses a packet; total for any input.
     package init(parsing bytes: [UInt8]) throws(NTSError) {
-        guard bytes.count <= Self.maximumSize else {
-            throw NTSError(.packetTooLarge, "packet of \(bytes.count) bytes exceeds \(Self.maximumSize)")
-        }
+        let layout = try Layout(parsing: bytes)
         let header: NTPPacket
         do {
             header = try NTPPacket(decoding: bytes)
         } catch {
             throw NTSError(.truncatedField, "packet of \(bytes.count) bytes is shorter than an NTP header")
         }
-        guard bytes.count > NTPPacket.headerSize else {
-            throw NTSError(.noExtensionFields, "a bare NTP header without NTS extension fields")
-        }
-        let split = try NTPExtensionFieldFraming.split(
-            bytes, from: NTPPacket.headerSize, maximumFields: Self.maximumFields)
-        var uniqueIdentifier: [UInt8]?
-        var authenticator: (offset: Int, value: NTSAuthenticator)?
-        for (offset, field) in split {
-            if authenticator != nil {
-                if field.type == .authenticator {
-                    throw NTSError(.duplicateAuthenticator, "a second authenticator at offset \(offset)")
-                }
-                throw NTSError(
-                    .authenticatorNotLast, "field of type \(field.type.rawValue) after the authenticator")
-            }
-            switch field.type {
-            case .uniqueIdentifier:
-                guard uniqueIdentifier == nil else {
-                    throw NTSError(
-                        .duplicateUniqueIdentifier, "a second Unique Identifier at offset \(offset)")
-                }
-                guard field.body.count >= Self.minimumUniqueIdentifierLength else {
-                    throw NTSError(.fieldTooShort, "Unique Identifier of \(field.body.count) bytes, below 32")
-                }
-                uniqueIdentifier = field.body
-            case .authenticator:
-                guard field.length >= NTPExtensionField.minimumLastLength else {
-                    throw NTSError(.fieldTooShort, "last field of \(field.length) bytes, below 28")
-                }
-                authenticator = (offset, try NTSAuthenticator(parsing: field.body))
-            default:
-                break
-            }
-        }
-        guard let authenticator else {
-            throw NTSError(.missingAuthenticator, "\(split.count) extension fields and no authenticator")
-        }
-        guard let uniqueIdentifier else {
-            throw NTSError(.missingUniqueIdentifier, "no Unique Identifier field")
-        }
         self.header = header
-        self.fields = split.map { LocatedField(offset: $0.offset, field: $0.field) }
-        self.uniqueIdentifier = uniqueIdentifier
-        self.authenticator = authenticator.value
-        self.authenticatorOffset = authenticator.offset
+        self.fields = layout.fields.map { located in
+            let body = Array(bytes[(located.offset + NTPExtensionField.headerSize)..<located.end])
+            return LocatedField(
+                offset: located.offset, field: NTPExtensionField(type: located.type, wireBody: body))
+        }
+        self.uniqueIdentifier = Array(bytes[layout.uniqueIdentifier])
+        self.authenticator = NTSAuthenticator(
+            nonce: Array(bytes[layout.nonce]), ciphertext: Array(bytes[layout.ciphertext]))
+        self.authenticatorOffset = layout.authenticatorOffset
     }
 
     /// The Unique Identifier of a packet that carries no authenticator, such as an NTS NAK (RFC 8915
