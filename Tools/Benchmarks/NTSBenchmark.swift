@@ -20,7 +20,9 @@ struct NTSBenchmarkFailure: Error, CustomStringConvertible {
 ///    cookies refilled by the replies) vs one plain exchange;
 /// 2. one NTS key exchange (TCP + TLS 1.3 + records + key export) vs the plain exchange;
 /// 3. a first `NTSQuery` (fresh sessions: key exchange + 4-sample burst) and a second one (cookies
-///    kept) vs a plain 4-sample burst, all with interval 0.
+///    kept, right after the key exchange), and a query on sessions kept all run long (what a
+///    client that syncs again does: its caches warm, no key exchange just before), vs a plain
+///    4-sample burst, all with interval 0.
 ///
 /// Each run is timed twice: on the wall (what a caller waits, the server's work and the loopback
 /// included) and on the calling thread's CPU clock (`CLOCK_THREAD_CPUTIME_ID`: the client's own
@@ -64,6 +66,9 @@ func runNTSBenchmark() throws {
         _ = try bench.plainBurst()
     }
     for _ in 0..<5 { _ = try bench.ntsQueries() }
+    // Sessions kept all run long: one key exchange here, before the count of planned ones starts.
+    let kept = bench.query(sessions: NTSSessions())
+    for expected in [1, 0, 0, 0, 0] { _ = try bench.timedQuery(kept, keyExchanges: expected) }
 
     // Every series is measured interleaved with its baseline, round by round, so that both see the
     // same load on this shared machine: each round is a plain and an NTS exchange (1.); every fifth
@@ -78,6 +83,7 @@ func runNTSBenchmark() throws {
     var plainBurst = NTSBenchSeries()
     var firstQuery = NTSBenchSeries()
     var secondQuery = NTSBenchSeries()
+    var keptQuery = NTSBenchSeries()
     var fewestCookies = Int.max
     for round in 0..<rounds {
         plainExchange.add(try bench.exchange(plainAddress, protection: nil), truth: truth)
@@ -99,6 +105,7 @@ func runNTSBenchmark() throws {
             let (first, second) = try bench.ntsQueries()
             firstQuery.add(first, truth: truth)
             secondQuery.add(second, truth: truth)
+            keptQuery.add(try bench.timedQuery(kept, keyExchanges: 0), truth: truth)
         }
     }
     let statistics = ntsServer.statistics
@@ -128,6 +135,7 @@ func runNTSBenchmark() throws {
     table.add(
         firstQuery.row("NTSQuery 1st (fresh sessions: KE+4)", baseline: four, fourCPU, baselineName: "B"))
     table.add(secondQuery.row("NTSQuery 2nd (cookies kept: 4)", baseline: four, fourCPU, baselineName: "B"))
+    table.add(keptQuery.row("NTSQuery, sessions kept (4)", baseline: four, fourCPU, baselineName: "B"))
     print("nts: NTS (RFC 8915) vs plain SNTP against in-process fake servers on 127.0.0.1, true offset")
     print("+1.500 s, interval 0, timeout 1 s; all series interleaved round by round. Ratios are medians over")
     print(
@@ -140,7 +148,7 @@ func runNTSBenchmark() throws {
             + "server: \(statistics.keResponses) NTS-KE responses, \(statistics.authenticatedRequests) "
             + "authenticated requests, \(statistics.cookiesIssued) cookies issued, "
             + "\(statistics.rejectedTotal) rejected")
-    let outside = [plainExchange, ntsExchange, plainBurst, firstQuery, secondQuery].reduce(0) {
+    let outside = [plainExchange, ntsExchange, plainBurst, firstQuery, secondQuery, keptQuery].reduce(0) {
         $0 + $1.outside
     }
     guard outside == 0 else {
@@ -200,32 +208,36 @@ private struct NTSBench {
     /// A timed first NTS query with fresh sessions (key exchange + burst), then a timed second one
     /// on the same sessions (cookies kept, no key exchange).
     func ntsQueries() throws -> (first: NTSBenchRun, second: NTSBenchRun) {
-        let query = NTSQuery(
-            client: client, trust: trust, family: .any, sessions: NTSSessions(),
-            keyExchangeTimeout: .seconds(5))
-        func timed(_ expectedKeyExchanges: Int) throws -> NTSBenchRun {
-            let start = clock.now()
-            let cpu = threadCPUSeconds()
-            let outcome = query.query(
-                keServer, options: burst, deadline: client.monotonic.now() + .seconds(10))
-            let cpuTime = threadCPUSeconds() - cpu
-            let time = (clock.now() - start).secondsDouble
-            if let failure = outcome.failure {
-                throw NTSBenchmarkFailure("NTSQuery of \(keServer) failed: \(failure)")
-            }
-            guard let result = outcome.result, let best = result.best, result.samples.count == burst.samples,
-                outcome.keyExchanges == expectedKeyExchanges
-            else {
-                throw NTSBenchmarkFailure(
-                    "NTSQuery of \(keServer): \(outcome.result?.samples.count ?? 0) samples and "
-                        + "\(outcome.keyExchanges) key exchanges (expected \(burst.samples) and \(expectedKeyExchanges))"
-                )
-            }
-            return NTSBenchRun(time: time, cpu: cpuTime, sample: best)
-        }
-        let first = try timed(1)
-        let second = try timed(0)
+        let query = query(sessions: NTSSessions())
+        let first = try timedQuery(query, keyExchanges: 1)
+        let second = try timedQuery(query, keyExchanges: 0)
         return (first, second)
+    }
+
+    /// An `NTSQuery` of the NTS server on `sessions`.
+    func query(sessions: NTSSessions) -> NTSQuery {
+        NTSQuery(
+            client: client, trust: trust, family: .any, sessions: sessions, keyExchangeTimeout: .seconds(5))
+    }
+
+    /// One timed 4-sample `query`, which must make `keyExchanges` key exchanges.
+    func timedQuery(_ query: NTSQuery, keyExchanges expected: Int) throws -> NTSBenchRun {
+        let start = clock.now()
+        let cpu = threadCPUSeconds()
+        let outcome = query.query(keServer, options: burst, deadline: client.monotonic.now() + .seconds(10))
+        let cpuTime = threadCPUSeconds() - cpu
+        let time = (clock.now() - start).secondsDouble
+        if let failure = outcome.failure {
+            throw NTSBenchmarkFailure("NTSQuery of \(keServer) failed: \(failure)")
+        }
+        guard let result = outcome.result, let best = result.best, result.samples.count == burst.samples,
+            outcome.keyExchanges == expected
+        else {
+            throw NTSBenchmarkFailure(
+                "NTSQuery of \(keServer): \(outcome.result?.samples.count ?? 0) samples and "
+                    + "\(outcome.keyExchanges) key exchanges (expected \(burst.samples) and \(expected))")
+        }
+        return NTSBenchRun(time: time, cpu: cpuTime, sample: best)
     }
 }
 

@@ -34,6 +34,8 @@ extension FakeNTSServer {
         let padding: Int
         /// The random master key that seals the cookies.
         private let masterKey: [UInt8]
+        /// The master key and the associations' keys, keyed once.
+        let keys = KeyCache()
 
         /// A jar with a fresh random master key and key identifier, whose cookies carry `padding`
         /// (clamped to 0…2048) zero bytes after the sealed keys.
@@ -47,8 +49,8 @@ extension FakeNTSServer {
         package func cookie(for keys: Keys) -> [UInt8]? {
             let nonce = Self.randomBytes(Self.nonceLength)
             guard
-                let sealed = try? AESSIV.seal(
-                    key: masterKey, nonce: nonce, associatedData: [], plaintext: keys.c2s + keys.s2c)
+                let sealed = try? self.keys.keyed(masterKey)?.seal(
+                    associatedData: [nonce], plaintext: keys.c2s + keys.s2c)
             else { return nil }
             return keyID + nonce + sealed + [UInt8](repeating: 0, count: padding)
         }
@@ -63,8 +65,8 @@ extension FakeNTSServer {
             let nonce = Array(cookie[Self.keyIDLength..<(Self.keyIDLength + Self.nonceLength)])
             let sealed = Array(cookie[(Self.keyIDLength + Self.nonceLength)..<Self.cookieLength])
             guard
-                let plaintext = try? AESSIV.open(
-                    key: masterKey, nonce: nonce, associatedData: [], ciphertext: sealed),
+                let plaintext = try? self.keys.keyed(masterKey)?.open(
+                    associatedData: [nonce], ciphertext: sealed),
                 plaintext.count == 2 * AESSIV.keyLength
             else { return nil }
             return Keys(

@@ -68,8 +68,8 @@ extension FakeNTSServer {
             }
             let associatedData = Array(bytes[packet.associatedDataRange])
             guard
-                let plaintext = try? AESSIV.open(
-                    key: keys.c2s, nonce: packet.authenticator.nonce, associatedData: [associatedData],
+                let plaintext = try? jar.keys.keyed(keys.c2s)?.open(
+                    associatedData: [associatedData, packet.authenticator.nonce],
                     ciphertext: packet.authenticator.ciphertext)
             else {
                 outcome.rejection = .badAuthenticator
@@ -92,14 +92,14 @@ extension FakeNTSServer {
                 ? [] : (0..<wanted).compactMap { _ in jar.cookie(for: keys) }
             outcome.cookiesIssued = newCookies.count
             outcome.reply = reply(
-                correct, uniqueIdentifier: packet.uniqueIdentifier, cookies: newCookies, key: keys.s2c,
-                behaviour: configuration.behaviour)
+                correct, uniqueIdentifier: packet.uniqueIdentifier, cookies: newCookies,
+                key: jar.keys.keyed(keys.s2c), behaviour: configuration.behaviour)
             return outcome
         }
 
         /// The NTS reply with `cookies` sealed under `key`, as `behaviour` shapes it.
         static func reply(
-            _ header: NTPPacket, uniqueIdentifier: [UInt8], cookies: [[UInt8]], key: [UInt8],
+            _ header: NTPPacket, uniqueIdentifier: [UInt8], cookies: [[UInt8]], key: AESSIVKey?,
             behaviour: Behaviour
         ) -> [UInt8]? {
             if behaviour == .noExtensionFields { return header.encoded() }
@@ -119,8 +119,8 @@ extension FakeNTSServer {
             let associatedData = NTSPacket.encode(header: header, fields: fields)
             let nonce = CookieJar.randomBytes(nonceLength)
             guard let plaintext = try? NTSEncryptedFields.encode(cookies: cookies),
-                var ciphertext = try? AESSIV.seal(
-                    key: key, nonce: nonce, associatedData: [associatedData], plaintext: plaintext)
+                var ciphertext = try? key?.seal(
+                    associatedData: [associatedData, nonce], plaintext: plaintext)
             else { return nil }
             if behaviour == .badAuthenticator { ciphertext[0] ^= 0x01 }
             guard let authenticator = try? NTSAuthenticator(nonce: nonce, ciphertext: ciphertext).field()
