@@ -47,7 +47,7 @@ final class CertificateTimeScene: Sendable {
 
     init() throws {
         certificates = try TimeShiftedCertificates.require()
-        directory = try InteropTool.makePrivateTemporaryDirectory(prefix: "netclock-certtime")
+        directory = try LoopbackPorts.makePrivateTemporaryDirectory(prefix: "netclock-certtime")
         try FileManager.default.createDirectory(
             atPath: directory + "/cache", withIntermediateDirectories: false)
     }

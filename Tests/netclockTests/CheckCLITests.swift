@@ -131,7 +131,7 @@ struct CheckCLITests {
     /// `--state` alone: the stored anchor, no network traffic (the server is stopped before the
     /// check); UNKNOWN when missing or older than `--max-age`.
     @Test func fromTheStoredAnchor() async throws {
-        let directory = try InteropTool.makePrivateTemporaryDirectory(prefix: "netclock-check")
+        let directory = try LoopbackPorts.makePrivateTemporaryDirectory(prefix: "netclock-check")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let state = directory + "/anchor.json"
         let missing = try await CLIRunner.run(["check", "--state", state])
@@ -179,7 +179,7 @@ struct CheckCLITests {
             configuration: HTTPTimeServer.Configuration(
                 offset: .milliseconds(50), timestampHeaderName: "X-Server-Time-Ms"))
         defer { http.stop() }
-        let closed = try InteropTool.freeTCPPort(on: ["127.0.0.1"])
+        let closed = try LoopbackPorts.freeTCPPort(on: ["127.0.0.1"])
         let arguments = [
             "check", "--nts", "127.0.0.1:\(closed)", "--http", http.urlString, "--http-header",
             "X-Server-Time-Ms",

@@ -102,7 +102,9 @@ struct ChronyNTSServerTests {
         var run: ClientRun
         do {
             defer { server.stop() }
-            let keListening = server.hosts.filter { InteropTool.tcpConnects(host: $0, port: server.ntsPort) }
+            let keListening = server.hosts.filter {
+                LoopbackPorts.tcpConnects(host: $0, port: server.ntsPort)
+            }
             let before = try server.serverStatistics(chronyc: chronyc)
             let measurement = try chronydQuery(
                 server, host: item.host, caFile: caFile, timeLimit: item.timeLimit)
@@ -196,7 +198,7 @@ struct ChronyNTSServerTests {
         .enabled(if: runnable, toolsMissing),
         .enabled(if: InteropTool.canBindOrRequired(host: "::1", port: 0), InteropTool.noIPv6Loopback))
     func chronydClientSyncsOverNTSOnIPv6() async throws {
-        let probe = InteropTool.bindProbe(host: "::1", port: 0)
+        let probe = LoopbackPorts.bindProbe(host: "::1", port: 0)
         try #require(probe == 0, "cannot bind UDP on ::1 (errno \(probe)): no IPv6 loopback")
         let chronyc = try InteropTool.require("chronyc", package: "chrony")
         _ = try InteropTool.require("chronyd", package: "chrony")

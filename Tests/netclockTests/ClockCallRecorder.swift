@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServers
 import Testing
 
 /// Runs `netclock set` so that it can never change this machine's clock: always without
@@ -17,7 +18,7 @@ enum ClockCallRecorder {
     /// The built library, or why there is none.
     static let library: Result<String, RecorderUnavailable> = {
         guard CLIRunner.hasTool("gcc") else { return .failure(RecorderUnavailable("gcc is not installed")) }
-        guard let directory = try? InteropTool.makePrivateTemporaryDirectory(prefix: "netclock-recorder")
+        guard let directory = try? LoopbackPorts.makePrivateTemporaryDirectory(prefix: "netclock-recorder")
         else {
             return .failure(RecorderUnavailable("no temporary directory"))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServers
 import Testing
 
 @testable import NetclockCLI
@@ -22,7 +23,7 @@ struct CompletionTests {
         let output = try await CLIRunner.run(["completion", shell])
         #expect(output.status == 0 && output.stderr.isEmpty)
         #expect(output.stdout == (CompletionScript.script(for: shell) ?? "") + "\n")
-        let directory = try InteropTool.makePrivateTemporaryDirectory(prefix: "netclock-completion")
+        let directory = try LoopbackPorts.makePrivateTemporaryDirectory(prefix: "netclock-completion")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let script = directory + "/netclock.\(shell)"
         try output.stdout.write(toFile: script, atomically: true, encoding: .utf8)

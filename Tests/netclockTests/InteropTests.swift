@@ -139,7 +139,7 @@ struct InteropTests {
         .enabled(if: InteropTool.canBindOrRequired(host: "::1", port: 0), InteropTool.noIPv6Loopback))
     func sntpClientReadsChronydOverIPv6() async throws {
         let chronyd = try InteropTool.require("chronyd", package: "chrony")
-        let probe = InteropTool.bindProbe(host: "::1", port: 0)
+        let probe = LoopbackPorts.bindProbe(host: "::1", port: 0)
         try #require(probe == 0, "cannot bind UDP on ::1 (errno \(probe)): no IPv6 loopback")
         try await ChronyServer.with(chronyd: chronyd, stratum: 8, ipv6: true) { server in
             for host in ["::1", "127.0.0.1"] {

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServers
 import Testing
 
 @testable import NetclockCLI
@@ -66,7 +67,7 @@ struct ManPageTests {
 
     /// Runs `body` with the page written to a file.
     private func withPage(_ body: (String) throws -> Void) throws {
-        let directory = try InteropTool.makePrivateTemporaryDirectory(prefix: "netclock-man")
+        let directory = try LoopbackPorts.makePrivateTemporaryDirectory(prefix: "netclock-man")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let page = directory + "/netclock.1"
         try (ManPage.text + "\n").write(toFile: page, atomically: true, encoding: .utf8)

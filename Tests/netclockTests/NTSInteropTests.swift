@@ -111,7 +111,7 @@ struct NTSInteropTests {
         .enabled(if: InteropTool.canBindOrRequired(host: "::1", port: 0), InteropTool.noIPv6Loopback))
     func queryOverIPv6() async throws {
         let chronyc = try InteropTool.require("chronyc", package: "chrony")
-        let probe = InteropTool.bindProbe(host: "::1", port: 0)
+        let probe = LoopbackPorts.bindProbe(host: "::1", port: 0)
         try #require(probe == 0, "cannot bind UDP on ::1 (errno \(probe)): no IPv6 loopback")
         try await ChronyNTSServer.with(ipv6: true) { server in
             let before = try server.serverStatistics(chronyc: chronyc)

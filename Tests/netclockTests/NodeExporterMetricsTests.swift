@@ -20,7 +20,7 @@ struct NodeExporterMetricsTests {
         process: SpawnedProcess, url: String, log: String
     ) {
         let binary = try InteropTool.require("prometheus-node-exporter", package: "prometheus-node-exporter")
-        let port = try InteropTool.freeTCPPort(on: ["127.0.0.1"])
+        let port = try LoopbackPorts.freeTCPPort(on: ["127.0.0.1"])
         let log = directory + "/../node-exporter.log"
         let process = try SpawnedProcess(
             binary,
@@ -31,7 +31,7 @@ struct NodeExporterMetricsTests {
             ], stdout: log, stderr: log)
         // Up within ten seconds, or the test fails with its log.
         let deadline = ContinuousClock.now + .seconds(10)
-        while !InteropTool.tcpConnects(host: "127.0.0.1", port: port) {
+        while !LoopbackPorts.tcpConnects(host: "127.0.0.1", port: port) {
             guard ContinuousClock.now < deadline, process.isRunning else {
                 process.terminate()
                 throw InteropTool.Failure(
@@ -46,7 +46,7 @@ struct NodeExporterMetricsTests {
     /// Three rounds against a server 250 ms ahead; the scrape holds our metrics with the last
     /// round's values (the same doubles the last `--json` line printed), parsed by a real parser.
     @Test func aScrapeHoldsTheLastRound() async throws {
-        let directory = try InteropTool.makePrivateTemporaryDirectory(prefix: "netclock-metrics")
+        let directory = try LoopbackPorts.makePrivateTemporaryDirectory(prefix: "netclock-metrics")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let textfiles = directory + "/textfiles"
         try FileManager.default.createDirectory(atPath: textfiles, withIntermediateDirectories: false)
@@ -107,7 +107,7 @@ struct NodeExporterMetricsTests {
     /// A failing round counts as a failure, keeps the last time's figures (its bound grown), and
     /// the source's status says why.
     @Test func aFailedRoundIsCounted() async throws {
-        let directory = try InteropTool.makePrivateTemporaryDirectory(prefix: "netclock-metrics")
+        let directory = try LoopbackPorts.makePrivateTemporaryDirectory(prefix: "netclock-metrics")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var configuration = FakeNTPServer.Configuration(host: "127.0.0.1", offset: .zero)
         configuration.behaviour = .noReply
@@ -129,7 +129,7 @@ struct NodeExporterMetricsTests {
     /// Label values a server name could carry (quotes, backslashes, line feeds, non-ASCII) round-
     /// trip through the real parser.
     @Test func escapedLabelsRoundTrip() throws {
-        let directory = try InteropTool.makePrivateTemporaryDirectory(prefix: "netclock-metrics")
+        let directory = try LoopbackPorts.makePrivateTemporaryDirectory(prefix: "netclock-metrics")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let names = ["plain", "say \"hi\"", "back\\slash", "two\nlines", "ünï ✓", "trailing\\"]
         var text = PrometheusText()

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServers
 import Testing
 
 /// The boot units of `Tools/systemd` (issue 31): `systemd-analyze verify` accepts them without a
@@ -22,7 +23,7 @@ import Testing
         #expect(
             CLIRunner.hasTool("systemd-analyze"), "systemd-analyze is required (NETCLOCK_REQUIRE_PEERS=1)")
         try #require(CLIRunner.hasTool("systemd-analyze"))
-        let scratch = try InteropTool.makePrivateTemporaryDirectory(prefix: "netclock-units")
+        let scratch = try LoopbackPorts.makePrivateTemporaryDirectory(prefix: "netclock-units")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         for unit in Self.units {
             let text = try String(contentsOfFile: Self.directory + "/" + unit, encoding: .utf8)

@@ -9,8 +9,8 @@ import TimeValues
 /// `netclock-bench nts-chronyd`: what NTS costs the client against a real chronyd serving both
 /// plain NTP and NTS on loopback, so that the server's work (and its speed, which decides how often
 /// the client sleeps for a reply) is the same for both and out of the figure, as issue 45 asks.
-/// chronyd runs with `-x` (it never touches this machine's clock), as root so it reads the test
-/// certificates' key, on 127.0.0.1 only, and is stopped by its pid. The series, interleaved round
+/// chronyd runs as the tests run it (``ChronyServer``: `-x`, so it never touches this machine's
+/// clock; on 127.0.0.1 only; stopped by its pid). The series, interleaved round
 /// by round: one plain exchange and one NTS exchange on a kept association (baseline A), and every
 /// fifth round a plain 4-sample burst and an `NTSQuery` on sessions kept all run long (baseline B).
 /// Skipped with the reason when chronyd is not installed.
@@ -25,13 +25,22 @@ func runNTSChronydBenchmark() throws {
     } catch {
         throw NTSBenchmarkFailure("cannot make the test certificates for chronyd: \(error)")
     }
-    let server = try BenchChronyd(chronyd: chronyd, certificates: certificates)
+    let server: ChronyServer
+    do {
+        server = try ChronyServer.start(
+            chronyd: chronyd,
+            nts: ChronyServer.NTS(certificate: certificates.serverCertificate, key: certificates.serverKey))
+    } catch {
+        throw NTSBenchmarkFailure("chronyd did not serve NTP and NTS-KE on loopback: \(error)")
+    }
     defer { server.stop() }
-    guard let plainAddress = SocketAddress(numericHost: "127.0.0.1", port: server.ntpPort) else {
-        throw NTSBenchmarkFailure("no address for chronyd's NTP port \(server.ntpPort)")
+    guard let plainAddress = SocketAddress(numericHost: "127.0.0.1", port: server.port),
+        let ntsPort = server.ntsPort
+    else {
+        throw NTSBenchmarkFailure("no NTP address or NTS-KE port for chronyd")
     }
     let bench = NTSBench(
-        plainAddress: plainAddress, keServer: ServerName(host: "127.0.0.1", port: server.ntsPort),
+        plainAddress: plainAddress, keServer: ServerName(host: "127.0.0.1", port: ntsPort),
         trust: .caFile(certificates.caFile))
     let association = NTSAssociation(try bench.keyExchange())
     guard
@@ -74,7 +83,7 @@ func runNTSChronydBenchmark() throws {
     table.add(plainBurst.row("plain 4-sample burst", baseline: four, fourCPU, baselineName: "B (itself)"))
     table.add(keptQuery.row("NTSQuery, sessions kept (4)", baseline: four, fourCPU, baselineName: "B"))
     print(
-        "nts-chronyd: NTS (RFC 8915) vs plain NTP against one chronyd \(server.version) on 127.0.0.1 serving both"
+        "nts-chronyd: NTS (RFC 8915) vs plain NTP against one chronyd \(chronydVersion(chronyd)) on 127.0.0.1 serving both"
     )
     print(
         "(chronyd -x: this machine's clock untouched); interval 0, timeout 1 s; series interleaved round by")
@@ -86,89 +95,13 @@ func runNTSChronydBenchmark() throws {
     }
 }
 
-/// A chronyd for the benchmark: plain NTP and NTS-KE on free loopback ports, in a private directory
-/// that ``stop()`` removes with the process.
-private final class BenchChronyd {
-    let ntpPort: UInt16
-    let ntsPort: UInt16
-    let version: String
-    private let directory: String
-    private let process: SpawnedProcess
-
-    init(chronyd: String, certificates: TestCertificates) throws {
-        var template = Array("/tmp/netclock-bench-chronyd.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw NTSBenchmarkFailure("mkdtemp failed") }
-        directory = String(cString: made)
-        version = Self.version(of: chronyd)
-        var lastFailure = "no attempt"
-        for _ in 0..<3 {
-            let ntp = UInt16.random(in: 20_000...32_767)
-            let nts = UInt16.random(in: 20_000...32_767)
-            guard ntp != nts else { continue }
-            let config = directory + "/chrony.conf"
-            let dump = directory + "/nts-dump-\(ntp)"
-            try? FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: false)
-            let lines = [
-                "port \(ntp)", "ntsport \(nts)", "bindaddress 127.0.0.1", "allow 127.0.0.0/8",
-                "local stratum 8",
-                "cmdport 0", "pidfile \(directory)/chronyd.pid", "ntsserverkey \(certificates.serverKey)",
-                "ntsservercert \(certificates.serverCertificate)", "ntsdumpdir \(dump)", "ntsprocesses 0",
-            ]
-            try (lines.joined(separator: "\n") + "\n").write(
-                toFile: config, atomically: true, encoding: .utf8)
-            let log = directory + "/chronyd.log"
-            // -x: never touch this machine's clock; -t 300: exits by itself should this process die.
-            let process = try SpawnedProcess(
-                chronyd, ["-4", "-u", "root", "-x", "-d", "-t", "300", "-f", config], stdout: log, stderr: log
-            )
-            if Self.waitUntilServing(process, ntp: ntp, nts: nts) {
-                (self.process, ntpPort, ntsPort) = (process, ntp, nts)
-                return
-            }
-            process.terminate()
-            lastFailure = (try? String(contentsOfFile: log, encoding: .utf8)) ?? "no log"
-        }
-        try? FileManager.default.removeItem(atPath: directory)
-        throw NTSBenchmarkFailure("chronyd did not serve NTP and NTS-KE on loopback:\n\(lastFailure)")
-    }
-
-    /// Stops chronyd by its pid and removes its directory.
-    func stop() {
-        process.terminate()
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    /// Polls (at most 5 s) until a plain query is answered and the NTS-KE port accepts a connection.
-    private static func waitUntilServing(_ process: SpawnedProcess, ntp: UInt16, nts: UInt16) -> Bool {
-        guard let address = SocketAddress(numericHost: "127.0.0.1", port: ntp) else { return false }
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(5)
-        let client = SNTPClient()
-        let probe = QueryOptions(samples: 1, interval: .zero, timeout: .milliseconds(200))
-        while clock.now < deadline, process.isRunning {
-            if client.query(address, options: probe).best != nil, Self.accepts(port: nts) { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return false
-    }
-
-    /// Whether a TCP connection to 127.0.0.1:`port` is accepted within 200 ms.
-    private static func accepts(port: UInt16) -> Bool {
-        guard let address = SocketAddress(numericHost: "127.0.0.1", port: port),
-            let connection = try? TCPConnection(startingConnectionTo: address)
-        else { return false }
-        defer { connection.close() }
-        return (try? connection.waitUntilConnected(timeout: .milliseconds(200))) == true
-    }
-
-    /// `chronyd --version`'s version number, or "?".
-    private static func version(of chronyd: String) -> String {
-        let output = "/tmp/netclock-bench-chronyd-version-\(getpid())"
-        defer { try? FileManager.default.removeItem(atPath: output) }
-        guard let process = try? SpawnedProcess(chronyd, ["--version"], stdout: output, stderr: output),
-            process.waitForExit(within: .seconds(5)),
-            let text = try? String(contentsOfFile: output, encoding: .utf8)
-        else { return "?" }
-        return text.split(separator: " ").dropFirst(3).first.map(String.init) ?? "?"
-    }
+/// `chronyd --version`'s version number, or "?".
+private func chronydVersion(_ chronyd: String) -> String {
+    let output = "/tmp/netclock-bench-chronyd-version-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    guard let process = try? SpawnedProcess(chronyd, ["--version"], stdout: output, stderr: output),
+        process.waitForExit(within: .seconds(5)),
+        let text = try? String(contentsOfFile: output, encoding: .utf8)
+    else { return "?" }
+    return text.split(separator: " ").dropFirst(3).first.map(String.init) ?? "?"
 }

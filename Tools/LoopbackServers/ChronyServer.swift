@@ -4,9 +4,7 @@
     import Darwin
 #endif
 import Foundation
-import LoopbackServers
 import NetClockPlatform
-import NetworkClock
 import SNTP
 import TimeValues
 
@@ -18,36 +16,44 @@ import TimeValues
 /// files here without a copy for its `_chrony` user), never touches the system clock (`-x`), and
 /// listens on unprivileged ports. ``stop()`` ends it by its pid (SIGTERM, then SIGKILL) and deletes
 /// the directory; `deinit` and ``with(chronyd:stratum:ipv6:_:)`` make sure that happens on every path.
-final class ChronyServer {
+package final class ChronyServer {
+    /// Why chronyd could not be started or did not serve; with what it logged.
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+        package init(_ description: String) { self.description = description }
+    }
+
     /// The `local stratum` chronyd serves.
-    let stratum: UInt8
+    package let stratum: UInt8
     /// The NTP port on 127.0.0.1 (and ::1 when started with `ipv6`).
-    let port: UInt16
+    package let port: UInt16
     /// The NTS-KE (TCP) port on the same addresses, when started with ``NTS``.
-    let ntsPort: UInt16?
+    package let ntsPort: UInt16?
     /// The addresses chronyd listens on: 127.0.0.1, and ::1 when started with `ipv6`.
-    let hosts: [String]
+    package let hosts: [String]
     /// The directory holding `chrony.conf`, `chronyd.pid`, `chronyd.sock` and `chronyd.log`.
-    let directory: String
+    package let directory: String
     private let process: SpawnedProcess
     private var stopped = false
 
     /// chronyd's process id.
-    var pid: Int32 { process.pid }
+    package var pid: Int32 { process.pid }
     /// Whether chronyd is still running.
-    var isRunning: Bool { process.isRunning }
+    package var isRunning: Bool { process.isRunning }
     /// The command socket, for `chronyc -h`.
-    var socketPath: String { directory + "/chronyd.sock" }
+    package var socketPath: String { directory + "/chronyd.sock" }
     /// The pid chronyd wrote to its pid file.
-    var pidFromFile: Int32? {
+    package var pidFromFile: Int32? {
         (try? String(contentsOfFile: directory + "/chronyd.pid", encoding: .utf8))
             .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
     /// What chronyd logged so far.
-    var log: String { (try? String(contentsOfFile: directory + "/chronyd.log", encoding: .utf8)) ?? "" }
+    package var log: String {
+        (try? String(contentsOfFile: directory + "/chronyd.log", encoding: .utf8)) ?? ""
+    }
 
     /// Starts a chronyd server, runs `body` with it and stops it, whatever `body` does.
-    static func with<T>(
+    package static func with<T>(
         chronyd: String, stratum: UInt8 = 8, ipv6: Bool = false, _ body: (ChronyServer) throws -> T
     ) throws -> T {
         let server = try start(chronyd: chronyd, stratum: stratum, ipv6: ipv6)
@@ -56,7 +62,7 @@ final class ChronyServer {
     }
 
     /// The same for a body that awaits (e.g. runs the CLI).
-    static func with<T>(
+    package static func with<T>(
         chronyd: String, stratum: UInt8 = 8, ipv6: Bool = false, _ body: (ChronyServer) async throws -> T
     ) async throws -> T {
         let server = try start(chronyd: chronyd, stratum: stratum, ipv6: ipv6)
@@ -66,14 +72,21 @@ final class ChronyServer {
 
     /// What makes chronyd an NTS server too (RFC 8915): its certificate and key, and optionally the
     /// NTP host its NTS-KE responses name.
-    struct NTS {
+    package struct NTS {
         /// The server certificate (PEM) chronyd presents on NTS-KE (`ntsservercert`).
-        var certificate: String
+        package var certificate: String
         /// Its private key (`ntsserverkey`).
-        var key: String
+        package var key: String
         /// `ntsntpserver HOST`: the NTS-KE response then names this NTP server (record type 6)
         /// instead of leaving the client on the NTS-KE host.
-        var ntpServer: String?
+        package var ntpServer: String?
+
+        /// chronyd's NTS server configuration.
+        package init(certificate: String, key: String, ntpServer: String? = nil) {
+            self.certificate = certificate
+            self.key = key
+            self.ntpServer = ntpServer
+        }
     }
 
     /// Starts chronyd and waits (at most 5 s) until it answers an SNTP query on every address it
@@ -81,11 +94,11 @@ final class ChronyServer {
     /// the probe and chronyd's bind gets a second and third try. `environment`'s variables are added to
     /// chronyd's: libfaketime's (``LibFaketime/environment(_:library:)``) give it a shifted clock, and so
     /// shifted NTP time (the readiness probe accepts any offset).
-    static func start(
+    package static func start(
         chronyd: String, stratum: UInt8 = 8, ipv6: Bool = false, nts: NTS? = nil,
         environment: [String: String] = [:]
     ) throws -> ChronyServer {
-        var lastError: any Error = InteropTool.Failure("chronyd never started")
+        var lastError: any Error = Failure("chronyd never started")
         for _ in 0..<3 {
             let server = try ChronyServer(
                 chronyd: chronyd, stratum: stratum, ipv6: ipv6, nts: nts, environment: environment)
@@ -103,10 +116,10 @@ final class ChronyServer {
     private init(
         chronyd: String, stratum: UInt8, ipv6: Bool, nts: NTS?, environment: [String: String]
     ) throws {
-        let directory = try InteropTool.makePrivateTemporaryDirectory(prefix: "netclock-chronyd")
+        let directory = try LoopbackPorts.makePrivateTemporaryDirectory(prefix: "netclock-chronyd")
         let hosts = ipv6 ? ["127.0.0.1", "::1"] : ["127.0.0.1"]
         do {
-            let port = try InteropTool.freeUDPPort(on: hosts)
+            let port = try LoopbackPorts.freeUDPPort(on: hosts)
             var lines = [
                 "port \(port)",
                 "bindaddress 127.0.0.1",
@@ -121,7 +134,7 @@ final class ChronyServer {
             ]
             var ntsPort: UInt16?
             if let nts {
-                let keyPort = try InteropTool.freeTCPPort(on: hosts, excluding: [port])
+                let keyPort = try LoopbackPorts.freeTCPPort(on: hosts, excluding: [port])
                 let dump = directory + "/nts-dump"
                 try FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: false)
                 lines += [
@@ -168,17 +181,17 @@ final class ChronyServer {
         let options = QueryOptions(samples: 1, interval: .zero, timeout: .milliseconds(200))
         for host in hosts {
             guard let address = SocketAddress(numericHost: host, port: port) else {
-                throw InteropTool.Failure("bad address \(host)")
+                throw Failure("bad address \(host)")
             }
             while true {
                 guard isRunning else {
-                    throw InteropTool.Failure("chronyd exited (status \(process.exitStatus ?? -1)):\n\(log)")
+                    throw Failure("chronyd exited (status \(process.exitStatus ?? -1)):\n\(log)")
                 }
                 let result = client.query(address, options: options)
                 if result.best != nil { break }
                 guard clock.now < deadline else {
                     let reason = result.failure.map { "\($0)" } ?? "no sample"
-                    throw InteropTool.Failure(
+                    throw Failure(
                         "chronyd did not answer on \(address) within 5 s (\(reason)):\n\(log)")
                 }
                 Thread.sleep(forTimeInterval: 0.05)
@@ -186,13 +199,13 @@ final class ChronyServer {
         }
         if let ntsPort {
             for host in hosts {
-                while !InteropTool.tcpConnects(host: host, port: ntsPort) {
+                while !LoopbackPorts.tcpConnects(host: host, port: ntsPort) {
                     guard isRunning else {
-                        throw InteropTool.Failure(
+                        throw Failure(
                             "chronyd exited (status \(process.exitStatus ?? -1)):\n\(log)")
                     }
                     guard clock.now < deadline else {
-                        throw InteropTool.Failure(
+                        throw Failure(
                             "chronyd's NTS-KE did not listen on \(host) port \(ntsPort) within 5 s:\n\(log)")
                     }
                     Thread.sleep(forTimeInterval: 0.05)
@@ -201,12 +214,12 @@ final class ChronyServer {
         }
         // chronyd keeps running when it cannot bind its NTP socket; whatever answered was not it then.
         if log.contains("Could not") {
-            throw InteropTool.Failure("chronyd could not open a socket:\n\(log)")
+            throw Failure("chronyd could not open a socket:\n\(log)")
         }
     }
 
     /// Stops chronyd by its pid (SIGTERM, SIGKILL after 3 s) and deletes its directory. Idempotent.
-    func stop() {
+    package func stop() {
         guard !stopped else { return }
         stopped = true
         process.terminate()
