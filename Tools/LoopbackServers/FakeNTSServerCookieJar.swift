@@ -35,7 +35,7 @@ extension FakeNTSServer {
         /// The random master key that seals the cookies.
         private let masterKey: [UInt8]
         /// The master key and the associations' keys, keyed once.
-        let keys = KeyCache()
+        let keyCache = KeyCache()
 
         /// A jar with a fresh random master key and key identifier, whose cookies carry `padding`
         /// (clamped to 0…2048) zero bytes after the sealed keys.
@@ -49,7 +49,7 @@ extension FakeNTSServer {
         package func cookie(for keys: Keys) -> [UInt8]? {
             let nonce = Self.randomBytes(Self.nonceLength)
             guard
-                let sealed = try? self.keys.keyed(masterKey)?.seal(
+                let sealed = try? keyCache.keyed(masterKey)?.seal(
                     associatedData: [nonce], plaintext: keys.c2s + keys.s2c)
             else { return nil }
             return keyID + nonce + sealed + [UInt8](repeating: 0, count: padding)
@@ -65,7 +65,7 @@ extension FakeNTSServer {
             let nonce = Array(cookie[Self.keyIDLength..<(Self.keyIDLength + Self.nonceLength)])
             let sealed = Array(cookie[(Self.keyIDLength + Self.nonceLength)..<Self.cookieLength])
             guard
-                let plaintext = try? self.keys.keyed(masterKey)?.open(
+                let plaintext = try? keyCache.keyed(masterKey)?.open(
                     associatedData: [nonce], ciphertext: sealed),
                 plaintext.count == 2 * AESSIV.keyLength
             else { return nil }

@@ -68,7 +68,7 @@ extension FakeNTSServer {
             }
             let associatedData = Array(bytes[packet.associatedDataRange])
             guard
-                let plaintext = try? jar.keys.keyed(keys.c2s)?.open(
+                let plaintext = try? jar.keyCache.keyed(keys.c2s)?.open(
                     associatedData: [associatedData, packet.authenticator.nonce],
                     ciphertext: packet.authenticator.ciphertext)
             else {
@@ -93,7 +93,7 @@ extension FakeNTSServer {
             outcome.cookiesIssued = newCookies.count
             outcome.reply = reply(
                 correct, uniqueIdentifier: packet.uniqueIdentifier, cookies: newCookies,
-                key: jar.keys.keyed(keys.s2c), behaviour: configuration.behaviour)
+                key: jar.keyCache.keyed(keys.s2c), behaviour: configuration.behaviour)
             return outcome
         }
 
