@@ -29,6 +29,7 @@ package final class SpawnedProcess {
     /// Starts `executable` with `arguments`, standard input from /dev/null and standard output and
     /// error appended to the given files (the same file for both is fine). The child gets this
     /// process's environment, with `environment`'s variables added or replaced (e.g. libfaketime's).
+    /// It keeps none of this process's other descriptors.
     package init(
         _ executable: String, _ arguments: [String], stdout: String, stderr: String,
         environment: [String: String] = [:]
@@ -40,6 +41,18 @@ package final class SpawnedProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, append, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, append, 0o600)
+        // Nothing else of this process: a test's other descriptors (the pipes of a CLI run beside
+        // it, whose reader waits for their end of file) must not live on in a daemon.
+        #if canImport(Glibc)
+            guard let closeFrom = Self.closeFrom else {
+                throw Failure(
+                    "posix_spawn_file_actions_addclosefrom_np is missing (glibc 2.34 or later needed)")
+            }
+            _ = closeFrom(&actions, 3)
+            let closing: Int32 = 0
+        #else
+            let closing = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+        #endif
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -51,7 +64,8 @@ package final class SpawnedProcess {
         sigemptyset(&defaults)
         for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(
+            &attributes, Int16(Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | closing))
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
@@ -123,3 +137,18 @@ package final class SpawnedProcess {
         }
     }
 }
+
+#if canImport(Glibc)
+    extension SpawnedProcess {
+        /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc
+        /// module does not declare: looked up once.
+        fileprivate static let closeFrom:
+            (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+                guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+                return unsafeBitCast(
+                    symbol,
+                    to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)
+                        .self)
+            }()
+    }
+#endif
