@@ -60,20 +60,23 @@ struct CLIRunner {
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
+        let out = try closeOnExecPipe()
+        let err = try closeOnExecPipe()
+        process.standardOutput = out.write
+        process.standardError = err.write
         process.standardInput = FileHandle.nullDevice
         let clock = ContinuousClock()
         let start = clock.now
         try process.run()
+        // The child has its own copies now: its exit is the end of file.
+        try out.write.close()
+        try err.write.close()
         // Read both pipes concurrently so a chatty child never blocks on a full pipe.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data()
         nonisolated(unsafe) var errData = Data()
-        BlockingCases.onThread(in: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        BlockingCases.onThread(in: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        BlockingCases.onThread(in: group) { outData = out.read.readDataToEndOfFile() }
+        BlockingCases.onThread(in: group) { errData = err.read.readDataToEndOfFile() }
         if group.wait(timeout: .now() + timeout) == .timedOut {
             // SIGKILL: children inherit the test runner's blocked-signal mask, so SIGTERM may be
             // ignored, and a hung child must not hang the suite.
@@ -85,6 +88,25 @@ struct CLIRunner {
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self), elapsed: clock.now - start)
     }
+
+    /// A pipe whose ends close on exec: only the child it is given to (as its standard output or
+    /// error, copied there without the flag) holds the write end, so its exit is the end of file,
+    /// whatever other children this process starts meanwhile. Foundation's `Pipe` lacks the flag.
+    private static func closeOnExecPipe() throws -> (read: FileHandle, write: FileHandle) {
+        var ends: [Int32] = [-1, -1]
+        guard let pipe2 = Self.pipe2 else { throw POSIXError(.ENOSYS) }
+        guard pipe2(&ends, O_CLOEXEC) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        return (
+            FileHandle(fileDescriptor: ends[0], closeOnDealloc: true),
+            FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+        )
+    }
+
+    /// The C library's `pipe2`, which Swift's Glibc module does not declare.
+    private static let pipe2: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "pipe2") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
+    }()
 
     /// Whether `tool` is on the PATH.
     static func hasTool(_ tool: String) -> Bool {
