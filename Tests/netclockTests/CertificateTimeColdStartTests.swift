@@ -15,8 +15,8 @@ import WallClockReference
 /// Wall clocks here are the subject, not a timer: the defect is the CLI checking certificates
 /// against its own wall clock, so the wall clock is moved (libfaketime, a whole number of days or
 /// 1970) and the offset reported against it is the output. Nothing is timed; the only real
-/// wall-clock readings are the instants around each run that the dead-RTC case needs
-/// (``WallClockShift/expectedOffset(spawnedAt:exitedAt:)``).
+/// wall-clock readings are the instants around each run, within which libfaketime starts the shifted
+/// clock (``WallClockShift/expectedOffset(spawnedAt:exitedAt:)``).
 @Suite(
     .serialized, .enabled(if: CertificateTimeScene.runnable, CertificateTimeScene.toolsMissing),
     .wallClockReference)
