@@ -9,7 +9,8 @@
 #endif
 
 extension Syscalls {
-    /// Fills `buffer` from the kernel's CSPRNG in as few calls as it takes: one `getrandom(2)` for
+    /// Fills `buffer` from the kernel's CSPRNG in as few calls as it takes: the vDSO's getrandom
+    /// where the kernel has one (Linux 6.11 and later, no system call), else one `getrandom(2)` for
     /// up to 256 bytes once the pool is initialised (~0.4 µs for 48 bytes, where
     /// `SystemRandomNumberGenerator` makes one call per 8 bytes and OpenSSL's `RAND_bytes` costs
     /// twice as much in its DRBG's re-keying); `arc4random_buf` on Darwin. The errno when the
@@ -19,7 +20,7 @@ extension Syscalls {
         #if canImport(Glibc)
             var left = buffer.count
             while left > 0 {
-                switch valueOrErrno({ netclock_getrandom(next, left) }) {
+                switch valueOrErrno({ netclock_random(next, left) }) {
                 case .success(let count):
                     next += count
                     left -= count

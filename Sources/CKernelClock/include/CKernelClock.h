@@ -60,10 +60,11 @@ int64_t netclock_clock_nanoseconds(int id);
 /// a raw system call, so a preloaded library can intercept it.
 int netclock_clock_adjtime(int clock, struct timex *timex);
 
-/// `getrandom(buffer, length, 0)`: the kernel's CSPRNG, blocking only until it is first seeded.
-static inline long netclock_getrandom(void *buffer, size_t length) {
-    return (long)getrandom(buffer, length, 0);
-}
+/// Up to `length` bytes of the kernel's CSPRNG into `buffer`, as `getrandom(buffer, length, 0)`
+/// gives them (the count written, or -1 and `errno`; blocking only until the pool is first
+/// seeded): through the vDSO's getrandom where the kernel has one (Linux 6.11 and later: no system
+/// call, its state in memory the kernel wipes on fork), else the system call.
+long netclock_random(void *buffer, size_t length);
 #endif
 
 #endif
