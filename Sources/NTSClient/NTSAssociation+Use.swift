@@ -19,13 +19,6 @@ extension NTSAssociation {
         }
     }
 
-    /// The NTP server's address when the key exchange named no other host than its own (known
-    /// without a lookup).
-    package var knownNTPAddress: SocketAddress? {
-        guard keys.ntpHost == keys.keyExchangeAddress.host else { return nil }
-        return keys.keyExchangeAddress.withPort(keys.ntpPort)
-    }
-
     /// The NTP server's address: the key exchange's own when it named no other host, else the
     /// first address the named host resolves to (a blocking lookup).
     @available(*, noasync, message: "may resolve a name; run it on the blocking pool")

@@ -44,6 +44,9 @@ package final class NTSAssociation: Sendable {
     /// association restored from a file).
     package let certificateChain: [CertificateValidity]
     private let state: Mutex<State>
+    /// The NTP server's address when the key exchange named no other host than its own (known
+    /// without a lookup); worked out once, not per query.
+    package let knownNTPAddress: SocketAddress?
     /// The client-to-server key's AES-SIV schedules, made once for every request of the
     /// association (or why OpenSSL could not make them).
     let sealing: Result<AESSIVKey, AESSIVError>
@@ -61,6 +64,9 @@ package final class NTSAssociation: Sendable {
         opening = Result { () throws(AESSIVError) in try AESSIVKey(result.serverToClientKey) }
         certificateTime = result.certificateTime
         certificateChain = result.certificateChain
+        knownNTPAddress =
+            result.ntpHost == result.keyExchangeAddress.host
+            ? result.keyExchangeAddress.withPort(result.ntpPort) : nil
     }
 
     /// Takes the oldest unused cookie (it is never handed out again), with how many remain.

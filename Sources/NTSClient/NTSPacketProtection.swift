@@ -74,14 +74,14 @@ package struct NTSPacketProtection: PacketProtection {
                     .ntsBadAuthenticator,
                     "NTS authenticator does not verify with the server-to-client key (\(error.reason))"))
         }
-        let fields: [NTPExtensionField]
+        let cookies: [[UInt8]]
         do {
-            fields = try NTSEncryptedFields.parse(plaintext)
+            cookies = try NTSEncryptedFields.cookies(inPlaintext: plaintext)
         } catch {
             throw .unauthenticated(
                 ProtectionFailure(.ntsMalformedReply, "malformed encrypted NTS fields: \(error.reason)"))
         }
-        association.add(cookies: NTSEncryptedFields.cookies(in: fields))
+        association.add(cookies: cookies)
         authenticatedReplies += 1
     }
 

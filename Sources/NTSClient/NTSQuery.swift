@@ -116,7 +116,8 @@ package struct NTSQuery: Sendable {
             outcome.result = result
             outcome.failure = nil
             // A NAK or running dry without a sample: one fresh key exchange, if time is left.
-            guard result.best == nil, association.needsKeyExchange, !isCancelled(),
+            // Cheapest first: the association rarely needs a key exchange.
+            guard association.needsKeyExchange, result.best == nil, !isCancelled(),
                 deadline - client.monotonic.now() > options.timeout
             else { break }
         }

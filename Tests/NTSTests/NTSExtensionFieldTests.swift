@@ -208,9 +208,19 @@ struct NTSExtensionFieldTests {
         #expect(plaintext.count == 104 * 2 + 16)
         let fields = try NTSEncryptedFields.parse(plaintext)
         #expect(NTSEncryptedFields.cookies(in: fields) == cookies)
+        #expect(try NTSEncryptedFields.cookies(inPlaintext: plaintext) == cookies)
         #expect(try NTSEncryptedFields.parse([]) == [])
-        #expect(throws: NTSError.self) { try NTSEncryptedFields.parse(Array(plaintext.dropLast())) }
-        #expect(throws: NTSError.self) { try NTSEncryptedFields.parse([2, 4, 0, 8, 1, 2, 3, 4]) }
+        #expect(try NTSEncryptedFields.cookies(inPlaintext: []) == [])
+        for broken in [Array(plaintext.dropLast()), [2, 4, 0, 8, 1, 2, 3, 4]] {
+            #expect(throws: NTSError.self) { try NTSEncryptedFields.parse(broken) }
+            #expect(throws: NTSError.self) { try NTSEncryptedFields.cookies(inPlaintext: broken) }
+        }
+        // Only the Cookie fields count: another field between them is skipped.
+        let mixed =
+            try NTPExtensionField(type: .cookie, body: cookies[0]).encoded()
+            + NTPExtensionField(type: .uniqueIdentifier, body: Array(repeating: 9, count: 32)).encoded()
+            + NTPExtensionField(type: .cookie, body: cookies[2]).encoded()
+        #expect(try NTSEncryptedFields.cookies(inPlaintext: mixed) == [cookies[0], cookies[2]])
     }
 }
 

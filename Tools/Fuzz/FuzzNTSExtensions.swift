@@ -80,9 +80,15 @@ private func checkNegativeAcknowledgement(_ bytes: [UInt8]) {
 }
 
 private func checkPlaintext(_ bytes: [UInt8]) {
-    guard let fields = try? NTSEncryptedFields.parse(bytes) else { return }
+    guard let fields = try? NTSEncryptedFields.parse(bytes) else {
+        require(
+            (try? NTSEncryptedFields.cookies(inPlaintext: bytes)) == nil, "cookies read from broken framing")
+        return
+    }
     require(fields.flatMap { $0.encoded() } == bytes, "plaintext re-encoding differs")
     let cookies = NTSEncryptedFields.cookies(in: fields)
+    require(
+        (try? NTSEncryptedFields.cookies(inPlaintext: bytes)) == cookies, "the two cookie readings differ")
     if fields.allSatisfy({ $0.type == .cookie }) {
         require((try? NTSEncryptedFields.encode(cookies: cookies)) == bytes, "cookie re-encoding differs")
     }

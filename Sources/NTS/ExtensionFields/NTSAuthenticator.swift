@@ -98,6 +98,18 @@ package enum NTSEncryptedFields {
         fields.filter { $0.type == .cookie }.map(\.body)
     }
 
+    /// The cookies in decrypted `plaintext`, framed as ``parse(_:)`` checks it: what
+    /// `cookies(in: parse(plaintext))` gives, with no array per field (a client's reply path).
+    package static func cookies(inPlaintext plaintext: [UInt8]) throws(NTSError) -> [[UInt8]] {
+        var cookies: [[UInt8]] = []
+        for (offset, type, end) in try NTPExtensionFieldFraming.layout(
+            plaintext, from: 0, maximumFields: maximumFields)
+        where type == .cookie {
+            cookies.append(Array(plaintext[(offset + NTPExtensionField.headerSize)..<end]))
+        }
+        return cookies
+    }
+
     /// The plaintext carrying `cookies` as NTS Cookie fields (the server side).
     package static func encode(cookies: [[UInt8]]) throws(NTSError) -> [UInt8] {
         var bytes: [UInt8] = []
