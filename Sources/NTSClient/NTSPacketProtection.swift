@@ -47,8 +47,7 @@ package struct NTSPacketProtection: PacketProtection {
                 placeholderCount: placeholders, nonce: Array(random[Self.uniqueIdentifierLength...]))
             return try request.encoded { associatedData, nonce, plaintext throws(NTSError) in
                 do {
-                    return try key.get().seal(
-                        associatedData: [associatedData[...], nonce[...]], plaintext: plaintext)
+                    return try key.get().seal(associatedData[...], nonce: nonce[...], plaintext: plaintext)
                 } catch {
                     throw NTSError(.unencodable, "\(error)")
                 }
@@ -66,7 +65,7 @@ package struct NTSPacketProtection: PacketProtection {
         let plaintext: [UInt8]
         do {
             plaintext = try association.opening.get().open(
-                associatedData: [datagram[..<packet.authenticatorOffset], datagram[packet.nonce]],
+                datagram[..<packet.authenticatorOffset], nonce: datagram[packet.nonce],
                 ciphertext: datagram[packet.ciphertext])
         } catch {
             throw .unauthenticated(

@@ -36,27 +36,15 @@ package final class AESSIVKey: Sendable {
     package func seal(associatedData: [ArraySlice<UInt8>], plaintext: [UInt8]) throws(AESSIVError) -> [UInt8]
     {
         try AESSIV.validate(count: associatedData.count)
-        return try engine.withLock { engine throws(AESSIVError) in
-            OpenSSLErrorQueue.clearIfNotEmpty()
-            var sealed = [UInt8](repeating: 0, count: AESSIV.tagLength + plaintext.count)
-            var failure: AESSIVError?
-            plaintext.withUnsafeBytes { text in
-                sealed.withUnsafeMutableBytes { output in
-                    do throws(AESSIVError) {
-                        let v = try engine.s2v.vector(components: associatedData, plaintext: text)
-                        v.withUnsafeBytes { output.copyMemory(from: $0) }
-                        guard !text.isEmpty else { return }
-                        try engine.ctr.apply(
-                            counter: Self.counter(v), text,
-                            to: UnsafeMutableRawBufferPointer(rebasing: output[AESSIV.tagLength...]))
-                    } catch {
-                        failure = error
-                    }
-                }
-            }
-            if let failure { throw failure }
-            return sealed
-        }
+        return try seal(.items(associatedData), plaintext: plaintext)
+    }
+
+    /// ``seal(associatedData:plaintext:)`` with NTS's two associated-data items, the packet's bytes
+    /// before the authenticator and the nonce, where they lie and with no array of them.
+    package func seal(_ associatedData: ArraySlice<UInt8>, nonce: ArraySlice<UInt8>, plaintext: [UInt8])
+        throws(AESSIVError) -> [UInt8]
+    {
+        try seal(.packet(associatedData, nonce: nonce), plaintext: plaintext)
     }
 
     /// Decrypts and verifies what ``seal(associatedData:plaintext:)`` made.
@@ -72,6 +60,62 @@ package final class AESSIVKey: Sendable {
         -> [UInt8]
     {
         try AESSIV.validate(count: associatedData.count)
+        return try open(.items(associatedData), ciphertext: ciphertext)
+    }
+
+    /// ``open(associatedData:ciphertext:)`` with NTS's two associated-data items, the packet's
+    /// bytes before the authenticator and the nonce, where they lie and with no array of them.
+    package func open(
+        _ associatedData: ArraySlice<UInt8>, nonce: ArraySlice<UInt8>, ciphertext: ArraySlice<UInt8>
+    )
+        throws(AESSIVError) -> [UInt8]
+    {
+        try open(.packet(associatedData, nonce: nonce), ciphertext: ciphertext)
+    }
+
+    /// The associated data of one message: any list of items, or an NTS packet's two.
+    private enum AssociatedData {
+        case items([ArraySlice<UInt8>])
+        case packet(ArraySlice<UInt8>, nonce: ArraySlice<UInt8>)
+
+        /// S2V over these items and `plaintext`.
+        func vector(_ s2v: S2V, plaintext: UnsafeRawBufferPointer) throws(AESSIVError) -> SIVBlock {
+            switch self {
+            case .items(let items): try s2v.vector(components: items, plaintext: plaintext)
+            case .packet(let bytes, let nonce): try s2v.vector(bytes, nonce, plaintext: plaintext)
+            }
+        }
+    }
+
+    /// Seals `plaintext` under `associatedData`.
+    private func seal(_ associatedData: AssociatedData, plaintext: [UInt8]) throws(AESSIVError) -> [UInt8] {
+        try engine.withLock { engine throws(AESSIVError) in
+            OpenSSLErrorQueue.clearIfNotEmpty()
+            var sealed = [UInt8](repeating: 0, count: AESSIV.tagLength + plaintext.count)
+            var failure: AESSIVError?
+            plaintext.withUnsafeBytes { text in
+                sealed.withUnsafeMutableBytes { output in
+                    do throws(AESSIVError) {
+                        let v = try associatedData.vector(engine.s2v, plaintext: text)
+                        v.withUnsafeBytes { output.copyMemory(from: $0) }
+                        guard !text.isEmpty else { return }
+                        try engine.ctr.apply(
+                            counter: Self.counter(v), text,
+                            to: UnsafeMutableRawBufferPointer(rebasing: output[AESSIV.tagLength...]))
+                    } catch {
+                        failure = error
+                    }
+                }
+            }
+            if let failure { throw failure }
+            return sealed
+        }
+    }
+
+    /// Opens `ciphertext` and checks its tag over `associatedData` and the decrypted text.
+    private func open(_ associatedData: AssociatedData, ciphertext: ArraySlice<UInt8>) throws(AESSIVError)
+        -> [UInt8]
+    {
         guard ciphertext.count >= AESSIV.tagLength else { throw .ciphertextTooShort(ciphertext.count) }
         return try engine.withLock { engine throws(AESSIVError) in
             OpenSSLErrorQueue.clearIfNotEmpty()
@@ -86,8 +130,8 @@ package final class AESSIVKey: Sendable {
                                 counter: Self.counter(v),
                                 UnsafeRawBufferPointer(rebasing: sealed[AESSIV.tagLength...]), to: output)
                         }
-                        let t = try engine.s2v.vector(
-                            components: associatedData, plaintext: UnsafeRawBufferPointer(output))
+                        let t = try associatedData.vector(
+                            engine.s2v, plaintext: UnsafeRawBufferPointer(output))
                         let equal = t.withUnsafeBytes { expected in
                             CRYPTO_memcmp(expected.baseAddress, sealed.baseAddress, AESSIV.tagLength) == 0
                         }

@@ -20,11 +20,35 @@ struct S2V {
     func vector(components: [ArraySlice<UInt8>], plaintext: UnsafeRawBufferPointer) throws(AESSIVError)
         -> SIVBlock
     {
-        var d = start
-        for component in components {
-            guard let tag = component.withUnsafeBytes({ cmac.tag($0) }) else { throw AESCMAC.failure() }
-            d = d.doubled ^ tag
+        try vector(plaintext: plaintext) { d throws(AESSIVError) in
+            for component in components { try absorb(component, into: &d) }
         }
+    }
+
+    /// S2V over two associated-data items (an NTS packet's bytes before the authenticator and its
+    /// nonce) followed by `plaintext`, with no array of them.
+    func vector(_ first: ArraySlice<UInt8>, _ second: ArraySlice<UInt8>, plaintext: UnsafeRawBufferPointer)
+        throws(AESSIVError) -> SIVBlock
+    {
+        try vector(plaintext: plaintext) { d throws(AESSIVError) in
+            try absorb(first, into: &d)
+            try absorb(second, into: &d)
+        }
+    }
+
+    /// One associated-data item: `D = dbl(D) xor CMAC(K, item)`.
+    private func absorb(_ component: ArraySlice<UInt8>, into d: inout SIVBlock) throws(AESSIVError) {
+        guard let tag = component.withUnsafeBytes({ cmac.tag($0) }) else { throw AESCMAC.failure() }
+        d = d.doubled ^ tag
+    }
+
+    /// S2V with the associated data absorbed by `components` (from `CMAC(K, 0¹²⁸)`), then
+    /// `plaintext`.
+    private func vector(
+        plaintext: UnsafeRawBufferPointer, components: (inout SIVBlock) throws(AESSIVError) -> Void
+    ) throws(AESSIVError) -> SIVBlock {
+        var d = start
+        try components(&d)
         let t: SIVBlock?
         if plaintext.count >= AESCMAC.blockLength {
             // T = plaintext xorend D: the last block changed, the rest MACed where it lies.

@@ -38,6 +38,28 @@ import Testing
         }
     }
 
+    @Test("a packet and its nonce seal and open as the same two items in a list")
+    func packetFormMatchesTheListForm() throws {
+        var generator = SystemRandomNumberGenerator()
+        let key = try AESSIVKey((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        for (length, plaintextLength) in [(48, 0), (228, 0), (84, 104), (100, 15), (0, 17)] {
+            let packet = (0..<(length + 16)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let (bytes, nonce) = (packet[..<length], packet[length...])
+            let plaintext = (0..<plaintextLength).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let sealed = try key.seal(bytes, nonce: nonce, plaintext: plaintext)
+            #expect(sealed == (try key.seal(associatedData: [bytes, nonce], plaintext: plaintext)))
+            #expect(try key.open(bytes, nonce: nonce, ciphertext: sealed[...]) == plaintext)
+            var tampered = sealed
+            tampered[0] ^= 1
+            #expect(throws: AESSIVError.authenticationFailed) {
+                try key.open(bytes, nonce: nonce, ciphertext: tampered[...])
+            }
+            #expect(throws: AESSIVError.authenticationFailed) {
+                try key.open(nonce, nonce: bytes, ciphertext: sealed[...])
+            }
+        }
+    }
+
     @Test(
         "open rejects any flipped bit: tag, ciphertext, associated data, nonce, key",
         arguments: [
