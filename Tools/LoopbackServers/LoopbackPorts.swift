@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import Foundation
+import NetClockPlatform
 
 /// Loopback ports and private directories for the real peers tests and benchmarks start (chronyd,
 /// ntpsec, node_exporter, …): free ports below the ephemeral range, probes of a bind or a TCP
@@ -51,38 +52,16 @@ package enum LoopbackPorts {
         host: String, port: UInt16, tcp: Bool,
         _ body: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32
     ) -> Int32 {
-        let isIPv6 = host.contains(":")
+        guard let address = SocketAddress(numericHost: host, port: port) else { return EINVAL }
         #if canImport(Glibc)
             let type = Int32((tcp ? SOCK_STREAM : SOCK_DGRAM).rawValue)
         #else
             let type = tcp ? SOCK_STREAM : SOCK_DGRAM
         #endif
-        let descriptor = socket(isIPv6 ? AF_INET6 : AF_INET, type, 0)
+        let descriptor = socket(address.familyConstant, type, 0)
         guard descriptor >= 0 else { return errno }
         defer { close(descriptor) }
-        let result: Int32
-        if isIPv6 {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = port.bigEndian
-            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { return EINVAL }
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    body(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                }
-            }
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return EINVAL }
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    body(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-        }
-        return result
+        return address.withSockAddr { body(descriptor, $0, $1) }
     }
 
     /// A UDP port free on every host in `hosts`, chosen at random in 20000–32767: below Linux's
