@@ -1,5 +1,3 @@
-import COpenSSL
-
 /// AES-128-CMAC (RFC 4493), for the S2V step of ``AESSIV``: the CBC-MAC computed on one
 /// `AES-128-CBC` cipher context keyed once, with the two subkeys derived when the key is set.
 ///
@@ -18,10 +16,8 @@ final class AESCMAC {
     /// The most bytes encrypted by one `EVP_EncryptUpdate` (the scratch buffer's size).
     private static let chunkLength = 512
 
-    /// The fetched `AES-128-CBC` cipher (`EVP_CIPHER`).
-    private let cipher: OpaquePointer
-    /// Its context (`EVP_CIPHER_CTX`), keyed once, padding off.
-    private let context: OpaquePointer
+    /// The `AES-128-CBC` context, keyed once.
+    private let aes: AESContext
     /// RFC 4493's K1 (for a complete last block) and K2 (for a padded one).
     private var k1 = SIVBlock.zero
     private var k2 = SIVBlock.zero
@@ -39,32 +35,11 @@ final class AESCMAC {
     /// A CMAC keyed with `key`, which must be 16 bytes.
     init(key: [UInt8]) throws(AESSIVError) {
         guard key.count == Self.blockLength else { throw .cryptoFailure("CMAC key of \(key.count) bytes") }
-        OpenSSLErrorQueue.clear()
-        guard let cipher = EVP_CIPHER_fetch(nil, "AES-128-CBC", nil) else {
-            throw .cryptoFailure(OpenSSLErrorQueue.reason(or: "EVP_CIPHER_fetch(AES-128-CBC) failed"))
-        }
-        guard let context = EVP_CIPHER_CTX_new() else {
-            EVP_CIPHER_free(cipher)
-            throw .cryptoFailure(OpenSSLErrorQueue.reason(or: "EVP_CIPHER_CTX_new failed"))
-        }
-        self.cipher = cipher
-        self.context = context
-        let zero = [UInt8](repeating: 0, count: Self.blockLength)
-        guard EVP_CIPHER_get_key_length(cipher) == 16,
-            EVP_EncryptInit_ex2(context, cipher, key, zero, nil) == 1,
-            EVP_CIPHER_CTX_set_padding(context, 0) == 1
-        else {
-            throw .cryptoFailure(OpenSSLErrorQueue.reason(or: "EVP_EncryptInit_ex2 (AES-128-CBC) failed"))
-        }
+        aes = try AESContext(mode: "CBC", key: key)
         // L = AES(K, 0¹²⁸): the zero block under the zero IV.
         guard let l = encrypt(.zero) else { throw Self.failure() }
         k1 = l.doubled
         k2 = k1.doubled
-    }
-
-    deinit {
-        EVP_CIPHER_CTX_free(context)
-        EVP_CIPHER_free(cipher)
     }
 
     /// The CMAC of `message`; nil when OpenSSL failed (``failure()`` says why).
@@ -102,13 +77,10 @@ final class AESCMAC {
         var offset = 0
         while offset < whole {
             let length = min(Self.chunkLength, whole - offset)
-            var written: Int32 = 0
             let encrypted = scratch.withUnsafeMutableBytes { output in
-                EVP_EncryptUpdate(
-                    context, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &written,
-                    rest.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) + offset }, Int32(length))
+                aes.encrypt(rest.baseAddress.map { $0 + offset }, to: output.baseAddress, count: length)
             }
-            guard encrypted == 1, written == Int32(length) else { return resynchronise() }
+            guard encrypted else { return resynchronise() }
             chain = scratch.withUnsafeBytes {
                 SIVBlock(UnsafeRawBufferPointer(rebasing: $0[(length - 16)...]))
             }
@@ -154,15 +126,12 @@ final class AESCMAC {
     /// One CBC block: `AES(K, block ⊕ chain)`, which becomes the chain.
     private func encrypt(_ block: SIVBlock) -> SIVBlock? {
         var output = SIVBlock.zero
-        var written: Int32 = 0
         let encrypted = block.withUnsafeBytes { input in
-            output.withUnsafeMutableBytes { out in
-                EVP_EncryptUpdate(
-                    context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &written,
-                    input.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(Self.blockLength))
+            output.withUnsafeMutableBytes {
+                aes.encrypt(input.baseAddress, to: $0.baseAddress, count: Self.blockLength)
             }
         }
-        guard encrypted == 1, written == Int32(Self.blockLength) else {
+        guard encrypted else {
             _ = resynchronise()
             return nil
         }
@@ -173,8 +142,7 @@ final class AESCMAC {
     /// After a failed encryption, when the context's chaining value is unknown: sets it to zero
     /// again, so later messages stay correct. Returns false (the failure), for the caller to pass on.
     private func resynchronise() -> Bool {
-        let zero = [UInt8](repeating: 0, count: Self.blockLength)
-        if EVP_EncryptInit_ex2(context, nil, nil, zero, nil) == 1 { chain = .zero }
+        if aes.restartFromZeroIV() { chain = .zero }
         started = false
         return false
     }

@@ -1,5 +1,3 @@
-import COpenSSL
-
 /// AES-128 in counter mode (the 128-bit big-endian counter RFC 5297 §2.5 uses), for the
 /// encryption step of ``AESSIV``: the counter blocks are made here and encrypted with OpenSSL's
 /// `AES-128-ECB`, and the key stream is XORed into the text.
@@ -13,38 +11,14 @@ final class AESCTR {
     /// The most bytes of key stream made by one `EVP_EncryptUpdate`.
     private static let chunkLength = 512
 
-    /// The fetched cipher (`EVP_CIPHER`).
-    private let cipher: OpaquePointer
-    /// Its context (`EVP_CIPHER_CTX`), keyed once, padding off.
-    private let context: OpaquePointer
+    /// The `AES-128-ECB` context, keyed once.
+    private let aes: AESContext
     /// The counter blocks of one chunk, then (encrypted in place) its key stream.
     private var stream = [UInt8](repeating: 0, count: chunkLength)
 
     /// Counter mode keyed with `key`, which must be 16 bytes.
     init(key: [UInt8]) throws(AESSIVError) {
-        OpenSSLErrorQueue.clear()
-        guard let cipher = EVP_CIPHER_fetch(nil, "AES-128-ECB", nil) else {
-            throw .cryptoFailure(OpenSSLErrorQueue.reason(or: "EVP_CIPHER_fetch(AES-128-ECB) failed"))
-        }
-        guard let context = EVP_CIPHER_CTX_new() else {
-            EVP_CIPHER_free(cipher)
-            throw .cryptoFailure(OpenSSLErrorQueue.reason(or: "EVP_CIPHER_CTX_new failed"))
-        }
-        self.cipher = cipher
-        self.context = context
-        guard key.count == 16, EVP_CIPHER_get_key_length(cipher) == 16 else {
-            throw .cryptoFailure("AES-128-CTR takes 16-byte keys, not \(key.count)")
-        }
-        guard EVP_EncryptInit_ex2(context, cipher, key, nil, nil) == 1,
-            EVP_CIPHER_CTX_set_padding(context, 0) == 1
-        else {
-            throw .cryptoFailure(OpenSSLErrorQueue.reason(or: "EVP_EncryptInit_ex2 (AES-128-ECB) failed"))
-        }
-    }
-
-    deinit {
-        EVP_CIPHER_CTX_free(context)
-        EVP_CIPHER_free(cipher)
+        aes = try AESContext(mode: "ECB", key: key)
     }
 
     /// Writes `input` exclusive-or the key stream from counter block `counter` to `output` (as many
@@ -69,10 +43,7 @@ final class AESCTR {
                     low &+= 1
                     if low == 0 { high &+= 1 }
                 }
-                let blocks = stream.baseAddress?.assumingMemoryBound(to: UInt8.self)
-                var written: Int32 = 0
-                return EVP_EncryptUpdate(context, blocks, &written, blocks, Int32(streamLength)) == 1
-                    && written == Int32(streamLength)
+                return aes.encrypt(stream.baseAddress, to: stream.baseAddress, count: streamLength)
             }
             guard made else {
                 throw .cryptoFailure(OpenSSLErrorQueue.reason(or: "EVP_EncryptUpdate (AES-128-ECB) failed"))
