@@ -6,22 +6,30 @@
 #endif
 
 #include "CKernelClock.h"
+#include "VDSOSymbol.h"
 
 #if defined(__linux__)
 #include <dlfcn.h>
+#include <stdio.h>
 #include <time.h>
 
 // The vDSO's own clock_gettime, found once at load time; NULL means "call the C library's".
 netclock_gettime_fn netclock_vdso_gettime;
 
-__attribute__((constructor)) static void netclock_find_vdso(void) {
+void *netclock_vdso_symbol(const char *name) {
     void *vdso = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
-    if (vdso == NULL) return;
-    // x86-64, i386 and others name it __vdso_clock_gettime; arm64 and riscv __kernel_clock_gettime.
-    void *symbol = dlvsym(vdso, "__vdso_clock_gettime", "LINUX_2.6");
-    if (symbol == NULL) symbol = dlvsym(vdso, "__kernel_clock_gettime", "LINUX_2.6.39");
-    if (symbol == NULL) symbol = dlvsym(vdso, "__kernel_clock_gettime", "LINUX_4.15");
-    netclock_vdso_gettime = (netclock_gettime_fn)symbol;
+    if (vdso == NULL) return NULL;
+    char symbol[64];
+    snprintf(symbol, sizeof symbol, "__vdso_%s", name);
+    void *found = dlvsym(vdso, symbol, "LINUX_2.6");
+    snprintf(symbol, sizeof symbol, "__kernel_%s", name);
+    if (found == NULL) found = dlvsym(vdso, symbol, "LINUX_2.6.39");
+    if (found == NULL) found = dlvsym(vdso, symbol, "LINUX_4.15");
+    return found;
+}
+
+__attribute__((constructor)) static void netclock_find_vdso(void) {
+    netclock_vdso_gettime = (netclock_gettime_fn)netclock_vdso_symbol("clock_gettime");
 }
 
 int64_t netclock_clock_nanoseconds(int id) {

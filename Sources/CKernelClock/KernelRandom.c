@@ -2,11 +2,9 @@
 // exists, else the getrandom system call. See include/CKernelClock.h.
 
 #if defined(__linux__)
-#define _GNU_SOURCE  // dlvsym
-
 #include "CKernelClock.h"
+#include "VDSOSymbol.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -39,9 +37,7 @@ static struct {
 static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
 
 static void netclock_random_setup(void) {
-    void *vdso = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
-    if (vdso == NULL) return;
-    netclock_vgetrandom_fn call = (netclock_vgetrandom_fn)dlvsym(vdso, "__vdso_getrandom", "LINUX_2.6");
+    netclock_vgetrandom_fn call = (netclock_vgetrandom_fn)netclock_vdso_symbol("getrandom");
     if (call == NULL) return;
     netclock_vgetrandom_params params;
     if (call(NULL, 0, 0, &params, ~(size_t)0) != 0 || params.size_of_opaque_state == 0) return;
