@@ -47,12 +47,22 @@ extension CertificateTimeScene.Run {
             json["offset"] as? Double, "no offset in \(stdout)", sourceLocation: sourceLocation)
         let bound = try #require(
             json["error_bound"] as? Double, "no error_bound in \(stdout)", sourceLocation: sourceLocation)
+        expectOffset(offset, bound: bound, shift: shift, sourceLocation: sourceLocation)
+        #expect(bound > 0 && bound < 0.05, "error_bound \(bound)", sourceLocation: sourceLocation)
+    }
+
+    /// Expects `offset` (true − wall, in seconds: the run's `offset`, or `set`'s `correction`) to
+    /// lie within `bound` plus 1 ms of ``WallClockShift/expectedOffset(spawnedAt:exitedAt:)`` for
+    /// this run (zero without a shift).
+    func expectOffset(
+        _ offset: Double, bound: Double, shift: WallClockShift?, _ what: String = "offset",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let expected = shift?.expectedOffset(spawnedAt: spawnedAt, exitedAt: exitedAt) ?? 0...0
         let slack = bound + 0.001
         #expect(
             offset >= expected.lowerBound - slack && offset <= expected.upperBound + slack,
-            "offset \(offset) ± \(bound), expected \(expected) (\(shift?.testDescription ?? "no shift"))",
+            "\(what) \(offset) ± \(bound), expected \(expected) (\(shift?.testDescription ?? "no shift"))",
             sourceLocation: sourceLocation)
-        #expect(bound > 0 && bound < 0.05, "error_bound \(bound)", sourceLocation: sourceLocation)
     }
 }

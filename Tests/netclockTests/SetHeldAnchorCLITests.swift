@@ -120,7 +120,8 @@ struct SetHeldAnchorCLITests {
             let set = try run.set()
             #expect(set["authenticated"] as? Bool == true, "\(evidence): \(set)")
             let bound = set["error_bound"] as? Double ?? .nan
-            #expect(abs((set["correction"] as? Double ?? .nan) + 30) <= bound + 0.001, "\(evidence): \(set)")
+            run.run.expectOffset(
+                set["correction"] as? Double ?? .nan, bound: bound, shift: shift, "\(evidence): correction")
             let json = try run.json()
             switch evidence {
             case .agreeingPlainServer:
