@@ -17,8 +17,8 @@ package struct NTSPacketProtection: PacketProtection {
 
     /// The association whose keys and cookies are used.
     package let association: NTSAssociation
-    /// The Unique Identifier of the request in flight.
-    private var uniqueIdentifier: [UInt8] = []
+    /// The Unique Identifier of the request in flight (part of its draw of random bytes).
+    private var uniqueIdentifier: ArraySlice<UInt8> = []
     /// Replies authenticated in this burst.
     package private(set) var authenticatedReplies = 0
 
@@ -35,19 +35,21 @@ package struct NTSPacketProtection: PacketProtection {
             throw .unauthenticated(
                 ProtectionFailure(.ntsNoCookies, "no NTS cookie left: a new NTS key exchange is needed"))
         }
-        // The Unique Identifier and the nonce from one draw of random bytes.
+        // The Unique Identifier and the nonce from one draw of random bytes, neither copied.
         let random = NTSRandom.bytes(Self.uniqueIdentifierLength + Self.nonceLength)
-        uniqueIdentifier = Array(random[..<Self.uniqueIdentifierLength])
+        uniqueIdentifier = random[..<Self.uniqueIdentifierLength]
         let placeholders = max(
             0, min(NTSRequest.maximumPlaceholders, NTSAssociation.cookieTarget - 1 - remaining))
-        let key = association.sealing
         do {
+            let key = try association.sealing.get()
             let request = try NTSRequest(
                 header: header, uniqueIdentifier: uniqueIdentifier, cookie: cookie,
-                placeholderCount: placeholders, nonce: Array(random[Self.uniqueIdentifierLength...]))
-            return try request.encoded { associatedData, nonce, plaintext throws(NTSError) in
+                placeholderCount: placeholders, nonce: random[Self.uniqueIdentifierLength...])
+            // Written once, sealed in place: the tag goes straight into the authenticator.
+            return try request.encoded(ciphertextLength: AESSIV.tagLength) {
+                associatedData, nonce, plaintext, ciphertext throws(NTSError) in
                 do {
-                    return try key.get().seal(associatedData[...], nonce: nonce[...], plaintext: plaintext)
+                    try key.seal(associatedData, nonce: nonce, plaintext: plaintext, into: ciphertext)
                 } catch {
                     throw NTSError(.unencodable, "\(error)")
                 }
@@ -98,7 +100,7 @@ package struct NTSPacketProtection: PacketProtection {
                 throw .unauthenticated(
                     ProtectionFailure(.ntsMalformedReply, "malformed NTS NAK: \(error.reason)"))
             }
-            guard echoed == uniqueIdentifier else {
+            guard let echoed, echoed.elementsEqual(uniqueIdentifier) else {
                 throw .unauthenticated(
                     ProtectionFailure(
                         .ntsUniqueIdentifierMismatch,

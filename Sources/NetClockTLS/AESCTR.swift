@@ -49,7 +49,15 @@ final class AESCTR {
                 throw .cryptoFailure(OpenSSLErrorQueue.reason(or: "EVP_EncryptUpdate (AES-128-ECB) failed"))
             }
             stream.withUnsafeBytes { stream in
-                for index in 0..<length {
+                // Eight bytes at a time, then the tail.
+                let words = length / 8 * 8
+                for index in stride(from: 0, to: words, by: 8) {
+                    let word =
+                        input.loadUnaligned(fromByteOffset: offset + index, as: UInt64.self)
+                        ^ stream.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    output.storeBytes(of: word, toByteOffset: offset + index, as: UInt64.self)
+                }
+                for index in words..<length {
                     output[offset + index] = input[offset + index] ^ stream[index]
                 }
             }

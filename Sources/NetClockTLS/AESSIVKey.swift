@@ -9,8 +9,9 @@ import Synchronization
 /// fresh key costs, ``AESSIV``'s one-shot functions). An NTS association keeps one per direction.
 /// Messages under one key are taken one at a time (a mutex, never contended in practice).
 package final class AESSIVKey: Sendable {
-    /// The two keyed primitives.
-    private struct Engine {
+    /// The two keyed primitives. Unchecked: they are only reached under ``engine``'s lock, which is
+    /// what lets a message's buffers (the caller's memory) meet them there.
+    private struct Engine: @unchecked Sendable {
         var s2v: S2V
         var ctr: AESCTR
     }
@@ -44,7 +45,35 @@ package final class AESSIVKey: Sendable {
     package func seal(_ associatedData: ArraySlice<UInt8>, nonce: ArraySlice<UInt8>, plaintext: [UInt8])
         throws(AESSIVError) -> [UInt8]
     {
-        try seal(.packet(associatedData, nonce: nonce), plaintext: plaintext)
+        // No error made up front: making one costs more than the sealing's own checks.
+        var result: Result<[UInt8], AESSIVError>?
+        associatedData.withUnsafeBytes { associatedData in
+            nonce.withUnsafeBytes { nonce in
+                result = Result { () throws(AESSIVError) in
+                    try seal(.packet(associatedData, nonce: nonce), plaintext: plaintext)
+                }
+            }
+        }
+        guard let result else { throw .cryptoFailure("no AES-SIV result") }
+        return try result.get()
+    }
+
+    /// Seals a packet in place: S2V over its bytes before the authenticator and its nonce, then
+    /// `plaintext`; writes the synthetic IV and the encrypted text (16 bytes more than `plaintext`)
+    /// to `ciphertext`, the authenticator's space in the packet being written. No array is made.
+    /// - Throws: ``AESSIVErrorCode/cryptoFailure`` when `ciphertext` is not exactly that long or
+    ///   OpenSSL fails.
+    package func seal(
+        _ associatedData: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer,
+        plaintext: UnsafeRawBufferPointer,
+        into ciphertext: UnsafeMutableRawBufferPointer
+    ) throws(AESSIVError) {
+        guard ciphertext.count == AESSIV.tagLength + plaintext.count else {
+            throw .cryptoFailure(
+                "\(ciphertext.count) bytes of room for the \(AESSIV.tagLength + plaintext.count) of ciphertext"
+            )
+        }
+        try seal(.packet(associatedData, nonce: nonce), plaintext: plaintext, into: ciphertext)
     }
 
     /// Decrypts and verifies what ``seal(associatedData:plaintext:)`` made.
@@ -70,13 +99,22 @@ package final class AESSIVKey: Sendable {
     )
         throws(AESSIVError) -> [UInt8]
     {
-        try open(.packet(associatedData, nonce: nonce), ciphertext: ciphertext)
+        var result: Result<[UInt8], AESSIVError>?
+        associatedData.withUnsafeBytes { associatedData in
+            nonce.withUnsafeBytes { nonce in
+                result = Result { () throws(AESSIVError) in
+                    try open(.packet(associatedData, nonce: nonce), ciphertext: ciphertext)
+                }
+            }
+        }
+        guard let result else { throw .cryptoFailure("no AES-SIV result") }
+        return try result.get()
     }
 
     /// The associated data of one message: any list of items, or an NTS packet's two.
     private enum AssociatedData {
         case items([ArraySlice<UInt8>])
-        case packet(ArraySlice<UInt8>, nonce: ArraySlice<UInt8>)
+        case packet(UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer)
 
         /// S2V over these items and `plaintext`.
         func vector(_ s2v: S2V, plaintext: UnsafeRawBufferPointer) throws(AESSIVError) -> SIVBlock {
@@ -89,26 +127,34 @@ package final class AESSIVKey: Sendable {
 
     /// Seals `plaintext` under `associatedData`.
     private func seal(_ associatedData: AssociatedData, plaintext: [UInt8]) throws(AESSIVError) -> [UInt8] {
-        try engine.withLock { engine throws(AESSIVError) in
-            OpenSSLErrorQueue.clearIfNotEmpty()
-            var sealed = [UInt8](repeating: 0, count: AESSIV.tagLength + plaintext.count)
-            var failure: AESSIVError?
-            plaintext.withUnsafeBytes { text in
-                sealed.withUnsafeMutableBytes { output in
-                    do throws(AESSIVError) {
-                        let v = try associatedData.vector(engine.s2v, plaintext: text)
-                        v.withUnsafeBytes { output.copyMemory(from: $0) }
-                        guard !text.isEmpty else { return }
-                        try engine.ctr.apply(
-                            counter: Self.counter(v), text,
-                            to: UnsafeMutableRawBufferPointer(rebasing: output[AESSIV.tagLength...]))
-                    } catch {
-                        failure = error
-                    }
+        var sealed = [UInt8](repeating: 0, count: AESSIV.tagLength + plaintext.count)
+        var failure: AESSIVError?
+        plaintext.withUnsafeBytes { text in
+            sealed.withUnsafeMutableBytes { output in
+                do throws(AESSIVError) {
+                    try seal(associatedData, plaintext: text, into: output)
+                } catch {
+                    failure = error
                 }
             }
-            if let failure { throw failure }
-            return sealed
+        }
+        if let failure { throw failure }
+        return sealed
+    }
+
+    /// Seals `plaintext` under `associatedData` into `output` (16 bytes more than `plaintext`).
+    private func seal(
+        _ associatedData: AssociatedData, plaintext: UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer
+    ) throws(AESSIVError) {
+        try engine.withLock { engine throws(AESSIVError) in
+            OpenSSLErrorQueue.clearIfNotEmpty()
+            let v = try associatedData.vector(engine.s2v, plaintext: plaintext)
+            v.withUnsafeBytes { output.copyMemory(from: $0) }
+            guard !plaintext.isEmpty else { return }
+            try engine.ctr.apply(
+                counter: Self.counter(v), plaintext,
+                to: UnsafeMutableRawBufferPointer(rebasing: output[AESSIV.tagLength...]))
         }
     }
 
@@ -117,13 +163,13 @@ package final class AESSIVKey: Sendable {
         -> [UInt8]
     {
         guard ciphertext.count >= AESSIV.tagLength else { throw .ciphertextTooShort(ciphertext.count) }
-        return try engine.withLock { engine throws(AESSIVError) in
-            OpenSSLErrorQueue.clearIfNotEmpty()
-            var plaintext = [UInt8](repeating: 0, count: ciphertext.count - AESSIV.tagLength)
-            var failure: AESSIVError?
-            ciphertext.withUnsafeBytes { sealed in
-                plaintext.withUnsafeMutableBytes { output in
-                    do throws(AESSIVError) {
+        var plaintext = [UInt8](repeating: 0, count: ciphertext.count - AESSIV.tagLength)
+        var failure: AESSIVError?
+        ciphertext.withUnsafeBytes { sealed in
+            plaintext.withUnsafeMutableBytes { output in
+                do throws(AESSIVError) {
+                    try engine.withLock { engine throws(AESSIVError) in
+                        OpenSSLErrorQueue.clearIfNotEmpty()
                         let v = SIVBlock(sealed)
                         if !output.isEmpty {
                             try engine.ctr.apply(
@@ -135,15 +181,15 @@ package final class AESSIVKey: Sendable {
                         let equal = t.withUnsafeBytes { expected in
                             CRYPTO_memcmp(expected.baseAddress, sealed.baseAddress, AESSIV.tagLength) == 0
                         }
-                        if !equal { failure = .authenticationFailed }
-                    } catch {
-                        failure = error
+                        if !equal { throw .authenticationFailed }
                     }
+                } catch {
+                    failure = error
                 }
             }
-            if let failure { throw failure }
-            return plaintext
         }
+        if let failure { throw failure }
+        return plaintext
     }
 
     /// The initial counter block for synthetic IV `v`: `V` with bits 63 and 31 of its last 64 bits

@@ -27,7 +27,9 @@ struct S2V {
 
     /// S2V over two associated-data items (an NTS packet's bytes before the authenticator and its
     /// nonce) followed by `plaintext`, with no array of them.
-    func vector(_ first: ArraySlice<UInt8>, _ second: ArraySlice<UInt8>, plaintext: UnsafeRawBufferPointer)
+    func vector(
+        _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer, plaintext: UnsafeRawBufferPointer
+    )
         throws(AESSIVError) -> SIVBlock
     {
         try vector(plaintext: plaintext) { d throws(AESSIVError) in
@@ -39,6 +41,12 @@ struct S2V {
     /// One associated-data item: `D = dbl(D) xor CMAC(K, item)`.
     private func absorb(_ component: ArraySlice<UInt8>, into d: inout SIVBlock) throws(AESSIVError) {
         guard let tag = component.withUnsafeBytes({ cmac.tag($0) }) else { throw AESCMAC.failure() }
+        d = d.doubled ^ tag
+    }
+
+    /// ``absorb(_:into:)`` for an item where it lies in memory.
+    private func absorb(_ component: UnsafeRawBufferPointer, into d: inout SIVBlock) throws(AESSIVError) {
+        guard let tag = cmac.tag(component) else { throw AESCMAC.failure() }
         d = d.doubled ^ tag
     }
 

@@ -21,9 +21,24 @@ enum NTPExtensionFieldFraming {
         _ bytes: [UInt8], from start: Int, maximumFields: Int
     ) throws(NTSError) -> [(offset: Int, type: NTPExtensionFieldType, end: Int)] {
         var fields: [(offset: Int, type: NTPExtensionFieldType, end: Int)] = []
+        try forEachField(bytes, from: start, maximumFields: maximumFields) { offset, type, end in
+            fields.append((offset, type, end))
+        }
+        return fields
+    }
+
+    /// Calls `body` with the offset, type and end (one past its last byte) of each field of
+    /// `bytes[start...]` in order, checked as ``split(_:from:maximumFields:)`` checks them: a
+    /// packet's fields walked with no array of them (a client's reply path). A framing error is
+    /// thrown when the walk reaches it, after `body` saw the fields before it.
+    static func forEachField(
+        _ bytes: [UInt8], from start: Int, maximumFields: Int,
+        _ body: (_ offset: Int, _ type: NTPExtensionFieldType, _ end: Int) throws(NTSError) -> Void
+    ) throws(NTSError) {
+        var count = 0
         var offset = start
         while offset < bytes.count {
-            guard fields.count < maximumFields else {
+            guard count < maximumFields else {
                 throw NTSError(.packetTooLarge, "more than \(maximumFields) extension fields")
             }
             guard let type = WireBytes.uint16(bytes, at: offset),
@@ -48,9 +63,9 @@ enum NTPExtensionFieldFraming {
                     .truncatedField,
                     "field at offset \(offset) of length \(fieldLength) runs past the \(bytes.count) bytes")
             }
-            fields.append((offset, NTPExtensionFieldType(rawValue: type), offset + fieldLength))
+            try body(offset, NTPExtensionFieldType(rawValue: type), offset + fieldLength)
+            count += 1
             offset += fieldLength
         }
-        return fields
     }
 }

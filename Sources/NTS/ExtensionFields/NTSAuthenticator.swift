@@ -101,11 +101,13 @@ package enum NTSEncryptedFields {
     /// The cookies in decrypted `plaintext`, framed as ``parse(_:)`` checks it: what
     /// `cookies(in: parse(plaintext))` gives, with no array per field (a client's reply path).
     package static func cookies(inPlaintext plaintext: [UInt8]) throws(NTSError) -> [[UInt8]] {
+        // A framing error anywhere throws, so a malformed plaintext yields no cookie.
         var cookies: [[UInt8]] = []
-        for (offset, type, end) in try NTPExtensionFieldFraming.layout(
-            plaintext, from: 0, maximumFields: maximumFields)
-        where type == .cookie {
-            cookies.append(Array(plaintext[(offset + NTPExtensionField.headerSize)..<end]))
+        try NTPExtensionFieldFraming.forEachField(plaintext, from: 0, maximumFields: maximumFields) {
+            offset, type, end in
+            if type == .cookie {
+                cookies.append(Array(plaintext[(offset + NTPExtensionField.headerSize)..<end]))
+            }
         }
         return cookies
     }

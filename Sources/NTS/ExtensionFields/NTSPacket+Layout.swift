@@ -3,10 +3,8 @@ import SNTP
 extension NTSPacket {
     /// Where the parts of an NTS packet lie in its bytes, with every check of
     /// ``NTSPacket/init(parsing:)`` and nothing copied: what a client needs to check a reply (match
-    /// the Unique Identifier, open the authenticator) without an array per field.
+    /// the Unique Identifier, open the authenticator) without an array of fields or of their bodies.
     package struct Layout {
-        /// Every extension field: its offset, type and end (one past its last byte).
-        let fields: [(offset: Int, type: NTPExtensionFieldType, end: Int)]
         /// The body of the Unique Identifier field (padding included).
         package let uniqueIdentifier: Range<Int>
         /// The authenticator's nonce.
@@ -29,50 +27,72 @@ extension NTSPacket {
             guard bytes.count > NTPPacket.headerSize else {
                 throw NTSError(.noExtensionFields, "a bare NTP header without NTS extension fields")
             }
-            let fields = try NTPExtensionFieldFraming.layout(
-                bytes, from: NTPPacket.headerSize, maximumFields: NTSPacket.maximumFields)
+            var count = 0
             var uniqueIdentifier: Range<Int>?
             var authenticator: (offset: Int, nonce: Range<Int>, ciphertext: Range<Int>)?
-            for (offset, type, end) in fields {
-                if authenticator != nil {
-                    if type == .authenticator {
-                        throw NTSError(.duplicateAuthenticator, "a second authenticator at offset \(offset)")
-                    }
-                    throw NTSError(
-                        .authenticatorNotLast, "field of type \(type.rawValue) after the authenticator")
-                }
-                let body = (offset + NTPExtensionField.headerSize)..<end
-                switch type {
-                case .uniqueIdentifier:
-                    guard uniqueIdentifier == nil else {
-                        throw NTSError(
-                            .duplicateUniqueIdentifier, "a second Unique Identifier at offset \(offset)")
-                    }
-                    guard body.count >= NTSPacket.minimumUniqueIdentifierLength else {
-                        throw NTSError(.fieldTooShort, "Unique Identifier of \(body.count) bytes, below 32")
-                    }
-                    uniqueIdentifier = body
-                case .authenticator:
-                    guard end - offset >= NTPExtensionField.minimumLastLength else {
-                        throw NTSError(.fieldTooShort, "last field of \(end - offset) bytes, below 28")
-                    }
-                    let (nonce, ciphertext) = try NTSAuthenticator.ranges(in: bytes, body: body)
-                    authenticator = (offset, nonce, ciphertext)
-                default:
-                    break
+            // A framing error anywhere outranks a misplaced field: the first of those waits for the
+            // walk to end.
+            var misplaced: NTSError?
+            try NTPExtensionFieldFraming.forEachField(
+                bytes, from: NTPPacket.headerSize, maximumFields: NTSPacket.maximumFields
+            ) { offset, type, end throws(NTSError) in
+                count += 1
+                guard misplaced == nil else { return }
+                do throws(NTSError) {
+                    try Self.locate(
+                        type, offset: offset, end: end, in: bytes, uniqueIdentifier: &uniqueIdentifier,
+                        authenticator: &authenticator)
+                } catch {
+                    misplaced = error
                 }
             }
+            if let misplaced { throw misplaced }
             guard let authenticator else {
-                throw NTSError(.missingAuthenticator, "\(fields.count) extension fields and no authenticator")
+                throw NTSError(.missingAuthenticator, "\(count) extension fields and no authenticator")
             }
             guard let uniqueIdentifier else {
                 throw NTSError(.missingUniqueIdentifier, "no Unique Identifier field")
             }
-            self.fields = fields
             self.uniqueIdentifier = uniqueIdentifier
             self.nonce = authenticator.nonce
             self.ciphertext = authenticator.ciphertext
             self.authenticatorOffset = authenticator.offset
+        }
+
+        /// Notes where the field `type` at `offset..<end` puts the Unique Identifier or the
+        /// authenticator; throws when it is a second one, follows the authenticator, or is too short.
+        private static func locate(
+            _ type: NTPExtensionFieldType, offset: Int, end: Int, in bytes: [UInt8],
+            uniqueIdentifier: inout Range<Int>?,
+            authenticator: inout (offset: Int, nonce: Range<Int>, ciphertext: Range<Int>)?
+        ) throws(NTSError) {
+            if authenticator != nil {
+                if type == .authenticator {
+                    throw NTSError(.duplicateAuthenticator, "a second authenticator at offset \(offset)")
+                }
+                throw NTSError(
+                    .authenticatorNotLast, "field of type \(type.rawValue) after the authenticator")
+            }
+            let body = (offset + NTPExtensionField.headerSize)..<end
+            switch type {
+            case .uniqueIdentifier:
+                guard uniqueIdentifier == nil else {
+                    throw NTSError(
+                        .duplicateUniqueIdentifier, "a second Unique Identifier at offset \(offset)")
+                }
+                guard body.count >= NTSPacket.minimumUniqueIdentifierLength else {
+                    throw NTSError(.fieldTooShort, "Unique Identifier of \(body.count) bytes, below 32")
+                }
+                uniqueIdentifier = body
+            case .authenticator:
+                guard end - offset >= NTPExtensionField.minimumLastLength else {
+                    throw NTSError(.fieldTooShort, "last field of \(end - offset) bytes, below 28")
+                }
+                let (nonce, ciphertext) = try NTSAuthenticator.ranges(in: bytes, body: body)
+                authenticator = (offset, nonce, ciphertext)
+            default:
+                break
+            }
         }
     }
 }

@@ -45,11 +45,9 @@ package struct NTSPacket: Hashable, Sendable {
             throw NTSError(.truncatedField, "packet of \(bytes.count) bytes is shorter than an NTP header")
         }
         self.header = header
-        self.fields = layout.fields.map { located in
-            let body = Array(bytes[(located.offset + NTPExtensionField.headerSize)..<located.end])
-            return LocatedField(
-                offset: located.offset, field: NTPExtensionField(type: located.type, wireBody: body))
-        }
+        self.fields = try NTPExtensionFieldFraming.split(
+            bytes, from: NTPPacket.headerSize, maximumFields: Self.maximumFields
+        ).map { LocatedField(offset: $0.offset, field: $0.field) }
         self.uniqueIdentifier = Array(bytes[layout.uniqueIdentifier])
         self.authenticator = NTSAuthenticator(
             nonce: Array(bytes[layout.nonce]), ciphertext: Array(bytes[layout.ciphertext]))

@@ -93,27 +93,26 @@ public struct NTPPacket: Hashable, Sendable {
 
     /// The 48 header bytes in wire order.
     public func encoded() -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Self.headerSize)
-        bytes.append(leap.rawValue << 6 | (version & 0b111) << 3 | mode.rawValue)
-        bytes.append(stratum.rawValue)
-        bytes.append(UInt8(bitPattern: poll.rawValue))
-        bytes.append(UInt8(bitPattern: precision.rawValue))
-        append(rootDelay.rawValue, to: &bytes)
-        append(rootDispersion.rawValue, to: &bytes)
-        append(referenceID.rawValue, to: &bytes)
-        for stamp in [referenceTimestamp, originTimestamp, receiveTimestamp, transmitTimestamp] {
-            append(UInt32(truncatingIfNeeded: stamp.rawValue >> 32), to: &bytes)
-            append(UInt32(truncatingIfNeeded: stamp.rawValue), to: &bytes)
-        }
+        var bytes = [UInt8](repeating: 0, count: Self.headerSize)
+        bytes.withUnsafeMutableBytes { encode(into: $0) }
         return bytes
     }
 
-    private func append(_ value: UInt32, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(truncatingIfNeeded: value >> 24))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 16))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
-        bytes.append(UInt8(truncatingIfNeeded: value))
+    /// Writes the 48 header bytes in wire order to the start of `buffer`, which must hold at least
+    /// ``headerSize`` bytes: the header of a longer packet written in place (NTS), no array of its own.
+    package func encode(into buffer: UnsafeMutableRawBufferPointer) {
+        precondition(buffer.count >= Self.headerSize, "an NTP header needs \(Self.headerSize) bytes")
+        buffer[0] = leap.rawValue << 6 | (version & 0b111) << 3 | mode.rawValue
+        buffer[1] = stratum.rawValue
+        buffer[2] = UInt8(bitPattern: poll.rawValue)
+        buffer[3] = UInt8(bitPattern: precision.rawValue)
+        buffer.storeBytes(of: rootDelay.rawValue.bigEndian, toByteOffset: 4, as: UInt32.self)
+        buffer.storeBytes(of: rootDispersion.rawValue.bigEndian, toByteOffset: 8, as: UInt32.self)
+        buffer.storeBytes(of: referenceID.rawValue.bigEndian, toByteOffset: 12, as: UInt32.self)
+        buffer.storeBytes(of: referenceTimestamp.rawValue.bigEndian, toByteOffset: 16, as: UInt64.self)
+        buffer.storeBytes(of: originTimestamp.rawValue.bigEndian, toByteOffset: 24, as: UInt64.self)
+        buffer.storeBytes(of: receiveTimestamp.rawValue.bigEndian, toByteOffset: 32, as: UInt64.self)
+        buffer.storeBytes(of: transmitTimestamp.rawValue.bigEndian, toByteOffset: 40, as: UInt64.self)
     }
 
     /// The kiss code when this is a Kiss-o'-Death reply (stratum 0), otherwise nil.
