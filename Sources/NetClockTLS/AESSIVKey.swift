@@ -4,26 +4,28 @@ import Synchronization
 /// An AES-SIV-CMAC-256 key (RFC 5297) ready for many messages: S2V on a keyed ``AESCMAC`` and the
 /// encryption on keyed ``AESCTR``, their AES key schedules made once, when the key is made.
 ///
-/// A message then costs its CMAC and counter-mode blocks, two output arrays and nothing else: no
-/// algorithm fetch, context allocation or key schedule per message (which is what sealing with a
-/// fresh key costs, ``AESSIV``'s one-shot functions). An NTS association keeps one per direction.
-/// Messages under one key are taken one at a time (a mutex, never contended in practice).
-package final class AESSIVKey: Sendable {
-    /// The two keyed primitives. Unchecked: they are only reached under ``engine``'s lock, which is
-    /// what lets a message's buffers (the caller's memory) meet them there.
-    private struct Engine: @unchecked Sendable {
-        var s2v: S2V
-        var ctr: AESCTR
-    }
-
-    private let engine: Mutex<Engine>
+/// A message then costs its CMAC and counter-mode blocks and nothing else: no algorithm fetch,
+/// context allocation or key schedule per message (which is what sealing with a fresh key costs,
+/// ``AESSIV``'s one-shot functions), and in place (``seal(_:nonce:plaintext:into:)``) no array. An
+/// NTS association keeps one per direction. Messages under one key are taken one at a time (a
+/// mutex, never contended in practice).
+///
+/// Unchecked `Sendable`: the two primitives keep per-message state, and are only reached under
+/// ``lock``. They are constants of the key, not values inside the lock, so that a message reaches
+/// them with no copy or reference count.
+package final class AESSIVKey: @unchecked Sendable {
+    /// S2V, keyed with the first half of the key.
+    private let s2v: S2V
+    /// Counter mode, keyed with the second half.
+    private let ctr: AESCTR
+    /// Held for each message.
+    private let lock = Mutex(())
 
     /// Makes the key schedules of `key` (32 bytes: the first half keys S2V, the second CTR mode).
     package init(_ key: [UInt8]) throws(AESSIVError) {
         guard key.count == AESSIV.keyLength else { throw .invalidKeyLength(key.count) }
-        let s2v = try S2V(macKey: Array(key[0..<16]))
-        let ctr = try AESCTR(key: Array(key[16..<32]))
-        engine = Mutex(Engine(s2v: s2v, ctr: ctr))
+        s2v = try S2V(macKey: Array(key[0..<16]))
+        ctr = try AESCTR(key: Array(key[16..<32]))
     }
 
     /// Encrypts `plaintext` under the associated-data items in order (a nonce, if any, the last of
@@ -147,12 +149,12 @@ package final class AESSIVKey: Sendable {
         _ associatedData: AssociatedData, plaintext: UnsafeRawBufferPointer,
         into output: UnsafeMutableRawBufferPointer
     ) throws(AESSIVError) {
-        try engine.withLock { engine throws(AESSIVError) in
+        try lock.withLock { _ throws(AESSIVError) in
             OpenSSLErrorQueue.clearIfNotEmpty()
-            let v = try associatedData.vector(engine.s2v, plaintext: plaintext)
+            let v = try associatedData.vector(s2v, plaintext: plaintext)
             v.withUnsafeBytes { output.copyMemory(from: $0) }
             guard !plaintext.isEmpty else { return }
-            try engine.ctr.apply(
+            try ctr.apply(
                 counter: Self.counter(v), plaintext,
                 to: UnsafeMutableRawBufferPointer(rebasing: output[AESSIV.tagLength...]))
         }
@@ -168,16 +170,16 @@ package final class AESSIVKey: Sendable {
         ciphertext.withUnsafeBytes { sealed in
             plaintext.withUnsafeMutableBytes { output in
                 do throws(AESSIVError) {
-                    try engine.withLock { engine throws(AESSIVError) in
+                    try lock.withLock { _ throws(AESSIVError) in
                         OpenSSLErrorQueue.clearIfNotEmpty()
                         let v = SIVBlock(sealed)
                         if !output.isEmpty {
-                            try engine.ctr.apply(
+                            try ctr.apply(
                                 counter: Self.counter(v),
                                 UnsafeRawBufferPointer(rebasing: sealed[AESSIV.tagLength...]), to: output)
                         }
                         let t = try associatedData.vector(
-                            engine.s2v, plaintext: UnsafeRawBufferPointer(output))
+                            s2v, plaintext: UnsafeRawBufferPointer(output))
                         let equal = t.withUnsafeBytes { expected in
                             CRYPTO_memcmp(expected.baseAddress, sealed.baseAddress, AESSIV.tagLength) == 0
                         }
