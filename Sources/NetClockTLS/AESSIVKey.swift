@@ -113,6 +113,25 @@ package final class AESSIVKey: @unchecked Sendable {
         return try result.get()
     }
 
+    /// Opens a packet's authenticator in place: S2V over its bytes before the authenticator and
+    /// its nonce; writes the decrypted text (16 bytes fewer than `ciphertext`) to `plaintext`,
+    /// memory of the caller's, with no array made.
+    /// - Throws: ``AESSIVErrorCode/authenticationFailed`` when any bit differs (what `plaintext`
+    ///   holds then is not to be used), ``AESSIVErrorCode/ciphertextTooShort`` below a tag, and
+    ///   ``AESSIVErrorCode/cryptoFailure`` when `plaintext` is not exactly that long.
+    package func open(
+        _ associatedData: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer,
+        ciphertext: UnsafeRawBufferPointer,
+        into plaintext: UnsafeMutableRawBufferPointer
+    ) throws(AESSIVError) {
+        guard ciphertext.count >= AESSIV.tagLength else { throw .ciphertextTooShort(ciphertext.count) }
+        guard plaintext.count == ciphertext.count - AESSIV.tagLength else {
+            throw .cryptoFailure(
+                "\(plaintext.count) bytes of room for \(ciphertext.count - AESSIV.tagLength) of plaintext")
+        }
+        try open(.packet(associatedData, nonce: nonce), sealed: ciphertext, into: plaintext)
+    }
+
     /// The associated data of one message: any list of items, or an NTS packet's two.
     private enum AssociatedData {
         case items([ArraySlice<UInt8>])
@@ -170,21 +189,7 @@ package final class AESSIVKey: @unchecked Sendable {
         ciphertext.withUnsafeBytes { sealed in
             plaintext.withUnsafeMutableBytes { output in
                 do throws(AESSIVError) {
-                    try lock.withLock { _ throws(AESSIVError) in
-                        OpenSSLErrorQueue.clearIfNotEmpty()
-                        let v = SIVBlock(sealed)
-                        if !output.isEmpty {
-                            try ctr.apply(
-                                counter: Self.counter(v),
-                                UnsafeRawBufferPointer(rebasing: sealed[AESSIV.tagLength...]), to: output)
-                        }
-                        let t = try associatedData.vector(
-                            s2v, plaintext: UnsafeRawBufferPointer(output))
-                        let equal = t.withUnsafeBytes { expected in
-                            CRYPTO_memcmp(expected.baseAddress, sealed.baseAddress, AESSIV.tagLength) == 0
-                        }
-                        if !equal { throw .authenticationFailed }
-                    }
+                    try open(associatedData, sealed: sealed, into: output)
                 } catch {
                     failure = error
                 }
@@ -192,6 +197,28 @@ package final class AESSIVKey: @unchecked Sendable {
         }
         if let failure { throw failure }
         return plaintext
+    }
+
+    /// Decrypts `sealed` (tag, then text) into `output` (16 bytes shorter) and checks the tag over
+    /// `associatedData` and the decrypted text.
+    private func open(
+        _ associatedData: AssociatedData, sealed: UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer
+    ) throws(AESSIVError) {
+        try lock.withLock { _ throws(AESSIVError) in
+            OpenSSLErrorQueue.clearIfNotEmpty()
+            let v = SIVBlock(sealed)
+            if !output.isEmpty {
+                try ctr.apply(
+                    counter: Self.counter(v), UnsafeRawBufferPointer(rebasing: sealed[AESSIV.tagLength...]),
+                    to: output)
+            }
+            let t = try associatedData.vector(s2v, plaintext: UnsafeRawBufferPointer(output))
+            let equal = t.withUnsafeBytes { expected in
+                CRYPTO_memcmp(expected.baseAddress, sealed.baseAddress, AESSIV.tagLength) == 0
+            }
+            if !equal { throw .authenticationFailed }
+        }
     }
 
     /// The initial counter block for synthetic IV `v`: `V` with bits 63 and 31 of its last 64 bits

@@ -31,24 +31,24 @@ enum NTPExtensionFieldFraming {
     /// `bytes[start...]` in order, checked as ``split(_:from:maximumFields:)`` checks them: a
     /// packet's fields walked with no array of them (a client's reply path). A framing error is
     /// thrown when the walk reaches it, after `body` saw the fields before it.
-    static func forEachField(
-        _ bytes: [UInt8], from start: Int, maximumFields: Int,
+    /// `bytes` are indexed from zero (an array, or memory such as a decrypted plaintext).
+    static func forEachField<Bytes: RandomAccessCollection<UInt8>>(
+        _ bytes: Bytes, from start: Int, maximumFields: Int,
         _ body: (_ offset: Int, _ type: NTPExtensionFieldType, _ end: Int) throws(NTSError) -> Void
-    ) throws(NTSError) {
+    ) throws(NTSError) where Bytes.Index == Int {
         var count = 0
         var offset = start
         while offset < bytes.count {
             guard count < maximumFields else {
                 throw NTSError(.packetTooLarge, "more than \(maximumFields) extension fields")
             }
-            guard let type = WireBytes.uint16(bytes, at: offset),
-                let length = WireBytes.uint16(bytes, at: offset + 2)
-            else {
+            guard offset <= bytes.count - 4 else {
                 throw NTSError(
                     .truncatedField,
                     "\(bytes.count - offset) bytes at offset \(offset) are not a field header")
             }
-            let fieldLength = Int(length)
+            let type = UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
+            let fieldLength = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             guard fieldLength % 4 == 0 else {
                 throw NTSError(
                     .misalignedField,

@@ -101,6 +101,17 @@ package enum NTSEncryptedFields {
     /// The cookies in decrypted `plaintext`, framed as ``parse(_:)`` checks it: what
     /// `cookies(in: parse(plaintext))` gives, with no array per field (a client's reply path).
     package static func cookies(inPlaintext plaintext: [UInt8]) throws(NTSError) -> [[UInt8]] {
+        var result: Result<[[UInt8]], NTSError>?
+        plaintext.withUnsafeBytes { plaintext in
+            result = Result { () throws(NTSError) in try cookies(inPlaintext: plaintext) }
+        }
+        guard let result else { return [] }
+        return try result.get()
+    }
+
+    /// ``cookies(inPlaintext:)`` of a plaintext where it was decrypted (a client's reply, opened
+    /// into memory of its own with no array for it).
+    package static func cookies(inPlaintext plaintext: UnsafeRawBufferPointer) throws(NTSError) -> [[UInt8]] {
         // A framing error anywhere throws, so a malformed plaintext yields no cookie.
         var cookies: [[UInt8]] = []
         try NTPExtensionFieldFraming.forEachField(plaintext, from: 0, maximumFields: maximumFields) {
