@@ -17,8 +17,11 @@ package struct NTSPacketProtection: PacketProtection {
 
     /// The association whose keys and cookies are used.
     package let association: NTSAssociation
-    /// The Unique Identifier of the request in flight (part of its draw of random bytes).
-    private var uniqueIdentifier: ArraySlice<UInt8> = []
+    /// The random bytes of the request in flight: its Unique Identifier, then its nonce. One array
+    /// reference, so that the protection fits an existential's inline buffer (no box per burst).
+    private var random: [UInt8] = []
+    /// The Unique Identifier of the request in flight.
+    private var uniqueIdentifier: ArraySlice<UInt8> { random.prefix(Self.uniqueIdentifierLength) }
     /// Replies authenticated in this burst.
     package private(set) var authenticatedReplies = 0
 
@@ -36,8 +39,7 @@ package struct NTSPacketProtection: PacketProtection {
                 ProtectionFailure(.ntsNoCookies, "no NTS cookie left: a new NTS key exchange is needed"))
         }
         // The Unique Identifier and the nonce from one draw of random bytes, neither copied.
-        let random = NTSRandom.bytes(Self.uniqueIdentifierLength + Self.nonceLength)
-        uniqueIdentifier = random[..<Self.uniqueIdentifierLength]
+        random = NTSRandom.bytes(Self.uniqueIdentifierLength + Self.nonceLength)
         let placeholders = max(
             0, min(NTSRequest.maximumPlaceholders, NTSAssociation.cookieTarget - 1 - remaining))
         do {
@@ -64,26 +66,50 @@ package struct NTSPacketProtection: PacketProtection {
     /// authenticator; then keeps the cookies it carries.
     package mutating func verify(reply datagram: [UInt8]) throws(RejectionReason) {
         let packet = try parse(datagram)
-        let plaintext: [UInt8]
+        let key: AESSIVKey
         do {
-            plaintext = try association.opening.get().open(
-                datagram[..<packet.authenticatorOffset], nonce: datagram[packet.nonce],
-                ciphertext: datagram[packet.ciphertext])
+            key = try association.opening.get()
         } catch {
             throw .unauthenticated(
-                ProtectionFailure(
-                    .ntsBadAuthenticator,
-                    "NTS authenticator does not verify with the server-to-client key (\(error.reason))"))
+                ProtectionFailure(.ntsBadAuthenticator, "no server-to-client key (\(error.reason))"))
         }
-        let cookies: [[UInt8]]
-        do {
-            cookies = try NTSEncryptedFields.cookies(inPlaintext: plaintext)
-        } catch {
-            throw .unauthenticated(
-                ProtectionFailure(.ntsMalformedReply, "malformed encrypted NTS fields: \(error.reason)"))
+        // Opened into memory of its own (no array for the plaintext), the cookies taken from there.
+        var outcome: Result<[[UInt8]], RejectionReason> = .success([])
+        datagram.withUnsafeBytes { datagram in
+            let sealed = UnsafeRawBufferPointer(rebasing: datagram[packet.ciphertext])
+            // (Shorter than a tag, the opening throws.)
+            let length = max(0, sealed.count - AESSIV.tagLength)
+            withUnsafeTemporaryAllocation(byteCount: length, alignment: 16) { plaintext in
+                do throws(AESSIVError) {
+                    try key.open(
+                        UnsafeRawBufferPointer(rebasing: datagram[..<packet.authenticatorOffset]),
+                        nonce: UnsafeRawBufferPointer(rebasing: datagram[packet.nonce]), ciphertext: sealed,
+                        into: plaintext)
+                } catch {
+                    outcome = .failure(Self.badAuthenticator(error))
+                    return
+                }
+                do throws(NTSError) {
+                    outcome = .success(
+                        try NTSEncryptedFields.cookies(inPlaintext: UnsafeRawBufferPointer(plaintext)))
+                } catch {
+                    outcome = .failure(
+                        .unauthenticated(
+                            ProtectionFailure(
+                                .ntsMalformedReply, "malformed encrypted NTS fields: \(error.reason)")))
+                }
+            }
         }
-        association.add(cookies: cookies)
+        association.add(cookies: try outcome.get())
         authenticatedReplies += 1
+    }
+
+    /// The rejection of a reply whose authenticator does not open.
+    private static func badAuthenticator(_ error: AESSIVError) -> RejectionReason {
+        .unauthenticated(
+            ProtectionFailure(
+                .ntsBadAuthenticator,
+                "NTS authenticator does not verify with the server-to-client key (\(error.reason))"))
     }
 
     /// An NTS NAK (`NTSN`) is accepted when it echoes our Unique Identifier (it cannot be
