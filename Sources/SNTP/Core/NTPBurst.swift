@@ -115,7 +115,11 @@ package struct NTPBurst: DatagramCore {
         let packet: NTPPacket
         do {
             packet = try ReplyValidator.validate(
-                datagram, match: { match($0, current: request.nonce) }, policy: options.validation)
+                datagram,
+                match: { [answered, unanswered] in
+                    Self.match($0, current: request.nonce, answered, unanswered)
+                },
+                policy: options.validation)
             try protection?.verify(reply: datagram)
         } catch .kissOfDeath(let code) {
             do {
@@ -188,7 +192,7 @@ package struct NTPBurst: DatagramCore {
     private mutating func schedule(at: MonotonicInstant, now: MonotonicInstant) -> CoreStep {
         guard exchanges.count < options.samples else { return finish() }
         if let deadline, at >= deadline { return finish() }
-        let nonce = newNonce()
+        let nonce = Self.newNonce(from: nonces, avoiding: answered, unanswered)
         let header = NTPPacket.clientRequest(nonce: nonce)
         do {
             let bytes = try protection?.protect(header) ?? header.encoded()
@@ -239,7 +243,9 @@ package struct NTPBurst: DatagramCore {
         let reason: RejectionReason
         do {
             _ = try ReplyValidator.validate(
-                datagram, match: { matchWithoutRequest($0) }, policy: options.validation)
+                datagram,
+                match: { [answered, unanswered] in Self.match($0, current: nil, answered, unanswered) },
+                policy: options.validation)
             return
         } catch {
             reason = error
@@ -289,9 +295,13 @@ package struct NTPBurst: DatagramCore {
 
     // MARK: Nonces
 
-    /// A nonce not used before in this burst. A source that keeps repeating itself (only a broken
-    /// test double could) gets 64 tries; after that its value is used as it is.
-    private func newNonce() -> NTPTimestamp {
+    /// A nonce from `nonces` not used before in this burst (neither `answered` nor `unanswered`).
+    /// A source that keeps repeating itself (only a broken test double could) gets 64 tries; after
+    /// that its value is used as it is. Static, so that a mutating caller never copies the burst
+    /// to call it (Swift did, for a non-mutating method, before every request).
+    private static func newNonce(
+        from nonces: any NonceSource, avoiding answered: Set<UInt64>, _ unanswered: Set<UInt64>
+    ) -> NTPTimestamp {
         var nonce = nonces.nextNonce()
         for _ in 0..<64 {
             let raw = nonce.rawValue
@@ -301,13 +311,13 @@ package struct NTPBurst: DatagramCore {
         return nonce
     }
 
-    /// How a datagram's origin relates to the burst's requests.
-    private func match(_ origin: NTPTimestamp, current: NTPTimestamp) -> ReplyValidator.RequestMatch {
-        origin == current ? .current : matchWithoutRequest(origin)
-    }
-
-    /// How a datagram's origin relates to the burst's finished requests.
-    private func matchWithoutRequest(_ origin: NTPTimestamp) -> ReplyValidator.RequestMatch {
+    /// How a datagram's origin relates to the burst's requests: `current`, the one in flight (if
+    /// any), or one of those `answered` or left `unanswered`. Static, so that the closure checking
+    /// a datagram holds the sets and never a copy of the burst.
+    private static func match(
+        _ origin: NTPTimestamp, current: NTPTimestamp?, _ answered: Set<UInt64>, _ unanswered: Set<UInt64>
+    ) -> ReplyValidator.RequestMatch {
+        if origin == current { return .current }
         if answered.contains(origin.rawValue) { return .alreadyAnswered }
         if unanswered.contains(origin.rawValue) { return .stale }
         return .none
