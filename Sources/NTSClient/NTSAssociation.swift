@@ -87,6 +87,16 @@ package final class NTSAssociation: Sendable {
         }
     }
 
+    /// Keeps the cookies of an authenticated reply's decrypted `plaintext` where they lie, each
+    /// copied once into the association, up to ``cookieTarget``; none when it is malformed.
+    package func add(cookiesIn plaintext: UnsafeRawBufferPointer) throws(NTSError) {
+        try state.withLock { (state) throws(NTSError) in
+            try NTSEncryptedFields.forEachCookie(inPlaintext: plaintext) { cookie in
+                if state.cookies.count < Self.cookieTarget { state.cookies.append(Array(cookie)) }
+            }
+        }
+    }
+
     /// The unused cookies held.
     package var cookieCount: Int { state.withLock { $0.cookies.count } }
 

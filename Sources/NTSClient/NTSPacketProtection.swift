@@ -39,7 +39,9 @@ package struct NTSPacketProtection: PacketProtection {
                 ProtectionFailure(.ntsNoCookies, "no NTS cookie left: a new NTS key exchange is needed"))
         }
         // The Unique Identifier and the nonce from one draw of random bytes, neither copied.
-        random = NTSRandom.bytes(Self.uniqueIdentifierLength + Self.nonceLength)
+        // Drawn into the burst's own buffer: one array for all its requests (the previous request's
+        // identifier is no longer wanted once the next one is built).
+        NTSRandom.fill(&random, count: Self.uniqueIdentifierLength + Self.nonceLength)
         let placeholders = max(
             0, min(NTSRequest.maximumPlaceholders, NTSAssociation.cookieTarget - 1 - remaining))
         do {
@@ -73,8 +75,9 @@ package struct NTSPacketProtection: PacketProtection {
             throw .unauthenticated(
                 ProtectionFailure(.ntsBadAuthenticator, "no server-to-client key (\(error.reason))"))
         }
-        // Opened into memory of its own (no array for the plaintext), the cookies taken from there.
-        var outcome: Result<[[UInt8]], RejectionReason> = .success([])
+        // Opened into memory of its own (no array for the plaintext), each cookie copied from there
+        // straight into the association.
+        var failure: RejectionReason?
         datagram.withUnsafeBytes { datagram in
             let sealed = UnsafeRawBufferPointer(rebasing: datagram[packet.ciphertext])
             // (Shorter than a tag, the opening throws.)
@@ -86,21 +89,19 @@ package struct NTSPacketProtection: PacketProtection {
                         nonce: UnsafeRawBufferPointer(rebasing: datagram[packet.nonce]), ciphertext: sealed,
                         into: plaintext)
                 } catch {
-                    outcome = .failure(Self.badAuthenticator(error))
+                    failure = Self.badAuthenticator(error)
                     return
                 }
                 do throws(NTSError) {
-                    outcome = .success(
-                        try NTSEncryptedFields.cookies(inPlaintext: UnsafeRawBufferPointer(plaintext)))
+                    try association.add(cookiesIn: UnsafeRawBufferPointer(plaintext))
                 } catch {
-                    outcome = .failure(
-                        .unauthenticated(
-                            ProtectionFailure(
-                                .ntsMalformedReply, "malformed encrypted NTS fields: \(error.reason)")))
+                    failure = .unauthenticated(
+                        ProtectionFailure(
+                            .ntsMalformedReply, "malformed encrypted NTS fields: \(error.reason)"))
                 }
             }
         }
-        association.add(cookies: try outcome.get())
+        if let failure { throw failure }
         authenticatedReplies += 1
     }
 
@@ -206,17 +207,28 @@ extension ProtectionFailureCode {
 package enum NTSRandom {
     /// `count` random bytes.
     package static func bytes(_ count: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        if bytes.withUnsafeMutableBytes({ KeystreamRandom.shared.fill($0) }) { return bytes }
+        var bytes: [UInt8] = []
+        fill(&bytes, count: count)
+        return bytes
+    }
+
+    /// Makes `bytes` `count` fresh random bytes, in place when it already holds that many (and no
+    /// one else holds it): no array per request.
+    package static func fill(_ bytes: inout [UInt8], count: Int) {
+        if bytes.count != count { bytes = [UInt8](repeating: 0, count: count) }
+        if bytes.withUnsafeMutableBytes({ KeystreamRandom.shared.fill($0) }) { return }
         let filled = bytes.withUnsafeMutableBytes { Syscalls.fillRandom($0) }
-        if case .success = filled { return bytes }
-        if let bytes = SecureRandom.bytes(count) { return bytes }
-        var generator = SystemRandomNumberGenerator()
-        bytes = []
-        bytes.reserveCapacity(count + 7)
-        while bytes.count < count {
-            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+        if case .success = filled { return }
+        if let drawn = SecureRandom.bytes(count) {
+            bytes = drawn
+            return
         }
-        return Array(bytes.prefix(count))
+        var generator = SystemRandomNumberGenerator()
+        var drawn: [UInt8] = []
+        drawn.reserveCapacity(count + 7)
+        while drawn.count < count {
+            withUnsafeBytes(of: generator.next() as UInt64) { drawn.append(contentsOf: $0) }
+        }
+        bytes = Array(drawn.prefix(count))
     }
 }

@@ -112,15 +112,27 @@ package enum NTSEncryptedFields {
     /// ``cookies(inPlaintext:)`` of a plaintext where it was decrypted (a client's reply, opened
     /// into memory of its own with no array for it).
     package static func cookies(inPlaintext plaintext: UnsafeRawBufferPointer) throws(NTSError) -> [[UInt8]] {
-        // A framing error anywhere throws, so a malformed plaintext yields no cookie.
         var cookies: [[UInt8]] = []
+        try forEachCookie(inPlaintext: plaintext) { cookies.append(Array($0)) }
+        return cookies
+    }
+
+    /// Calls `body` with each cookie of a decrypted `plaintext`, where it lies, in order; only once
+    /// the whole plaintext is framed as ``parse(_:)`` checks it, so a malformed one yields none.
+    package static func forEachCookie(
+        inPlaintext plaintext: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void
+    ) throws(NTSError) {
+        try NTPExtensionFieldFraming.forEachField(plaintext, from: 0, maximumFields: maximumFields) {
+            _, _, _ in
+        }
         try NTPExtensionFieldFraming.forEachField(plaintext, from: 0, maximumFields: maximumFields) {
             offset, type, end in
             if type == .cookie {
-                cookies.append(Array(plaintext[(offset + NTPExtensionField.headerSize)..<end]))
+                body(
+                    UnsafeRawBufferPointer(rebasing: plaintext[(offset + NTPExtensionField.headerSize)..<end])
+                )
             }
         }
-        return cookies
     }
 
     /// The plaintext carrying `cookies` as NTS Cookie fields (the server side).
