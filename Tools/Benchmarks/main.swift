@@ -4,7 +4,7 @@ import Foundation
 // netclock-bench: benchmarks that print figures as ratios against a baseline measured in the same
 // run (the machines are shared and noisy). Run in release: `swift run -c release netclock-bench`.
 let usage = """
-    usage: netclock-bench [all|now|holdover|query|accuracy|sync|http|https|nts|nts-chronyd|roughtime|fleet]
+    usage: netclock-bench [all|now|holdover|query|accuracy|sync|http|https|nts|nts-chronyd|nts-packet|roughtime|fleet]
       now       ns per AnchoredClock.now() vs Date() and clock_gettime, 1 and 4 reader threads
       holdover  the bound's coverage and size after 1 h, 1 day and 7 days offline, simulated
                 machines, against today's 500 ppm design
@@ -16,6 +16,8 @@ let usage = """
       https     HTTPS (own TLS client) vs plain HTTP: Date and timestamp-header accuracy, bound, time
       nts       NTS vs plain SNTP on loopback: one exchange, one key exchange, first and second query
       nts-chronyd  NTS vs plain NTP against one real chronyd (-x) on loopback: the client's CPU
+      nts-packet  the client's work on one NTS request and reply (no socket) vs a plain one and
+                vs AES-SIV alone
       roughtime Roughtime: verification cost per reply vs SHA-512/Ed25519/NTP decode; one query's
                 wall time vs roughly's against the same loopback server
       fleet     a million installs' queries per second, requests per day and now() within the need,
@@ -25,8 +27,9 @@ let usage = """
 let arguments = Array(CommandLine.arguments.dropFirst())
 let selection = arguments.first ?? "all"
 let known = [
-    "all", "now", "holdover", "query", "accuracy", "sync", "http", "https", "nts", "nts-chronyd", "roughtime",
-    "fleet",
+    "all", "now", "holdover", "query", "accuracy", "sync", "http", "https", "nts", "nts-chronyd",
+    "nts-packet",
+    "roughtime", "fleet",
 ]
 if selection == "fleet" {
     if arguments.contains("--help") || arguments.contains("-h") {
@@ -55,6 +58,7 @@ do {
     if selection == "all" || selection == "https" { await runHTTPSBenchmark(); print() }
     if selection == "all" || selection == "nts" { try runNTSBenchmark(); print() }
     if selection == "all" || selection == "nts-chronyd" { try runNTSChronydBenchmark(); print() }
+    if selection == "all" || selection == "nts-packet" { try runNTSPacketBenchmark(); print() }
     if selection == "all" || selection == "roughtime" { try runRoughtimeBenchmark(); print() }
     if selection == "all" { try runFleetBenchmark([]) }
 } catch {
