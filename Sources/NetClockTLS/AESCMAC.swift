@@ -4,163 +4,119 @@
 /// Why not OpenSSL's `CMAC` MAC: each of its messages re-initialises the cipher context and asks
 /// the provider for the IV and MAC sizes through parameter lists (~180 ns of name lookups a message,
 /// six messages per NTS exchange), where the AES blocks themselves take ~11 ns each. Here a message
-/// costs its blocks and one `EVP_EncryptUpdate` per run of blocks: the context is never reset. Its
-/// CBC chaining value after any message is the last block it produced (``chain``), so a new message
-/// starts from a zero IV by XORing that value into its first block.
+/// of up to 512 bytes costs its blocks and one `EVP_EncryptUpdate`: it is copied to a scratch
+/// buffer, its first block XORed with the chaining value the context was left with (so that it
+/// starts from a zero IV with no reset), its last block padded and XORed with a subkey, and the
+/// whole encrypted in place; the tag is the last block out (an NTS packet's parts are 16–250 bytes,
+/// so one call each). Longer messages take one call per 512 bytes.
 ///
-/// Streaming: ``begin()``, ``update(_:)`` any number of times, ``finish()``. One instance holds one
-/// OpenSSL cipher context, freed with it; use it on one thread at a time.
+/// One instance holds one OpenSSL cipher context and its buffer, freed with it; use it on one
+/// thread at a time.
 final class AESCMAC {
     /// The length of a tag and of the key: one AES block.
     static let blockLength = 16
     /// The most bytes encrypted by one `EVP_EncryptUpdate` (the scratch buffer's size).
     private static let chunkLength = 512
 
-    /// What changes as a message is MACed. Held in memory of its own, reached through a pointer:
-    /// a block then costs no exclusivity check or reference count, only its AES.
-    private struct State {
-        /// RFC 4493's K1 (for a complete last block) and K2 (for a padded one).
-        var k1 = SIVBlock.zero
-        var k2 = SIVBlock.zero
-        /// The context's chaining value: the last block it encrypted to.
-        var chain = SIVBlock.zero
-        /// The message's bytes not yet encrypted (1–16 once the message has any: the last block
-        /// waits for ``finish()``), and how many there are.
-        var pending = SIVBlock.zero
-        var pendingCount = 0
-        /// Whether a block of the current message was encrypted (the first takes ``chain`` out).
-        var started = false
-    }
-
     /// The `AES-128-CBC` context, keyed once.
     private let aes: AESContext
-    /// The state, freed with the instance.
-    private let state: UnsafeMutablePointer<State>
-    /// Where the CBC output of runs of blocks goes (only its last block is used); freed with the
-    /// instance.
+    /// RFC 4493's K1 (for a complete last block) and K2 (for a padded one).
+    private let k1: SIVBlock
+    private let k2: SIVBlock
+    /// The context's chaining value (the last block it encrypted to), and where a message's blocks
+    /// are laid out and encrypted: memory of their own, reached with no exclusivity check or
+    /// reference count, freed with the instance.
+    private let chain: UnsafeMutablePointer<SIVBlock>
     private let scratch: UnsafeMutableRawBufferPointer
 
     /// A CMAC keyed with `key`, which must be 16 bytes.
     init(key: [UInt8]) throws(AESSIVError) {
         guard key.count == Self.blockLength else { throw .cryptoFailure("CMAC key of \(key.count) bytes") }
-        aes = try AESContext(mode: "CBC", key: key)
-        state = .allocate(capacity: 1)
-        state.initialize(to: State())
+        let aes = try AESContext(mode: "CBC", key: key)
+        // L = AES(K, 0¹²⁸): the zero block under the zero IV the context starts from.
+        var l = SIVBlock.zero
+        let encrypted = l.withUnsafeMutableBytes {
+            aes.encrypt($0.baseAddress, to: $0.baseAddress, count: 16)
+        }
+        guard encrypted else { throw Self.failure() }
+        self.aes = aes
+        k1 = l.doubled
+        k2 = l.doubled.doubled
+        chain = .allocate(capacity: 1)
+        chain.initialize(to: l)
         scratch = .allocate(byteCount: Self.chunkLength, alignment: 16)
-        // L = AES(K, 0¹²⁸): the zero block under the zero IV.
-        guard let l = encrypt(.zero) else { throw Self.failure() }
-        state.pointee.k1 = l.doubled
-        state.pointee.k2 = state.pointee.k1.doubled
     }
 
     deinit {
-        state.deinitialize(count: 1)
-        state.deallocate()
+        chain.deinitialize(count: 1)
+        chain.deallocate()
         scratch.deallocate()
     }
 
-    /// The CMAC of `message`; nil when OpenSSL failed (``failure()`` says why).
-    func tag(_ message: UnsafeRawBufferPointer) -> SIVBlock? {
-        guard begin(), update(message) else { return nil }
-        return finish()
-    }
-
-    /// Starts a message under the key (forgetting any unfinished one); always true.
-    func begin() -> Bool {
-        state.pointee.pendingCount = 0
-        state.pointee.started = false
-        return true
-    }
-
-    /// Adds `bytes` to the message; false when OpenSSL failed.
-    func update(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard !bytes.isEmpty else { return true }
-        var rest = bytes
-        // Fill the pending block; it is encrypted only once more bytes follow it.
-        let pendingCount = state.pointee.pendingCount
-        if pendingCount > 0 || !state.pointee.started {
-            let taken = min(Self.blockLength - pendingCount, rest.count)
-            state.pointee.pending.withUnsafeMutableBytes { block in
-                UnsafeMutableRawBufferPointer(rebasing: block[pendingCount..<(pendingCount + taken)])
-                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: rest[..<taken]))
+    /// The CMAC of `message`, its last 16 bytes first XORed with `end` when given (S2V's "xorend",
+    /// RFC 5297 §2.4; the message then has at least 16 bytes); nil when OpenSSL failed
+    /// (``failure()`` says why) or `end` is given for a shorter message.
+    func tag(_ message: UnsafeRawBufferPointer, xoringEndWith end: SIVBlock? = nil) -> SIVBlock? {
+        let count = message.count
+        if end != nil && count < Self.blockLength { return nil }
+        let complete = count > 0 && count % Self.blockLength == 0
+        let blocks = max(1, (count + Self.blockLength - 1) / Self.blockLength)
+        var done = 0  // blocks encrypted
+        while done < blocks {
+            let chunkBlocks = min(blocks - done, Self.chunkLength / Self.blockLength)
+            let chunk = chunkBlocks * Self.blockLength
+            let start = done * Self.blockLength
+            let taken = max(0, min(count - start, chunk))
+            if taken > 0 {
+                scratch.copyMemory(from: UnsafeRawBufferPointer(rebasing: message[start..<(start + taken)]))
             }
-            state.pointee.pendingCount = pendingCount + taken
-            rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
-            guard !rest.isEmpty else { return true }
-            guard absorb(state.pointee.pending) else { return false }
-            state.pointee.pendingCount = 0
-        }
-        // Whole blocks where they lie, all but the last (or the last partial) one.
-        let whole = (rest.count - 1) / Self.blockLength * Self.blockLength
-        var offset = 0
-        while offset < whole {
-            let length = min(Self.chunkLength, whole - offset)
-            guard aes.encrypt(rest.baseAddress.map { $0 + offset }, to: scratch.baseAddress, count: length)
-            else {
-                return resynchronise()
+            if taken < chunk {
+                // The last block's padding: 10*.
+                scratch[taken] = 0x80
+                for index in (taken + 1)..<chunk { scratch[index] = 0 }
             }
-            state.pointee.chain = SIVBlock(UnsafeRawBufferPointer(rebasing: scratch[(length - 16)..<length]))
-            offset += length
+            if let end { xor(end, intoBytesFrom: count - Self.blockLength, chunkStart: start, chunk: chunk) }
+            if done == 0 { xorBlock(chain.pointee, at: 0) }
+            if done + chunkBlocks == blocks { xorBlock(complete ? k1 : k2, at: chunk - Self.blockLength) }
+            guard aes.encrypt(scratch.baseAddress, to: scratch.baseAddress, count: chunk) else {
+                resynchronise()
+                return nil
+            }
+            chain.pointee = SIVBlock(
+                UnsafeRawBufferPointer(rebasing: scratch[(chunk - Self.blockLength)..<chunk]))
+            done += chunkBlocks
         }
-        let tail = UnsafeRawBufferPointer(rebasing: rest[whole...])
-        state.pointee.pending = .zero
-        state.pointee.pending.withUnsafeMutableBytes { $0.copyMemory(from: tail) }
-        state.pointee.pendingCount = tail.count
-        return true
+        return chain.pointee
     }
 
-    /// The tag of the message; nil when OpenSSL failed.
-    func finish() -> SIVBlock? {
-        var last = state.pointee.pending
-        let pendingCount = state.pointee.pendingCount
-        if pendingCount == Self.blockLength {
-            last = last ^ state.pointee.k1
-        } else {
-            last.withUnsafeMutableBytes { block in
-                block[pendingCount] = 0x80
-                for index in (pendingCount + 1)..<Self.blockLength { block[index] = 0 }
-            }
-            last = last ^ state.pointee.k2
-        }
-        guard absorb(last) else { return nil }
-        state.pointee.pendingCount = 0
-        state.pointee.started = false
-        return state.pointee.chain
-    }
-
-    /// The error of a failed ``tag(_:)``, ``update(_:)`` or ``finish()``.
+    /// The error of a failed ``tag(_:xoringEndWith:)``.
     static func failure() -> AESSIVError {
         .cryptoFailure(OpenSSLErrorQueue.reason(or: "CMAC (AES-128-CBC) failed"))
     }
 
-    /// Encrypts one block of the message (the first one from a zero IV); false when OpenSSL failed.
-    private func absorb(_ block: SIVBlock) -> Bool {
-        let input = state.pointee.started ? block : block ^ state.pointee.chain
-        state.pointee.started = true
-        return encrypt(input) != nil
+    /// XORs `block` into the scratch buffer's 16 bytes at `offset`.
+    private func xorBlock(_ block: SIVBlock, at offset: Int) {
+        let here = UnsafeMutableRawBufferPointer(rebasing: scratch[offset..<(offset + Self.blockLength)])
+        let mixed = SIVBlock(UnsafeRawBufferPointer(here)) ^ block
+        mixed.withUnsafeBytes { here.copyMemory(from: $0) }
     }
 
-    /// One CBC block: `AES(K, block ⊕ chain)`, which becomes the chain.
-    private func encrypt(_ block: SIVBlock) -> SIVBlock? {
-        var output = SIVBlock.zero
-        let encrypted = block.withUnsafeBytes { input in
-            output.withUnsafeMutableBytes {
-                aes.encrypt(input.baseAddress, to: $0.baseAddress, count: Self.blockLength)
+    /// XORs `block` into the message's 16 bytes from `messageOffset`, as far as they lie in the
+    /// chunk at `chunkStart` (which holds the message's bytes `chunkStart..<chunkStart + chunk`).
+    private func xor(_ block: SIVBlock, intoBytesFrom messageOffset: Int, chunkStart: Int, chunk: Int) {
+        let low = max(messageOffset, chunkStart)
+        let high = min(messageOffset + Self.blockLength, chunkStart + chunk)
+        guard low < high else { return }
+        block.withUnsafeBytes { bytes in
+            for offset in low..<high {
+                scratch[offset - chunkStart] ^= bytes[offset - messageOffset]
             }
         }
-        guard encrypted else {
-            _ = resynchronise()
-            return nil
-        }
-        state.pointee.chain = output
-        return output
     }
 
-    /// After a failed encryption, when the context's chaining value is unknown: sets it to zero
-    /// again, so later messages stay correct. Returns false (the failure), for the caller to pass on.
-    private func resynchronise() -> Bool {
-        if aes.restartFromZeroIV() { state.pointee.chain = .zero }
-        state.pointee.started = false
-        return false
+    /// After a failed encryption, when the context's chaining value is unknown: starts it from the
+    /// zero IV again, so later messages stay correct.
+    private func resynchronise() {
+        if aes.restartFromZeroIV() { chain.pointee = .zero }
     }
 }

@@ -59,13 +59,8 @@ struct S2V {
         try components(&d)
         let t: SIVBlock?
         if plaintext.count >= AESCMAC.blockLength {
-            // T = plaintext xorend D: the last block changed, the rest MACed where it lies.
-            let split = plaintext.count - AESCMAC.blockLength
-            let last = SIVBlock(UnsafeRawBufferPointer(rebasing: plaintext[split...])) ^ d
-            let started =
-                cmac.begin() && cmac.update(UnsafeRawBufferPointer(rebasing: plaintext[..<split]))
-                && last.withUnsafeBytes { cmac.update($0) }
-            t = started ? cmac.finish() : nil
+            // T = plaintext xorend D.
+            t = cmac.tag(plaintext, xoringEndWith: d)
         } else {
             // T = dbl(D) xor pad(plaintext): 10* padding.
             var padded = SIVBlock.zero

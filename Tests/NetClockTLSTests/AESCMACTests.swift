@@ -1,9 +1,12 @@
+import Foundation
+import LoopbackServers
 import Testing
 
 @testable import NetClockTLS
 
-/// AES-128-CMAC on one CBC context: RFC 4493's known answers, streaming, and many messages in a
-/// row on one key (the chaining value carried from message to message must never leak into a tag).
+/// AES-128-CMAC on one CBC context: RFC 4493's known answers, long messages and S2V's xorend
+/// against OpenSSL's CMAC, and many messages in a row on one key (the chaining value carried from
+/// message to message must never leak into a tag).
 @Suite struct AESCMACTests {
     /// RFC 4493 §4: the key and the 64-byte message whose prefixes of 0, 16, 40 and 64 bytes are
     /// the examples.
@@ -33,24 +36,50 @@ import Testing
         }
     }
 
-    @Test("a message fed in two pieces at every split gives the one-piece tag")
-    func streamingSplits() throws {
+    @Test(
+        "messages across the 512-byte chunks against `openssl mac CMAC`, one key for all; S2V's xorend as the changed message",
+        .enabled(if: TestCertificates.runnable, "needs the openssl command"))
+    func longMessagesAndXorEnd() throws {
         let cmac = try AESCMAC(key: Self.key)
         var generator = SystemRandomNumberGenerator()
-        for length in [0, 1, 15, 16, 17, 31, 32, 33, 40, 64, 600, 1100] {
+        let end = SIVBlock(high: 0x0123_4567_89AB_CDEF, low: 0xFEDC_BA98_7654_3210)
+        for length in [0, 1, 15, 16, 17, 31, 32, 33, 40, 64, 500, 511, 512, 513, 520, 600, 1024, 1100] {
             let message = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            let whole = try #require(message.withUnsafeBytes { cmac.tag($0) })
-            #expect(message.withUnsafeBytes { AESCMACTests.oneShot($0) } == whole.array, "\(length) bytes")
-            for split in 0...length {
-                #expect(cmac.begin())
-                let fed = message.withUnsafeBytes { bytes in
-                    cmac.update(UnsafeRawBufferPointer(rebasing: bytes[..<split]))
-                        && cmac.update(UnsafeRawBufferPointer(rebasing: bytes[split...]))
-                }
-                #expect(fed)
-                #expect(cmac.finish()?.array == whole.array, "\(length) bytes split at \(split)")
+            let tag = try #require(message.withUnsafeBytes { cmac.tag($0) })
+            #expect(tag.array == (try Self.openssl(message)), "\(length) bytes")
+            guard length >= 16 else {
+                #expect(message.withUnsafeBytes { cmac.tag($0, xoringEndWith: end) } == nil)
+                continue
             }
+            var changed = message
+            end.withUnsafeBytes { end in
+                for index in 0..<16 { changed[length - 16 + index] ^= end[index] }
+            }
+            let xorEnd = try #require(message.withUnsafeBytes { cmac.tag($0, xoringEndWith: end) })
+            #expect(xorEnd.array == (try Self.openssl(changed)), "xorend, \(length) bytes")
         }
+    }
+
+    /// What `openssl mac -cipher AES-128-CBC CMAC` makes of `message` under ``key``.
+    static func openssl(_ message: [UInt8]) throws -> [UInt8] {
+        let openssl = try #require(TestCertificates.opensslPath, "openssl is not installed")
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("cmac-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: input) }
+        try Data(message).write(to: input)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: openssl)
+        process.arguments = [
+            "mac", "-cipher", "AES-128-CBC", "-macopt",
+            "hexkey:" + key.map { String(format: "%02x", $0) }.joined(),
+            "-in", input.path, "CMAC",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "openssl mac exited \(process.terminationStatus)")
+        return hex(text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
     }
 
     /// The tag of `message` on a fresh key (no chaining value carried over).
