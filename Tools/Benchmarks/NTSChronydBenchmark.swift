@@ -10,9 +10,10 @@ import TimeValues
 /// plain NTP and NTS on loopback, so that the server's work (and its speed, which decides how often
 /// the client sleeps for a reply) is the same for both and out of the figure, as issue 45 asks.
 /// chronyd runs as the tests run it (``ChronyServer``: `-x`, so it never touches this machine's
-/// clock; on 127.0.0.1 only; stopped by its pid). The series, interleaved round
-/// by round: one plain exchange and one NTS exchange on a kept association (baseline A), and every
-/// fifth round a plain 4-sample burst and an `NTSQuery` on sessions kept all run long (baseline B).
+/// clock; on 127.0.0.1 only; stopped by its pid). The series, interleaved round by round, each
+/// pair in both orders alternately: one plain exchange and one NTS exchange on a kept association
+/// (baseline A), and two rounds in five a plain 4-sample burst and an `NTSQuery` on sessions kept
+/// all run long (baseline B).
 /// Skipped with the reason when chronyd is not installed.
 func runNTSChronydBenchmark() throws {
     guard let chronyd = TestExecutables.path(of: "chronyd") else {
@@ -62,13 +63,19 @@ func runNTSChronydBenchmark() throws {
     var plainBurst = NTSBenchSeries()
     var keptQuery = NTSBenchSeries()
     for round in 0..<500 {
+        // Each pair in both orders, alternately (ABBA): whichever runs second finds the caches the
+        // first one warmed, so a fixed order would favour one series.
+        let plainFirst = round % 2 == 0
+        let nts = {
+            try bench.exchange(ntpAddress, protection: NTSPacketProtection(association: association))
+        }
+        if !plainFirst { ntsExchange.add(try nts(), truth: truth) }
         plainExchange.add(try bench.exchange(plainAddress, protection: nil), truth: truth)
-        ntsExchange.add(
-            try bench.exchange(ntpAddress, protection: NTSPacketProtection(association: association)),
-            truth: truth)
-        if round % 5 == 2 {
+        if plainFirst { ntsExchange.add(try nts(), truth: truth) }
+        if round % 5 == 2 || round % 5 == 3 {
+            if !plainFirst { keptQuery.add(try bench.timedQuery(kept, keyExchanges: 0), truth: truth) }
             plainBurst.add(try bench.plainBurst(), truth: truth)
-            keptQuery.add(try bench.timedQuery(kept, keyExchanges: 0), truth: truth)
+            if plainFirst { keptQuery.add(try bench.timedQuery(kept, keyExchanges: 0), truth: truth) }
         }
     }
     let (one, oneCPU) = (plainExchange.median, plainExchange.cpuMedian)
@@ -87,7 +94,8 @@ func runNTSChronydBenchmark() throws {
     )
     print(
         "(chronyd -x: this machine's clock untouched); interval 0, timeout 1 s; series interleaved round by")
-    print("round; ratios are medians over baseline A (one plain exchange) or B (a plain 4-sample burst).")
+    print("round, each pair in both orders alternately; ratios are medians over baseline A (one plain")
+    print("exchange) or B (a plain 4-sample burst).")
     print(table.render())
     let outside = [plainExchange, ntsExchange, plainBurst, keptQuery].reduce(0) { $0 + $1.outside }
     guard outside == 0 else {
