@@ -47,17 +47,9 @@ package final class AESSIVKey: @unchecked Sendable {
     package func seal(_ associatedData: ArraySlice<UInt8>, nonce: ArraySlice<UInt8>, plaintext: [UInt8])
         throws(AESSIVError) -> [UInt8]
     {
-        // No error made up front: making one costs more than the sealing's own checks.
-        var result: Result<[UInt8], AESSIVError>?
-        associatedData.withUnsafeBytes { associatedData in
-            nonce.withUnsafeBytes { nonce in
-                result = Result { () throws(AESSIVError) in
-                    try seal(.packet(associatedData, nonce: nonce), plaintext: plaintext)
-                }
-            }
+        try withPacket(associatedData, nonce: nonce) { (packet) throws(AESSIVError) in
+            try seal(packet, plaintext: plaintext)
         }
-        guard let result else { throw .cryptoFailure("no AES-SIV result") }
-        return try result.get()
     }
 
     /// Seals a packet in place: S2V over its bytes before the authenticator and its nonce, then
@@ -101,16 +93,9 @@ package final class AESSIVKey: @unchecked Sendable {
     )
         throws(AESSIVError) -> [UInt8]
     {
-        var result: Result<[UInt8], AESSIVError>?
-        associatedData.withUnsafeBytes { associatedData in
-            nonce.withUnsafeBytes { nonce in
-                result = Result { () throws(AESSIVError) in
-                    try open(.packet(associatedData, nonce: nonce), ciphertext: ciphertext)
-                }
-            }
+        try withPacket(associatedData, nonce: nonce) { (packet) throws(AESSIVError) in
+            try open(packet, ciphertext: ciphertext)
         }
-        guard let result else { throw .cryptoFailure("no AES-SIV result") }
-        return try result.get()
     }
 
     /// Opens a packet's authenticator in place: S2V over its bytes before the authenticator and
@@ -144,6 +129,23 @@ package final class AESSIVKey: @unchecked Sendable {
             case .packet(let bytes, let nonce): try s2v.vector(bytes, nonce, plaintext: plaintext)
             }
         }
+    }
+
+    /// What `body` makes of NTS's two associated-data items, a packet's bytes and its nonce, where
+    /// they lie in memory.
+    private func withPacket(
+        _ associatedData: ArraySlice<UInt8>, nonce: ArraySlice<UInt8>,
+        _ body: (AssociatedData) throws(AESSIVError) -> [UInt8]
+    ) throws(AESSIVError) -> [UInt8] {
+        // No error made up front: making one costs more than the sealing's own checks.
+        var result: Result<[UInt8], AESSIVError>?
+        associatedData.withUnsafeBytes { associatedData in
+            nonce.withUnsafeBytes { nonce in
+                result = Result { () throws(AESSIVError) in try body(.packet(associatedData, nonce: nonce)) }
+            }
+        }
+        guard let result else { throw .cryptoFailure("no AES-SIV result") }
+        return try result.get()
     }
 
     /// Seals `plaintext` under `associatedData`.
