@@ -78,15 +78,6 @@ package final class NTSAssociation: Sendable {
         }
     }
 
-    /// Keeps cookies from an authenticated reply, up to ``cookieTarget``.
-    package func add(cookies: [[UInt8]]) {
-        state.withLock { state in
-            for cookie in cookies where state.cookies.count < Self.cookieTarget {
-                state.cookies.append(cookie)
-            }
-        }
-    }
-
     /// Keeps the cookies of an authenticated reply's decrypted `plaintext` where they lie, each
     /// copied once into the association, up to ``cookieTarget``; none when it is malformed.
     package func add(cookiesIn plaintext: UnsafeRawBufferPointer) throws(NTSError) {

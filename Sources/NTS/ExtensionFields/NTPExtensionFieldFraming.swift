@@ -9,20 +9,10 @@ enum NTPExtensionFieldFraming {
     static func split(
         _ bytes: [UInt8], from start: Int, maximumFields: Int
     ) throws(NTSError) -> [(offset: Int, field: NTPExtensionField)] {
-        try layout(bytes, from: start, maximumFields: maximumFields).map { located in
-            let body = Array(bytes[(located.offset + NTPExtensionField.headerSize)..<located.end])
-            return (located.offset, NTPExtensionField(type: located.type, wireBody: body))
-        }
-    }
-
-    /// Where each field of `bytes[start...]` lies, with the checks of ``split(_:from:maximumFields:)``
-    /// and without copying any body.
-    static func layout(
-        _ bytes: [UInt8], from start: Int, maximumFields: Int
-    ) throws(NTSError) -> [(offset: Int, type: NTPExtensionFieldType, end: Int)] {
-        var fields: [(offset: Int, type: NTPExtensionFieldType, end: Int)] = []
+        var fields: [(offset: Int, field: NTPExtensionField)] = []
         try forEachField(bytes, from: start, maximumFields: maximumFields) { offset, type, end in
-            fields.append((offset, type, end))
+            let body = Array(bytes[(offset + NTPExtensionField.headerSize)..<end])
+            fields.append((offset, NTPExtensionField(type: type, wireBody: body)))
         }
         return fields
     }
@@ -30,8 +20,8 @@ enum NTPExtensionFieldFraming {
     /// Calls `body` with the offset, type and end (one past its last byte) of each field of
     /// `bytes[start...]` in order, checked as ``split(_:from:maximumFields:)`` checks them: a
     /// packet's fields walked with no array of them (a client's reply path). A framing error is
-    /// thrown when the walk reaches it, after `body` saw the fields before it.
-    /// `bytes` are indexed from zero (an array, or memory such as a decrypted plaintext).
+    /// thrown when the walk reaches it, after `body` saw the fields before it. `bytes` are indexed
+    /// from zero (an array, or memory such as a decrypted plaintext).
     static func forEachField<Bytes: RandomAccessCollection<UInt8>>(
         _ bytes: Bytes, from start: Int, maximumFields: Int,
         _ body: (_ offset: Int, _ type: NTPExtensionFieldType, _ end: Int) throws(NTSError) -> Void

@@ -99,21 +99,18 @@ package enum NTSEncryptedFields {
     }
 
     /// The cookies in decrypted `plaintext`, framed as ``parse(_:)`` checks it: what
-    /// `cookies(in: parse(plaintext))` gives, with no array per field (a client's reply path).
+    /// `cookies(in: parse(plaintext))` gives, with no field array (``forEachCookie(inPlaintext:_:)``).
     package static func cookies(inPlaintext plaintext: [UInt8]) throws(NTSError) -> [[UInt8]] {
-        var result: Result<[[UInt8]], NTSError>?
-        plaintext.withUnsafeBytes { plaintext in
-            result = Result { () throws(NTSError) in try cookies(inPlaintext: plaintext) }
-        }
-        guard let result else { return [] }
-        return try result.get()
-    }
-
-    /// ``cookies(inPlaintext:)`` of a plaintext where it was decrypted (a client's reply, opened
-    /// into memory of its own with no array for it).
-    package static func cookies(inPlaintext plaintext: UnsafeRawBufferPointer) throws(NTSError) -> [[UInt8]] {
         var cookies: [[UInt8]] = []
-        try forEachCookie(inPlaintext: plaintext) { cookies.append(Array($0)) }
+        var failure: NTSError?
+        plaintext.withUnsafeBytes { plaintext in
+            do throws(NTSError) {
+                try forEachCookie(inPlaintext: plaintext) { cookies.append(Array($0)) }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
         return cookies
     }
 
