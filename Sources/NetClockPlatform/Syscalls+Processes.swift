@@ -13,7 +13,9 @@ package struct RunningProcess: Hashable, Sendable {
     package var id: Int32
     /// `/proc/PID/comm`: the executable's name, cut to 15 bytes by the kernel.
     package var name: String
-    /// `/proc/PID/cmdline`, split at its NUL bytes: the program and its arguments.
+    /// `/proc/PID/cmdline`, split at its NUL bytes: the program and its arguments. Empty for a
+    /// kernel thread, and for a moment while a process is in `execve` (its new arguments not yet
+    /// in place).
     package var arguments: [String]
 
     /// Creates a process from its parts.
@@ -47,9 +49,13 @@ extension Syscalls {
                     RunningProcess(
                         id: id,
                         name: String(decoding: comm, as: UTF8.self).trimmingNewline(),
-                        arguments: command.split(separator: 0, omittingEmptySubsequences: false)
-                            .map { String(decoding: $0, as: UTF8.self) }.dropLast(command.last == 0 ? 1 : 0)
-                            .map { $0 }))
+                        arguments: command.isEmpty
+                            ? []
+                            : command.split(separator: 0, omittingEmptySubsequences: false)
+                                .map { String(decoding: $0, as: UTF8.self) }.dropLast(
+                                    command.last == 0 ? 1 : 0
+                                )
+                                .map { $0 }))
             }
             return processes
         #else

@@ -24,22 +24,21 @@ import Testing
             var status = stat()
             try #require(fstat(ends[1], &status) == 0)
             let pipeLink = "pipe:[\(status.st_ino)]"
-            // posix_spawn returns once the child has exec'd, but its dynamic loader may still hold
-            // a library open on descriptor 3 for a moment: wait for it to settle, bounded.
+            // posix_spawn returns once the child is in `execve`, but its dynamic loader may still
+            // hold a library open on descriptor 3 for a moment: wait for it to settle, bounded.
             var inherited: [String] = []
             var holdingThePipe: Set<String> = []
-            let deadline = Date().addingTimeInterval(5)
-            repeat {
-                inherited = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.pid)/fd")
+            _ = Polling.wait(every: .milliseconds(1), timeout: .seconds(5)) {
+                inherited =
+                    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.pid)/fd")) ?? []
                 holdingThePipe.formUnion(
                     inherited.filter { descriptor in
                         let target = try? FileManager.default.destinationOfSymbolicLink(
                             atPath: "/proc/\(child.pid)/fd/\(descriptor)")
                         return target == pipeLink
                     })
-                if Set(inherited) == ["0", "1", "2"] || !holdingThePipe.isEmpty { break }
-                usleep(1_000)
-            } while Date() < deadline
+                return Set(inherited) == ["0", "1", "2"] || !holdingThePipe.isEmpty
+            }
             #expect(holdingThePipe.isEmpty, "the child holds the test's pipe on \(holdingThePipe.sorted())")
             #expect(Set(inherited) == ["0", "1", "2"], "\(inherited.sorted())")
             // The write end closed here is closed everywhere: its reader sees the end of file at
