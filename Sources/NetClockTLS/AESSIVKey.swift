@@ -150,19 +150,10 @@ package final class AESSIVKey: @unchecked Sendable {
 
     /// Seals `plaintext` under `associatedData`.
     private func seal(_ associatedData: AssociatedData, plaintext: [UInt8]) throws(AESSIVError) -> [UInt8] {
-        var sealed = [UInt8](repeating: 0, count: AESSIV.tagLength + plaintext.count)
-        var failure: AESSIVError?
-        plaintext.withUnsafeBytes { text in
-            sealed.withUnsafeMutableBytes { output in
-                do throws(AESSIVError) {
-                    try seal(associatedData, plaintext: text, into: output)
-                } catch {
-                    failure = error
-                }
-            }
+        try Self.array(count: AESSIV.tagLength + plaintext.count, from: plaintext[...]) {
+            (text, output) throws(AESSIVError) in
+            try seal(associatedData, plaintext: text, into: output)
         }
-        if let failure { throw failure }
-        return sealed
     }
 
     /// Seals `plaintext` under `associatedData` into `output` (16 bytes more than `plaintext`).
@@ -186,19 +177,27 @@ package final class AESSIVKey: @unchecked Sendable {
         -> [UInt8]
     {
         guard ciphertext.count >= AESSIV.tagLength else { throw .ciphertextTooShort(ciphertext.count) }
-        var plaintext = [UInt8](repeating: 0, count: ciphertext.count - AESSIV.tagLength)
-        var failure: AESSIVError?
-        ciphertext.withUnsafeBytes { sealed in
-            plaintext.withUnsafeMutableBytes { output in
-                do throws(AESSIVError) {
-                    try open(associatedData, sealed: sealed, into: output)
-                } catch {
-                    failure = error
-                }
+        return try Self.array(count: ciphertext.count - AESSIV.tagLength, from: ciphertext) {
+            (sealed, output) throws(AESSIVError) in
+            try open(associatedData, sealed: sealed, into: output)
+        }
+    }
+
+    /// A new array of `count` bytes that `body` writes, given `input`'s bytes where they lie: the
+    /// array forms of sealing and opening around their in-place ones.
+    private static func array(
+        count: Int, from input: ArraySlice<UInt8>,
+        _ body: (UnsafeRawBufferPointer, UnsafeMutableRawBufferPointer) throws(AESSIVError) -> Void
+    ) throws(AESSIVError) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: count)
+        // The standard library's `withUnsafeBytes` would widen the error to `any Error`.
+        let result = input.withUnsafeBytes { input in
+            output.withUnsafeMutableBytes { output in
+                Result { () throws(AESSIVError) in try body(input, output) }
             }
         }
-        if let failure { throw failure }
-        return plaintext
+        try result.get()
+        return output
     }
 
     /// Decrypts `sealed` (tag, then text) into `output` (16 bytes shorter) and checks the tag over
