@@ -49,18 +49,20 @@ extension Syscalls {
                     RunningProcess(
                         id: id,
                         name: String(decoding: comm, as: UTF8.self).trimmingNewline(),
-                        arguments: command.isEmpty
-                            ? []
-                            : command.split(separator: 0, omittingEmptySubsequences: false)
-                                .map { String(decoding: $0, as: UTF8.self) }.dropLast(
-                                    command.last == 0 ? 1 : 0
-                                )
-                                .map { $0 }))
+                        arguments: arguments(commandLine: command)))
             }
             return processes
         #else
             return []
         #endif
+    }
+
+    /// The NUL-terminated strings of a `/proc/PID/cmdline`: none when it is empty.
+    static func arguments(commandLine: [UInt8]) -> [String] {
+        guard !commandLine.isEmpty else { return [] }
+        var arguments = commandLine.split(separator: 0, omittingEmptySubsequences: false)
+        if commandLine.last == 0 { arguments.removeLast() }
+        return arguments.map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Whether `/proc/PID/stat` shows the process exiting (`PF_EXITING` in its flags) or exited (a
